@@ -1,0 +1,36 @@
+# Two entry points do all setup on a fresh machine: `make run` and `make test`.
+VENV ?= .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: run test lint bench system-deps
+
+$(STAMP): pyproject.toml
+	@test -x $(PY) || python3 -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e '.[test]'
+	@touch $(STAMP)
+
+# Debian packages: libopus0 (voice encoder) and espeak-ng (offline speech). Installed when missing
+# and we are root; otherwise we say what to install and carry on (text-only still works).
+system-deps:
+	@missing=""; \
+	 command -v espeak-ng >/dev/null 2>&1 || missing="$$missing espeak-ng"; \
+	 ldconfig -p 2>/dev/null | grep -q libopus.so.0 || missing="$$missing libopus0"; \
+	 if [ -n "$$missing" ]; then \
+	   if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+	   else echo "Please install:$$missing (e.g. sudo apt-get install$$missing)"; fi; \
+	 fi
+
+run: system-deps $(STAMP)
+	$(PY) -m bot
+
+test: system-deps $(STAMP)
+	$(PY) -m pytest
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+
+bench: $(STAMP)
+	$(PY) bench/engine.py

@@ -1,0 +1,1 @@
+"""Mission timelines and data files (official soundtrack schedules, custom mission folders)."""

@@ -1,0 +1,1 @@
+"""Ship intercom speech: text to speech backends, the audio cache and per-guild playback scheduling."""
