@@ -1,0 +1,54 @@
+"""What happens to crew members: delays, knock-outs, entering a station (rulebook §3.2, §3.4).
+
+Delay ("Задержка"): the card of the delayed turn moves one turn right, pushing the following
+cards until one lands on an empty turn; a card pushed off turn 12 is lost.  Several delays in the
+same turn do not add up (rulebook, Slime note; rules-decisions 3).
+"""
+
+from __future__ import annotations
+
+from engine import board
+from engine.state import CrewMember, Mission
+
+
+def delay(m: Mission, p: CrewMember, turn: int, cause: str) -> None:
+    """Delay `p`'s action of `turn` (1..12) by one turn."""
+    if turn > board.TURNS or p.knocked_out or turn in p.delayed_turns:
+        return
+    p.delayed_turns.add(turn)
+    acts = p.actions
+    i = turn - 1
+    try:
+        gap = acts.index(board.BLANK, i)
+    except ValueError:
+        gap = len(acts) - 1  # nothing empty: the last card falls off the board
+    lost = acts[gap] if gap == len(acts) - 1 and acts[gap] != board.BLANK else None
+    del acts[gap]
+    acts.insert(i, board.BLANK)
+    m.emit("delay", player=p.name, delayed_turn=turn, cause=cause, lost_card=lost)
+
+
+def knock_out(m: Mission, p: CrewMember, cause: str) -> None:
+    """Unconscious for the rest of the mission; a squad it leads is disabled with it."""
+    if p.knocked_out:
+        return
+    p.knocked_out = True
+    p.knocked_out_turn = m.turn
+    p.intercepting = False
+    if p.bots == "active":
+        p.bots = "disabled"
+    m.emit("knocked_out", player=p.name, station=p.station, cause=cause)
+
+
+def enter(m: Mission, p: CrewMember, st: str, how: str) -> None:
+    """Move a crew member into `st`, applying what waits there (slime, contamination after Z)."""
+    frm = p.station
+    p.station = st
+    m.emit("move", player=p.name, frm=frm, to=st, how=how)
+    for t in m.threats:
+        if t.card.has("slime") and t.appeared and any(tok[0] == st for tok in t.slime):
+            # Slime (§7.2): entering a slimed station delays your next action.
+            delay(m, p, m.turn + 1, cause=f"slime:{t.card.id}")
+            break
+    if st in m.ship.contaminated_entry:
+        knock_out(m, p, cause="contamination")

@@ -1,0 +1,239 @@
+"""Player actions step (rulebook §3.2): each crew member in action order plays the card of the turn.
+
+Codes: a/b/c = A/B/C of the station, x = battlebots, < > = red/blue arrow, ^ = gravolift,
+- = nothing, A/B/X = heroic A/B/battlebots, 1-6 = heroic move.  An A/B/C action on a system
+covered by a malfunction repairs it instead of using it.
+"""
+
+from __future__ import annotations
+
+from engine import board
+from engine.board import HEROIC_MOVES, neighbour, other_deck, zone_of
+from engine.resolution.crew_effects import delay, enter
+from engine.resolution.internal_threats import (
+    battlebot_attack,
+    fissure,
+    hit,
+    malfunctions_on,
+    repair,
+)
+from engine.resolution.ship_damage import lift_damaged
+from engine.state import CrewMember, Mission
+
+
+def play_turn(m: Mission) -> None:
+    for p in m.crew:
+        if not p.knocked_out:
+            play_card(m, p)
+
+
+def play_card(m: Mission, p: CrewMember) -> None:
+    turn = m.turn
+    code = p.actions[turn - 1]
+    p.intercepting = False
+    if p.station == board.SPACE:
+        _in_space(m, p, code)
+        return
+    if code == board.BLANK:
+        return
+    if code in "<>":
+        target = neighbour(p.station, "red" if code == "<" else "blue")
+        if target is None:
+            m.emit("no_effect", player=p.name, action=code, reason="already at that end of the ship")
+        else:
+            enter(m, p, target, how="red arrow" if code == "<" else "blue arrow")
+        return
+    if code == "^":
+        _gravolift(m, p)
+        return
+    if code in HEROIC_MOVES:
+        # Heroic move (§3.2): straight to the station, no lift is used.
+        target = HEROIC_MOVES[code]
+        if target != p.station:
+            enter(m, p, target, how="heroic move")
+        return
+    if code in "xX":
+        battlebot_attack(m, p, heroic=code == "X")
+        return
+    _use_system(m, p, code.upper(), heroic=code.isupper())
+
+
+def _gravolift(m: Mission, p: CrewMember) -> None:
+    zone = zone_of(p.station)
+    busy = zone in m.ship.lifts_used
+    broken = lift_damaged(m, zone)
+    m.ship.lifts_used.add(zone)
+    enter(m, p, other_deck(p.station), how="gravolift")
+    if busy or broken:
+        # §3.2: you still move, but your next action is delayed.
+        delay(m, p, m.turn + 1, cause="gravolift damaged" if broken else "gravolift already used")
+
+
+def _in_space(m: Mission, p: CrewMember, code: str) -> None:
+    """§3.2 Interceptors in later turns: only the battlebots action keeps you out there."""
+    if code in "xX":
+        p.intercepting = True
+        p.intercept_heroic = code == "X"
+        _fissure_repair(m, p)
+        m.emit("interceptors", player=p.name, heroic=p.intercept_heroic)
+        return
+    m.ship.in_space = None
+    enter(m, p, "upper_red", how="return from space")
+    if code != board.BLANK:
+        delay(m, p, m.turn, cause="returning from space")
+
+
+def _fissure_repair(m: Mission, p: CrewMember) -> None:
+    """§7.2 Fissure: while it is open the interceptors hit it (1 damage) instead of external threats."""
+    f = fissure(m)
+    if f is not None:
+        p.intercepting = False
+        hit(m, f, 2 if p.intercept_heroic else 1, p, "interceptors")
+
+
+def _use_system(m: Mission, p: CrewMember, letter: str, heroic: bool) -> None:
+    st = p.station
+    mals = malfunctions_on(m, st, letter)
+    if mals:
+        repair(m, p, mals[0], heroic)
+        return
+    if (st, letter) in m.ship.broken:
+        m.emit("no_effect", player=p.name, action=letter, reason="system broken by a malfunction")
+        return
+    SYSTEMS[(st, letter)](m, p, heroic)
+
+
+# --- the systems, one function each -----------------------------------------------------------
+
+def _cannon(m: Mission, p: CrewMember, heroic: bool) -> None:
+    """Heavy lasers and the pulse cannon take 1 energy from their zone's reactor; light lasers
+    have their own battery.  Each cannon fires once a turn."""
+    st = p.station
+    ship = m.ship
+    if st in ship.cannons:
+        m.emit("no_effect", player=p.name, action="A", reason="cannon already fired this turn")
+        return
+    light = st in ("lower_red", "lower_blue")
+    if not light:
+        zone = zone_of(st)
+        if ship.reactors[zone] <= 0:
+            m.emit("no_effect", player=p.name, action="A", reason="no energy in the reactor")
+            return
+        ship.reactors[zone] -= 1
+    ship.cannons[st] = 1 if heroic else 0
+    m.emit("fire", player=p.name, station=st, heroic=heroic)
+
+
+def _shield(m: Mission, p: CrewMember, heroic: bool) -> None:
+    zone = zone_of(p.station)
+    _transfer(m, p, heroic, src=("reactor", zone), dst=("shield", zone))
+
+
+def _side_reactor(m: Mission, p: CrewMember, heroic: bool) -> None:
+    zone = zone_of(p.station)
+    _transfer(m, p, heroic, src=("reactor", "white"), dst=("reactor", zone))
+
+
+def _transfer(m: Mission, p: CrewMember, heroic: bool, src: tuple[str, str], dst: tuple[str, str]) -> None:
+    """Energy transfer (§3.2): fill the destination to capacity from the source, as far as it goes.
+    Heroic B: if at least one unit moved, one more comes from the supply, even past capacity."""
+    ship = m.ship
+    store = {"reactor": (ship.reactors, ship.reactor_cap), "shield": (ship.shields, ship.shield_cap)}
+    src_vals, _ = store[src[0]]
+    dst_vals, dst_cap = store[dst[0]]
+    moved = max(0, min(dst_cap[dst[1]] - dst_vals[dst[1]], src_vals[src[1]]))
+    src_vals[src[1]] -= moved
+    dst_vals[dst[1]] += moved
+    extra = 1 if heroic and moved > 0 else 0
+    dst_vals[dst[1]] += extra
+    m.emit("energy", player=p.name, frm=f"{src[0]}:{src[1]}", to=f"{dst[0]}:{dst[1]}", amount=moved,
+           heroic_bonus=extra)
+
+
+def _refuel(m: Mission, p: CrewMember, heroic: bool) -> None:
+    """Refuel the central reactor: spend a fuel capsule, fill to capacity from the supply."""
+    ship = m.ship
+    if ship.fuel <= 0:
+        m.emit("no_effect", player=p.name, action="B", reason="no fuel capsules left")
+        return
+    ship.fuel -= 1
+    moved = max(0, ship.reactor_cap["white"] - ship.reactors["white"])
+    ship.reactors["white"] += moved
+    extra = 1 if heroic and moved > 0 else 0
+    ship.reactors["white"] += extra
+    m.emit("refuel", player=p.name, amount=moved, heroic_bonus=extra, capsules_left=ship.fuel)
+
+
+def _interceptors(m: Mission, p: CrewMember, heroic: bool) -> None:
+    """Launch the interceptors: a leader of active battlebots flies out; they attack this turn."""
+    if p.bots != "active" or m.ship.in_space is not None:
+        reason = "nobody else may be in space" if m.ship.in_space is not None else "needs active battlebots"
+        m.emit("no_effect", player=p.name, action="C", reason=reason)
+        return
+    m.ship.in_space = p
+    frm = p.station
+    p.station = board.SPACE
+    p.intercepting = True
+    p.intercept_heroic = False
+    m.emit("move", player=p.name, frm=frm, to=board.SPACE, how="interceptors launched")
+    _fissure_repair(m, p)
+
+
+def _maintenance(m: Mission, p: CrewMember, heroic: bool) -> None:
+    phase = board.phase_of(m.turn)
+    first = phase not in m.ship.maintained
+    m.ship.maintained.add(phase)
+    m.emit("maintenance", player=p.name, phase=phase, counted=first and m.turn <= board.COMPUTER_CHECK_TURNS[phase - 1])
+
+
+def _battlebots(m: Mission, p: CrewMember, heroic: bool) -> None:
+    """Take the squad stored here, or reactivate your own disabled squad."""
+    ship = m.ship
+    st = p.station
+    if p.bots == "disabled":
+        p.bots = "active"
+        m.emit("bots", player=p.name, what="reactivated")
+    elif p.bots is None and ship.depots.get(st) is not None:
+        # Slime's black cube: a squad disabled in its depot follows its leader still disabled.
+        p.bots = "active" if ship.depots[st] == "ready" else "disabled"
+        ship.depots[st] = None
+        m.emit("bots", player=p.name, what="picked up" if p.bots == "active" else "picked up disabled")
+    else:
+        m.emit("no_effect", player=p.name, action="C", reason="no battlebots to take or reactivate")
+
+
+def _observe(m: Mission, p: CrewMember, heroic: bool) -> None:
+    m.ship.observers += 1
+    m.emit("observe", player=p.name, count=m.ship.observers)
+
+
+def _rocket(m: Mission, p: CrewMember, heroic: bool) -> None:
+    ship = m.ship
+    if ship.rockets <= 0 or ship.rocket_launched:
+        m.emit("no_effect", player=p.name, action="C", reason="no rocket" if ship.rockets <= 0 else "rocket already fired this turn")
+        return
+    ship.rockets -= 1
+    ship.rocket_launched = True
+    m.emit("rocket_launched", player=p.name, rockets_left=ship.rockets)
+
+
+SYSTEMS = {
+    ("upper_red", "A"): _cannon,
+    ("upper_white", "A"): _cannon,
+    ("upper_blue", "A"): _cannon,
+    ("lower_red", "A"): _cannon,
+    ("lower_white", "A"): _cannon,
+    ("lower_blue", "A"): _cannon,
+    ("upper_red", "B"): _shield,
+    ("upper_white", "B"): _shield,
+    ("upper_blue", "B"): _shield,
+    ("lower_red", "B"): _side_reactor,
+    ("lower_white", "B"): _refuel,
+    ("lower_blue", "B"): _side_reactor,
+    ("upper_red", "C"): _interceptors,
+    ("upper_white", "C"): _maintenance,
+    ("upper_blue", "C"): _battlebots,
+    ("lower_red", "C"): _battlebots,
+    ("lower_white", "C"): _observe,
+    ("lower_blue", "C"): _rocket,
+}

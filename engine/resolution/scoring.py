@@ -1,0 +1,47 @@
+"""Scoring (rulebook §4; rules-decisions 5 and 6).
+
+Threat points (survived / destroyed values), minus the damage of all zones, minus the most
+damaged zone once more, minus 2 per knocked-out crew member, minus 1 per battlebot squad disabled
+at the end, plus visual confirmation (best single turn per phase).  A lost mission scores nothing.
+"""
+
+from __future__ import annotations
+
+from engine import board
+from engine.state import Mission
+
+
+def threat_points(fate: str | None, survived: int, destroyed: int) -> int:
+    if fate == "destroyed":
+        return destroyed
+    if fate == "survived":
+        return survived
+    return 0
+
+
+def disabled_squads(m: Mission) -> int:
+    carried = sum(1 for p in m.crew if p.bots == "disabled")
+    stored = sum(1 for state in m.ship.depots.values() if state == "disabled")
+    return carried + stored
+
+
+def observation_points(best_per_phase: list[int]) -> list[int]:
+    table = board.OBSERVATION_POINTS
+    return [table[n] if n < len(table) else 2 * n - 3 for n in best_per_phase]
+
+
+def score(m: Mission) -> dict[str, int]:
+    threats = sum(threat_points(t.fate, t.card.points_survived, t.card.points_destroyed) for t in m.threats)
+    damage = {z: len(m.ship.damage[z]) for z in board.ZONES}
+    knocked = sum(1 for p in m.crew if p.knocked_out)
+    observation = sum(observation_points(m.ship.observation_best))
+    parts = {
+        "threats": threats,
+        "damage": -sum(damage.values()),
+        "worst_zone": -max(damage.values()),
+        "knocked_out": -2 * knocked,
+        "battlebots": -disabled_squads(m),
+        "observation": observation,
+    }
+    parts["total"] = sum(parts.values())
+    return parts

@@ -1,0 +1,150 @@
+"""Mutable state of one mission while it is resolved: crew, ship and threats.
+
+Plain slotted dataclasses (no pydantic inside the hot loop); a `Mission` is created from a
+validated `Game`, mutated turn by turn by engine.resolution, and read once for the result.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine import board
+from engine.board import Track
+from engine.threats.catalog import ThreatCard
+
+
+class ShipDestroyed(Exception):
+    """Raised the moment the mission is lost; the turn loop stops there (rulebook §3.4, "уничтожение")."""
+
+    def __init__(self, cause: str) -> None:
+        super().__init__(cause)
+        self.cause = cause
+
+
+@dataclass(slots=True)
+class CrewMember:
+    index: int
+    name: str
+    actions: list[str]  # the 12 cards of the action board; delays shift them right
+    station: str = "upper_white"  # rulebook §3: everybody starts on the bridge
+    bots: str | None = None  # None, "active" or "disabled" (a squad follows its leader)
+    knocked_out: bool = False
+    knocked_out_turn: int | None = None
+    delayed_turns: set[int] = field(default_factory=set)
+    intercepting: bool = False  # in space and attacking this turn
+    intercept_heroic: bool = False
+
+    @property
+    def aboard(self) -> bool:
+        return self.station != board.SPACE
+
+    @property
+    def active(self) -> bool:
+        return not self.knocked_out
+
+
+@dataclass(slots=True)
+class ThreatState:
+    """One threat card on a track: where its token is and what has been done to it."""
+
+    card: ThreatCard
+    number: int  # T+ turn, the number on its token
+    order: int  # position in the input list: the last tie-breaker
+    zone: str | None  # external threats: the zone of their trajectory
+    track: Track
+    health: int
+    speed: int
+    shield: int
+    position: int = 0  # space counted from the ship (Z = 1); 0 = not on the track
+    appeared: bool = False
+    fate: str | None = None  # None while present; "destroyed" or "survived"
+    fate_turn: int | None = None
+    damage: int = 0
+    visible: bool = True  # stealth threats are invisible until their X
+    cryoshield: bool = False
+    breakpoints: int = 0  # X/Y spaces passed (asteroids' break-up attack)
+    bonus_active: bool = False  # Scout's attack bonus / Marauder's shield bonus switched on
+    grown_up: bool = False  # Alien after X
+    station: str | None = None  # intruders: the station of the oval token
+    stations: list[str] = field(default_factory=list)  # malfunctions / contamination tokens
+    slime: list[list[Any]] = field(default_factory=list)  # [[station, health], ...] parent first
+    hits_this_turn: int = 0  # Nuclear Device: repairs this turn
+    stations_hit: set[str] = field(default_factory=set)  # multi-station malfunctions this turn
+    damage_this_step: int = 0
+    sort_key: tuple[int, int, int, int] = (0, 0, 0, 0)
+
+    @property
+    def present(self) -> bool:
+        """On its track and still a threat (not destroyed, not survived)."""
+        return self.appeared and self.fate is None
+
+    @property
+    def internal(self) -> bool:
+        return self.card.internal
+
+    @property
+    def remaining_health(self) -> int:
+        return max(0, self.health - self.damage)
+
+    @property
+    def label(self) -> str:
+        return f"{self.card.name} ({self.card.id}, T+{self.number})"
+
+
+@dataclass(slots=True)
+class Ship:
+    shields: dict[str, int]
+    shield_cap: dict[str, int]
+    reactors: dict[str, int]
+    reactor_cap: dict[str, int]
+    damage: dict[str, list[str]]  # tokens taken, in order
+    piles: dict[str, list[str]]  # tokens still to draw, next first
+    fuel: int = board.FUEL_CAPSULES
+    rockets: int = board.ROCKETS  # aboard, in lower blue
+    rocket_launched: bool = False  # on the first space of the rocket track (fired this turn)
+    rocket_in_flight: bool = False  # on the second space: hits in this turn's damage step
+    depots: dict[str, str | None] = field(default_factory=dict)  # "ready", "disabled" or None (taken)
+    lifts_used: set[str] = field(default_factory=set)
+    cannons: dict[str, int] = field(default_factory=dict)  # station -> heroic bonus, fired this turn
+    maintained: set[int] = field(default_factory=set)  # phases whose computer was maintained
+    observers: int = 0  # visual confirmations this turn
+    observation_best: list[int] = field(default_factory=lambda: [0, 0, 0])
+    broken: set[tuple[str, str]] = field(default_factory=set)  # (station, letter) after a malfunction's Z
+    multiplier: dict[str, int] = field(default_factory=lambda: dict.fromkeys(board.ZONES, 1))
+    contaminated_entry: set[str] = field(default_factory=set)  # Contamination after Z
+    in_space: CrewMember | None = None  # only one crew member may fly the interceptors
+
+    def has_token(self, zone: str, token: str) -> bool:
+        return token in self.damage[zone]
+
+
+@dataclass(slots=True)
+class Mission:
+    crew: list[CrewMember]
+    ship: Ship
+    threats: list[ThreatState]
+    rng: random.Random
+    log_enabled: bool = False
+    events: list[dict[str, Any]] = field(default_factory=list)
+    turn: int = 0
+    step: str = "setup"
+    lost: tuple[int, str] | None = None
+
+    def emit(self, kind: str, **data: Any) -> None:
+        """Record a structured event; cheap no-op when nobody asked for the log."""
+        if self.log_enabled:
+            self.events.append({"turn": self.turn, "step": self.step, "kind": kind, **data})
+
+    # --- queries used all over the rules --------------------------------------------------
+    def crew_in(self, st: str) -> list[CrewMember]:
+        return [p for p in self.crew if p.station == st and not p.knocked_out]
+
+    def crew_aboard(self) -> list[CrewMember]:
+        return [p for p in self.crew if p.aboard and not p.knocked_out]
+
+    def present_threats(self, internal: bool | None = None) -> list[ThreatState]:
+        return [
+            t for t in self.threats if t.present and (internal is None or t.internal == internal)
+        ]
