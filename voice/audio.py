@@ -1,0 +1,221 @@
+"""PCM and Opus primitives: decode in-process, trim, measure, and pre-encode 20 ms Opus frames.
+
+Discord voice wants 48 kHz stereo signed 16-bit audio in 20 ms packets.  We decode whatever a TTS
+backend gives us (MP3 from gTTS, WAV from espeak-ng) with miniaudio, so no ffmpeg process is spawned
+per clip, and we encode the PCM to Opus *once*, when the line is rendered.  At playback time the
+bot only hands out ready-made Opus packets, which is what keeps a speaking flight nearly free of CPU.
+
+numpy is deliberately not used: the stdlib `array` module plus C-speed builtins (`max`, `min`,
+slicing) are enough for the few whole-buffer passes we need, and they keep the dependency list
+short.
+"""
+
+from __future__ import annotations
+
+import array
+import math
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+SAMPLE_RATE = 48_000
+CHANNELS = 2
+SAMPLE_WIDTH = 2  # signed 16-bit
+FRAME_MS = 20
+SAMPLES_PER_FRAME = SAMPLE_RATE * FRAME_MS // 1000  # per channel: 960
+FRAME_BYTES = SAMPLES_PER_FRAME * CHANNELS * SAMPLE_WIDTH  # 3,840
+BYTES_PER_SECOND = SAMPLE_RATE * CHANNELS * SAMPLE_WIDTH  # 192,000
+FRAME_S = FRAME_MS / 1000.0
+
+#: Opus bitrate for pre-encoded clips (kbit/s).  Speech and simple tones sound clean at 64 kbit/s,
+#: and smaller frames mean a smaller cache.
+OPUS_BITRATE = 64
+
+
+class AudioError(RuntimeError):
+    """Audio could not be decoded or encoded (bad data, or libopus missing)."""
+
+
+def decode_to_pcm(data: bytes) -> bytes:
+    """Decode MP3/WAV/FLAC/Vorbis bytes to 48 kHz stereo s16le PCM, in-process (miniaudio).
+
+    miniaudio resamples and up-mixes for us; it wants `bytes`, not `bytearray` (cffi refuses the
+    latter), so we normalise the argument.
+    """
+    import miniaudio
+
+    try:
+        decoded = miniaudio.decode(
+            bytes(data),
+            output_format=miniaudio.SampleFormat.SIGNED16,
+            nchannels=CHANNELS,
+            sample_rate=SAMPLE_RATE,
+        )
+    except miniaudio.DecodeError as exc:
+        raise AudioError(f"cannot decode audio ({len(data)} bytes): {exc}") from exc
+    samples = decoded.samples
+    if sys.byteorder != "little":  # pragma: no cover - Discord wants little-endian PCM
+        samples.byteswap()
+    return samples.tobytes()
+
+
+def pcm_duration_s(pcm: bytes | bytearray | memoryview) -> float:
+    """Length of a 48 kHz stereo s16 buffer in seconds."""
+    return len(pcm) / BYTES_PER_SECOND
+
+
+def _samples(pcm: bytes | bytearray | memoryview) -> array.array:
+    arr = array.array("h")
+    arr.frombytes(bytes(pcm[: len(pcm) - len(pcm) % SAMPLE_WIDTH]))
+    return arr
+
+
+def peak(pcm: bytes | bytearray | memoryview) -> int:
+    """Largest absolute sample value (0..32768); 0 means digital silence."""
+    arr = _samples(pcm)
+    if not arr:
+        return 0
+    return max(max(arr), -min(arr))
+
+
+def rms(pcm: bytes | bytearray | memoryview) -> float:
+    """Root mean square level of the buffer (0..32768), for 'is this audible' checks in tests."""
+    arr = _samples(pcm)
+    if not arr:
+        return 0.0
+    return math.sqrt(math.fsum(s * s for s in arr) / len(arr))
+
+
+def trim_silence(pcm: bytes, threshold: int = 300, keep_s: float = 0.04) -> bytes:
+    """Cut leading and trailing near-silence, keeping a short pad.
+
+    TTS engines add up to half a second of silence around speech (gTTS's MP3 encoder delay,
+    espeak-ng's pause at the end).  A line's scheduled instant should be the instant the voice is
+    heard, so we trim.  Scanning is done per 20 ms frame with C-speed `max`/`min`.
+    """
+    arr = _samples(pcm)
+    step = SAMPLES_PER_FRAME * CHANNELS
+    n = len(arr)
+    if n == 0:
+        return b""
+
+    def loud(i: int) -> bool:
+        chunk = arr[i : i + step]
+        return max(chunk) > threshold or -min(chunk) > threshold
+
+    first = 0
+    while first < n and not loud(first):
+        first += step
+    if first >= n:
+        return b""
+    last = (n - 1) // step * step
+    while last > first and not loud(last):
+        last -= step
+    keep = int(keep_s * SAMPLE_RATE) * CHANNELS
+    start = max(0, first - keep)
+    end = min(n, last + step + keep)
+    start -= start % CHANNELS
+    end -= end % CHANNELS
+    return arr[start:end].tobytes()
+
+
+def silence(seconds: float) -> bytes:
+    """Digital silence of the given length, rounded to whole sample pairs."""
+    return bytes(round(seconds * SAMPLE_RATE) * CHANNELS * SAMPLE_WIDTH)
+
+
+def pad_to_frames(pcm: bytes) -> bytes:
+    """Zero-pad to a whole number of 20 ms frames (Discord reads exactly 3,840 bytes per frame)."""
+    rest = len(pcm) % FRAME_BYTES
+    return pcm if rest == 0 else pcm + bytes(FRAME_BYTES - rest)
+
+
+def split_frames(pcm: bytes) -> list[bytes]:
+    """The buffer as a list of 3,840-byte frames (last one zero-padded)."""
+    pcm = pad_to_frames(pcm)
+    return [pcm[i : i + FRAME_BYTES] for i in range(0, len(pcm), FRAME_BYTES)]
+
+
+def opus_available() -> bool:
+    """True when libopus can be loaded (Debian package libopus0)."""
+    try:
+        import discord.opus
+
+        discord.opus._OpusStruct.get_opus_version()
+    except Exception:
+        return False
+    return True
+
+
+def make_encoder(bitrate: int = OPUS_BITRATE):  # -> discord.opus.Encoder
+    """A fresh Opus encoder (not thread-safe: one per clip being encoded)."""
+    import discord.opus
+
+    try:
+        return discord.opus.Encoder(application="audio", bitrate=bitrate, fec=True, signal_type="auto")
+    except discord.opus.OpusNotLoaded as exc:
+        raise AudioError("libopus is not available (install the Debian package libopus0)") from exc
+
+
+def encode_opus(pcm: bytes, bitrate: int = OPUS_BITRATE) -> list[bytes]:
+    """Encode PCM into 20 ms Opus packets once, so playback never runs the encoder."""
+    encoder = make_encoder(bitrate)
+    return [encoder.encode(frame, SAMPLES_PER_FRAME) for frame in split_frames(pcm)]
+
+
+def decode_opus(frames: Sequence[bytes]) -> bytes:
+    """Decode Opus packets back to PCM (used by tests to check what was actually stored)."""
+    import discord.opus
+
+    decoder = discord.opus.Decoder()
+    return b"".join(decoder.decode(f, fec=False) for f in frames)
+
+
+@dataclass(frozen=True, slots=True)
+class Clip:
+    """A piece of audio ready to play: pre-encoded 20 ms Opus packets.
+
+    `duration_s` is exact (frames × 20 ms), so the scheduler knows when a line ends without asking
+    the voice client.  `source` says which backend produced it (``espeak``, ``gtts``, ``effect``),
+    useful in reports and logs.
+    """
+
+    frames: tuple[bytes, ...]
+    source: str = ""
+
+    @property
+    def duration_s(self) -> float:
+        return len(self.frames) * FRAME_S
+
+    @property
+    def nbytes(self) -> int:
+        return sum(len(f) for f in self.frames)
+
+    def __add__(self, other: Clip) -> Clip:
+        return Clip(self.frames + other.frames, self.source or other.source)
+
+    @staticmethod
+    def concat(clips: Sequence[Clip], source: str = "") -> Clip:
+        frames: list[bytes] = []
+        for c in clips:
+            frames.extend(c.frames)
+        return Clip(tuple(frames), source or (clips[0].source if clips else ""))
+
+    def looped(self, seconds: float) -> Clip:
+        """This clip repeated (and cut) to cover `seconds`; used for static and the klaxon loop."""
+        if not self.frames:
+            return self
+        n = max(0, round(seconds / FRAME_S))
+        frames = [self.frames[i % len(self.frames)] for i in range(n)]
+        return Clip(tuple(frames), self.source)
+
+
+def silence_clip(seconds: float, encoded_silence: bytes | None = None) -> Clip:
+    """Silent frames (the standard Opus silence packet, so no encoder is needed)."""
+    packet = encoded_silence or OPUS_SILENCE
+    n = max(0, round(seconds / FRAME_S))
+    return Clip((packet,) * n, "silence")
+
+
+#: The 3-byte Opus "silence" packet Discord clients recognise (same bytes discord.py sends).
+OPUS_SILENCE = b"\xf8\xff\xfe"
