@@ -1,0 +1,919 @@
+"""The real-time action round (rulebook §2, §5) as a clock-driven state machine.
+
+`Flight` never sleeps and never reads the wall clock.  The caller moves mission time forward with
+`advance_to(t)` and gets back the events that fell due; players' inputs go through `apply(command)`
+and are answered `Accepted(events)` or `Rejected(reason, message)` with a stable reason code.  The
+whole state (decks, hands, boards, open windows, clock, position in the script) serializes to
+plain JSON and restores exactly, mid-phase, so a restarted bot continues where it stopped.
+
+All randomness happens once, in `Flight.start`, from `random.Random(config.seed)`: trajectory
+boards, the four threat decks, the action deck and the heroic cards.  After that the flight is a
+pure function of the timeline, the commands and the times they arrive at.
+
+Rule interpretations (where the rulebook leaves a gap) are marked "Interpretation:" below.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator, model_validator
+
+from engine.board import TRACK_IDS, phase_of
+from engine.flight.cards import Half, card, heroic_cards, is_card, normal_cards
+from engine.flight.phrases import LANGS, render
+from engine.flight.script import Cue, intercom_script
+from engine.flight.timeline import TRANSFER_BEEP_AFTER_S, Timeline, load_official, official_ids
+from engine.model import Game, PlayerPlan, Result, ThreatPlacement, Tracks
+from engine.threats.catalog import base_cards
+
+SCHEMA_VERSION = 1
+Difficulty = Literal["white", "yellow", "mixed"]
+Lang = Literal["en", "ru", "cs"]
+assert set(LANGS) == {"en", "ru", "cs"}
+
+# Every kind of FlightEvent the machine can emit (tests check each one occurs).
+EVENT_KINDS: tuple[str, ...] = (
+    "intercom",  # a spoken line is due; carries the Cue
+    "round_started",  # phase 1 begins: hands may be looked at and played
+    "android_revealed",  # an android's heroic card turns face up (at the start of phase 1)
+    "cards_dealt",  # a crew member takes the cards of a phase (at its start or on finishing early)
+    "threat_drawn",  # a threat card is drawn and placed on its track with its T+ number
+    "threat_ignored",  # an unconfirmed report with fewer than five crew (or an empty deck)
+    "incoming_data",  # each crew member may draw one card
+    "transfer_opened",  # each crew member may give one card until the beep
+    "transfer_closed",  # the beep
+    "comm_down",  # no talking until comm_restored
+    "comm_restored",
+    "phase_ended",  # the turns of that phase are locked for everybody
+    "round_ended",  # the action round is over (normally or by agreement)
+    "card_placed",
+    "card_moved",
+    "card_taken_back",
+    "phase_finished",  # a crew member finished planning a phase early
+    "card_drawn",
+    "card_given",
+    "end_agreed",
+)
+
+# Stable rejection codes (the bot maps each to a localized sentence).
+REASONS: tuple[str, ...] = (
+    "not_started",  # before the mission start announcement
+    "round_over",  # the action round has ended
+    "not_in_crew",  # no such crew member / board
+    "android_cannot_act",  # an android issued a command
+    "not_your_board",  # another human's board (or, solo, the controller's non-existent board)
+    "not_your_card",  # the card is not in the player's hand
+    "heroic_owner_only",  # a heroic card may only go on its owner's board
+    "bad_turn",  # no such turn in this mission (1-12, 1-7 in a two-phase test run)
+    "phase_over",  # the turn's phase has ended (for everyone, or for this player who finished it)
+    "turn_of_other_phase",  # the turn belongs to a phase the player has not reached yet
+    "slot_taken",  # one card per turn
+    "slot_empty",
+    "card_fixed",  # a card on an android's board can never be moved again (not solo)
+    "no_next_phase",  # finishing the last phase early
+    "no_incoming_data",  # no incoming data is open
+    "already_drew",
+    "deck_empty",
+    "transfer_closed",  # no data transfer running
+    "already_gave",
+    "heroic_not_transferable",
+    "bad_target",  # give to oneself, to an android, or to nobody
+    "too_early",  # agreeing to end before the second phase has ended
+    "already_agreed",
+)
+
+
+class FlightError(ValueError):
+    """Bad configuration, a clock moved backwards, or a snapshot that cannot be restored."""
+
+
+# --- configuration ---------------------------------------------------------------------------------
+class CrewMember(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str = Field(min_length=1, max_length=64)
+    android: bool = False
+
+
+class FlightConfig(BaseModel):
+    """Everything chosen before the flight (rulebook §1 and §5)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    crew: Annotated[list[CrewMember], Field(min_length=1, max_length=5)]
+    captain: str | None = None  # acts first; defaults to the first human
+    communications_officer: str | None = None  # draws external threats; defaults to the captain
+    security_chief: str | None = None  # draws internal threats; defaults to the captain
+    android_as_fifth: bool = False  # §5.4: one more android so the crew is five
+    normal_difficulty: Difficulty = "white"
+    serious_difficulty: Difficulty = "white"
+    seed: int = 0
+    mission: str | None = None  # an official id (S1-1 ... S2-8)
+    timeline: Timeline | None = None  # or a generated / custom one
+    lang: Lang = "en"
+
+    @field_validator("crew", mode="before")
+    @classmethod
+    def _names(cls, value: Any) -> Any:
+        if isinstance(value, list):
+            return [{"name": v} if isinstance(v, str) else v for v in value]
+        return value
+
+    @model_validator(mode="after")
+    def _check(self) -> FlightConfig:
+        names = [m.name for m in self.crew]
+        if len(set(names)) != len(names):
+            raise ValueError("crew names must be unique")
+        humans = [m.name for m in self.crew if not m.android]
+        if not humans:
+            raise ValueError("the crew needs at least one human")
+        if (self.mission is None) == (self.timeline is None):
+            raise ValueError("give exactly one of mission (an official id) or timeline")
+        if self.mission is not None and self.mission.upper() not in official_ids():
+            raise ValueError(f"unknown mission {self.mission!r}")
+        for role in ("captain", "communications_officer", "security_chief"):
+            holder = getattr(self, role)
+            if holder is not None and holder not in humans:
+                raise ValueError(f"{role} must be a human crew member, got {holder!r}")
+        h = len(humans)
+        needed = androids_needed(h, self.android_as_fifth)
+        listed = len(self.crew) - h
+        if listed > needed:
+            raise ValueError(f"{h} human(s) take {needed} android(s), but {listed} are listed")
+        if self.android_as_fifth and h in (1, 5):
+            raise ValueError("an android as fifth crew member needs 2-4 humans")
+        return self
+
+    def resolved_timeline(self) -> Timeline:
+        if self.timeline is not None:
+            return self.timeline
+        assert self.mission is not None
+        return load_official(self.mission)
+
+
+def androids_needed(humans: int, fifth: bool) -> int:
+    """§5: androids fill the crew to four (solo: four androids, the human plans for them); §5.4 adds one."""
+    if humans == 1:
+        return 4
+    return max(0, 4 - humans) + (1 if fifth else 0)
+
+
+def cards_per_phase(humans: int, fifth: bool) -> tuple[int, int, int]:
+    """Cards each human takes per phase, heroic card included in phase 1 (§2 picture, §5.1, §5.4)."""
+    if humans == 2:
+        counts = [9, 6, 6]
+    elif humans == 3:
+        counts = [6, 6, 6]
+    else:
+        counts = [5, 5, 5]
+    if fifth:
+        counts[0] += 1
+    return counts[0], counts[1], counts[2]
+
+
+# --- commands ---------------------------------------------------------------------------------------
+class _Cmd(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    player: str
+
+
+class PlaceCard(_Cmd):
+    """Put a card from the hand on a turn, `half` up; `board` names an android to plan for it."""
+
+    type: Literal["place"] = "place"
+    card: str
+    turn: int
+    half: Half
+    board: str | None = None
+
+
+class MoveCard(_Cmd):
+    """Move a planned card to another turn of the same phase (optionally turning it to the other half)."""
+
+    type: Literal["move"] = "move"
+    from_turn: int
+    to_turn: int
+    half: Half | None = None
+    board: str | None = None
+
+
+class TakeBack(_Cmd):
+    type: Literal["take_back"] = "take_back"
+    turn: int
+    board: str | None = None
+
+
+class FinishPhase(_Cmd):
+    """Finish planning the current phase early and take the next phase's cards."""
+
+    type: Literal["finish_phase"] = "finish_phase"
+
+
+class DrawCard(_Cmd):
+    """Incoming data: draw one card from the action deck."""
+
+    type: Literal["draw"] = "draw"
+
+
+class GiveCard(_Cmd):
+    """Data transfer: give one card (not heroic) to another human until the beep."""
+
+    type: Literal["give"] = "give"
+    card: str
+    to: str
+
+
+class AgreeEnd(_Cmd):
+    """Agree to end the action round early (possible once the second phase has ended)."""
+
+    type: Literal["agree_end"] = "agree_end"
+
+
+Command = Annotated[
+    PlaceCard | MoveCard | TakeBack | FinishPhase | DrawCard | GiveCard | AgreeEnd,
+    Field(discriminator="type"),
+]
+_COMMAND = TypeAdapter(Command)
+
+
+def parse_command(data: dict[str, Any]) -> Command:
+    """A command from its JSON form ({"type": "place", "player": ..., ...})."""
+    return _COMMAND.validate_python(data)
+
+
+# --- answers and events -------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class FlightEvent:
+    """Something that happened at `at_s`.  `private_to` names the only player who may see `data`."""
+
+    seq: int
+    at_s: float
+    kind: str
+    data: dict[str, Any] = field(default_factory=dict)
+    cue: Cue | None = None
+    private_to: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "seq": self.seq,
+            "at_s": self.at_s,
+            "kind": self.kind,
+            "data": self.data,
+            "cue": self.cue.to_dict() if self.cue else None,
+            "private_to": self.private_to,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Accepted:
+    events: list[FlightEvent]
+    ok: Literal[True] = True
+
+
+@dataclass(frozen=True, slots=True)
+class Rejected:
+    reason: str
+    message: str
+    ok: Literal[False] = False
+
+
+# --- internal state -----------------------------------------------------------------------------------
+@dataclass
+class _Slot:
+    card: str
+    half: Half
+    placed_by: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"card": self.card, "half": self.half, "placed_by": self.placed_by}
+
+
+@dataclass
+class _Member:
+    name: str
+    android: bool
+    on_board: bool  # False only for the solo player, who plans for four androids
+    heroic: str | None = None
+    hand: list[str] = field(default_factory=list)  # an android's "hand" is its heroic card
+    pending: dict[int, list[str]] = field(default_factory=dict)  # phase -> cards dealt face down
+    phase: int = 1  # the phase this member is planning
+    board: dict[int, _Slot] = field(default_factory=dict)
+    drew: list[int] = field(default_factory=list)  # incoming-data event indices used
+    gave: list[int] = field(default_factory=list)  # data-transfer event indices used
+    agreed_end: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "android": self.android,
+            "on_board": self.on_board,
+            "heroic": self.heroic,
+            "hand": list(self.hand),
+            "pending": {str(k): list(v) for k, v in self.pending.items()},
+            "phase": self.phase,
+            "board": {str(k): v.to_dict() for k, v in sorted(self.board.items())},
+            "drew": list(self.drew),
+            "gave": list(self.gave),
+            "agreed_end": self.agreed_end,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> _Member:
+        return cls(
+            name=d["name"],
+            android=d["android"],
+            on_board=d["on_board"],
+            heroic=d["heroic"],
+            hand=list(d["hand"]),
+            pending={int(k): list(v) for k, v in d["pending"].items()},
+            phase=d["phase"],
+            board={int(k): _Slot(**v) for k, v in d["board"].items()},
+            drew=list(d["drew"]),
+            gave=list(d["gave"]),
+            agreed_end=d["agreed_end"],
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class _Step:
+    """One item of the schedule: a spoken line (cue) or a game effect (kind + event index/phase)."""
+
+    at_s: float
+    cue: Cue | None = None
+    effect: str | None = None
+    index: int | None = None  # timeline event index
+    phase: int | None = None
+
+
+def _schedule(timeline: Timeline, lang: str) -> list[_Step]:
+    """Lines and effects in the order they happen; at equal times the line comes before its effect."""
+    items: list[tuple[float, int, int, _Step]] = []
+    for n, cue in enumerate(intercom_script(timeline, lang)):
+        items.append((cue.at_s, 0, n, _Step(cue.at_s, cue=cue)))
+    effects: list[_Step] = [_Step(0.0, effect="start")]
+    for i, ev in enumerate(timeline.events):
+        if ev.event == "threat":
+            effects.append(_Step(float(ev.t), effect="threat", index=i))
+        elif ev.event == "incoming_data":
+            effects.append(_Step(float(ev.t), effect="incoming", index=i))
+        elif ev.event == "data_transfer":
+            effects.append(_Step(float(ev.t), effect="transfer_open", index=i))
+            effects.append(_Step(float(ev.t + TRANSFER_BEEP_AFTER_S), effect="transfer_close", index=i))
+        elif ev.event == "comm_down":
+            assert ev.duration_s is not None
+            effects.append(_Step(float(ev.t), effect="comm_down", index=i))
+            effects.append(_Step(float(ev.t + ev.duration_s), effect="comm_restored", index=i))
+    for phase, end in enumerate(timeline.phase_end_s, start=1):
+        effects.append(_Step(float(end), effect="phase_end", phase=phase))
+    for n, step in enumerate(effects):
+        items.append((step.at_s, 1, n, step))
+    items.sort(key=lambda it: (it[0], it[1], it[2]))
+    return [it[3] for it in items]
+
+
+def _deck_key(serious: bool, internal: bool) -> str:
+    return f"{'serious' if serious else 'common'}_{'internal' if internal else 'external'}"
+
+
+def threat_decks(normal: Difficulty, serious: Difficulty, rng: random.Random) -> dict[str, list[str]]:
+    """The four shuffled threat decks (rulebook §1.1-1.2): colour chosen per severity, same for both kinds."""
+    decks: dict[str, list[str]] = {}
+    for severity, level in (("common", normal), ("serious", serious)):
+        colours = {"white": {"white"}, "yellow": {"yellow"}, "mixed": {"white", "yellow"}}[level]
+        for kind in ("external", "internal"):
+            key = f"{severity}_{kind}"
+            ids = sorted(c.id for c in base_cards().values() if c.deck == key and c.color in colours)
+            rng.shuffle(ids)
+            decks[key] = ids
+    return decks
+
+
+# --- the machine --------------------------------------------------------------------------------------
+class Flight:
+    """One action round.  Build with `Flight.start(config)` or `Flight.from_dict(snapshot)`."""
+
+    def __init__(self) -> None:  # use start() / from_dict()
+        self.config: FlightConfig
+        self.timeline: Timeline
+        self.tracks: dict[str, str] = {}
+        self.action_deck: list[str] = []
+        self.threat_decks: dict[str, list[str]] = {}
+        self.members: list[_Member] = []  # on-board crew in action order, then the solo player
+        self.threats: list[dict[str, Any]] = []
+        self.ignored: list[dict[str, Any]] = []
+        self.now_s: float = -1.0
+        self.cursor = 0
+        self.status: Literal["ready", "running", "ended"] = "ready"
+        self.round_phase = 0  # 0 before the start, then the phase the intercom is in
+        self.comm_down_until: float | None = None
+        self.transfer: int | None = None  # index of the data transfer whose window is open
+        self.incoming: list[int] = []  # open incoming-data windows (until their phase ends)
+        self.ended_early = False
+        self.seq = 0
+        self._steps: list[_Step] = []
+
+    # -- construction ----------------------------------------------------------------------------
+    @classmethod
+    def start(cls, config: FlightConfig | dict[str, Any]) -> Flight:
+        """Set up the flight (rulebook §1, §5.1): decks, tracks, heroic cards, dealt hands."""
+        if not isinstance(config, FlightConfig):
+            config = FlightConfig.model_validate(config)
+        self = cls()
+        self.config = config
+        self.timeline = config.resolved_timeline()
+        self._steps = _schedule(self.timeline, config.lang)
+        rng = random.Random(config.seed)
+
+        red, white, blue, internal = rng.sample(list(TRACK_IDS), 4)
+        self.tracks = {"red": red, "white": white, "blue": blue, "internal": internal}
+        self.threat_decks = threat_decks(config.normal_difficulty, config.serious_difficulty, rng)
+        deck = [c.id for c in normal_cards()]
+        rng.shuffle(deck)
+        heroics = [c.id for c in heroic_cards()]
+        rng.shuffle(heroics)
+
+        humans = [m for m in config.crew if not m.android]
+        solo = len(humans) == 1
+        # action order: captain first, the rest as listed, missing androids at the end
+        captain = config.captain or humans[0].name
+        listed = [m for m in config.crew if m.name == captain] + [m for m in config.crew if m.name != captain]
+        if solo:
+            listed = [m for m in listed if m.android]
+        names = {m.name for m in config.crew}
+        missing = androids_needed(len(humans), config.android_as_fifth) - sum(m.android for m in config.crew)
+        n = 1
+        while missing > 0:
+            name = f"Android {n}"
+            n += 1
+            if name not in names:
+                listed.append(CrewMember(name=name, android=True))
+                missing -= 1
+        for m in listed:
+            self.members.append(_Member(m.name, m.android, on_board=True, heroic=heroics.pop(0)))
+        if solo:
+            self.members.append(_Member(humans[0].name, False, on_board=False))
+
+        counts = cards_per_phase(len(humans), config.android_as_fifth)
+        for member in self.members:
+            if member.android:
+                member.hand = [member.heroic] if member.heroic else []
+        if solo:  # §5.5: the whole deck lies face up before the solo player
+            self.members[-1].pending[1] = deck
+            deck = []
+        else:
+            for phase in range(1, self.timeline.phases + 1):
+                for member in self.members:
+                    if member.android:
+                        continue
+                    take = counts[phase - 1] - (1 if phase == 1 else 0)
+                    member.pending[phase] = ([member.heroic] if phase == 1 and member.heroic else []) + deck[:take]
+                    deck = deck[take:]
+        self.action_deck = deck
+        return self
+
+    # -- helpers ---------------------------------------------------------------------------------
+    @property
+    def solo(self) -> bool:
+        return any(not m.on_board for m in self.members)
+
+    @property
+    def crew_size(self) -> int:
+        return sum(m.on_board for m in self.members)
+
+    @property
+    def last_turn(self) -> int:
+        return 12 if self.timeline.phases == 3 else 7
+
+    def member(self, name: str) -> _Member | None:
+        for m in self.members:
+            if m.name == name:
+                return m
+        return None
+
+    def humans(self) -> list[_Member]:
+        return [m for m in self.members if not m.android]
+
+    def _role(self, role: str) -> str:
+        value = getattr(self.config, role) or self.config.captain
+        return value or self.humans()[0].name
+
+    def _event(self, kind: str, data: dict[str, Any] | None = None, cue: Cue | None = None,
+               private_to: str | None = None) -> FlightEvent:
+        self.seq += 1
+        return FlightEvent(self.seq, self.now_s, kind, data or {}, cue, private_to)
+
+    # -- the clock -------------------------------------------------------------------------------
+    def advance_to(self, t_s: float) -> list[FlightEvent]:
+        """Move mission time to `t_s` and return everything that fell due, in order."""
+        if t_s < self.now_s:
+            raise FlightError(f"the clock cannot go back from {self.now_s} to {t_s}")
+        events: list[FlightEvent] = []
+        while self.cursor < len(self._steps) and self._steps[self.cursor].at_s <= t_s:
+            step = self._steps[self.cursor]
+            self.cursor += 1
+            self.now_s = max(self.now_s, step.at_s)
+            if self.status == "ended" and (self.ended_early or step.cue is None):
+                continue  # after an agreed early end the intercom falls silent
+            if step.cue is not None:
+                events.append(self._event("intercom", {"kind": step.cue.kind}, step.cue))
+            else:
+                events += self._effect(step)
+        self.now_s = t_s
+        return events
+
+    def next_due_s(self) -> float | None:
+        """When the next scheduled line or effect is due (for the caller's timer), or None."""
+        for step in self._steps[self.cursor:]:
+            if self.status != "ended" or (step.cue is not None and not self.ended_early):
+                return step.at_s
+        return None
+
+    def _effect(self, step: _Step) -> list[FlightEvent]:
+        out: list[FlightEvent] = []
+        ev = self.timeline.events[step.index] if step.index is not None else None
+        if step.effect == "start":
+            self.status = "running"
+            self.round_phase = 1
+            out.append(self._event("round_started", {"phases": self.timeline.phases, "tracks": dict(self.tracks)}))
+            for m in self.members:
+                if m.android:
+                    out.append(self._event("android_revealed", {"android": m.name, "card": m.heroic}))
+            for m in self.humans():
+                out += self._deal(m, 1)
+        elif step.effect == "threat":
+            assert ev is not None and step.index is not None
+            out.append(self._draw_threat(step.index))
+        elif step.effect == "incoming":
+            if not self.solo:  # §5.5: the solo player ignores incoming data and data transfers
+                self.incoming.append(step.index or 0)
+                out.append(self._event("incoming_data", {"index": step.index}))
+        elif step.effect == "transfer_open":
+            if not self.solo:
+                self.transfer = step.index
+                out.append(self._event("transfer_opened", {"index": step.index,
+                                                          "closes_at_s": self.now_s + TRANSFER_BEEP_AFTER_S}))
+        elif step.effect == "transfer_close":
+            if not self.solo:
+                self.transfer = None
+                out.append(self._event("transfer_closed", {"index": step.index}))
+        elif step.effect == "comm_down":
+            assert ev is not None and ev.duration_s is not None
+            if not self.solo:
+                self.comm_down_until = ev.t + ev.duration_s
+                out.append(self._event("comm_down", {"until_s": float(self.comm_down_until)}))
+        elif step.effect == "comm_restored":
+            if not self.solo:
+                self.comm_down_until = None
+                out.append(self._event("comm_restored"))
+        elif step.effect == "phase_end":
+            assert step.phase is not None
+            out += self._end_phase(step.phase)
+        return out
+
+    def _draw_threat(self, index: int) -> FlightEvent:
+        ev = self.timeline.events[index]
+        serious, internal = bool(ev.serious), bool(ev.internal)
+        base = {"index": index, "turn": ev.turn, "zone": ev.zone, "serious": serious, "internal": internal,
+                "unconfirmed": bool(ev.unconfirmed)}
+        if ev.unconfirmed and self.crew_size < 5:  # §2.1: unconfirmed reports only count with five
+            self.ignored.append({**base, "reason": "unconfirmed"})
+            return self._event("threat_ignored", {**base, "reason": "unconfirmed"})
+        key = _deck_key(serious, internal)
+        deck = self.threat_decks[key]
+        if not deck:  # Interpretation: an exhausted deck (only possible in custom missions) skips the threat
+            self.ignored.append({**base, "reason": "deck_empty"})
+            return self._event("threat_ignored", {**base, "reason": "deck_empty"})
+        card_id = deck.pop(0)
+        placed = {"id": card_id, "turn": ev.turn, "zone": ev.zone, "index": index}
+        self.threats.append(placed)
+        by = self._role("security_chief" if internal else "communications_officer")
+        track = self.tracks["internal" if internal else str(ev.zone)]
+        return self._event("threat_drawn", {**base, "id": card_id, "name": base_cards()[card_id].name,
+                                            "track": track, "drawn_by": by})
+
+    def _deal(self, m: _Member, phase: int) -> list[FlightEvent]:
+        cards = m.pending.pop(phase, None)
+        if cards is None:
+            return []
+        m.hand += cards
+        return [self._event("cards_dealt", {"player": m.name, "phase": phase, "count": len(cards)},
+                            private_to=m.name)] if not self.solo else [
+            self._event("cards_dealt", {"player": m.name, "phase": phase, "count": len(cards)})]
+
+    def _end_phase(self, phase: int) -> list[FlightEvent]:
+        out = [self._event("phase_ended", {"phase": phase, "locked_turns": _turns(phase)})]
+        self.incoming = []
+        if phase == self.timeline.phases:
+            self.status = "ended"
+            self.round_phase = phase
+            out.append(self._event("round_ended", {"early": False}))
+            return out
+        self.round_phase = phase + 1
+        for m in self.humans():
+            if m.phase <= phase:
+                m.phase = phase + 1
+                out += self._deal(m, phase + 1)
+        return out
+
+    # -- commands --------------------------------------------------------------------------------
+    def apply(self, command: Command | dict[str, Any]) -> Accepted | Rejected:
+        """Answer one player input at the current mission time; a rejection leaves the state unchanged."""
+        if isinstance(command, dict):
+            command = parse_command(command)
+        if self.status == "ready":
+            return Rejected("not_started", "the mission has not started yet")
+        if self.status == "ended":
+            return Rejected("round_over", "the action round is over")
+        player = self.member(command.player)
+        if player is None:
+            return Rejected("not_in_crew", f"{command.player} is not in the crew")
+        if player.android:
+            return Rejected("android_cannot_act", f"{player.name} is an android and acts only through players")
+        handler = {
+            PlaceCard: self._place,
+            MoveCard: self._move,
+            TakeBack: self._take_back,
+            FinishPhase: self._finish,
+            DrawCard: self._draw,
+            GiveCard: self._give,
+            AgreeEnd: self._agree,
+        }[type(command)]
+        return handler(player, command)  # type: ignore[operator]
+
+    def _board_of(self, player: _Member, name: str | None) -> _Member | Rejected:
+        target = player if name is None else self.member(name)
+        if target is None:
+            return Rejected("not_in_crew", f"{name} is not in the crew")
+        if target is player and player.on_board:
+            return target
+        if not target.android:
+            return Rejected("not_your_board", f"you cannot plan on {target.name}'s board")
+        return target
+
+    def _turn_open(self, player: _Member, board: _Member, turn: int) -> Rejected | None:
+        if not 1 <= turn <= self.last_turn:
+            return Rejected("bad_turn", f"this mission has turns 1-{self.last_turn}")
+        phase = phase_of(turn)
+        if phase < self.round_phase:
+            return Rejected("phase_over", f"phase {phase} has ended; turn {turn} is locked")
+        if board is player:
+            if phase < player.phase:
+                return Rejected("phase_over", f"you finished phase {phase}; turn {turn} is locked")
+            if phase > player.phase:
+                return Rejected("turn_of_other_phase", f"turn {turn} belongs to phase {phase}; you plan phase {player.phase}")
+        elif phase > player.phase:  # Interpretation: an android's turn is open once the planner has reached it
+            return Rejected("turn_of_other_phase", f"turn {turn} belongs to phase {phase}; you plan phase {player.phase}")
+        return None
+
+    def _place(self, player: _Member, cmd: PlaceCard) -> Accepted | Rejected:
+        board = self._board_of(player, cmd.board)
+        if isinstance(board, Rejected):
+            return board
+        owner: _Member | None = None
+        if cmd.card in player.hand:
+            owner = player
+        elif board.android and cmd.card in board.hand:
+            owner = board  # the android's own heroic card
+        if owner is None or not is_card(cmd.card):
+            return Rejected("not_your_card", f"{cmd.card} is not in your hand")
+        the_card = card(cmd.card)
+        if the_card.heroic and owner is player and board is not player:
+            return Rejected("heroic_owner_only", "a heroic card may only be played on its owner's board")
+        closed = self._turn_open(player, board, cmd.turn)
+        if closed:
+            return closed
+        if cmd.turn in board.board:
+            return Rejected("slot_taken", f"turn {cmd.turn} already holds a card")
+        owner.hand.remove(cmd.card)
+        board.board[cmd.turn] = _Slot(cmd.card, cmd.half, player.name)
+        face_up = board.android
+        data = {"player": player.name, "board": board.name, "turn": cmd.turn, "half": cmd.half,
+                "card": cmd.card if face_up else None, "code": the_card.code(cmd.half) if face_up else None}
+        return Accepted([self._event("card_placed", data, private_to=None if face_up else player.name)])
+
+    def _slot_for_change(self, player: _Member, board: _Member, turn: int) -> _Slot | Rejected:
+        if board.android and not self.solo:
+            if turn in board.board:
+                return Rejected("card_fixed", "a card on an android's board can never be moved again")
+        if not 1 <= turn <= self.last_turn:
+            return Rejected("bad_turn", f"this mission has turns 1-{self.last_turn}")
+        slot = board.board.get(turn)
+        if slot is None:
+            return Rejected("slot_empty", f"turn {turn} holds no card")
+        closed = self._turn_open(player, board, turn)
+        return closed or slot
+
+    def _move(self, player: _Member, cmd: MoveCard) -> Accepted | Rejected:
+        board = self._board_of(player, cmd.board)
+        if isinstance(board, Rejected):
+            return board
+        slot = self._slot_for_change(player, board, cmd.from_turn)
+        if isinstance(slot, Rejected):
+            return slot
+        closed = self._turn_open(player, board, cmd.to_turn)
+        if closed:
+            return closed
+        if cmd.to_turn != cmd.from_turn and cmd.to_turn in board.board:
+            return Rejected("slot_taken", f"turn {cmd.to_turn} already holds a card")
+        del board.board[cmd.from_turn]
+        board.board[cmd.to_turn] = _Slot(slot.card, cmd.half or slot.half, slot.placed_by)
+        data = {"player": player.name, "board": board.name, "from_turn": cmd.from_turn, "to_turn": cmd.to_turn,
+                "half": cmd.half or slot.half}
+        return Accepted([self._event("card_moved", data, private_to=None if board.android else player.name)])
+
+    def _take_back(self, player: _Member, cmd: TakeBack) -> Accepted | Rejected:
+        board = self._board_of(player, cmd.board)
+        if isinstance(board, Rejected):
+            return board
+        slot = self._slot_for_change(player, board, cmd.turn)
+        if isinstance(slot, Rejected):
+            return slot
+        del board.board[cmd.turn]
+        # an android's heroic card goes back to the android, anything else to the player's hand
+        (board if board.android and slot.card == board.heroic else player).hand.append(slot.card)
+        data = {"player": player.name, "board": board.name, "turn": cmd.turn, "card": slot.card}
+        return Accepted([self._event("card_taken_back", data, private_to=None if board.android else player.name)])
+
+    def _finish(self, player: _Member, cmd: FinishPhase) -> Accepted | Rejected:
+        if player.phase >= self.timeline.phases:
+            return Rejected("no_next_phase", "this is the last phase; nothing to finish early")
+        player.phase += 1
+        events = [self._event("phase_finished", {"player": player.name, "phase": player.phase - 1})]
+        events += self._deal(player, player.phase)
+        return Accepted(events)
+
+    def _draw(self, player: _Member, cmd: DrawCard) -> Accepted | Rejected:
+        if not self.incoming:
+            return Rejected("no_incoming_data", "no incoming data to draw from")
+        unused = [i for i in self.incoming if i not in player.drew]
+        if not unused:
+            return Rejected("already_drew", "you already drew for this incoming data")
+        if not self.action_deck:
+            return Rejected("deck_empty", "the action deck is empty")
+        cid = self.action_deck.pop(0)
+        player.drew.append(unused[0])
+        player.hand.append(cid)
+        return Accepted([self._event("card_drawn", {"player": player.name, "card": cid, "index": unused[0]},
+                                     private_to=player.name)])
+
+    def _give(self, player: _Member, cmd: GiveCard) -> Accepted | Rejected:
+        if self.transfer is None:
+            return Rejected("transfer_closed", "no data transfer is running")
+        if self.transfer in player.gave:
+            return Rejected("already_gave", "you already gave a card in this data transfer")
+        if cmd.card not in player.hand:
+            return Rejected("not_your_card", f"{cmd.card} is not in your hand")
+        if card(cmd.card).heroic:
+            return Rejected("heroic_not_transferable", "heroic cards cannot be given")
+        target = self.member(cmd.to)
+        if target is None or target is player or target.android:
+            return Rejected("bad_target", f"{cmd.to} cannot take a card (give to another human player)")
+        player.hand.remove(cmd.card)
+        target.hand.append(cmd.card)
+        player.gave.append(self.transfer)
+        data = {"player": player.name, "to": target.name, "card": cmd.card, "index": self.transfer}
+        return Accepted([self._event("card_given", data)])
+
+    def _agree(self, player: _Member, cmd: AgreeEnd) -> Accepted | Rejected:
+        if self.round_phase <= 2:
+            return Rejected("too_early", "the round can end early only after the second phase has ended")
+        if player.agreed_end:
+            return Rejected("already_agreed", "you already agreed to end the round")
+        player.agreed_end = True
+        events = [self._event("end_agreed", {"player": player.name})]
+        if all(m.agreed_end for m in self.humans()):
+            self.status = "ended"
+            self.ended_early = True
+            self.incoming = []
+            self.transfer = None
+            cue = Cue(self.now_s, "operation_ended", render("operation_ended", self.config.lang), self.config.lang)
+            events.append(self._event("round_ended", {"early": True}, cue))
+        return Accepted(events)
+
+    # -- views -----------------------------------------------------------------------------------
+    def _board_view(self, m: _Member, viewer: _Member | None) -> list[dict[str, Any]]:
+        out = []
+        for turn in range(1, self.last_turn + 1):
+            slot = m.board.get(turn)
+            phase = phase_of(turn)
+            planner = viewer or m
+            locked = phase < self.round_phase or (m is planner and phase < planner.phase) or self.status == "ended"
+            open_ = not locked and phase <= planner.phase and self.status == "running"
+            visible = m.android or viewer is m
+            entry: dict[str, Any] = {"turn": turn, "phase": phase, "locked": locked, "open": open_}
+            if slot is not None:
+                entry |= {"card": slot.card if visible else "?", "half": slot.half if visible else None,
+                          "code": card(slot.card).code(slot.half) if visible else None}
+            else:
+                entry |= {"card": None, "half": None, "code": None}
+            out.append(entry)
+        return out
+
+    def view(self, name: str) -> dict[str, Any]:
+        """What `name` may see: own hand and board, androids' boards, threats drawn, open windows."""
+        me = self.member(name)
+        if me is None:
+            raise FlightError(f"{name} is not in the crew")
+        return {
+            "name": me.name,
+            "android": me.android,
+            "now_s": self.now_s,
+            "status": self.status,
+            "round_phase": self.round_phase,
+            "planning_phase": me.phase,
+            "hand": [card(c).to_dict() for c in me.hand] if self.status != "ready" else [],
+            "board": self._board_view(me, me) if me.on_board else None,
+            "androids": {
+                m.name: {"heroic": m.heroic if self.status != "ready" else None,
+                         "hand": list(m.hand) if self.status != "ready" else [],
+                         "board": self._board_view(m, me if not me.android else None)}
+                for m in self.members if m.android
+            },
+            "can_draw": bool([i for i in self.incoming if i not in me.drew]) and not me.android,
+            "can_give": self.transfer is not None and self.transfer not in me.gave and not me.android,
+            "comm_down": self.comm_down_until is not None,
+            "threats": [dict(t) for t in self.threats],
+            "agreed_end": me.agreed_end,
+        }
+
+    # -- persistence -------------------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "schema_version": SCHEMA_VERSION,
+            "config": self.config.model_dump(mode="json", exclude={"timeline"}),
+            "timeline": self.timeline.model_dump(mode="json"),
+            "tracks": dict(self.tracks),
+            "action_deck": list(self.action_deck),
+            "threat_decks": {k: list(v) for k, v in self.threat_decks.items()},
+            "members": [m.to_dict() for m in self.members],
+            "threats": [dict(t) for t in self.threats],
+            "ignored": [dict(t) for t in self.ignored],
+            "now_s": self.now_s,
+            "cursor": self.cursor,
+            "status": self.status,
+            "round_phase": self.round_phase,
+            "comm_down_until": self.comm_down_until,
+            "transfer": self.transfer,
+            "incoming": list(self.incoming),
+            "ended_early": self.ended_early,
+            "seq": self.seq,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Flight:
+        if d.get("schema_version") != SCHEMA_VERSION:
+            raise FlightError(f"cannot restore a flight snapshot of schema {d.get('schema_version')!r}")
+        self = cls()
+        timeline = Timeline.model_validate(d["timeline"])
+        cfg = dict(d["config"])
+        if cfg.get("mission") is None:
+            cfg["timeline"] = timeline
+        self.config = FlightConfig.model_validate(cfg)
+        self.timeline = timeline
+        self._steps = _schedule(timeline, self.config.lang)
+        self.tracks = dict(d["tracks"])
+        self.action_deck = list(d["action_deck"])
+        self.threat_decks = {k: list(v) for k, v in d["threat_decks"].items()}
+        self.members = [_Member.from_dict(m) for m in d["members"]]
+        self.threats = [dict(t) for t in d["threats"]]
+        self.ignored = [dict(t) for t in d["ignored"]]
+        self.now_s = d["now_s"]
+        self.cursor = d["cursor"]
+        self.status = d["status"]
+        self.round_phase = d["round_phase"]
+        self.comm_down_until = d["comm_down_until"]
+        self.transfer = d["transfer"]
+        self.incoming = list(d["incoming"])
+        self.ended_early = d["ended_early"]
+        self.seq = d["seq"]
+        if not 0 <= self.cursor <= len(self._steps):
+            raise FlightError("snapshot cursor is outside the mission schedule")
+        return self
+
+    # -- the hand-over to the resolver ----------------------------------------------------------------
+    def to_game(self) -> Game:
+        """The engine's Game: tracks, crew plans in action order as codes, threats with turns and zones."""
+        players = []
+        for m in self.members:
+            if not m.on_board:
+                continue
+            codes = ["-"] * 12
+            for turn, slot in m.board.items():
+                codes[turn - 1] = card(slot.card).code(slot.half)
+            players.append(PlayerPlan(name=m.name, actions=codes))
+        threats = [ThreatPlacement(id=t["id"], turn=t["turn"], zone=t["zone"]) for t in self.threats]
+        return Game(tracks=Tracks(**self.tracks), players=players, threats=threats, seed=self.config.seed)
+
+    def resolve(self, *, log: bool = False) -> Result:
+        """Resolve the finished flight with the rules engine (rulebook §3)."""
+        from engine import resolve
+
+        return resolve(self.to_game(), log=log)
+
+
+def _turns(phase: int) -> list[int]:
+    return {1: [1, 2, 3], 2: [4, 5, 6, 7], 3: [8, 9, 10, 11, 12]}[phase]
