@@ -99,15 +99,19 @@ class Track:
     length: int
     x: tuple[int, ...]
     y: tuple[int, ...]
+    letters: tuple[str | None, ...] = ()  # letters[space], filled in __post_init__
+
+    def __post_init__(self) -> None:
+        marks = [None] * (self.length + 1)
+        marks[1] = "Z"
+        for s in self.x:
+            marks[s] = "X"
+        for s in self.y:
+            marks[s] = "Y"
+        object.__setattr__(self, "letters", tuple(marks))
 
     def letter(self, space: int) -> str | None:
-        if space == 1:
-            return "Z"
-        if space in self.x:
-            return "X"
-        if space in self.y:
-            return "Y"
-        return None
+        return self.letters[space] if 0 < space <= self.length else None
 
 
 def distance(space: int) -> int:

@@ -74,15 +74,14 @@ class ThreatState:
     stations_hit: set[str] = field(default_factory=set)  # multi-station malfunctions this turn
     damage_this_step: int = 0
     sort_key: tuple[int, int, int, int] = (0, 0, 0, 0)
+    internal: bool = False  # copied from the card: read on every targeting decision
+    present: bool = False  # on its track and still a threat; kept by appear() and set_fate()
 
-    @property
-    def present(self) -> bool:
-        """On its track and still a threat (not destroyed, not survived)."""
-        return self.appeared and self.fate is None
+    def set_fate(self, fate: str, turn: int) -> None:
+        self.fate = fate
+        self.fate_turn = turn
+        self.present = False
 
-    @property
-    def internal(self) -> bool:
-        return self.card.internal
 
     @property
     def remaining_health(self) -> int:

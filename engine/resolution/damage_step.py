@@ -43,9 +43,11 @@ def _nearest(candidates: list[ThreatState]) -> ThreatState | None:
 
 def damage_step(m: Mission, *, weapons: bool = True) -> None:
     """Resolve the damage step.  `weapons=False` is turn 13: only the turn-12 rocket hits (§3.6)."""
+    ship = m.ship
+    if not ship.rocket_in_flight and (not weapons or (not ship.cannons and ship.in_space is None)):
+        return  # nothing fires this turn
     hits: dict[int, list[tuple[str, int]]] = defaultdict(list)
     by_index = {id(t): t for t in m.threats}
-    ship = m.ship
     externals = m.present_threats(internal=False)
     pulse_fired = False
     behemoth_pilot = None
@@ -144,7 +146,7 @@ def damage_step(m: Mission, *, weapons: bool = True) -> None:
         knock_out(m, behemoth_pilot, cause="Behemoth")
 
     # End of the step: Nemesis retaliates, destroyed asteroids break up (lowest number first).
-    for t in sorted(m.threats, key=lambda t: t.sort_key):
+    for t in m.threats:
         if t.card.has("retaliates") and t.damage_this_step > 0 and t.fate is None:
             m.emit("retaliation", threat=t.card.id)
             for zone in board.ZONES:

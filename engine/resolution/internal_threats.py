@@ -15,20 +15,17 @@ from engine.state import CrewMember, Mission, ThreatState
 
 def malfunctions_on(m: Mission, st: str, letter: str) -> list[ThreatState]:
     """Present malfunctions covering system `letter` in station `st`, lowest token first."""
-    found = [
+    return [
         t
         for t in m.threats
-        if t.present and t.card.damaged_by == letter and st in t.stations
-        and t.card.internal_type == "malfunction"
+        if t.present and t.card.internal_type == "malfunction" and t.card.damaged_by == letter
+        and st in t.stations
     ]
-    found.sort(key=lambda t: t.sort_key)
-    return found
 
 
 def destroy(m: Mission, t: ThreatState, by: CrewMember | None, how: str) -> None:
     """The threat is beaten: the captain takes its card (rulebook §3.2/§3.3)."""
-    t.fate = "destroyed"
-    t.fate_turn = m.turn
+    t.set_fate("destroyed", m.turn)
     m.emit("threat_destroyed", threat=t.card.id, name=t.card.name, number=t.number,
            by=by.name if by else None, how=how)
     if t.card.has("fissure"):
@@ -87,7 +84,6 @@ def intruder_targets(m: Mission, st: str) -> list[ThreatState]:
                 found.append(t)
         elif t.station == st:
             found.append(t)
-    found.sort(key=lambda t: t.sort_key)
     return found
 
 

@@ -73,17 +73,19 @@ def build_mission(game: Game, *, log: bool = False) -> Mission:
             shield=card.shield,
             visible=not card.has("stealth_until_x"),
             cryoshield=card.has("cryoshield"),
+            internal=card.internal,
         )
         # rules-decisions 13: by number; same number -> internal first, serious before common.
         t.sort_key = (placement.turn, 0 if card.internal else 1, 0 if card.serious else 1, i)
         threats.append(t)
+    threats.sort(key=lambda t: t.sort_key)  # token order, used by every "lowest number first" rule
     return Mission(crew=crew, ship=ship, threats=threats, rng=rng, log_enabled=log)
 
 
 def play_one_turn(m: Mission, turn: int) -> None:
     m.turn = turn
     m.step = "appear"
-    for t in sorted(m.threats, key=lambda t: t.sort_key):
+    for t in m.threats:
         if t.number == turn and not t.appeared:
             appear(m, t)
     m.step = "actions"
@@ -111,8 +113,9 @@ def end_of_turn(m: Mission) -> None:
     ship.observation_best[phase] = max(ship.observation_best[phase], ship.observers)
     ship.observers = 0
     for t in m.threats:
-        t.hits_this_turn = 0
-        t.stations_hit.clear()
+        if t.stations_hit or t.hits_this_turn:
+            t.hits_this_turn = 0
+            t.stations_hit.clear()
 
 
 def computer_check(m: Mission, turn: int) -> None:
@@ -157,16 +160,16 @@ def build_result(m: Mission, log: bool) -> Result:
         else:
             fate = "not_appeared"
         pts = 0 if lost else threat_points(fate, t.card.points_survived, t.card.points_destroyed)
-        outcomes.append(ThreatOutcome(id=t.card.id, turn=t.number, zone=t.zone, fate=fate, points=pts))
-    parts = Score() if lost else Score(**score(m))
+        outcomes.append(ThreatOutcome.model_construct(id=t.card.id, turn=t.number, zone=t.zone, fate=fate, points=pts))
+    parts = Score() if lost else Score.model_construct(**score(m))
     entries = None
     if log:
         from engine.log_text import describe
 
         entries = [LogEntry(**e, text=describe(e)) for e in m.events]
-    return Result(
+    return Result.model_construct(
         outcome="destroyed" if lost else "survived",
-        lost=Lost(turn=m.lost[0], cause=m.lost[1]) if m.lost else None,
+        lost=Lost.model_construct(turn=m.lost[0], cause=m.lost[1]) if m.lost else None,
         damage={z: len(m.ship.damage[z]) + (1 if lost and m.lost and m.lost[1] == f"zone {z} destroyed" else 0)
                 for z in board.ZONES},
         threats=outcomes,

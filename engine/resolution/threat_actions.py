@@ -15,6 +15,7 @@ from engine.threats.ops import run_op
 def appear(m: Mission, t: ThreatState) -> None:
     """§3.1: the token goes on the first space of its track; internal ones also onto the ship."""
     t.appeared = True
+    t.present = True
     t.position = t.track.length
     card = t.card
     if card.internal:
@@ -37,7 +38,7 @@ def appear(m: Mission, t: ThreatState) -> None:
 
 
 def threat_actions(m: Mission) -> None:
-    for t in sorted(m.threats, key=lambda t: t.sort_key):
+    for t in m.threats:  # kept in token order by build_mission
         if t.present:
             move_threat(m, t, t.speed)
 
@@ -45,9 +46,10 @@ def threat_actions(m: Mission) -> None:
 def move_threat(m: Mission, t: ThreatState, spaces: int) -> None:
     """Move `spaces` toward the ship, acting on each X/Y/Z crossed (Z: the threat is survived)."""
     start = t.position
+    letters = t.track.letters
     for _ in range(spaces):
         t.position -= 1
-        letter = t.track.letter(t.position)
+        letter = letters[t.position]
         if letter is None:
             continue
         if letter != "Z":
@@ -67,8 +69,7 @@ def move_threat(m: Mission, t: ThreatState, spaces: int) -> None:
 def survive(m: Mission, t: ThreatState) -> None:
     """After Z the threat leaves the track.  A malfunction's system stays broken for good;
     slime and contamination tokens stay on the ship (§3.4, §7.2)."""
-    t.fate = "survived"
-    t.fate_turn = m.turn
+    t.set_fate("survived", m.turn)
     if t.card.internal_type == "malfunction":
         letter = t.card.damaged_by
         for st in t.stations:

@@ -346,7 +346,7 @@ def op_move_others(m: Mission, t: ThreatState, op: Op) -> None:
     """§7.1 Scout Y: every other external threat moves one space, in token order, doing X/Y/Z."""
     from engine.resolution.threat_actions import move_threat
 
-    for other in sorted(m.present_threats(internal=False), key=lambda s: s.sort_key):
+    for other in m.present_threats(internal=False):
         if other is not t and other.present:
             move_threat(m, other, op["spaces"])
 
