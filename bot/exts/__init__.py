@@ -1,0 +1,1 @@
+"""Bot extensions (cogs), one package per feature; each `__init__` only has `setup()`."""

@@ -1,0 +1,331 @@
+"""Slash commands and the component router of a flight: lobby, start, status, abort.
+
+Every handler has the same shape (style anchors §1.4, §4.2): parse the custom id, take the
+flight's lock, load it from the store, check who may do this, change it, save it, then answer.
+The game itself (deals, placements, the clock-driven round, resolution) is engine.flight's; the
+live-flight part of the routing sits in `_flights.FlightService`.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import secrets
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import perms
+from bot.exts.mission import _ids
+from bot.exts.mission._components import FlightButton, FlightSelect, view_of
+from bot.exts.mission._flights import FlightService
+from bot.exts.mission._missions import MissionCatalog
+from bot.exts.mission._render import ROLE_EMOJI, ROLE_KEYS, closed_embed, lobby_embed
+from bot.exts.mission._respond import Reply
+from bot.i18n import t
+from bot.settings import LANGUAGES
+from bot.storage import ChannelBusy, CrewMember, FlightRecord
+
+if TYPE_CHECKING:
+    from bot.client import SpaceAlertBot
+
+log = logging.getLogger(__name__)
+
+MAX_CREW = 5
+DIFFICULTIES = ("white", "yellow", "mixed")
+DIFFICULTY_CHOICES = [app_commands.Choice(name=d, value=d) for d in DIFFICULTIES]
+LANGUAGE_CHOICES = [
+    app_commands.Choice(name="English", value="en"),
+    app_commands.Choice(name="Русский", value="ru"),
+    app_commands.Choice(name="Čeština", value="cs"),
+]
+VOICE_CHOICES = [app_commands.Choice(name="on", value="on"), app_commands.Choice(name="off", value="off")]
+
+
+def new_flight_id() -> str:
+    return secrets.token_hex(4)
+
+
+class MissionCog(commands.Cog, name="Mission"):
+    """`/mission start|status|abort` and every lobby and flight button."""
+
+    mission = app_commands.Group(
+        name="mission", description="Fly a Space Alert mission in this channel", guild_only=True
+    )
+
+    def __init__(self, bot: SpaceAlertBot) -> None:
+        self.bot = bot
+        self.catalog = MissionCatalog(bot.settings.scenario_dirs, bot.storage)
+        self.flights = FlightService(bot, self.catalog)
+
+    async def cog_load(self) -> None:
+        await self.flights.resume_all()
+
+    async def cog_unload(self) -> None:
+        self.flights.stop_all()
+
+    # -- commands ---------------------------------------------------------------------------------
+    @mission.command(name="start", description="Open a lobby for a mission in this channel")
+    @app_commands.describe(
+        mission="Official mission (S1-1 … S2-8), 'random', or one of this server's custom missions",
+        normal_threats="Difficulty of the normal threats",
+        serious_threats="Difficulty of the serious threats",
+        language="Language of the intercom and the captain's log",
+        voice="Speak the intercom in your voice channel",
+        seed="Seed for the shuffles and for a random mission (optional)",
+    )
+    @app_commands.choices(
+        normal_threats=DIFFICULTY_CHOICES,
+        serious_threats=DIFFICULTY_CHOICES,
+        language=LANGUAGE_CHOICES,
+        voice=VOICE_CHOICES,
+    )
+    async def mission_start(
+        self,
+        interaction: discord.Interaction,
+        mission: str,
+        normal_threats: str = "white",
+        serious_threats: str = "white",
+        language: str | None = None,
+        voice: str = "on",
+        seed: app_commands.Range[int, 0, 2**31 - 1] | None = None,
+    ) -> None:
+        lang = language if language in LANGUAGES else self.bot.settings.default_language
+        if interaction.guild_id is None or interaction.channel_id is None:
+            await interaction.response.send_message(t(lang, "error.guild_only"), ephemeral=True)
+            return
+        problem = perms.blocking_problem(lang, interaction.app_permissions)
+        if problem:
+            await interaction.response.send_message(problem, ephemeral=True)
+            return
+        mission = mission.strip()
+        known = await self.catalog.exists(interaction.guild_id, mission)
+        if not known:
+            await interaction.response.send_message(
+                t(lang, "error.unknown_mission", mission=mission), ephemeral=True
+            )
+            return
+        if normal_threats not in DIFFICULTIES or serious_threats not in DIFFICULTIES:
+            await interaction.response.send_message(t(lang, "error.difficulty"), ephemeral=True)
+            return
+        user = interaction.user
+        record = FlightRecord(
+            id=new_flight_id(),
+            guild_id=interaction.guild_id,
+            channel_id=interaction.channel_id,
+            host_id=user.id,
+            status="lobby",
+            language=lang,
+            voice=voice == "on",
+            time_scale=self.bot.settings.time_scale,
+            options={
+                "mission": mission,
+                "normal": normal_threats,
+                "serious": serious_threats,
+                "seed": seed if seed is not None else random.SystemRandom().randrange(2**31),
+                "seed_given": seed is not None,
+            },
+            crew=[CrewMember(user.id, user.display_name, [])],
+        )
+        record.notes["warnings"] = perms.warnings(
+            lang, interaction.app_permissions, self._voice_perms(interaction), record.voice
+        )
+        try:
+            await self.bot.storage.create_flight(record)
+        except ChannelBusy:
+            await interaction.response.send_message(t(lang, "error.channel_busy"), ephemeral=True)
+            return
+        await interaction.response.send_message(embed=self._lobby_embed(record), view=self.lobby_view(record))
+        try:
+            message = await interaction.original_response()
+        except discord.HTTPException:
+            return
+        async with self.bot.locks.get(record.id):
+            fresh = await self.bot.storage.load_flight(record.id)
+            if fresh is not None:
+                fresh.lobby_message_id = message.id
+                await self.bot.storage.save_flight(fresh)
+
+    @mission_start.autocomplete("mission")
+    async def _mission_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        names = await self.catalog.choices(interaction.guild_id)
+        current = current.lower()
+        hits = [(mid, label) for mid, label in names if current in mid.lower() or current in label.lower()]
+        return [app_commands.Choice(name=label[:100], value=mid) for mid, label in hits[:25]]
+
+    @mission.command(name="status", description="Show the flight in this channel")
+    async def mission_status(self, interaction: discord.Interaction) -> None:
+        lang = self.bot.settings.default_language
+        record = await self.bot.storage.active_flight_in_channel(interaction.channel_id or 0)
+        if record is None:
+            await interaction.response.send_message(t(lang, "error.no_flight"), ephemeral=True)
+            return
+        if record.status == "lobby":
+            await interaction.response.send_message(embed=self._lobby_embed(record), ephemeral=True)
+            return
+        embed, view = self.flights.deck(record)
+        await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
+
+    @mission.command(name="abort", description="Abort the flight in this channel (host or Manage Server)")
+    async def mission_abort(self, interaction: discord.Interaction) -> None:
+        lang = self.bot.settings.default_language
+        found = await self.bot.storage.active_flight_in_channel(interaction.channel_id or 0)
+        if found is None:
+            await interaction.response.send_message(t(lang, "error.no_flight"), ephemeral=True)
+            return
+        lang = found.language
+        if not self._may_manage(interaction, found):
+            await interaction.response.send_message(t(lang, "error.not_host_or_manager"), ephemeral=True)
+            return
+        async with Reply(interaction, ephemeral=False) as reply, self.bot.locks.get(found.id):
+            record = await self.bot.storage.load_flight(found.id)
+            if record is None or not record.active:
+                await reply.reject(t(lang, "error.flight_over"))
+                return
+            was_flying = record.status == "flying"
+            record.status = "aborted"
+            await self.bot.storage.save_flight(
+                record, {"kind": "abort", "actor_id": interaction.user.id, "payload": {}}
+            )
+            await reply.send(t(lang, "flight.aborted", user=interaction.user.mention))
+        if was_flying:
+            await self.flights.after_abort(record)
+        elif record.lobby_message_id:
+            await self._edit_message(
+                record, record.lobby_message_id, embed=closed_embed(record, t(lang, "lobby.aborted"))
+            )
+
+    # -- component router ----------------------------------------------------------------------------
+    async def on_component(
+        self, interaction: discord.Interaction, cid: _ids.ComponentId, values: list[str]
+    ) -> None:
+        """Every `sa:` button and select lands here (from the DynamicItem callbacks)."""
+        if cid.action in ("join", "leave", "roles", "start", "cancel"):
+            await self._lobby_action(interaction, cid, values)
+        else:
+            await self.flights.on_component(interaction, cid, values)
+
+    async def _lobby_action(
+        self, interaction: discord.Interaction, cid: _ids.ComponentId, values: list[str]
+    ) -> None:
+        user = interaction.user
+        async with Reply(interaction, update=True) as reply, self.bot.locks.get(cid.flight):
+            record = await self.bot.storage.load_flight(cid.flight)
+            lang = record.language if record else self.bot.settings.default_language
+            if record is None or record.status != "lobby":
+                await reply.reject(t(lang, "error.lobby_closed"))
+                return
+            member = record.member(user.id)
+            event: dict[str, Any] = {"kind": cid.action, "actor_id": user.id, "payload": {}}
+            if cid.action == "join":
+                if member is not None:
+                    await reply.reject(t(lang, "lobby.already_in"))
+                    return
+                if len(record.crew) >= MAX_CREW:
+                    await reply.reject(t(lang, "lobby.full", n=MAX_CREW))
+                    return
+                record.crew.append(CrewMember(user.id, user.display_name, []))
+            elif cid.action == "leave":
+                if member is None:
+                    await reply.reject(t(lang, "lobby.not_in"))
+                    return
+                record.crew.remove(member)
+            elif cid.action == "roles":
+                if member is None:
+                    await reply.reject(t(lang, "lobby.join_first"))
+                    return
+                chosen = [v for v in values if v in ROLE_KEYS]
+                for other in record.crew:  # a role belongs to one person; one person may hold several
+                    if other is not member:
+                        other.roles = [r for r in other.roles if r not in chosen]
+                member.roles = [r for r in ROLE_KEYS if r in chosen]
+                event["payload"] = {"roles": member.roles}
+            elif cid.action in ("start", "cancel"):
+                if user.id != record.host_id:
+                    await reply.reject(t(lang, "lobby.host_only"))
+                    return
+                if cid.action == "cancel":
+                    record.status = "aborted"
+                    await self.bot.storage.save_flight(record, event)
+                    await reply.send(embed=closed_embed(record, t(lang, "lobby.cancelled")), view=None)
+                    return
+                if not record.crew:
+                    await reply.reject(t(lang, "lobby.need_crew"))
+                    return
+                problem = await self.flights.start(record, interaction)
+                if problem:
+                    await reply.reject(problem)
+                    return
+                await self.bot.storage.save_flight(record, event)
+                await reply.send(embed=closed_embed(record, t(lang, "lobby.started")), view=None)
+                started = record
+            if cid.action not in ("start",):
+                await self.bot.storage.save_flight(record, event)
+                await reply.send(embed=self._lobby_embed(record), view=self.lobby_view(record))
+                return
+        await self.flights.after_start(started)
+
+    # -- helpers -------------------------------------------------------------------------------------
+    def _lobby_embed(self, record: FlightRecord) -> discord.Embed:
+        return lobby_embed(record, self.flights.androids(len(record.crew)), record.notes.get("warnings"))
+
+    def lobby_view(self, record: FlightRecord) -> discord.ui.View:
+        lang, fid = record.language, record.id
+        role_options = [
+            discord.SelectOption(label=t(lang, f"role.{r}"), value=r, emoji=ROLE_EMOJI[r]) for r in ROLE_KEYS
+        ]
+        return view_of(
+            FlightButton(
+                _ids.make(fid, "join"), label=t(lang, "lobby.join"), style=discord.ButtonStyle.success, row=0
+            ),
+            FlightButton(_ids.make(fid, "leave"), label=t(lang, "lobby.leave"), row=0),
+            FlightButton(
+                _ids.make(fid, "start"),
+                label=t(lang, "lobby.start"),
+                style=discord.ButtonStyle.primary,
+                row=0,
+            ),
+            FlightButton(
+                _ids.make(fid, "cancel"),
+                label=t(lang, "lobby.cancel"),
+                style=discord.ButtonStyle.danger,
+                row=0,
+            ),
+            FlightSelect(
+                _ids.make(fid, "roles"),
+                options=role_options,
+                placeholder=t(lang, "lobby.roles"),
+                min_values=0,
+                max_values=len(role_options),
+                row=1,
+            ),
+        )
+
+    @staticmethod
+    def _voice_perms(interaction: discord.Interaction) -> discord.Permissions | None:
+        user: Any = interaction.user
+        channel = getattr(getattr(user, "voice", None), "channel", None)
+        guild = interaction.guild
+        if channel is None or guild is None or guild.me is None:
+            return None
+        return channel.permissions_for(guild.me)
+
+    @staticmethod
+    def _may_manage(interaction: discord.Interaction, record: FlightRecord) -> bool:
+        if interaction.user.id == record.host_id:
+            return True
+        permissions = getattr(interaction, "permissions", None)
+        return bool(permissions and permissions.manage_guild)
+
+    async def _edit_message(self, record: FlightRecord, message_id: int, **kwargs: Any) -> None:
+        channel = self.bot.get_channel(record.channel_id)
+        if channel is None or not hasattr(channel, "get_partial_message"):
+            return
+        try:
+            await channel.get_partial_message(message_id).edit(**kwargs)  # type: ignore[union-attr]
+        except discord.HTTPException as exc:
+            log.info("could not edit message %s of flight %s: %s", message_id, record.id, exc)

@@ -1,0 +1,83 @@
+"""Component custom ids: `sa:<flight>:<action>:<arg>`, the only state a button carries.
+
+Why: nothing about a flight lives in a View object, so a click after a restart (or on a message
+posted hours ago) is routed by parsing this string and reading the flight from the store
+(avrae's pattern).  Hand actions put the owning player's id first in `<arg>` so a click on a
+hand that is not yours is recognised, even though Discord shows ephemeral hands only to their
+owner.  Ids stay under Discord's 100-character limit by construction (checked in `make`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+PREFIX = "sa"
+MAX_LEN = 100
+
+# Actions carried by buttons and by selects are disjoint, so the two DynamicItem templates never
+# both claim one custom id.
+BUTTON_ACTIONS: tuple[str, ...] = (
+    "join",  # lobby: join the crew
+    "leave",  # lobby: leave the crew
+    "start",  # lobby: host starts the flight
+    "cancel",  # lobby: host cancels
+    "station",  # flight deck: open (or reopen) my hand
+    "half",  # hand: flip the chosen half of the selected card (arg: player.card.half)
+    "back",  # hand: take the selected card back from the board (arg: player.card)
+    "draw",  # hand: draw a card on incoming data (arg: player)
+    "finish",  # hand: finish the current phase early (arg: player)
+    "refresh",  # hand: redraw (arg: player)
+)
+SELECT_ACTIONS: tuple[str, ...] = (
+    "roles",  # lobby: pick my roles
+    "pick",  # hand: select a card (arg: player)
+    "place",  # hand: place/move the selected card on a turn (arg: player.card.half)
+    "android",  # hand: place the selected card on an android's board (arg: player.card.half)
+    "give",  # hand: give the selected card during a data transfer (arg: player.card)
+)
+
+_FLIGHT = r"[0-9a-f]{8}"
+_ARG = r"[A-Za-z0-9_.\-]{0,80}"
+BUTTON_TEMPLATE = rf"{PREFIX}:(?P<flight>{_FLIGHT}):(?P<action>{'|'.join(BUTTON_ACTIONS)}):(?P<arg>{_ARG})"
+SELECT_TEMPLATE = rf"{PREFIX}:(?P<flight>{_FLIGHT}):(?P<action>{'|'.join(SELECT_ACTIONS)}):(?P<arg>{_ARG})"
+_ANY = re.compile(rf"{PREFIX}:(?P<flight>{_FLIGHT}):(?P<action>[a-z]+):(?P<arg>{_ARG})")
+
+
+@dataclass(frozen=True)
+class ComponentId:
+    flight: str
+    action: str
+    arg: str = "-"
+
+    def __str__(self) -> str:
+        return make(self.flight, self.action, self.arg)
+
+    @property
+    def parts(self) -> list[str]:
+        """`arg` split on '.', e.g. ['123456789', 'c12', 'a'] for place/half ids."""
+        return [] if self.arg in ("", "-") else self.arg.split(".")
+
+    @property
+    def player(self) -> int | None:
+        """The hand owner encoded first in `arg`, or None for public buttons."""
+        parts = self.parts
+        return int(parts[0]) if parts and parts[0].isdigit() else None
+
+
+def make(flight: str, action: str, *args: object) -> str:
+    """Build an id; `args` are joined with '.', an empty tail becomes '-'."""
+    if action not in BUTTON_ACTIONS and action not in SELECT_ACTIONS:
+        raise ValueError(f"unknown component action {action!r}")
+    arg = ".".join(str(a) for a in args) if args else "-"
+    value = f"{PREFIX}:{flight}:{action}:{arg}"
+    if len(value) > MAX_LEN or not _ANY.fullmatch(value):
+        raise ValueError(f"custom id {value!r} is not valid")
+    return value
+
+
+def parse(custom_id: str) -> ComponentId | None:
+    match = _ANY.fullmatch(custom_id)
+    if match is None:
+        return None
+    return ComponentId(match["flight"], match["action"], match["arg"])

@@ -1,0 +1,198 @@
+"""Embeds and texts: lobby, logbook, leaderboard, resolution result and the captain's log.
+
+Rendering only: every number shown is read from a stored record or an engine `Result`; nothing
+here decides anything about the game.  Discord limits (embed field 1024, description 4096,
+message 2000 characters) are respected by chunking, because a long captain's log must arrive
+complete rather than be cut by an HTTP 400.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import discord
+
+from bot.i18n import t
+from bot.storage import FlightRecord, LeaderboardRow, LogbookEntry
+
+ROLE_KEYS: tuple[str, ...] = ("captain", "comms", "security")
+ROLE_EMOJI = {"captain": "⭐", "comms": "📡", "security": "🛡️"}
+ZONE_EMOJI = {"red": "🟥", "white": "⬜", "blue": "🟦", None: "🟨"}
+COLOR_LOBBY = discord.Colour.blurple()
+COLOR_FLIGHT = discord.Colour.orange()
+COLOR_WIN = discord.Colour.green()
+COLOR_LOSS = discord.Colour.red()
+
+
+def mission_label(options: dict[str, Any]) -> str:
+    mission = str(options.get("mission", "?"))
+    if mission == "random" and options.get("seed") is not None:
+        return f"random (seed {options['seed']})"
+    return mission
+
+
+def difficulty_label(lang: str, normal: str, serious: str) -> str:
+    return t(
+        lang,
+        "difficulty.pair",
+        normal=t(lang, f"difficulty.{normal}"),
+        serious=t(lang, f"difficulty.{serious}"),
+    )
+
+
+def crew_lines(lang: str, record: FlightRecord) -> list[str]:
+    lines = []
+    for member in record.crew:
+        roles = " ".join(f"{ROLE_EMOJI[r]} {t(lang, f'role.{r}')}" for r in member.roles if r in ROLE_EMOJI)
+        host = f" ({t(lang, 'lobby.host')})" if member.user_id == record.host_id else ""
+        lines.append(f"<@{member.user_id}>{host}" + (f" — {roles}" if roles else ""))
+    return lines
+
+
+def lobby_embed(record: FlightRecord, androids: int, notes: list[str] | None = None) -> discord.Embed:
+    lang = record.language
+    o = record.options
+    embed = discord.Embed(title=t(lang, "lobby.title"), colour=COLOR_LOBBY, description=t(lang, "lobby.help"))
+    embed.add_field(name=t(lang, "lobby.mission"), value=mission_label(o), inline=True)
+    embed.add_field(
+        name=t(lang, "lobby.difficulty"), value=difficulty_label(lang, o["normal"], o["serious"]), inline=True
+    )
+    embed.add_field(
+        name=t(lang, "lobby.voice"),
+        value=t(lang, "lobby.voice_on" if record.voice else "lobby.voice_off") + f" · {lang}",
+        inline=True,
+    )
+    crew = crew_lines(lang, record) or [t(lang, "lobby.empty")]
+    if androids:
+        crew.append(t(lang, "lobby.androids", n=androids))
+    embed.add_field(
+        name=t(lang, "lobby.crew", n=len(record.crew)), value="\n".join(crew)[:1024], inline=False
+    )
+    if notes:
+        embed.add_field(name=t(lang, "lobby.notes"), value="\n".join(notes)[:1024], inline=False)
+    embed.set_footer(text=f"flight {record.id}")
+    return embed
+
+
+def closed_embed(record: FlightRecord, text: str) -> discord.Embed:
+    return discord.Embed(
+        title=t(record.language, "lobby.title"), description=text, colour=discord.Colour.dark_grey()
+    )
+
+
+# -- results ------------------------------------------------------------------------------------
+def threat_points(result: dict[str, Any]) -> tuple[int, int]:
+    """(points of destroyed threats, points of survived threats) from a Result dict."""
+    destroyed = sum(t["points"] for t in result.get("threats", []) if t.get("fate") == "destroyed")
+    survived = sum(t["points"] for t in result.get("threats", []) if t.get("fate") == "survived")
+    return destroyed, survived
+
+
+PENALTY_KEYS: tuple[str, ...] = ("damage", "worst_zone", "knocked_out", "battlebots")
+
+
+def result_embed(
+    lang: str, result: dict[str, Any], *, title: str, names: dict[str, str] | None = None
+) -> discord.Embed:
+    """Outcome, score breakdown (threat points, every penalty, observation) and each threat's fate."""
+    won = result["outcome"] == "survived"
+    score = result["score"]
+    embed = discord.Embed(title=title, colour=COLOR_WIN if won else COLOR_LOSS)
+    lines = [t(lang, "result.survived" if won else "result.destroyed")]
+    lost = result.get("lost")
+    if lost:
+        lines.append(t(lang, "result.lost", turn=lost["turn"], cause=lost["cause"]))
+    lines.append(t(lang, "result.total", total=score["total"]))
+    embed.description = "\n".join(lines)
+    destroyed, survived = threat_points(result)
+    breakdown = [
+        t(lang, "score.threats", n=score["threats"], destroyed=destroyed, survived=survived),
+        *(t(lang, f"score.{k}", n=score[k]) for k in PENALTY_KEYS),
+        t(lang, "score.observation", n=score["observation"]),
+        f"**{t(lang, 'score.total', n=score['total'])}**",
+    ]
+    embed.add_field(name=t(lang, "result.score"), value="\n".join(breakdown), inline=False)
+    fates = []
+    for threat in result.get("threats", []):
+        zone = ZONE_EMOJI.get(threat.get("zone"), "🟨")
+        name = (names or {}).get(threat["id"], threat["id"])
+        fates.append(
+            f"{zone} T+{threat['turn']} {name}: {t(lang, 'fate.' + threat['fate'])}"
+            + (f" ({threat['points']})" if threat.get("points") else "")
+        )
+    if fates:
+        embed.add_field(name=t(lang, "result.threats"), value="\n".join(fates)[:1024], inline=False)
+    damage = result.get("damage") or {}
+    if damage:
+        embed.add_field(
+            name=t(lang, "result.damage"),
+            value=" ".join(f"{ZONE_EMOJI[z]} {damage.get(z, 0)}" for z in ("red", "white", "blue")),
+            inline=True,
+        )
+    return embed
+
+
+def captains_log(lang: str, entries: Iterable[dict[str, Any]]) -> list[str]:
+    """The resolution log turn by turn, as messages of at most 2000 characters."""
+    from bot.exts.mission._log_i18n import describe
+
+    chunks: list[str] = []
+    current = f"**{t(lang, 'log.title')}**"
+    last_turn: int | None = None
+    for entry in entries:
+        lines = []
+        if entry.get("turn") != last_turn:
+            last_turn = entry.get("turn")
+            lines.append(f"\n__{t(lang, 'log.turn', n=last_turn)}__")
+        lines.append(f"• {describe(lang, entry)}")
+        for line in lines:
+            if len(current) + len(line) + 1 > 1900:
+                chunks.append(current)
+                current = ""
+            current = f"{current}\n{line}" if current else line
+    if current:
+        chunks.append(current)
+    return chunks
+
+
+# -- logbook and leaderboard ----------------------------------------------------------------------
+def logbook_embed(lang: str, entries: list[LogbookEntry]) -> discord.Embed:
+    embed = discord.Embed(title=t(lang, "logbook.title"), colour=COLOR_LOBBY)
+    if not entries:
+        embed.description = t(lang, "logbook.empty")
+        return embed
+    for e in entries[:10]:
+        crew = ", ".join(f"{c.name}" + (f" ({'/'.join(c.roles)})" if c.roles else "") for c in e.crew)
+        destroyed_by = f" — {t(lang, 'logbook.destroyed_by', cause=e.destroyed_by)}" if e.destroyed_by else ""
+        mission = e.mission_id + (
+            f" (seed {e.seed})" if e.mission_id == "random" and e.seed is not None else ""
+        )
+        penalties = ", ".join(f"{t(lang, 'penalty.' + k)} {v}" for k, v in e.penalties.items() if v)
+        value = (
+            f"{'✅' if e.outcome == 'survived' else '💥'} {t(lang, 'outcome.' + e.outcome)}{destroyed_by}\n"
+            f"{t(lang, 'logbook.points', destroyed=e.threat_points_destroyed, survived=e.threat_points_survived)}"
+            f"{' · ' + penalties if penalties else ''} · {t(lang, 'logbook.observation', n=e.observation)}"
+            f" · **{t(lang, 'score.total', n=e.total)}**\n"
+            f"{crew} · <#{e.channel_id}>"
+        )
+        embed.add_field(
+            name=f"{e.flown_at[:10]} · {mission} · {difficulty_label(lang, e.normal_difficulty, e.serious_difficulty)}",
+            value=value[:1024],
+            inline=False,
+        )
+    return embed
+
+
+def leaderboard_embed(lang: str, rows: list[LeaderboardRow]) -> discord.Embed:
+    embed = discord.Embed(title=t(lang, "leaderboard.title"), colour=COLOR_WIN)
+    if not rows:
+        embed.description = t(lang, "leaderboard.empty")
+        return embed
+    lines = [
+        f"**{r.mission_id}** · {difficulty_label(lang, r.normal_difficulty, r.serious_difficulty)}: "
+        f"**{r.total}** — {', '.join(r.crew) or '?'} ({r.flown_at[:10]})"
+        for r in rows
+    ]
+    embed.description = "\n".join(lines)[:4096]
+    return embed

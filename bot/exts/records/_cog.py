@@ -1,0 +1,152 @@
+"""`/logbook`, `/leaderboard` and `/resolve`.
+
+`/resolve` takes exactly what `python -m engine resolve` takes (an attachment or pasted JSON),
+validates it with the engine's own model and resolves it off the event loop after deferring,
+since a 13-turn resolution with a log may take longer than Discord's 3 seconds on a busy host.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+from pydantic import ValidationError
+
+from bot.exts.mission._render import captains_log, leaderboard_embed, logbook_embed, result_embed
+from bot.i18n import t
+
+if TYPE_CHECKING:
+    from bot.client import SpaceAlertBot
+
+MAX_GAME_BYTES = 256 * 1024
+DIFFICULTY_CHOICES = [app_commands.Choice(name=d, value=d) for d in ("white", "yellow", "mixed")]
+
+
+def game_problem(exc: ValidationError) -> str:
+    """First validation problem, phrased like the engine CLI does."""
+    try:
+        from engine.cli import validation_message
+
+        return validation_message(exc)
+    except ImportError:  # pragma: no cover - the CLI is part of the engine
+        return str(exc.errors()[0].get("msg"))
+
+
+class RecordsCog(commands.Cog, name="Records"):
+    def __init__(self, bot: SpaceAlertBot) -> None:
+        self.bot = bot
+
+    @property
+    def lang(self) -> str:
+        return self.bot.settings.default_language
+
+    @app_commands.command(name="logbook", description="This server's recent flights")
+    @app_commands.guild_only()
+    @app_commands.describe(
+        crew_member="Only flights with this crew member",
+        mission="Only this mission (e.g. S2-1, random)",
+        difficulty="Only flights with this threat difficulty",
+    )
+    @app_commands.choices(difficulty=DIFFICULTY_CHOICES)
+    async def logbook(
+        self,
+        interaction: discord.Interaction,
+        crew_member: discord.User | None = None,
+        mission: str | None = None,
+        difficulty: str | None = None,
+    ) -> None:
+        entries = await self.bot.storage.logbook(
+            interaction.guild_id or 0,
+            user_id=crew_member.id if crew_member else None,
+            mission_id=mission.strip() if mission else None,
+            difficulty=difficulty,
+        )
+        await interaction.response.send_message(embed=logbook_embed(self.lang, entries))
+
+    @logbook.autocomplete("mission")
+    async def _mission_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        cog: Any = self.bot.get_cog("Mission")
+        names = await cog.catalog.choices(interaction.guild_id) if cog else []
+        return [
+            app_commands.Choice(name=label[:100], value=mid)
+            for mid, label in names
+            if current.lower() in mid.lower()
+        ][:25]
+
+    @app_commands.command(
+        name="leaderboard", description="Best scores per mission and difficulty on this server"
+    )
+    @app_commands.guild_only()
+    async def leaderboard(self, interaction: discord.Interaction) -> None:
+        rows = await self.bot.storage.leaderboard(interaction.guild_id or 0)
+        await interaction.response.send_message(embed=leaderboard_embed(self.lang, rows))
+
+    @app_commands.command(name="resolve", description="Resolve a physical game: attach or paste GAME.json")
+    @app_commands.describe(
+        game="GAME.json in the engine CLI format",
+        json_text="Or paste the JSON here",
+        language="Language of the captain's log",
+    )
+    @app_commands.rename(json_text="json")
+    @app_commands.choices(
+        language=[
+            app_commands.Choice(name=n, value=v)
+            for n, v in (("English", "en"), ("Русский", "ru"), ("Čeština", "cs"))
+        ]
+    )
+    async def resolve(
+        self,
+        interaction: discord.Interaction,
+        game: discord.Attachment | None = None,
+        json_text: str | None = None,
+        language: str | None = None,
+    ) -> None:
+        lang = language or self.lang
+        if game is None and not json_text:
+            await interaction.response.send_message(t(lang, "resolve.need_input"), ephemeral=True)
+            return
+        if game is not None and game.size > MAX_GAME_BYTES:
+            await interaction.response.send_message(
+                t(lang, "resolve.invalid", reason="file too large"), ephemeral=True
+            )
+            return
+        await interaction.response.defer(thinking=True)
+        try:
+            raw_bytes = await game.read() if game is not None else (json_text or "").encode()
+            raw = json.loads(raw_bytes.decode("utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+            await interaction.followup.send(t(lang, "resolve.invalid", reason=f"malformed JSON: {exc}"))
+            return
+        except discord.HTTPException as exc:
+            await interaction.followup.send(
+                t(lang, "resolve.invalid", reason=f"cannot read the attachment: {exc}")
+            )
+            return
+        from engine import resolve
+        from engine.model import Game
+
+        try:
+            parsed = Game.model_validate(raw)
+        except ValidationError as exc:
+            await interaction.followup.send(t(lang, "resolve.invalid", reason=game_problem(exc))[:2000])
+            return
+        try:
+            result = await asyncio.to_thread(resolve, parsed, log=True)
+        except Exception as exc:
+            await interaction.followup.send(t(lang, "resolve.failed", reason=str(exc)[:300]))
+            return
+        data = result.to_json_dict(with_log=True)
+        from engine.threats.catalog import card_or_none
+
+        names = {th["id"]: (c.name if (c := card_or_none(th["id"])) else th["id"]) for th in data["threats"]}
+        embed = result_embed(lang, data, title=t(lang, "resolve.title"), names=names)
+        log_text = "\n".join(captains_log(lang, data.get("log") or []))
+        file = discord.File(io.BytesIO(log_text.encode("utf-8")), filename="captains-log.md")
+        await interaction.followup.send(embed=embed, file=file)
