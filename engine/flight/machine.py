@@ -470,7 +470,9 @@ class Flight:
                     if member.android:
                         continue
                     take = counts[phase - 1] - (1 if phase == 1 else 0)
-                    member.pending[phase] = ([member.heroic] if phase == 1 and member.heroic else []) + deck[:take]
+                    member.pending[phase] = ([member.heroic] if phase == 1 and member.heroic else []) + deck[
+                        :take
+                    ]
                     deck = deck[take:]
         self.action_deck = deck
         return self
@@ -501,8 +503,13 @@ class Flight:
         value = getattr(self.config, role) or self.config.captain
         return value or self.humans()[0].name
 
-    def _event(self, kind: str, data: dict[str, Any] | None = None, cue: Cue | None = None,
-               private_to: str | None = None) -> FlightEvent:
+    def _event(
+        self,
+        kind: str,
+        data: dict[str, Any] | None = None,
+        cue: Cue | None = None,
+        private_to: str | None = None,
+    ) -> FlightEvent:
         self.seq += 1
         return FlightEvent(self.seq, self.now_s, kind, data or {}, cue, private_to)
 
@@ -527,7 +534,7 @@ class Flight:
 
     def next_due_s(self) -> float | None:
         """When the next scheduled line or effect is due (for the caller's timer), or None."""
-        for step in self._steps[self.cursor:]:
+        for step in self._steps[self.cursor :]:
             if self.status != "ended" or (step.cue is not None and not self.ended_early):
                 return step.at_s
         return None
@@ -538,7 +545,9 @@ class Flight:
         if step.effect == "start":
             self.status = "running"
             self.round_phase = 1
-            out.append(self._event("round_started", {"phases": self.timeline.phases, "tracks": dict(self.tracks)}))
+            out.append(
+                self._event("round_started", {"phases": self.timeline.phases, "tracks": dict(self.tracks)})
+            )
             for m in self.members:
                 if m.android:
                     out.append(self._event("android_revealed", {"android": m.name, "card": m.heroic}))
@@ -554,8 +563,12 @@ class Flight:
         elif step.effect == "transfer_open":
             if not self.solo:
                 self.transfer = step.index
-                out.append(self._event("transfer_opened", {"index": step.index,
-                                                          "closes_at_s": self.now_s + TRANSFER_BEEP_AFTER_S}))
+                out.append(
+                    self._event(
+                        "transfer_opened",
+                        {"index": step.index, "closes_at_s": self.now_s + TRANSFER_BEEP_AFTER_S},
+                    )
+                )
         elif step.effect == "transfer_close":
             if not self.solo:
                 self.transfer = None
@@ -577,8 +590,14 @@ class Flight:
     def _draw_threat(self, index: int) -> FlightEvent:
         ev = self.timeline.events[index]
         serious, internal = bool(ev.serious), bool(ev.internal)
-        base = {"index": index, "turn": ev.turn, "zone": ev.zone, "serious": serious, "internal": internal,
-                "unconfirmed": bool(ev.unconfirmed)}
+        base = {
+            "index": index,
+            "turn": ev.turn,
+            "zone": ev.zone,
+            "serious": serious,
+            "internal": internal,
+            "unconfirmed": bool(ev.unconfirmed),
+        }
         if ev.unconfirmed and self.crew_size < 5:  # §2.1: unconfirmed reports only count with five
             self.ignored.append({**base, "reason": "unconfirmed"})
             return self._event("threat_ignored", {**base, "reason": "unconfirmed"})
@@ -592,17 +611,25 @@ class Flight:
         self.threats.append(placed)
         by = self._role("security_chief" if internal else "communications_officer")
         track = self.tracks["internal" if internal else str(ev.zone)]
-        return self._event("threat_drawn", {**base, "id": card_id, "name": base_cards()[card_id].name,
-                                            "track": track, "drawn_by": by})
+        return self._event(
+            "threat_drawn",
+            {**base, "id": card_id, "name": base_cards()[card_id].name, "track": track, "drawn_by": by},
+        )
 
     def _deal(self, m: _Member, phase: int) -> list[FlightEvent]:
         cards = m.pending.pop(phase, None)
         if cards is None:
             return []
         m.hand += cards
-        return [self._event("cards_dealt", {"player": m.name, "phase": phase, "count": len(cards)},
-                            private_to=m.name)] if not self.solo else [
-            self._event("cards_dealt", {"player": m.name, "phase": phase, "count": len(cards)})]
+        return (
+            [
+                self._event(
+                    "cards_dealt", {"player": m.name, "phase": phase, "count": len(cards)}, private_to=m.name
+                )
+            ]
+            if not self.solo
+            else [self._event("cards_dealt", {"player": m.name, "phase": phase, "count": len(cards)})]
+        )
 
     def _end_phase(self, phase: int) -> list[FlightEvent]:
         out = [self._event("phase_ended", {"phase": phase, "locked_turns": _turns(phase)})]
@@ -632,7 +659,9 @@ class Flight:
         if player is None:
             return Rejected("not_in_crew", f"{command.player} is not in the crew")
         if player.android:
-            return Rejected("android_cannot_act", f"{player.name} is an android and acts only through players")
+            return Rejected(
+                "android_cannot_act", f"{player.name} is an android and acts only through players"
+            )
         handler = {
             PlaceCard: self._place,
             MoveCard: self._move,
@@ -664,9 +693,16 @@ class Flight:
             if phase < player.phase:
                 return Rejected("phase_over", f"you finished phase {phase}; turn {turn} is locked")
             if phase > player.phase:
-                return Rejected("turn_of_other_phase", f"turn {turn} belongs to phase {phase}; you plan phase {player.phase}")
-        elif phase > player.phase:  # Interpretation: an android's turn is open once the planner has reached it
-            return Rejected("turn_of_other_phase", f"turn {turn} belongs to phase {phase}; you plan phase {player.phase}")
+                return Rejected(
+                    "turn_of_other_phase",
+                    f"turn {turn} belongs to phase {phase}; you plan phase {player.phase}",
+                )
+        elif (
+            phase > player.phase
+        ):  # Interpretation: an android's turn is open once the planner has reached it
+            return Rejected(
+                "turn_of_other_phase", f"turn {turn} belongs to phase {phase}; you plan phase {player.phase}"
+            )
         return None
 
     def _place(self, player: _Member, cmd: PlaceCard) -> Accepted | Rejected:
@@ -691,14 +727,19 @@ class Flight:
         owner.hand.remove(cmd.card)
         board.board[cmd.turn] = _Slot(cmd.card, cmd.half, player.name)
         face_up = board.android
-        data = {"player": player.name, "board": board.name, "turn": cmd.turn, "half": cmd.half,
-                "card": cmd.card if face_up else None, "code": the_card.code(cmd.half) if face_up else None}
+        data = {
+            "player": player.name,
+            "board": board.name,
+            "turn": cmd.turn,
+            "half": cmd.half,
+            "card": cmd.card if face_up else None,
+            "code": the_card.code(cmd.half) if face_up else None,
+        }
         return Accepted([self._event("card_placed", data, private_to=None if face_up else player.name)])
 
     def _slot_for_change(self, player: _Member, board: _Member, turn: int) -> _Slot | Rejected:
-        if board.android and not self.solo:
-            if turn in board.board:
-                return Rejected("card_fixed", "a card on an android's board can never be moved again")
+        if board.android and not self.solo and turn in board.board:
+            return Rejected("card_fixed", "a card on an android's board can never be moved again")
         if not 1 <= turn <= self.last_turn:
             return Rejected("bad_turn", f"this mission has turns 1-{self.last_turn}")
         slot = board.board.get(turn)
@@ -721,8 +762,13 @@ class Flight:
             return Rejected("slot_taken", f"turn {cmd.to_turn} already holds a card")
         del board.board[cmd.from_turn]
         board.board[cmd.to_turn] = _Slot(slot.card, cmd.half or slot.half, slot.placed_by)
-        data = {"player": player.name, "board": board.name, "from_turn": cmd.from_turn, "to_turn": cmd.to_turn,
-                "half": cmd.half or slot.half}
+        data = {
+            "player": player.name,
+            "board": board.name,
+            "from_turn": cmd.from_turn,
+            "to_turn": cmd.to_turn,
+            "half": cmd.half or slot.half,
+        }
         return Accepted([self._event("card_moved", data, private_to=None if board.android else player.name)])
 
     def _take_back(self, player: _Member, cmd: TakeBack) -> Accepted | Rejected:
@@ -736,7 +782,9 @@ class Flight:
         # an android's heroic card goes back to the android, anything else to the player's hand
         (board if board.android and slot.card == board.heroic else player).hand.append(slot.card)
         data = {"player": player.name, "board": board.name, "turn": cmd.turn, "card": slot.card}
-        return Accepted([self._event("card_taken_back", data, private_to=None if board.android else player.name)])
+        return Accepted(
+            [self._event("card_taken_back", data, private_to=None if board.android else player.name)]
+        )
 
     def _finish(self, player: _Member, cmd: FinishPhase) -> Accepted | Rejected:
         if player.phase >= self.timeline.phases:
@@ -757,8 +805,15 @@ class Flight:
         cid = self.action_deck.pop(0)
         player.drew.append(unused[0])
         player.hand.append(cid)
-        return Accepted([self._event("card_drawn", {"player": player.name, "card": cid, "index": unused[0]},
-                                     private_to=player.name)])
+        return Accepted(
+            [
+                self._event(
+                    "card_drawn",
+                    {"player": player.name, "card": cid, "index": unused[0]},
+                    private_to=player.name,
+                )
+            ]
+        )
 
     def _give(self, player: _Member, cmd: GiveCard) -> Accepted | Rejected:
         if self.transfer is None:
@@ -790,7 +845,9 @@ class Flight:
             self.ended_early = True
             self.incoming = []
             self.transfer = None
-            cue = Cue(self.now_s, "operation_ended", render("operation_ended", self.config.lang), self.config.lang)
+            cue = Cue(
+                self.now_s, "operation_ended", render("operation_ended", self.config.lang), self.config.lang
+            )
             events.append(self._event("round_ended", {"early": True}, cue))
         return Accepted(events)
 
@@ -801,13 +858,18 @@ class Flight:
             slot = m.board.get(turn)
             phase = phase_of(turn)
             planner = viewer or m
-            locked = phase < self.round_phase or (m is planner and phase < planner.phase) or self.status == "ended"
+            locked = (
+                phase < self.round_phase or (m is planner and phase < planner.phase) or self.status == "ended"
+            )
             open_ = not locked and phase <= planner.phase and self.status == "running"
             visible = m.android or viewer is m
             entry: dict[str, Any] = {"turn": turn, "phase": phase, "locked": locked, "open": open_}
             if slot is not None:
-                entry |= {"card": slot.card if visible else "?", "half": slot.half if visible else None,
-                          "code": card(slot.card).code(slot.half) if visible else None}
+                entry |= {
+                    "card": slot.card if visible else "?",
+                    "half": slot.half if visible else None,
+                    "code": card(slot.card).code(slot.half) if visible else None,
+                }
             else:
                 entry |= {"card": None, "half": None, "code": None}
             out.append(entry)
@@ -828,10 +890,13 @@ class Flight:
             "hand": [card(c).to_dict() for c in me.hand] if self.status != "ready" else [],
             "board": self._board_view(me, me) if me.on_board else None,
             "androids": {
-                m.name: {"heroic": m.heroic if self.status != "ready" else None,
-                         "hand": list(m.hand) if self.status != "ready" else [],
-                         "board": self._board_view(m, me if not me.android else None)}
-                for m in self.members if m.android
+                m.name: {
+                    "heroic": m.heroic if self.status != "ready" else None,
+                    "hand": list(m.hand) if self.status != "ready" else [],
+                    "board": self._board_view(m, me if not me.android else None),
+                }
+                for m in self.members
+                if m.android
             },
             "can_draw": bool([i for i in self.incoming if i not in me.drew]) and not me.android,
             "can_give": self.transfer is not None and self.transfer not in me.gave and not me.android,

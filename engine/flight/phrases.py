@@ -64,8 +64,10 @@ _ZONE = {
 
 
 def _threat_en(turn: int, zone: str | None, serious: bool, internal: bool, unconfirmed: bool) -> str:
-    kind = ("Serious internal threat." if serious else "Internal threat.") if internal else (
-        "Serious threat." if serious else "Threat."
+    kind = (
+        ("Serious internal threat." if serious else "Internal threat.")
+        if internal
+        else ("Serious threat." if serious else "Threat.")
     )
     parts = ["Unconfirmed report." if unconfirmed else "", f"Time T plus {_NUM['en'][turn]}.", kind]
     if zone:
@@ -74,8 +76,10 @@ def _threat_en(turn: int, zone: str | None, serious: bool, internal: bool, uncon
 
 
 def _threat_ru(turn: int, zone: str | None, serious: bool, internal: bool, unconfirmed: bool) -> str:
-    kind = ("Серьёзная внутренняя угроза." if serious else "Внутренняя угроза.") if internal else (
-        "Серьёзная угроза." if serious else "Угроза."
+    kind = (
+        ("Серьёзная внутренняя угроза." if serious else "Внутренняя угроза.")
+        if internal
+        else ("Серьёзная угроза." if serious else "Угроза.")
     )
     parts = ["Не подтверждено:" if unconfirmed else "", f"Время Т плюс {_NUM['ru'][turn]}.", kind]
     if zone:
@@ -84,8 +88,10 @@ def _threat_ru(turn: int, zone: str | None, serious: bool, internal: bool, uncon
 
 
 def _threat_cs(turn: int, zone: str | None, serious: bool, internal: bool, unconfirmed: bool) -> str:
-    kind = ("vážné vnitřní ohrožení" if serious else "vnitřní ohrožení") if internal else (
-        "vážné ohrožení" if serious else "ohrožení"
+    kind = (
+        ("vážné vnitřní ohrožení" if serious else "vnitřní ohrožení")
+        if internal
+        else ("vážné ohrožení" if serious else "ohrožení")
     )
     body = f"Čas T plus {_NUM['cs'][turn]}, {kind}"
     if zone:

@@ -13,6 +13,7 @@ reported in one sentence, and the official tracks pass the very same checks.
 
 from __future__ import annotations
 
+import itertools
 import json
 from functools import cache
 from importlib import resources
@@ -29,7 +30,9 @@ ONE_MINUTE_WARNING_S = 60  # "... ends in one minute" starts this long before th
 TWENTY_SECONDS_WARNING_S = 20
 COUNTDOWN_INTRO_S = 7  # "... ends in" starts 7 s before the end; "five" at -4 ... "one" exactly at the end
 COUNTDOWN_AFTER_S = 5  # "phase has ended" + "begin next phase" take the 5 s after the end
-TRANSFER_BEEP_AFTER_S = 8  # the data-transfer beep (end of the giving window) this long after the announcement
+TRANSFER_BEEP_AFTER_S = (
+    8  # the data-transfer beep (end of the giving window) this long after the announcement
+)
 
 # Seconds each announcement keeps the intercom busy; nothing else may start inside that span.  The
 # values are the smallest gaps found in the 16 official tracks (missions.md §1), so every official
@@ -152,10 +155,17 @@ class Timeline(BaseModel):
                 if not isinstance(ends, list) or not isinstance(phase, int) or not 1 <= phase <= len(ends):
                     raise ValueError(f"event {i + 1}: phase_end names no phase of phase_end_s")
                 if ends[phase - 1] != ev.get("t"):
-                    raise ValueError(f"event {i + 1}: phase_end {phase} at t={ev.get('t')} but phase_end_s says {ends[phase - 1]}")
+                    raise ValueError(
+                        f"event {i + 1}: phase_end {phase} at t={ev.get('t')}"
+                        f" but phase_end_s says {ends[phase - 1]}"
+                    )
                 continue
             if isinstance(ev, dict):
-                ev = {k: v for k, v in ev.items() if k not in ("alt_android", "alt_flash_code", "only_in", "note")}
+                ev = {
+                    k: v
+                    for k, v in ev.items()
+                    if k not in ("alt_android", "alt_flash_code", "only_in", "note")
+                }
             kept.append(ev)
         return {**data, "events": kept}
 
@@ -196,15 +206,33 @@ class Timeline(BaseModel):
         return data
 
 
+def dumps_timeline(data: dict[str, Any]) -> str:
+    """JSON with one event per line: readable, and a changed event is a one-line diff."""
+    head = {k: v for k, v in data.items() if k != "events"}
+    lines = ["{"]
+    lines += [f"  {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}," for k, v in head.items()]
+    events = ",\n".join("    " + json.dumps(e, ensure_ascii=False) for e in data.get("events", []))
+    lines += ['  "events": [', events, "  ]", "}"] if events else ['  "events": []', "}"]
+    return "\n".join(lines)
+
+
 def derived_slots(phase_end_s: list[int]) -> list[tuple[int, int, str]]:
     """(start, reserved length, what) of the announcements that follow from the phase ends."""
     slots: list[tuple[int, int, str]] = [(0, RESERVED_S["mission_start"], "mission start")]
     for i, end in enumerate(phase_end_s, start=1):
-        slots.append((end - ONE_MINUTE_WARNING_S, RESERVED_S["one_minute_warning"], f"phase {i} one-minute warning"))
         slots.append(
-            (end - TWENTY_SECONDS_WARNING_S, RESERVED_S["twenty_seconds_warning"], f"phase {i} twenty-second warning")
+            (end - ONE_MINUTE_WARNING_S, RESERVED_S["one_minute_warning"], f"phase {i} one-minute warning")
         )
-        slots.append((end - COUNTDOWN_INTRO_S, COUNTDOWN_INTRO_S + COUNTDOWN_AFTER_S, f"phase {i} end countdown"))
+        slots.append(
+            (
+                end - TWENTY_SECONDS_WARNING_S,
+                RESERVED_S["twenty_seconds_warning"],
+                f"phase {i} twenty-second warning",
+            )
+        )
+        slots.append(
+            (end - COUNTDOWN_INTRO_S, COUNTDOWN_INTRO_S + COUNTDOWN_AFTER_S, f"phase {i} end countdown")
+        )
     return slots
 
 
@@ -215,7 +243,11 @@ def _describe(ev: TimelineEvent) -> str:
 
 
 def first_problem(tl: Timeline) -> str | None:
-    """The first broken rule of a structurally valid timeline, or None.  Order: phases, times, T+, overlaps."""
+    """The first broken rule of a structurally valid timeline, or None.
+
+    Checked in this order: phase count and lengths, sorting, times inside the phases, rising T+
+    numbers, overlapping announcements.
+    """
     ends = tl.phase_end_s
     if len(ends) != tl.phases:
         return f"phase_end_s has {len(ends)} values but phases is {tl.phases}"
@@ -248,7 +280,7 @@ def first_problem(tl: Timeline) -> str | None:
     spans: list[tuple[int, int, str]] = [*derived_slots(ends)]
     spans += [(ev.t, ev.reserved_s(), _describe(ev)) for ev in tl.events]
     spans.sort(key=lambda s: (s[0], s[1]))
-    for (t1, len1, what1), (t2, _len2, what2) in zip(spans, spans[1:], strict=False):
+    for (t1, len1, what1), (t2, _len2, what2) in itertools.pairwise(spans):
         if t2 < t1 + len1:
             return f"{what2} overlaps {what1} (which keeps the intercom busy until {fmt_time(t1 + len1)})"
     last_span = max(spans, key=lambda s: s[0] + s[1])
@@ -276,7 +308,9 @@ def _format_error(err: ValidationError | json.JSONDecodeError | ValueError) -> s
         if where.startswith("events"):
             parts = where.split(".")
             if len(parts) >= 2 and parts[1].isdigit():
-                return f"event {int(parts[1]) + 1}: {msg}" + (f" ({'.'.join(parts[2:])})" if parts[2:] else "")
+                return f"event {int(parts[1]) + 1}: {msg}" + (
+                    f" ({'.'.join(parts[2:])})" if parts[2:] else ""
+                )
         return msg
     if isinstance(err, json.JSONDecodeError):
         return f"not valid JSON: {err.msg} at line {err.lineno} column {err.colno}"
