@@ -42,7 +42,11 @@ def _resolve(args: argparse.Namespace) -> int:
     from engine.resolution.mission import resolve
 
     try:
-        text = sys.stdin.read() if args.game == "-" else open(args.game, encoding="utf-8").read()
+        if args.game == "-":
+            text = sys.stdin.read()
+        else:
+            with open(args.game, encoding="utf-8") as fh:
+                text = fh.read()
     except OSError as exc:
         print(f"error: cannot read {args.game}: {exc.strerror}", file=sys.stderr)
         return 2

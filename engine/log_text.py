@@ -19,6 +19,10 @@ def _name(threat_id: str | None) -> str:
     return f"{card.name} ({threat_id})" if card else str(threat_id)
 
 
+def _article(noun: str) -> str:
+    return f"{'an' if noun[0] in 'aeiou' else 'a'} {noun}"
+
+
 def _place(st: str | None) -> str:
     return (st or "?").replace("_", " ")
 
@@ -31,7 +35,8 @@ TEMPLATES: dict[str, Callable[[Event], str]] = {
     + (f", the card '{e['lost_card']}' falls off the board" if e.get("lost_card") else "") + f" ({e['cause']})",
     "knocked_out": lambda e: f"{e['player']} is knocked out in {_place(e['station'])} ({e['cause']})",
     "no_effect": lambda e: f"{e['player']}'s {e['action']} has no effect: {e['reason']}",
-    "fire": lambda e: f"{e['player']} fires the cannon in {_place(e['station'])}" + (" heroically" if e["heroic"] else ""),
+    "fire": lambda e: f"{e['player']} fires the cannon in {_place(e['station'])}"
+    + (" heroically" if e["heroic"] else ""),
     "energy": lambda e: f"{e['player']} moves {e['amount']} energy from {e['frm']} to {e['to']}"
     + (f" (+{e['heroic_bonus']} heroic)" if e.get("heroic_bonus") else ""),
     "refuel": lambda e: f"{e['player']} refuels the central reactor (+{e['amount']}"
@@ -58,13 +63,14 @@ TEMPLATES: dict[str, Callable[[Event], str]] = {
     "threat_survived": lambda e: f"{_name(e['threat'])} has done its Z and leaves",
     "attack": lambda e: f"{e['source']} attacks the {e['zone']} zone for {e['amount']}: "
     f"shield absorbs {e['absorbed']}, {e['damage']} damage",
-    "damage_token": lambda e: f"{e['zone'].capitalize()} zone takes a {e['token'].replace('_', ' ')} damage "
+    "damage_token": lambda e: f"{e['zone'].capitalize()} zone takes {_article(e['token'].replace('_', ' '))} damage "
     f"token ({e['total']} in all)",
     "zone_destroyed": lambda e: f"The {e['zone']} zone needs a seventh damage token: it is destroyed",
     "ship_lost": lambda e: f"{_name(e['threat'])} destroys the ship",
     "mission_lost": lambda e: f"Mission lost: {e['cause']}",
     "computer_ok": lambda e: f"Computer check, phase {e['phase']}: maintained",
-    "computer_not_maintained": lambda e: f"Computer check, phase {e['phase']}: not maintained, everyone aboard is delayed",
+    "computer_not_maintained": lambda e: f"Computer check, phase {e['phase']}: not maintained, "
+    "everyone aboard is delayed",
     "phase_end": lambda e: f"End of phase {e['phase']}: best visual confirmation {e['observers']}",
     "hyperspace_jump": lambda e: "The ship jumps into hyperspace",
     "threat_repairs": lambda e: f"{_name(e['threat'])} repairs {e['amount']} damage",
@@ -75,7 +81,8 @@ TEMPLATES: dict[str, Callable[[Event], str]] = {
     "threat_aura": lambda e: f"{_name(e['threat'])}'s effect now applies to other threats",
     "threat_breakpoint": lambda e: f"{_name(e['threat'])} has passed {e['passed']} breakpoints",
     "energy_lost": lambda e: f"{_name(e['threat'])} drains {e['amount']} energy from {e['where']}",
-    "energy_moved": lambda e: f"{_name(e['threat'])} moves {e['amount']} energy into the shield, {e['overflow']} overflows",
+    "energy_moved": lambda e: f"{_name(e['threat'])} moves {e['amount']} energy into the shield, "
+    f"{e['overflow']} overflows",
     "threat_moves": lambda e: f"{_name(e['threat'])} moves from {_place(e['frm'])} to {_place(e['to'])}",
     "threat_stays": lambda e: f"{_name(e['threat'])} stays in {_place(e['station'])}",
     "threat_grows_up": lambda e: f"{_name(e['threat'])} grows up",

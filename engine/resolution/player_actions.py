@@ -210,7 +210,8 @@ def _observe(m: Mission, p: CrewMember, heroic: bool) -> None:
 def _rocket(m: Mission, p: CrewMember, heroic: bool) -> None:
     ship = m.ship
     if ship.rockets <= 0 or ship.rocket_launched:
-        m.emit("no_effect", player=p.name, action="C", reason="no rocket" if ship.rockets <= 0 else "rocket already fired this turn")
+        reason = "no rocket" if ship.rockets <= 0 else "rocket already fired this turn"
+        m.emit("no_effect", player=p.name, action="C", reason=reason)
         return
     ship.rockets -= 1
     ship.rocket_launched = True

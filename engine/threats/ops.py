@@ -8,7 +8,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from engine import board
 from engine.board import ZONES, neighbour, other_deck, zone_of
 from engine.resolution.crew_effects import delay, knock_out
 from engine.resolution.ship_damage import attack_zone, damage_zone

@@ -6,7 +6,7 @@ from __future__ import annotations
 from engine import resolve
 from engine.model import Game
 from engine.resolution.mission import build_mission, play_one_turn
-from tests.engine.helpers import game, ext, inn
+from tests.engine.helpers import ext, game, inn
 
 
 def test_case1_just_a_fighter_no_actions() -> None:
