@@ -15,8 +15,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine import Game, resolve  # noqa: E402
-from engine.random_game import random_game  # noqa: E402
+from engine import Game, resolve
+from engine.random_game import random_game
 
 
 def main() -> None:
