@@ -53,6 +53,7 @@ class PlaybackScheduler:
         done_grace_s: float = 2.0,
         min_filler_s: float = 0.5,
         leave_at_end: bool = True,
+        reconnect_lead_s: float = 3.0,
     ) -> None:
         if time_scale <= 0:
             raise ValueError("time_scale must be positive")
@@ -69,6 +70,7 @@ class PlaybackScheduler:
         self.done_grace_s = done_grace_s
         self.min_filler_s = min_filler_s
         self.leave_at_end = leave_at_end
+        self.reconnect_lead_s = reconnect_lead_s
         self.report = VoiceReport()
         self._reconnect_failures = 0
         self._stopping = False
@@ -85,6 +87,20 @@ class PlaybackScheduler:
             if delay <= 0:
                 return
             await self._sleep(delay)
+
+    async def _sleep_until_or(self, when: float, event: asyncio.Event) -> None:
+        """Sleep until `when`, or less if `event` is set first (a clip that ended early: a drop)."""
+        if event.is_set():
+            return
+        sleeper = asyncio.ensure_future(self._sleep_until(when))
+        waiter = asyncio.ensure_future(event.wait())
+        try:
+            await asyncio.wait({sleeper, waiter}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for task in (sleeper, waiter):
+                if not task.done():
+                    task.cancel()
+            await asyncio.gather(sleeper, waiter, return_exceptions=True)
 
     # -- voice state ----------------------------------------------------------------------------
 
@@ -103,11 +119,8 @@ class PlaybackScheduler:
     async def _ensure_connected(self) -> bool:
         if self.report.voice_lost is not None:
             return False
-        try:
-            if self.sink.is_connected():
-                return True
-        except Exception:
-            pass
+        if self._connected():
+            return True
         self.report.disconnects += 1
         try:
             reason = await self.sink.reconnect()
@@ -147,7 +160,20 @@ class PlaybackScheduler:
                 continue
             await self._sleep_until(end)
             self._stop_filler()
+        # Check the connection a little ahead of the line, so a reconnect happens in the gap rather
+        # than making the line late.
+        check_at = until - self.reconnect_lead_s
+        if check_at > self._clock() and not self._stopping:
+            await self._sleep_until(check_at)
+            if self.report.voice_lost is None and not self._connected():
+                await self._ensure_connected()
         await self._sleep_until(until)
+
+    def _connected(self) -> bool:
+        try:
+            return bool(self.sink.is_connected())
+        except Exception:
+            return False
 
     def _stop_filler(self) -> None:
         if self._filler_playing:
@@ -183,6 +209,9 @@ class PlaybackScheduler:
                     rec.note = self.report.voice_lost or "voice not connected"
                     continue
                 prev_end = await self._play_line(line, rec, loop)
+                if rec.status == "interrupted":
+                    # Reconnect right away: the next line should find the voice ready.
+                    await self._ensure_connected()
                 if line.filler is not None:
                     static_until = (
                         math.inf
@@ -239,7 +268,7 @@ class PlaybackScheduler:
                 self._on_line(line, rec)
             except Exception:
                 log.exception("on_line callback failed")
-        await self._sleep_until(started + line.duration_s)
+        await self._sleep_until_or(started + line.duration_s, done)
         if not done.is_set() and not self._stopping:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(done.wait(), self.done_grace_s)
