@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 
 import pytest
 
@@ -37,7 +38,7 @@ def fake_speech(cues, lengths=FIT):
 def check_no_overlap(sink: FakeSink) -> None:
     """No two recorded plays (lines or fillers) are ever audible at the same time."""
     plays = sorted(sink.plays, key=lambda p: p.start)
-    for a, b in zip(plays, plays[1:], strict=False):
+    for a, b in itertools.pairwise(plays):
         assert a.end is not None
         assert a.end <= b.start + EPS, (a.start, a.end, b.start)
 
