@@ -67,7 +67,6 @@ class TimelineEvent(BaseModel):
 
     t: int = Field(ge=0)
     event: EventKind
-    time: str | None = None  # "m:ss", optional, for readable files; must agree with t
     turn: int | None = Field(default=None, ge=1, le=8)
     zone: Zone | None = None
     internal: bool | None = None
@@ -75,10 +74,19 @@ class TimelineEvent(BaseModel):
     unconfirmed: bool | None = None
     duration_s: int | None = Field(default=None, ge=1, le=MAX_COMM_DOWN_S)
 
+    @model_validator(mode="before")
+    @classmethod
+    def _readable_time(cls, data: Any) -> Any:
+        """Files may carry "time": "m:ss" for readers; it must agree with t and is then dropped."""
+        if isinstance(data, dict) and "time" in data:
+            data = dict(data)
+            shown, t = data.pop("time"), data.get("t")
+            if isinstance(t, int) and shown != fmt_time(t):
+                raise ValueError(f"time {shown!r} does not match t={t} ({fmt_time(t)})")
+        return data
+
     @model_validator(mode="after")
     def _shape(self) -> TimelineEvent:
-        if self.time is not None and self.time != fmt_time(self.t):
-            raise ValueError(f"time {self.time!r} does not match t={self.t} ({fmt_time(self.t)})")
         threat_fields = (self.turn, self.internal, self.serious, self.unconfirmed)
         if self.event == "threat":
             if any(v is None for v in threat_fields):

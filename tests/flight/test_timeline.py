@@ -1,0 +1,162 @@
+"""Official timelines against the reference data, and custom-mission validation."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from engine.flight.timeline import (
+    Timeline,
+    TimelineError,
+    load_official,
+    load_timeline_file,
+    official_ids,
+    parse_timeline,
+)
+
+REFERENCE = Path("/work/shared/reference/official_missions.json")
+REPO_DATA = Path(__file__).resolve().parents[2] / "scenarios" / "official"
+
+
+def _reference() -> dict[str, dict]:
+    if REFERENCE.exists():
+        data = json.loads(REFERENCE.read_text(encoding="utf-8"))
+        return {m["brief_alias"]: m for m in data["missions"]}
+    pytest.skip("shared reference data not available")
+
+
+def test_sixteen_official_ids_in_order() -> None:
+    assert official_ids() == [f"S1-{i}" for i in range(1, 9)] + [f"S2-{i}" for i in range(1, 9)]
+    assert sorted(p.stem for p in REPO_DATA.glob("*.json")) == sorted(official_ids())
+
+
+@pytest.mark.parametrize("mission_id", [f"S1-{i}" for i in range(1, 9)] + [f"S2-{i}" for i in range(1, 9)])
+def test_official_matches_reference(mission_id: str) -> None:
+    ref = _reference()[mission_id]
+    tl = load_official(mission_id)
+    assert tl.id == mission_id
+    assert tl.phases == ref["phases"]
+    assert tl.phase_end_s == ref["phase_end_s"]
+    # primary (flash-code) values: events only the Android transcription has are left out
+    primary = [
+        e
+        for e in ref["events"]
+        if e["event"] not in ("mission_start", "phase_end") and e.get("only_in") != ["android"]
+    ]
+    assert len(tl.events) == len(primary)
+    for mine, theirs in zip(tl.events, primary, strict=True):
+        assert mine.t == theirs["t"] and mine.event == theirs["event"]
+        if theirs["event"] == "threat":
+            assert (mine.turn, mine.zone, mine.internal, mine.serious, mine.unconfirmed) == (
+                theirs["turn"],
+                theirs["zone"],
+                theirs["internal"],
+                theirs["serious"],
+                theirs["unconfirmed"],
+            )
+        if theirs["event"] == "comm_down":
+            assert mine.duration_s == theirs["duration_s"]
+    ref_threats = [e for e in primary if e["event"] == "threat"]
+    assert [e.turn for e in tl.threats()] == [e["turn"] for e in ref_threats]
+    assert [e.zone for e in tl.threats()] == [e["zone"] for e in ref_threats]
+
+
+def test_official_groups_and_phase_counts() -> None:
+    groups = [load_official(i).group for i in official_ids()]
+    assert groups == ["test_run"] * 2 + ["simulation"] * 3 + ["advanced_simulation"] * 3 + ["mission"] * 8
+    assert [load_official(i).phases for i in official_ids()] == [2, 2] + [3] * 14
+    # the one disagreement kept out: Mission 3's Android-only data transfer at 6:50
+    assert all(e.t != 410 for e in load_official("S2-3").events)
+
+
+def test_unknown_official_id_is_rejected() -> None:
+    with pytest.raises(TimelineError, match="unknown mission 'S3-1'"):
+        load_official("S3-1")
+    assert load_official("s2-1").id == "S2-1"
+
+
+def test_reference_rows_are_accepted_and_checked() -> None:
+    ref = _reference()["S2-1"]
+    tl = parse_timeline({"id": "copy", "phases": 3, "phase_end_s": ref["phase_end_s"], "events": ref["events"]})
+    assert tl.events == load_official("S2-1").events
+    bad = [dict(e) for e in ref["events"]]
+    bad[-1]["t"] = 610  # the last phase_end row disagrees with phase_end_s
+    with pytest.raises(TimelineError, match="phase_end 3 at t=610"):
+        parse_timeline({"id": "x", "phases": 3, "phase_end_s": ref["phase_end_s"], "events": bad})
+
+
+def _threat(t: int, turn: int, zone: str | None = "red", **kw: object) -> dict:
+    return {
+        "t": t,
+        "event": "threat",
+        "turn": turn,
+        "zone": zone,
+        "internal": zone is None,
+        "serious": False,
+        "unconfirmed": False,
+        **kw,
+    }
+
+
+def _mission(events: list[dict], ends: list[int] | None = None, phases: int = 3) -> dict:
+    return {"id": "custom", "phases": phases, "phase_end_s": ends or [225, 450, 600], "events": events}
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (_mission([], phases=4), "phases"),
+        (_mission([], ends=[225, 450]), "phase_end_s has 2 values but phases is 3"),
+        (_mission([], ends=[225, 250, 600]), "phase 2 ends at 4:10, less than 65 s after it starts"),
+        (_mission([_threat(700, 1)]), "threat T+1 at 11:40 is outside the phases"),
+        (_mission([_threat(60, 3), _threat(30, 4)]), "not sorted by time"),
+        (_mission([_threat(10, 3), _threat(60, 2)]), "threat T+2 at 1:00 does not rise after T+3 in phase 1"),
+        (_mission([_threat(10, 2), _threat(60, 2)]), "does not rise"),
+        (_mission([_threat(10, 2), _threat(25, 3)]), "threat T+3 at 0:25 overlaps threat T+2 at 0:10"),
+        (
+            _mission([{"t": 100, "event": "comm_down", "duration_s": 30}, _threat(120, 3)]),
+            "threat T+3 at 2:00 overlaps comm_down at 1:40",
+        ),
+        (_mission([_threat(5, 1)]), "overlaps mission start"),
+        (_mission([{"t": 207, "event": "incoming_data"}]), "incoming_data at 3:27 overlaps phase 1 twenty-second"),
+        (_mission([{"t": 210, "event": "incoming_data"}]), "phase 1 end countdown overlaps incoming_data at 3:30"),
+        (_mission([{"t": 10, "event": "teleport"}]), "event 1"),
+        (_mission([_threat(10, 2, zone=None, internal=False)]), "external threat needs a zone"),
+        (_mission([_threat(10, 9)]), "event 1"),
+        (_mission([{"t": 10, "event": "comm_down"}]), "comm_down needs duration_s"),
+        (_mission([{"t": 10, "time": "0:20", "event": "incoming_data"}]), "does not match t=10"),
+        ({"id": "x", "phases": 3, "events": []}, "phase_end_s"),
+        ([1, 2], "must be a JSON object"),
+    ],
+)
+def test_custom_mission_rejected_with_first_problem(data: object, message: str) -> None:
+    with pytest.raises(TimelineError, match=message.replace("+", r"\+").replace("(", r"\(")):
+        parse_timeline(data)
+
+
+def test_timeline_error_is_value_error_and_one_line() -> None:
+    with pytest.raises(ValueError) as info:
+        parse_timeline(_mission([_threat(10, 3), _threat(60, 2)]))
+    assert "\n" not in str(info.value)
+
+
+def test_custom_file_round_trip(tmp_path: Path) -> None:
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps(load_official("S2-5").to_json_dict()), encoding="utf-8")
+    assert load_timeline_file(good).events == load_official("S2-5").events
+    broken = tmp_path / "broken.json"
+    broken.write_text("{not json", encoding="utf-8")
+    with pytest.raises(TimelineError, match="not valid JSON"):
+        load_timeline_file(broken)
+    with pytest.raises(TimelineError, match="cannot read"):
+        load_timeline_file(tmp_path / "missing.json")
+
+
+def test_two_phase_custom_mission_and_double_threat_numbers() -> None:
+    tl = parse_timeline(
+        _mission([_threat(10, 2), _threat(40, 2, zone=None), _threat(90, 3)], ends=[220, 420], phases=2)
+    )
+    assert isinstance(tl, Timeline) and tl.end_s == 420 and tl.phase_at(230) == 2
+    assert [e.units for e in tl.threats()] == [1, 1, 1]
