@@ -15,9 +15,7 @@ log = logging.getLogger(__name__)
 
 
 class VoiceBridge(Protocol):
-    async def prepare(
-        self, flight_id: str, guild_id: int, channel_id: int, lang: str, cues: list[Any]
-    ) -> str | None:
+    async def prepare(self, flight_id: str, guild_id: int, channel_id: int, lang: str, cues: list[Any]) -> str | None:
         """Join and pre-render; return None when ready, or the reason voice is unavailable."""
 
     async def start(self, flight_id: str, started_at: float, time_scale: float) -> None: ...
@@ -28,9 +26,7 @@ class VoiceBridge(Protocol):
 class NullVoice:
     """No voice: the text mirror in the channel carries the intercom."""
 
-    async def prepare(
-        self, flight_id: str, guild_id: int, channel_id: int, lang: str, cues: list[Any]
-    ) -> str | None:
+    async def prepare(self, flight_id: str, guild_id: int, channel_id: int, lang: str, cues: list[Any]) -> str | None:
         return "voice intercom is not available in this build"
 
     async def start(self, flight_id: str, started_at: float, time_scale: float) -> None:

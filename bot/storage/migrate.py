@@ -43,9 +43,7 @@ def load_migrations(directory: Path | None = None) -> list[Migration]:
     found.sort(key=lambda m: m.version)
     for expected, migration in enumerate(found, start=1):
         if migration.version != expected:
-            raise MigrationError(
-                f"migration numbers must run 0001, 0002, ... without gaps; found {migration.name}"
-            )
+            raise MigrationError(f"migration numbers must run 0001, 0002, ... without gaps; found {migration.name}")
     return found
 
 

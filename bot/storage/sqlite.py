@@ -158,9 +158,7 @@ class SqliteStorage:
         )
 
     async def load_flight(self, flight_id: str) -> FlightRecord | None:
-        async with self.conn.execute(
-            f"SELECT {_FLIGHT_COLUMNS} FROM flights WHERE id = ?", (flight_id,)
-        ) as cur:
+        async with self.conn.execute(f"SELECT {_FLIGHT_COLUMNS} FROM flights WHERE id = ?", (flight_id,)) as cur:
             row = await cur.fetchone()
         return _flight_from_row(row) if row else None
 
@@ -225,8 +223,7 @@ class SqliteStorage:
             (flight_id,),
         ) as cur:
             return [
-                {"seq": s, "at": at, "actor_id": a, "kind": k, "payload": json.loads(p)}
-                async for s, at, a, k, p in cur
+                {"seq": s, "at": at, "actor_id": a, "kind": k, "payload": json.loads(p)} async for s, at, a, k, p in cur
             ]
 
     # -- logbook -----------------------------------------------------------------------------

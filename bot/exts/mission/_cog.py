@@ -103,9 +103,7 @@ class MissionCog(commands.Cog, name="Mission"):
         mission = mission.strip()
         known = await self.catalog.exists(interaction.guild_id, mission)
         if not known:
-            await interaction.response.send_message(
-                t(lang, "error.unknown_mission", mission=mission), ephemeral=True
-            )
+            await interaction.response.send_message(t(lang, "error.unknown_mission", mission=mission), ephemeral=True)
             return
         if normal_threats not in DIFFICULTIES or serious_threats not in DIFFICULTIES:
             await interaction.response.send_message(t(lang, "error.difficulty"), ephemeral=True)
@@ -200,18 +198,14 @@ class MissionCog(commands.Cog, name="Mission"):
             )
 
     # -- component router ----------------------------------------------------------------------------
-    async def on_component(
-        self, interaction: discord.Interaction, cid: _ids.ComponentId, values: list[str]
-    ) -> None:
+    async def on_component(self, interaction: discord.Interaction, cid: _ids.ComponentId, values: list[str]) -> None:
         """Every `sa:` button and select lands here (from the DynamicItem callbacks)."""
         if cid.action in ("join", "leave", "roles", "start", "cancel"):
             await self._lobby_action(interaction, cid, values)
         else:
             await self.flights.on_component(interaction, cid, values)
 
-    async def _lobby_action(
-        self, interaction: discord.Interaction, cid: _ids.ComponentId, values: list[str]
-    ) -> None:
+    async def _lobby_action(self, interaction: discord.Interaction, cid: _ids.ComponentId, values: list[str]) -> None:
         user = interaction.user
         async with Reply(interaction, update=True) as reply, self.bot.locks.get(cid.flight):
             record = await self.bot.storage.load_flight(cid.flight)
@@ -279,9 +273,7 @@ class MissionCog(commands.Cog, name="Mission"):
             discord.SelectOption(label=t(lang, f"role.{r}"), value=r, emoji=ROLE_EMOJI[r]) for r in ROLE_KEYS
         ]
         return view_of(
-            FlightButton(
-                _ids.make(fid, "join"), label=t(lang, "lobby.join"), style=discord.ButtonStyle.success, row=0
-            ),
+            FlightButton(_ids.make(fid, "join"), label=t(lang, "lobby.join"), style=discord.ButtonStyle.success, row=0),
             FlightButton(_ids.make(fid, "leave"), label=t(lang, "lobby.leave"), row=0),
             FlightButton(
                 _ids.make(fid, "start"),

@@ -47,9 +47,7 @@ class FlightButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=_ids
         row: int | None = None,
     ) -> None:
         super().__init__(
-            discord.ui.Button(
-                custom_id=custom_id, label=label, style=style, emoji=emoji, disabled=disabled, row=row
-            )
+            discord.ui.Button(custom_id=custom_id, label=label, style=style, emoji=emoji, disabled=disabled, row=row)
         )
 
     @classmethod

@@ -189,9 +189,7 @@ class FlightService:
                 from engine.flight.script import intercom_script
 
                 cues = intercom_script(flight.timeline, record.language)
-                reason = await self.bot.voice.prepare(
-                    record.id, record.guild_id, vc_id, record.language, cues
-                )
+                reason = await self.bot.voice.prepare(record.id, record.guild_id, vc_id, record.language, cues)
                 if reason is None:
                     await self.bot.voice.start(record.id, record.started_at or 0.0, record.time_scale)
         except Exception as exc:  # voice is optional; never let it break a flight
@@ -246,9 +244,7 @@ class FlightService:
         return min(MAX_SLEEP_S, max(0.0, wait))
 
     @staticmethod
-    def _journal(
-        actor: int | None, kind: str, events: list[FlightEvent], extra: Any = None
-    ) -> dict[str, Any]:
+    def _journal(actor: int | None, kind: str, events: list[FlightEvent], extra: Any = None) -> dict[str, Any]:
         payload: dict[str, Any] = {"events": [e.kind for e in events]}
         if extra is not None:
             payload["command"] = extra
@@ -397,9 +393,7 @@ class FlightService:
         phases = int(timeline.get("phases", 3))
         phase = max(1, int(state.get("round_phase", 0) or 1))
         embed = discord.Embed(title=t(lang, "deck.title"), colour=COLOR_FLIGHT)
-        lines = [
-            f"**{mission_label(record.options)}** · " + t(lang, "deck.phase", phase=phase, phases=phases)
-        ]
+        lines = [f"**{mission_label(record.options)}** · " + t(lang, "deck.phase", phase=phase, phases=phases)]
         if state.get("status") == "ended" or record.status != "flying":
             lines.append(t(lang, "deck.operation_ended"))
         else:
@@ -418,9 +412,7 @@ class FlightService:
         for threat in state.get("threats", []):
             zone = ZONE_EMOJI.get(threat.get("zone"), "🟨")
             track = state.get("tracks", {}).get(threat.get("zone") or "internal", "?")
-            threats.append(
-                f"{zone} T+{threat['turn']} · {self._threat_name(threat['id'])} ({threat['id']}) · {track}"
-            )
+            threats.append(f"{zone} T+{threat['turn']} · {self._threat_name(threat['id'])} ({threat['id']}) · {track}")
         embed.add_field(
             name=t(lang, "deck.threats"),
             value="\n".join(threats)[:1024] or t(lang, "deck.none"),
@@ -519,10 +511,7 @@ class FlightService:
             items.append(
                 FlightSelect(
                     _ids.make(fid, "place", uid, sel, half),
-                    options=[
-                        discord.SelectOption(label=t(lang, "hand.turn", n=n), value=str(n))
-                        for n in open_turns
-                    ],
+                    options=[discord.SelectOption(label=t(lang, "hand.turn", n=n), value=str(n)) for n in open_turns],
                     placeholder=f"{t(lang, 'hand.place')} ({t(lang, 'hand.' + half)})",
                     row=1,
                 )
@@ -531,15 +520,11 @@ class FlightService:
         if running and sel != "-":
             other = "move" if half == "action" else "action"
             items.append(
-                FlightButton(
-                    _ids.make(fid, "half", uid, sel, other), label=t(lang, f"hand.{other}"), row=buttons_row
-                )
+                FlightButton(_ids.make(fid, "half", uid, sel, other), label=t(lang, f"hand.{other}"), row=buttons_row)
             )
             if sel.startswith("t"):
                 items.append(
-                    FlightButton(
-                        _ids.make(fid, "back", uid, sel), label=t(lang, "hand.back"), row=buttons_row
-                    )
+                    FlightButton(_ids.make(fid, "back", uid, sel), label=t(lang, "hand.back"), row=buttons_row)
                 )
         if running and view_data["can_draw"]:
             items.append(
@@ -560,15 +545,11 @@ class FlightService:
                 )
             )
         items.append(
-            FlightButton(
-                _ids.make(fid, "refresh", uid), label=t(lang, "hand.refresh"), emoji="🔄", row=buttons_row
-            )
+            FlightButton(_ids.make(fid, "refresh", uid), label=t(lang, "hand.refresh"), emoji="🔄", row=buttons_row)
         )
-        if running and sel.startswith("h"):
+        if running and sel.startswith("h") and not action_card(dec_card(sel[1:])).heroic:
             android_options = [
-                discord.SelectOption(
-                    label=f"🤖 {a} · {t(lang, 'hand.turn', n=s['turn'])}", value=f"{i}.{s['turn']}"
-                )
+                discord.SelectOption(label=f"🤖 {a} · {t(lang, 'hand.turn', n=s['turn'])}", value=f"{i}.{s['turn']}")
                 for i, (a, data) in enumerate(view_data["androids"].items())
                 for s in data["board"]
                 if s["open"] and not s["card"]
@@ -582,16 +563,13 @@ class FlightService:
                         row=3,
                     )
                 )
-            if view_data["can_give"] and not action_card(dec_card(sel[1:])).heroic:
+            if view_data["can_give"]:
                 humans = [m.name for m in flight.humans() if m.name != name]
                 if humans:
                     items.append(
                         FlightSelect(
                             _ids.make(fid, "give", uid, sel),
-                            options=[
-                                discord.SelectOption(label=h[:100], value=str(i))
-                                for i, h in enumerate(humans)
-                            ],
+                            options=[discord.SelectOption(label=h[:100], value=str(i)) for i, h in enumerate(humans)],
                             placeholder=t(lang, "hand.give"),
                             row=4,
                         )
@@ -599,9 +577,7 @@ class FlightService:
         return embed, view_of(*items)
 
     # -- clicks -----------------------------------------------------------------------------------------
-    async def on_component(
-        self, interaction: discord.Interaction, cid: _ids.ComponentId, values: list[str]
-    ) -> None:
+    async def on_component(self, interaction: discord.Interaction, cid: _ids.ComponentId, values: list[str]) -> None:
         user_id = interaction.user.id
         opening = cid.action == "station"
         async with Reply(interaction, update=not opening) as reply, self.bot.locks.get(cid.flight):
@@ -724,9 +700,7 @@ class FlightService:
             await self.bot.storage.add_logbook_entry(entry)
             record.status = "finished"
             record.notes["result"] = result.to_json_dict()
-            await self.bot.storage.save_flight(
-                record, {"kind": "finished", "payload": {"outcome": data["outcome"]}}
-            )
+            await self.bot.storage.save_flight(record, {"kind": "finished", "payload": {"outcome": data["outcome"]}})
         await self._unmute(record)
         if self.bot.voice is not None and record.voice:
             with contextlib.suppress(Exception):
@@ -790,9 +764,7 @@ class FlightService:
         try:
             target = await message.create_thread(name=t(lang, "result.log_thread")[:100])
         except (discord.HTTPException, AttributeError, ValueError) as exc:
-            log.info(
-                "flight %s: no thread for the captain's log (%s); posting in the channel", record.id, exc
-            )
+            log.info("flight %s: no thread for the captain's log (%s); posting in the channel", record.id, exc)
         for chunk in chunks:
             try:
                 await target.send(chunk)

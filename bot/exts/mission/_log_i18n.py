@@ -48,16 +48,11 @@ def _zone(lang: str, zone: str | None) -> str:
 _RU: dict[str, Callable[[Event], str]] = {
     "threat_appears": lambda e: (
         f"Появляется {_threat(e)} на {e['track']}"
-        + (
-            f" в зоне «{_zone('ru', e.get('zone'))}»"
-            if e.get("zone")
-            else f" на {_st('ru', e.get('station'))}"
-        )
+        + (f" в зоне «{_zone('ru', e.get('zone'))}»" if e.get("zone") else f" на {_st('ru', e.get('station'))}")
     ),
     "move": lambda e: f"{e['player']} переходит с {_st('ru', e['frm'])} на {_st('ru', e['to'])}",
     "fire": lambda e: (
-        f"{e['player']} стреляет из пушки на {_st('ru', e['station'])}"
-        + (" (героически)" if e.get("heroic") else "")
+        f"{e['player']} стреляет из пушки на {_st('ru', e['station'])}" + (" (героически)" if e.get("heroic") else "")
     ),
     "threat_destroyed": lambda e: f"{_threat(e)} уничтожена" + (f" ({e['by']})" if e.get("by") else ""),
     "threat_hit": lambda e: f"{_threat(e)} получает {e['amount']} урона",
@@ -89,8 +84,7 @@ _CS: dict[str, Callable[[Event], str]] = {
     ),
     "move": lambda e: f"{e['player']} přechází z {_st('cs', e['frm'])} na {_st('cs', e['to'])}",
     "fire": lambda e: (
-        f"{e['player']} střílí z děla na {_st('cs', e['station'])}"
-        + (" (hrdinsky)" if e.get("heroic") else "")
+        f"{e['player']} střílí z děla na {_st('cs', e['station'])}" + (" (hrdinsky)" if e.get("heroic") else "")
     ),
     "threat_destroyed": lambda e: f"{_threat(e)} je zničena" + (f" ({e['by']})" if e.get("by") else ""),
     "threat_hit": lambda e: f"{_threat(e)} dostává zásah {e['amount']}",
@@ -100,9 +94,7 @@ _CS: dict[str, Callable[[Event], str]] = {
         f"{e['source']} útočí na {_zone('cs', e['zone'])} zónu silou {e['amount']}: štít "
         f"pohltí {e['absorbed']}, poškození {e['damage']}"
     ),
-    "damage_token": lambda e: (
-        f"{_zone('cs', e['zone']).capitalize()} zóna je poškozena (celkem {e['total']})"
-    ),
+    "damage_token": lambda e: f"{_zone('cs', e['zone']).capitalize()} zóna je poškozena (celkem {e['total']})",
     "no_target": lambda e: f"{e['weapon']}: žádný cíl",
     "computer_ok": lambda e: f"Kontrola počítače, fáze {e.get('phase', '?')}: v pořádku",
     "computer_not_maintained": lambda e: (

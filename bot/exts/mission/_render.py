@@ -66,9 +66,7 @@ def lobby_embed(record: FlightRecord, androids: int, notes: list[str] | None = N
     crew = crew_lines(lang, record) or [t(lang, "lobby.empty")]
     if androids:
         crew.append(t(lang, "lobby.androids", n=androids))
-    embed.add_field(
-        name=t(lang, "lobby.crew", n=len(record.crew)), value="\n".join(crew)[:1024], inline=False
-    )
+    embed.add_field(name=t(lang, "lobby.crew", n=len(record.crew)), value="\n".join(crew)[:1024], inline=False)
     if notes:
         embed.add_field(name=t(lang, "lobby.notes"), value="\n".join(notes)[:1024], inline=False)
     embed.set_footer(text=f"flight {record.id}")
@@ -76,9 +74,7 @@ def lobby_embed(record: FlightRecord, androids: int, notes: list[str] | None = N
 
 
 def closed_embed(record: FlightRecord, text: str) -> discord.Embed:
-    return discord.Embed(
-        title=t(record.language, "lobby.title"), description=text, colour=discord.Colour.dark_grey()
-    )
+    return discord.Embed(title=t(record.language, "lobby.title"), description=text, colour=discord.Colour.dark_grey())
 
 
 # -- results ------------------------------------------------------------------------------------
@@ -165,9 +161,7 @@ def logbook_embed(lang: str, entries: list[LogbookEntry]) -> discord.Embed:
     for e in entries[:10]:
         crew = ", ".join(f"{c.name}" + (f" ({'/'.join(c.roles)})" if c.roles else "") for c in e.crew)
         destroyed_by = f" — {t(lang, 'logbook.destroyed_by', cause=e.destroyed_by)}" if e.destroyed_by else ""
-        mission = e.mission_id + (
-            f" (seed {e.seed})" if e.mission_id == "random" and e.seed is not None else ""
-        )
+        mission = e.mission_id + (f" (seed {e.seed})" if e.mission_id == "random" and e.seed is not None else "")
         penalties = ", ".join(f"{t(lang, 'penalty.' + k)} {v}" for k, v in e.penalties.items() if v)
         value = (
             f"{'✅' if e.outcome == 'survived' else '💥'} {t(lang, 'outcome.' + e.outcome)}{destroyed_by}\n"

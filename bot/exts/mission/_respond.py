@@ -24,9 +24,7 @@ DEFER_AFTER = 2.0
 class Reply:
     """One interaction's answer.  `update=True` edits the clicked message; else a new message."""
 
-    def __init__(
-        self, interaction: discord.Interaction, *, update: bool = False, ephemeral: bool = True
-    ) -> None:
+    def __init__(self, interaction: discord.Interaction, *, update: bool = False, ephemeral: bool = True) -> None:
         self.interaction = interaction
         self.update = update
         self.ephemeral = ephemeral

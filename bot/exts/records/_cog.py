@@ -75,14 +75,10 @@ class RecordsCog(commands.Cog, name="Records"):
         cog: Any = self.bot.get_cog("Mission")
         names = await cog.catalog.choices(interaction.guild_id) if cog else []
         return [
-            app_commands.Choice(name=label[:100], value=mid)
-            for mid, label in names
-            if current.lower() in mid.lower()
+            app_commands.Choice(name=label[:100], value=mid) for mid, label in names if current.lower() in mid.lower()
         ][:25]
 
-    @app_commands.command(
-        name="leaderboard", description="Best scores per mission and difficulty on this server"
-    )
+    @app_commands.command(name="leaderboard", description="Best scores per mission and difficulty on this server")
     @app_commands.guild_only()
     async def leaderboard(self, interaction: discord.Interaction) -> None:
         rows = await self.bot.storage.leaderboard(interaction.guild_id or 0)
@@ -97,8 +93,7 @@ class RecordsCog(commands.Cog, name="Records"):
     @app_commands.rename(json_text="json")
     @app_commands.choices(
         language=[
-            app_commands.Choice(name=n, value=v)
-            for n, v in (("English", "en"), ("Русский", "ru"), ("Čeština", "cs"))
+            app_commands.Choice(name=n, value=v) for n, v in (("English", "en"), ("Русский", "ru"), ("Čeština", "cs"))
         ]
     )
     async def resolve(
@@ -113,9 +108,7 @@ class RecordsCog(commands.Cog, name="Records"):
             await interaction.response.send_message(t(lang, "resolve.need_input"), ephemeral=True)
             return
         if game is not None and game.size > MAX_GAME_BYTES:
-            await interaction.response.send_message(
-                t(lang, "resolve.invalid", reason="file too large"), ephemeral=True
-            )
+            await interaction.response.send_message(t(lang, "resolve.invalid", reason="file too large"), ephemeral=True)
             return
         await interaction.response.defer(thinking=True)
         try:
@@ -125,9 +118,7 @@ class RecordsCog(commands.Cog, name="Records"):
             await interaction.followup.send(t(lang, "resolve.invalid", reason=f"malformed JSON: {exc}"))
             return
         except discord.HTTPException as exc:
-            await interaction.followup.send(
-                t(lang, "resolve.invalid", reason=f"cannot read the attachment: {exc}")
-            )
+            await interaction.followup.send(t(lang, "resolve.invalid", reason=f"cannot read the attachment: {exc}"))
             return
         from engine import resolve
         from engine.model import Game

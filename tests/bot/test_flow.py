@@ -1,0 +1,305 @@
+"""The whole flight through the bot's components: lobby, start, hands, the round, the result.
+
+Driven through the bot's real DynamicItem callbacks with spec'd interaction fakes (helpers.py),
+a temporary SQLite file and a hand-moved clock, on the official mission S2-1
+(incoming data at 2:20, communications down at 2:50 for 20 s, data transfer at 3:05, phases end
+at 3:45, 7:30 and 10:00).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from sa_bot_helpers import World, click, find_id, new_bot, select_options, stop_bot  # type: ignore[import-not-found]
+
+from bot.exts.mission import _ids
+
+
+async def open_lobby(bot: Any, world: Any, host: Any, **options: Any) -> tuple[str, Any]:
+    cog = bot.get_cog("Mission")
+    inter = world.interaction(host)
+    params = {
+        "mission": "S2-1",
+        "normal_threats": "white",
+        "serious_threats": "yellow",
+        "language": "en",
+        "voice": "on",
+        "seed": 42,
+    } | options
+    await cog.mission_start.callback(cog, inter, **params)
+    sent = inter.log[-1]
+    assert sent.kind == "send_message" and not sent.ephemeral
+    fid = find_id(sent.view, "join").split(":")[1]
+    return fid, sent
+
+
+async def start_flight(bot: Any, world: Any) -> tuple[str, Any, Any]:
+    ann = world.member("Ann", in_voice=True)
+    bob = world.member("Bob", in_voice=True)
+    fid, _ = await open_lobby(bot, world, ann)
+    await click(world, bob, _ids.make(fid, "join"))
+    await click(world, ann, _ids.make(fid, "roles"), ["captain", "security"])
+    await click(world, bob, _ids.make(fid, "roles"), ["comms"])
+    inter = await click(world, ann, _ids.make(fid, "start"))
+    assert inter.log[-1].kind == "edit_message", inter.log
+    return fid, ann, bob
+
+
+def last(inter: Any) -> Any:
+    return inter.log[-1]
+
+
+async def open_station(world: Any, user: Any, fid: str) -> Any:
+    inter = await click(world, user, _ids.make(fid, "station"))
+    sent = last(inter)
+    assert sent.kind == "send_message" and sent.ephemeral, sent
+    return sent
+
+
+async def test_lobby_join_roles_and_start(bot: Any, world: Any) -> None:
+    ann = world.member("Ann", in_voice=True)
+    bob = world.member("Bob")
+    eve = world.member("Eve")
+    fid, sent = await open_lobby(bot, world, ann)
+    record = await bot.storage.load_flight(fid)
+    assert record.status == "lobby" and [m.name for m in record.crew] == ["Ann"]
+    assert record.lobby_message_id is not None
+    assert "4 android" in str(sent.embed.fields[3].value)  # solo: four androids (rulebook §5.5)
+
+    inter = await click(world, bob, _ids.make(fid, "join"))
+    assert last(inter).kind == "edit_message"
+    assert "<@%d>" % bob.id in last(inter).embed.fields[3].value
+    inter = await click(world, bob, _ids.make(fid, "join"))
+    assert last(inter).ephemeral and "already" in last(inter).content
+
+    await click(world, ann, _ids.make(fid, "roles"), ["captain", "comms"])
+    await click(world, bob, _ids.make(fid, "roles"), ["comms"])  # takes comms away from Ann
+    record = await bot.storage.load_flight(fid)
+    assert [m.roles for m in record.crew] == [["captain"], ["comms"]]
+
+    inter = await click(world, eve, _ids.make(fid, "roles"), ["security"])
+    assert last(inter).ephemeral and "Join" in last(inter).content
+    inter = await click(world, bob, _ids.make(fid, "start"))
+    assert last(inter).ephemeral and "host" in last(inter).content
+    assert (await bot.storage.load_flight(fid)).status == "lobby"
+
+    # a second lobby in the same channel is refused
+    inter = world.interaction(eve)
+    cog = bot.get_cog("Mission")
+    await cog.mission_start.callback(cog, inter, mission="S1-1")
+    assert last(inter).ephemeral and "already has an active flight" in last(inter).content
+
+    inter = await click(world, ann, _ids.make(fid, "start"))
+    record = await bot.storage.load_flight(fid)
+    assert record.status == "flying" and record.state is not None and record.deck_message_id is not None
+    deck = next(s for s in world.channel.sent if s.embed is not None and "flight deck" in s.embed.title)
+    # voice is unavailable in this build: said once, in text, and the flight goes on
+    assert any("intercom continues in text" in (s.content or "") for s in world.channel.sent)
+    assert find_id(deck.view, "station") == _ids.make(fid, "station")
+    # stale lobby button after the start
+    inter = await click(world, eve, _ids.make(fid, "join"))
+    assert last(inter).ephemeral and "closed" in last(inter).content
+
+
+async def test_unknown_mission_and_missing_permissions(bot: Any, world: Any) -> None:
+    import discord
+
+    cog = bot.get_cog("Mission")
+    ann = world.member("Ann")
+    inter = world.interaction(ann)
+    await cog.mission_start.callback(cog, inter, mission="S9-9")
+    assert last(inter).ephemeral and "Unknown mission" in last(inter).content
+    inter = world.interaction(ann, app_permissions=discord.Permissions(view_channel=True))
+    await cog.mission_start.callback(cog, inter, mission="S2-1")
+    text = last(inter).content
+    assert last(inter).ephemeral and "Send Messages" in text and "Embed Links" in text
+    choices = await cog._mission_autocomplete(inter, "s2-")
+    assert [c.value for c in choices] == [f"S2-{i}" for i in range(1, 9)]
+
+
+async def test_full_flight(bot: Any, world: Any, clock: Any) -> None:
+    fid, ann, bob = await start_flight(bot, world)
+    eve = world.member("Eve")
+    service = bot.get_cog("Mission").flights
+
+    clock.advance(12)
+    await service.tick(fid)
+    texts = "\n".join(s.content or "" for s in world.channel.sent)
+    assert "📢" in texts  # the intercom text mirror
+
+    station = await open_station(world, ann, fid)
+    assert "Station of Ann" in station.embed.title
+    options = select_options(station.view, "pick")
+    first_card = options[0]
+
+    # place the first card on turn 1 with the move half
+    inter = await click(world, ann, find_id(station.view, "pick"), [first_card])
+    hand = last(inter)
+    assert hand.kind == "edit_message"
+    inter = await click(world, ann, find_id(hand.view, "half"))
+    hand = last(inter)
+    place_id = find_id(hand.view, "place")
+    assert place_id.endswith(".move")
+    inter = await click(world, ann, place_id, ["1"])
+    hand = last(inter)
+    assert hand.kind == "edit_message"
+    state = (await bot.storage.load_flight(fid)).state
+    ann_state = next(m for m in state["members"] if m["name"] == "Ann")
+    assert ann_state["board"]["1"]["half"] == "move"
+
+    # move it to turn 2, then take it back
+    inter = await click(world, ann, find_id(hand.view, "pick"), ["t1"])
+    inter = await click(world, ann, find_id(last(inter).view, "place"), ["2"])
+    state = (await bot.storage.load_flight(fid)).state
+    assert set(next(m for m in state["members"] if m["name"] == "Ann")["board"]) == {"2"}
+    inter = await click(world, ann, find_id(last(inter).view, "pick"), ["t2"])
+    inter = await click(world, ann, find_id(last(inter).view, "back"))
+    state = (await bot.storage.load_flight(fid)).state
+    assert next(m for m in state["members"] if m["name"] == "Ann")["board"] == {}
+
+    # rejections: someone outside the crew, another player's hand, a locked turn later on
+    inter = await click(world, eve, _ids.make(fid, "station"))
+    assert last(inter).ephemeral and "not in this flight's crew" in last(inter).content
+    inter = await click(world, bob, _ids.make(fid, "refresh", ann.id))
+    assert last(inter).ephemeral and "another crew member" in last(inter).content
+    before = (await bot.storage.load_flight(fid)).version
+    inter = await click(world, eve, _ids.make(fid, "draw", eve.id))
+    assert (await bot.storage.load_flight(fid)).version == before
+
+    # place a card on an android's board
+    station = await open_station(world, bob, fid)
+    bob_card = next(o for o in select_options(station.view, "pick") if not o.startswith("hH"))
+    inter = await click(world, bob, find_id(station.view, "pick"), [bob_card])
+    android_slots = select_options(last(inter).view, "android")
+    inter = await click(world, bob, find_id(last(inter).view, "android"), [android_slots[0]])
+    state = (await bot.storage.load_flight(fid)).state
+    androids = [m for m in state["members"] if m["android"]]
+    assert any(a["board"] for a in androids)
+
+    # incoming data at 2:20: Ann draws a card
+    clock.advance(140 - 12 + 1)
+    await service.tick(fid)
+    hand_before = len(
+        next(m for m in (await bot.storage.load_flight(fid)).state["members"] if m["name"] == "Ann")["hand"]
+    )
+    station = await open_station(world, ann, fid)
+    inter = await click(world, ann, find_id(station.view, "draw"))
+    state = (await bot.storage.load_flight(fid)).state
+    assert len(next(m for m in state["members"] if m["name"] == "Ann")["hand"]) == hand_before + 1
+    inter = await click(world, ann, _ids.make(fid, "draw", ann.id))
+    assert last(inter).ephemeral  # only one draw per incoming data
+
+    # communications down 2:50-3:00: the crew in voice is server-muted, then unmuted
+    clock.advance(170 - 141 + 1)
+    await service.tick(fid)
+    ann.edit.assert_any_await(mute=True, reason="Space Alert: communications down")
+    bob.edit.assert_any_await(mute=True, reason="Space Alert: communications down")
+    assert any("Communications down" in (s.content or "") for s in world.channel.sent)
+    clock.advance(10)  # S2-1's failure lasts until 3:00
+    await service.tick(fid)
+    ann.edit.assert_any_await(mute=False, reason="Space Alert: communications restored")
+
+    # data transfer at 3:05 (window closes with the beep 8 s later): Ann gives Bob a card
+    record = await bot.storage.load_flight(fid)
+    flight_now = service.flight_time(record)
+    clock.advance(max(0.0, 186 - flight_now))
+    await service.tick(fid)
+    station = await open_station(world, ann, fid)
+    giveable = next(o for o in select_options(station.view, "pick") if o.startswith("h") and "H" not in o[1:2])
+    inter = await click(world, ann, find_id(station.view, "pick"), [giveable])
+    inter = await click(world, ann, find_id(last(inter).view, "give"), ["0"])
+    state = (await bot.storage.load_flight(fid)).state
+    from bot.exts.mission._flights import dec_card
+
+    assert dec_card(giveable[1:]) in next(m for m in state["members"] if m["name"] == "Bob")["hand"]
+
+    # finish phase early (Ann moves on to phase 2), then try a turn of the locked phase 1
+    station = await open_station(world, ann, fid)
+    inter = await click(world, ann, find_id(station.view, "finish"))
+    state = (await bot.storage.load_flight(fid)).state
+    assert next(m for m in state["members"] if m["name"] == "Ann")["phase"] == 2
+    card = select_options(last(inter).view, "pick")[0]
+    inter = await click(world, ann, _ids.make(fid, "place", ann.id, card, "action"), ["3"])
+    assert last(inter).ephemeral and "locked" in last(inter).content
+    inter = await click(world, ann, _ids.make(fid, "place", ann.id, card, "action"), ["4"])
+    assert last(inter).kind == "edit_message"
+
+    # the operation ends: plans lock, resolution, result, captain's log in a thread, logbook
+    clock.advance(700)
+    assert await service.tick(fid) is None
+    record = await bot.storage.load_flight(fid)
+    assert record.status == "finished"
+    result_post = next(s for s in world.channel.sent if s.embed is not None and "result" in (s.embed.title or ""))
+    assert "Score breakdown" in [f.name for f in result_post.embed.fields]
+    result_message = world.channel.messages[world.channel.sent.index(result_post)]
+    result_message.create_thread.assert_awaited()
+    log_text = "\n".join(s.content for s in result_message.thread.sent)
+    assert "Captain's log" in log_text and "Turn 1" in log_text
+    entries = await bot.storage.logbook(world.guild.id)
+    assert len(entries) == 1 and entries[0].mission_id == "S2-1"
+    assert {c.name for c in entries[0].crew} >= {"Ann", "Bob"}
+    assert entries[0].outcome in ("survived", "destroyed")
+
+    # a finished flight's buttons explain and change nothing
+    inter = await click(world, ann, _ids.make(fid, "station"))
+    assert last(inter).ephemeral and "over" in last(inter).content
+    inter = await click(world, ann, _ids.make(fid, "finish", ann.id))
+    assert last(inter).ephemeral and "over" in last(inter).content
+
+    # /logbook and /leaderboard show it
+    records = bot.get_cog("Records")
+    inter = world.interaction(ann)
+    await records.logbook.callback(records, inter, crew_member=ann)
+    assert "S2-1" in last(inter).embed.fields[0].name
+
+
+async def test_restart_in_phase_two_keeps_every_plan(tmp_path: Path, clock: Any) -> None:
+    db = tmp_path / "sa.sqlite3"
+    bot1 = await new_bot(db, clock)
+    world = World(bot1)
+    fid, ann, bob = await start_flight(bot1, world)
+    service = bot1.get_cog("Mission").flights
+    clock.advance(240)  # phase 2 (phase 1 ends at 3:45)
+    await service.tick(fid)
+    station = await open_station(world, ann, fid)
+    card = select_options(station.view, "pick")[0]
+    inter = await click(world, ann, find_id(station.view, "pick"), [card])
+    inter = await click(world, ann, find_id(last(inter).view, "place"), ["5"])
+    assert last(inter).kind == "edit_message"
+    await stop_bot(bot1)
+
+    # a new bot over the same database; the old hand's buttons keep working
+    clock.advance(30)
+    bot2 = await new_bot(db, clock)
+    world.bot = bot2  # same guild, channel and members; rewire the new bot's lookups
+    bot2.get_channel = world._channel
+    bot2.get_guild = lambda gid: world.guild
+    inter = await click(world, ann, _ids.make(fid, "refresh", ann.id))
+    hand = last(inter)
+    assert hand.kind == "edit_message"
+    board_field = next(f for f in hand.embed.fields if f.name == "Action board")
+    assert "\n".join(board_field.value.splitlines()[4:5]).strip().startswith("` 5`")
+    assert "→" in board_field.value.splitlines()[4]
+    service2 = bot2.get_cog("Mission").flights
+    clock.advance(1000)
+    await service2.tick(fid)
+    record = await bot2.storage.load_flight(fid)
+    assert record.status == "finished"
+    entries = await bot2.storage.logbook(world.guild.id)
+    assert len(entries) == 1
+    await stop_bot(bot2)
+
+
+async def test_abort_by_host_or_manager(bot: Any, world: Any) -> None:
+    fid, ann, bob = await start_flight(bot, world)
+    cog = bot.get_cog("Mission")
+    inter = world.interaction(bob)
+    await cog.mission_abort.callback(cog, inter)
+    assert last(inter).ephemeral and "Only the host" in last(inter).content
+    inter = world.interaction(bob, manage_guild=True)
+    await cog.mission_abort.callback(cog, inter)
+    assert "aborted" in last(inter).content
+    assert (await bot.storage.load_flight(fid)).status == "aborted"
+    inter = await click(world, ann, _ids.make(fid, "station"))
+    assert last(inter).ephemeral and "over" in last(inter).content

@@ -1,0 +1,142 @@
+"""Migrations (empty database, re-applied, a failing one) and the storage interface."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from bot.storage import (
+    ChannelBusy,
+    CrewMember,
+    FlightRecord,
+    LogbookCrew,
+    LogbookEntry,
+    MigrationError,
+    SqliteStorage,
+    StaleWrite,
+)
+from bot.storage.migrate import load_migrations
+
+
+def record(fid: str = "0000abcd", channel: int = 5) -> FlightRecord:
+    return FlightRecord(
+        id=fid,
+        guild_id=1,
+        channel_id=channel,
+        host_id=7,
+        status="lobby",
+        language="en",
+        voice=False,
+        time_scale=1.0,
+        options={"mission": "S2-1", "normal": "white", "serious": "white", "seed": 3},
+        crew=[CrewMember(7, "Ann", ["captain"])],
+    )
+
+
+async def test_migrations_from_empty_database_and_reapplied(tmp_path: Path) -> None:
+    db = tmp_path / "sa.sqlite3"
+    storage = SqliteStorage(db)
+    await storage.open()
+    assert await storage.schema_versions() == [m.version for m in load_migrations()]
+    async with storage.conn.execute("PRAGMA journal_mode") as cur:
+        assert (await cur.fetchone())[0] == "wal"
+    await storage.create_flight(record())
+    await storage.close()
+
+    again = SqliteStorage(db)
+    await again.open()  # applying twice is a no-op and keeps the data
+    assert await again.schema_versions() == [1]
+    assert (await again.load_flight("0000abcd")) is not None
+    from bot.storage.migrate import apply_migrations
+
+    assert await apply_migrations(again.conn) == []
+    await again.close()
+
+
+async def test_failed_migration_stops_with_a_clear_message(tmp_path: Path) -> None:
+    migrations = tmp_path / "migrations"
+    migrations.mkdir()
+    for m in load_migrations():
+        (migrations / m.name).write_text(m.sql)
+    (migrations / "0002_broken.sql").write_text("CREATE TABLE ok_part (x INTEGER);\nCREATE TABLE flights (x);\n")
+    storage = SqliteStorage(tmp_path / "sa.sqlite3", migrations_dir=migrations)
+    with pytest.raises(MigrationError, match=r"0002_broken\.sql failed"):
+        await storage.open()
+    # the failed file left nothing behind: version 1 only, no half-created table
+    assert await storage.schema_versions() == [1]
+    async with storage.conn.execute("SELECT name FROM sqlite_master WHERE name = 'ok_part'") as cur:
+        assert await cur.fetchone() is None
+    await storage.close()
+    shutil.rmtree(migrations)
+
+
+async def test_one_active_flight_per_channel_and_version_check(tmp_path: Path) -> None:
+    storage = SqliteStorage(tmp_path / "sa.sqlite3")
+    await storage.open()
+    await storage.create_flight(record())
+    with pytest.raises(ChannelBusy):
+        await storage.create_flight(record("1111abcd"))
+    first = await storage.load_flight("0000abcd")
+    second = await storage.load_flight("0000abcd")
+    assert first and second
+    first.status = "flying"
+    await storage.save_flight(first, {"kind": "start", "actor_id": 7})
+    with pytest.raises(StaleWrite):
+        await storage.save_flight(second)
+    events = await storage.flight_events("0000abcd")
+    assert [e["kind"] for e in events] == ["start"]
+    assert [r.id for r in await storage.active_flights()] == ["0000abcd"]
+    await storage.close()
+
+
+async def test_logbook_filters_and_leaderboard(tmp_path: Path) -> None:
+    storage = SqliteStorage(tmp_path / "sa.sqlite3")
+    await storage.open()
+
+    def entry(total: int, outcome: str, mission: str = "S2-1", user: int = 7) -> LogbookEntry:
+        return LogbookEntry(
+            guild_id=1,
+            channel_id=5,
+            flown_at=f"2026-01-0{total % 9 + 1}T00:00:00",
+            mission_id=mission,
+            normal_difficulty="white",
+            serious_difficulty="yellow",
+            language="en",
+            outcome=outcome,
+            crew=[LogbookCrew("Ann", user, ["captain"]), LogbookCrew("Android 1", None, ["android"])],
+            result={"outcome": outcome},
+            total=total,
+            destroyed_by="E1-01" if outcome == "destroyed" else None,
+            penalties={"damage": -2},
+            threat_points_destroyed=4,
+        )
+
+    await storage.add_logbook_entry(entry(10, "survived"))
+    await storage.add_logbook_entry(entry(25, "survived"))
+    await storage.add_logbook_entry(entry(3, "destroyed"))
+    await storage.add_logbook_entry(entry(8, "survived", "S1-1", user=8))
+    everything = await storage.logbook(1)
+    assert len(everything) == 4  # lost flights are kept
+    assert {e.destroyed_by for e in everything} == {None, "E1-01"}
+    assert len(await storage.logbook(1, user_id=8)) == 1
+    assert len(await storage.logbook(1, mission_id="S2-1")) == 3
+    assert len(await storage.logbook(1, difficulty="yellow")) == 4
+    assert await storage.logbook(2) == []
+    board = await storage.leaderboard(1)
+    assert [(r.mission_id, r.total) for r in board] == [("S1-1", 8), ("S2-1", 25)]
+    assert board[1].crew == ["Ann"]
+    await storage.close()
+
+
+async def test_settings_and_custom_missions(tmp_path: Path) -> None:
+    storage = SqliteStorage(tmp_path / "sa.sqlite3")
+    await storage.open()
+    assert await storage.get_setting(1, "language") is None
+    await storage.set_setting(1, "language", "ru")
+    await storage.set_setting(1, "language", "cs")
+    assert await storage.get_setting(1, "language") == "cs"
+    await storage.save_custom_mission(1, "club-1", "Club night", {"id": "club-1"}, 7)
+    assert (await storage.custom_missions(1))["club-1"]["name"] == "Club night"
+    await storage.close()
