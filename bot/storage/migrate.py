@@ -8,6 +8,7 @@ and the bot stops with the file name and the SQLite message (it never runs half-
 
 from __future__ import annotations
 
+import contextlib
 import re
 from dataclasses import dataclass
 from importlib import resources
@@ -75,10 +76,8 @@ async def apply_migrations(conn: aiosqlite.Connection, directory: Path | None = 
         try:
             await conn.executescript(script)
         except Exception as exc:  # sqlite3.Error and friends: report, never half-apply
-            try:
+            with contextlib.suppress(Exception):  # no transaction open: nothing to undo
                 await conn.execute("ROLLBACK")
-            except Exception:  # no transaction open: nothing to undo
-                pass
             raise MigrationError(
                 f"database migration {migration.name} failed: {exc}. "
                 "The database was left at the previous version; fix the file or restore a backup."

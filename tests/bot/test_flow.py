@@ -69,7 +69,7 @@ async def test_lobby_join_roles_and_start(bot: Any, world: Any) -> None:
 
     inter = await click(world, bob, _ids.make(fid, "join"))
     assert last(inter).kind == "edit_message"
-    assert "<@%d>" % bob.id in last(inter).embed.fields[3].value
+    assert f"<@{bob.id}>" in last(inter).embed.fields[3].value
     inter = await click(world, bob, _ids.make(fid, "join"))
     assert last(inter).ephemeral and "already" in last(inter).content
 
@@ -258,7 +258,7 @@ async def test_restart_in_phase_two_keeps_every_plan(tmp_path: Path, clock: Any)
     db = tmp_path / "sa.sqlite3"
     bot1 = await new_bot(db, clock)
     world = World(bot1)
-    fid, ann, bob = await start_flight(bot1, world)
+    fid, ann, _bob = await start_flight(bot1, world)
     service = bot1.get_cog("Mission").flights
     clock.advance(240)  # phase 2 (phase 1 ends at 3:45)
     await service.tick(fid)
