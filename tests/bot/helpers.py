@@ -31,6 +31,26 @@ def next_id() -> int:
     return next(_snowflakes)
 
 
+class RecordingVoice:
+    """A voice bridge that records what the bot asked of it (issue 5's player is tested there)."""
+
+    def __init__(self, reason: str | None = "voice is off in tests") -> None:
+        self.reason = reason
+        self.calls: list[tuple[str, Any]] = []
+
+    async def prepare(
+        self, flight_id: str, guild_id: int, channel_id: int, host_id: int, lang: str, cues: list[Any]
+    ) -> str | None:
+        self.calls.append(("prepare", (flight_id, channel_id, host_id, lang, len(cues))))
+        return self.reason
+
+    async def start(self, flight_id: str, started_at: float, time_scale: float) -> None:
+        self.calls.append(("start", (flight_id, started_at, time_scale)))
+
+    async def stop(self, flight_id: str) -> None:
+        self.calls.append(("stop", flight_id))
+
+
 class FakeClock:
     """The bot's wall clock, moved by hand."""
 
@@ -299,11 +319,13 @@ def select_options(view: discord.ui.View | None, action: str) -> list[str]:
     raise AssertionError(f"no {action!r} select")
 
 
-async def new_bot(db: Path, clock: FakeClock, **settings: Any) -> SpaceAlertBot:
+async def new_bot(db: Path, clock: FakeClock, voice: Any = None, **settings: Any) -> SpaceAlertBot:
     config = Settings(_env_file=None, discord_token=None, command_sync="off", database_path=db, **settings)
     storage = SqliteStorage(db)
     await storage.open()
-    bot = SpaceAlertBot(settings=config, storage=storage, clock=clock, run_timers=False)
+    bot = SpaceAlertBot(
+        settings=config, storage=storage, clock=clock, run_timers=False, voice=voice or RecordingVoice()
+    )
     await bot.setup_hook()
     return bot
 

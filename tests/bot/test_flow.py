@@ -94,8 +94,9 @@ async def test_lobby_join_roles_and_start(bot: Any, world: Any) -> None:
     record = await bot.storage.load_flight(fid)
     assert record.status == "flying" and record.state is not None and record.deck_message_id is not None
     deck = next(s for s in world.channel.sent if s.embed is not None and "flight deck" in s.embed.title)
-    # voice is unavailable in this build: said once, in text, and the flight goes on
-    assert any("intercom continues in text" in (s.content or "") for s in world.channel.sent)
+    # the voice bridge was asked to join Ann's voice channel; it said no, once, and text goes on
+    assert bot.voice.calls[0][0] == "prepare" and bot.voice.calls[0][1][1] == world.voice.id
+    assert any("voice is off in tests" in (s.content or "") for s in world.channel.sent)
     assert find_id(deck.view, "station") == _ids.make(fid, "station")
     # stale lobby button after the start
     inter = await click(world, eve, _ids.make(fid, "join"))
@@ -225,6 +226,8 @@ async def test_full_flight(bot: Any, world: Any, clock: Any) -> None:
     inter = await click(world, ann, _ids.make(fid, "place", ann.id, card, "action"), ["4"])
     assert last(inter).kind == "edit_message"
 
+    assert bot.voice.calls[0][1][4] > 50  # every intercom line of S2-1 handed to the voice
+
     # the operation ends: plans lock, resolution, result, captain's log in a thread, logbook
     clock.advance(700)
     assert await service.tick(fid) is None
@@ -303,3 +306,18 @@ async def test_abort_by_host_or_manager(bot: Any, world: Any) -> None:
     assert (await bot.storage.load_flight(fid)).status == "aborted"
     inter = await click(world, ann, _ids.make(fid, "station"))
     assert last(inter).ephemeral and "over" in last(inter).content
+
+
+async def test_voice_ready_flight_starts_and_stops_the_intercom(tmp_path: Path, clock: Any) -> None:
+    from sa_bot_helpers import RecordingVoice  # type: ignore[import-not-found]
+
+    voice = RecordingVoice(reason=None)
+    bot = await new_bot(tmp_path / "v.sqlite3", clock, voice=voice)
+    world = World(bot)
+    fid, _ann, _bob = await start_flight(bot, world)
+    assert [c[0] for c in voice.calls] == ["prepare", "start"]
+    assert not any("intercom continues in text" in (s.content or "") for s in world.channel.sent)
+    clock.advance(2000)
+    await bot.get_cog("Mission").flights.tick(fid)
+    assert voice.calls[-1] == ("stop", fid)
+    await stop_bot(bot)

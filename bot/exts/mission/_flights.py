@@ -188,8 +188,11 @@ class FlightService:
                 flight = Flight.from_dict(record.state or {})
                 from engine.flight.script import intercom_script
 
-                cues = intercom_script(flight.timeline, record.language)
-                reason = await self.bot.voice.prepare(record.id, record.guild_id, vc_id, record.language, cues)
+                now = self.flight_time(record)  # after a restart only the lines still to come
+                cues = [c for c in intercom_script(flight.timeline, record.language) if c.at_s >= now]
+                reason = await self.bot.voice.prepare(
+                    record.id, record.guild_id, vc_id, record.host_id, record.language, cues
+                )
                 if reason is None:
                     await self.bot.voice.start(record.id, record.started_at or 0.0, record.time_scale)
         except Exception as exc:  # voice is optional; never let it break a flight
@@ -789,6 +792,8 @@ class FlightService:
             if record.status == "flying":
                 log.info("resuming flight %s in channel %s", record.id, record.channel_id)
                 self.arm(record.id)
+                if self.bot.run_timers:  # rejoin voice in the background; text goes on meanwhile
+                    self._spawn(self._start_voice(record))
 
     def stop_all(self) -> None:
         for task in list(self._timers.values()):
