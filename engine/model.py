@@ -7,6 +7,7 @@ models only validate and normalise.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -104,7 +105,10 @@ class Game(_Strict):
         return value
 
 
-class ThreatOutcome(BaseModel):
+# The result parts are plain dataclasses: resolve() builds thousands per second, and pydantic
+# serialises dataclasses inside the Result model just the same.
+@dataclass(slots=True)
+class ThreatOutcome:
     id: str
     turn: int
     zone: Zone | None
@@ -112,12 +116,14 @@ class ThreatOutcome(BaseModel):
     points: int
 
 
-class Lost(BaseModel):
+@dataclass(slots=True)
+class Lost:
     turn: int
     cause: str
 
 
-class Score(BaseModel):
+@dataclass(slots=True)
+class Score:
     threats: int = 0
     damage: int = 0
     worst_zone: int = 0

@@ -45,7 +45,7 @@ class CrewMember:
         return not self.knocked_out
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)  # identity equality: threats are dict keys in the damage step
 class ThreatState:
     """One threat card on a track: where its token is and what has been done to it."""
 

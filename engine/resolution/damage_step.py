@@ -46,8 +46,7 @@ def damage_step(m: Mission, *, weapons: bool = True) -> None:
     ship = m.ship
     if not ship.rocket_in_flight and (not weapons or (not ship.cannons and ship.in_space is None)):
         return  # nothing fires this turn
-    hits: dict[int, list[tuple[str, int]]] = defaultdict(list)
-    by_index = {id(t): t for t in m.threats}
+    hits: dict[ThreatState, list[tuple[str, int]]] = defaultdict(list)
     externals = m.present_threats(internal=False)
     pulse_fired = False
     behemoth_pilot = None
@@ -61,13 +60,13 @@ def damage_step(m: Mission, *, weapons: bool = True) -> None:
                 rng = pulse_range(m)
                 for t in externals:
                     if targetable(t, "pulse") and distance(t.position) <= rng:
-                        hits[id(t)].append(("pulse cannon", board.PULSE_DAMAGE + bonus))
+                        hits[t].append(("pulse cannon", board.PULSE_DAMAGE + bonus))
                 continue
             weapon = "heavy" if st.startswith("upper") else "light"
             dmg = heavy_laser_damage(m, zone) if weapon == "heavy" else light_laser_damage(m, zone)
             target = _nearest([t for t in externals if t.zone == zone and targetable(t, weapon)])
             if target is not None:
-                hits[id(target)].append((f"{weapon} laser {zone}", dmg + bonus))
+                hits[target].append((f"{weapon} laser {zone}", dmg + bonus))
             else:
                 m.emit("no_target", weapon=f"{weapon} laser {zone}")
 
@@ -82,7 +81,7 @@ def damage_step(m: Mission, *, weapons: bool = True) -> None:
         elif target.card.has("rocket_fizzles"):
             m.emit("rocket_fizzles", threat=target.card.id)  # Phantom Fighter: aimed at, no effect
         else:
-            hits[id(target)].append(("rocket", board.ROCKET_DAMAGE))
+            hits[target].append(("rocket", board.ROCKET_DAMAGE))
             if target.card.has("rocket_magnet"):
                 rocket_hit_juggernaut = target
 
@@ -97,17 +96,16 @@ def damage_step(m: Mission, *, weapons: bool = True) -> None:
                     if t.card.has("behemoth"):
                         dmg += 6  # §7.1 Behemoth: 9 (heroic 10), and the pilot is knocked out
                         behemoth_pilot = p
-                    hits[id(t)].append(("interceptors", dmg))
+                    hits[t].append(("interceptors", dmg))
                 else:
                     for t in in_range:
-                        hits[id(t)].append(("interceptors", board.INTERCEPTOR_SPREAD_DAMAGE + bonus))
+                        hits[t].append(("interceptors", board.INTERCEPTOR_SPREAD_DAMAGE + bonus))
 
     # --- sum, subtract shields once, place damage (all targeting is done) -------------------
     for t in m.threats:
         t.damage_this_step = 0
     destroyed_now: list[ThreatState] = []
-    for key, shots in hits.items():
-        t = by_index[key]
+    for t, shots in hits.items():
         total = sum(d for _, d in shots)
         if t.cryoshield:
             t.cryoshield = False  # §7.1 Cryoshield: the first step it is targeted it takes nothing

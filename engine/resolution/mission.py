@@ -152,7 +152,7 @@ def final_turn(m: Mission) -> None:
 def build_result(m: Mission, log: bool) -> Result:
     lost = m.lost is not None
     outcomes = []
-    for t in m.threats:
+    for t in sorted(m.threats, key=lambda t: t.order):  # the input's order
         if t.fate is not None:
             fate = t.fate
         elif t.appeared:
@@ -160,8 +160,8 @@ def build_result(m: Mission, log: bool) -> Result:
         else:
             fate = "not_appeared"
         pts = 0 if lost else threat_points(fate, t.card.points_survived, t.card.points_destroyed)
-        outcomes.append(ThreatOutcome.model_construct(id=t.card.id, turn=t.number, zone=t.zone, fate=fate, points=pts))
-    parts = Score() if lost else Score.model_construct(**score(m))
+        outcomes.append(ThreatOutcome(id=t.card.id, turn=t.number, zone=t.zone, fate=fate, points=pts))
+    parts = Score() if lost else Score(**score(m))
     entries = None
     if log:
         from engine.log_text import describe
@@ -169,7 +169,7 @@ def build_result(m: Mission, log: bool) -> Result:
         entries = [LogEntry(**e, text=describe(e)) for e in m.events]
     return Result.model_construct(
         outcome="destroyed" if lost else "survived",
-        lost=Lost.model_construct(turn=m.lost[0], cause=m.lost[1]) if m.lost else None,
+        lost=Lost(turn=m.lost[0], cause=m.lost[1]) if m.lost else None,
         damage={z: len(m.ship.damage[z]) + (1 if lost and m.lost and m.lost[1] == f"zone {z} destroyed" else 0)
                 for z in board.ZONES},
         threats=outcomes,
