@@ -691,6 +691,17 @@ def test_SE2_05_nemesis_retaliates_on_every_zone_when_damaged() -> None:
     assert dmg(m) == (1, 0, 0) and shields(m) == (0, 0, 0)
 
 
+def test_SE2_05_nemesis_destroyed_by_its_own_y_counts_as_destroyed() -> None:
+    """§7.1 Мститель: damage from its own X/Y passes its shield; if that destroys it, it still counts as
+    destroyed (trophy).  Heavy red 3 in t2 and t3 (1 + 3 + 3 = 7), Y in t3 adds 2 -> 9."""
+    data = game([ext("SE2-05", 1, "red")], "<aa" + "-" * 9, keeper=True)
+    m = start(data)
+    play(m, 3)
+    assert threat(m, "SE2-05").fate == "destroyed" and threat(m, "SE2-05").fate_turn == 3
+    res = run(data)
+    assert res.outcome == "survived" and res.threats[0].fate == "destroyed" and res.threats[0].points == 12
+
+
 def test_SE2_05_nemesis_rockets_can_target_it() -> None:
     """threats.md §1d / rd: Nemesis is not rocket-immune (rocket 3 - shield 1 = 2; it then retaliates)."""
     m = rocket_ignores("SE2-05")
