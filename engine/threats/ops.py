@@ -342,12 +342,12 @@ def op_contaminate_on_entry(m: Mission, t: ThreatState, op: Op) -> None:
 
 
 def op_move_others(m: Mission, t: ThreatState, op: Op) -> None:
-    """§7.1 Scout Y: every other threat moves one space, in token order, doing X/Y/Z it crosses.
-    The rulebook names external threats for the Scout's X bonus but says only "other threats"
-    (другие угрозы) for Y, so internal threats advance too."""
+    """§7.1 Scout Y: every other external threat moves one space, in token order, doing the X/Y/Z
+    it crosses.  The Russian text says only "other threats"; the Slovak one (seed 001) says "all
+    other external" (všetkých ostatných vonkajších), which settles it."""
     from engine.resolution.threat_actions import move_threat
 
-    for other in m.present_threats():
+    for other in m.present_threats(internal=False):
         if other is not t and other.present:
             move_threat(m, other, op["spaces"])
 

@@ -224,3 +224,16 @@ def test_same_game_and_seed_give_the_same_result() -> None:
     first = json.dumps(resolve(data, log=True).to_json_dict(with_log=True))
     second = json.dumps(resolve(data, log=True).to_json_dict(with_log=True))
     assert first == second
+
+
+def test_7_1_scout_y_moves_only_other_external_threats() -> None:
+    """Seed 001 §7.1 (Slovak): the Scout's Y advances all other *external* threats by one space.
+    Scout on T3 does Y in turn 5; Gunship (T+2, red T5) is pushed 8 -> 7 then moves 7 -> 5;
+    Hacked Shields (internal, T+1 on T7) is not pushed and stays at 6."""
+    data = game(KEEPER, tracks=("T5", "T3", "T1", "T7"), tokens=HARMLESS_FIRST,
+                threats=[ext("E2-02", 1, "white"), ext("E1-05", 2, "red"), inn("I1-05", 1)])
+    m = mission_after(data, 5)
+    by_id = {t.card.id: t for t in m.threats}
+    assert [e["letter"] for e in kinds(m, "threat_action") if e["threat"] == "E2-02"] == ["X", "Y"]
+    assert by_id["E1-05"].position == 5
+    assert by_id["I1-05"].position == 6
