@@ -130,6 +130,13 @@ class Mission:
     turn: int = 0
     step: str = "setup"
     lost: tuple[int, str] | None = None
+    # Threats grouped by the rules that need them, built once by build_mission so the hot loop
+    # does not ask every card about every trait every turn.
+    scouts: list[ThreatState] = field(default_factory=list)  # Scout: attack bonus aura
+    marauders: list[ThreatState] = field(default_factory=list)  # Marauder: shield bonus aura
+    multi_station: list[ThreatState] = field(default_factory=list)
+    turn_counters: list[ThreatState] = field(default_factory=list)  # reset at the end of each turn
+    end_of_step: list[ThreatState] = field(default_factory=list)  # Nemesis, asteroids
 
     def emit(self, kind: str, **data: Any) -> None:
         """Record a structured event; cheap no-op when nobody asked for the log."""

@@ -53,7 +53,7 @@ def damage_step(m: Mission, *, weapons: bool = True) -> None:
     rocket_hit_juggernaut: ThreatState | None = None
 
     if weapons:
-        for st, bonus in sorted(ship.cannons.items()):
+        for st, bonus in ship.cannons.items():
             zone = board.zone_of(st)
             if st == "lower_white":
                 pulse_fired = True
@@ -102,7 +102,7 @@ def damage_step(m: Mission, *, weapons: bool = True) -> None:
                         hits[t].append(("interceptors", board.INTERCEPTOR_SPREAD_DAMAGE + bonus))
 
     # --- sum, subtract shields once, place damage (all targeting is done) -------------------
-    for t in m.threats:
+    for t in m.end_of_step:
         t.damage_this_step = 0
     destroyed_now: list[ThreatState] = []
     for t, shots in hits.items():
@@ -144,7 +144,7 @@ def damage_step(m: Mission, *, weapons: bool = True) -> None:
         knock_out(m, behemoth_pilot, cause="Behemoth")
 
     # End of the step: Nemesis retaliates, destroyed asteroids break up (lowest number first).
-    for t in m.threats:
+    for t in m.end_of_step:
         if t.card.has("retaliates") and t.damage_this_step > 0 and t.fate is None:
             m.emit("retaliation", threat=t.card.id)
             for zone in board.ZONES:

@@ -66,8 +66,8 @@ def repair(m: Mission, p: CrewMember, mal: ThreatState, heroic: bool) -> None:
 
 def multi_station_bonus(m: Mission) -> None:
     """End of the player actions step: BattleBot Uprising / Power System Overload bonus (§7.2)."""
-    for t in m.threats:
-        if t.present and t.card.has("multi_station_bonus") and set(t.stations) <= t.stations_hit:
+    for t in m.multi_station:
+        if t.present and set(t.stations) <= t.stations_hit:
             hit(m, t, len(t.stations) - 1, None, "every station repaired")
 
 

@@ -8,6 +8,7 @@ a pilot in space comes back aboard, every threat moves once more.  Then scoring 
 
 from __future__ import annotations
 
+import itertools
 import random
 from typing import Any
 
@@ -22,6 +23,8 @@ from engine.resolution.scoring import disabled_squads, observation_points, score
 from engine.resolution.threat_actions import appear, threat_actions
 from engine.state import CrewMember, Mission, Ship, ShipDestroyed, ThreatState
 from engine.threats.catalog import card as card_of
+
+_TOKEN_ORDERS = tuple(itertools.permutations(board.DAMAGE_TOKEN_KINDS))
 
 
 def resolve(game: Game | dict[str, Any], *, log: bool = False) -> Result:
@@ -44,8 +47,9 @@ def build_mission(game: Game, *, log: bool = False) -> Mission:
     given = game.damage_tokens or {}
     piles: dict[str, list[str]] = {}
     for zone in board.ZONES:
-        pile = list(board.DAMAGE_TOKEN_KINDS)
-        rng.shuffle(pile)  # always shuffle all three, so a given zone does not change the others
+        # A seeded shuffle of the six tokens, drawn as one of the 720 orders.  Every zone draws,
+        # given tokens or not, so fixing one zone's order does not change the others.
+        pile = list(_TOKEN_ORDERS[rng.randrange(len(_TOKEN_ORDERS))])
         first = list(given.get(zone, []))
         piles[zone] = first + [tok for tok in pile if tok not in first]
     ship = Ship(
@@ -79,7 +83,20 @@ def build_mission(game: Game, *, log: bool = False) -> Mission:
         t.sort_key = (placement.turn, 0 if card.internal else 1, 0 if card.serious else 1, i)
         threats.append(t)
     threats.sort(key=lambda t: t.sort_key)  # token order, used by every "lowest number first" rule
-    return Mission(crew=crew, ship=ship, threats=threats, rng=rng, log_enabled=log)
+    m = Mission(crew=crew, ship=ship, threats=threats, rng=rng, log_enabled=log)
+    for t in threats:
+        card = t.card
+        if card.id == "E2-02":
+            m.scouts.append(t)
+        elif card.id == "E2-06":
+            m.marauders.append(t)
+        if card.has("multi_station_bonus"):
+            m.multi_station.append(t)
+        if card.has("multi_station_bonus") or card.has("needs_three"):
+            m.turn_counters.append(t)
+        if card.has("retaliates") or card.breakup_per_breakpoint:
+            m.end_of_step.append(t)
+    return m
 
 
 def play_one_turn(m: Mission, turn: int) -> None:
@@ -112,10 +129,9 @@ def end_of_turn(m: Mission) -> None:
     phase = board.phase_of(m.turn) - 1
     ship.observation_best[phase] = max(ship.observation_best[phase], ship.observers)
     ship.observers = 0
-    for t in m.threats:
-        if t.stations_hit or t.hits_this_turn:
-            t.hits_this_turn = 0
-            t.stations_hit.clear()
+    for t in m.turn_counters:
+        t.hits_this_turn = 0
+        t.stations_hit.clear()
 
 
 def computer_check(m: Mission, turn: int) -> None:

@@ -63,7 +63,8 @@ def move_threat(m: Mission, t: ThreatState, spaces: int) -> None:
         if letter == "Z":
             survive(m, t)
             return
-    m.emit("threat_moved", threat=t.card.id, number=t.number, frm=start, to=t.position)
+    if m.log_enabled:
+        m.emit("threat_moved", threat=t.card.id, number=t.number, frm=start, to=t.position)
 
 
 def survive(m: Mission, t: ThreatState) -> None:

@@ -35,19 +35,12 @@ def attack_bonus(m: Mission, t: ThreatState) -> int:
     """§7.1 Scout: after its X every OTHER external threat attacks with +1, until it is destroyed."""
     if t.internal:
         return 0
-    return sum(
-        1 for s in m.threats
-        if s is not t and s.card.id == "E2-02" and s.bonus_active and s.fate != "destroyed"
-    )
+    return sum(1 for s in m.scouts if s is not t and s.bonus_active and s.fate != "destroyed")
 
 
 def shield_of(m: Mission, t: ThreatState) -> int:
     """Current shield: the card's, as changed by its own actions, +1 per active Marauder (§7.1)."""
-    bonus = sum(
-        1 for s in m.threats
-        if s.card.id == "E2-06" and s.bonus_active and s.fate != "destroyed"
-    )
-    return t.shield + bonus
+    return t.shield + sum(1 for s in m.marauders if s.bonus_active and s.fate != "destroyed")
 
 
 def run_attack(m: Mission, t: ThreatState, zone: str, amount: int, *, pierce: bool = False,
