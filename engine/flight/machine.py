@@ -633,6 +633,8 @@ class Flight:
 
     def _end_phase(self, phase: int) -> list[FlightEvent]:
         out = [self._event("phase_ended", {"phase": phase, "locked_turns": _turns(phase)})]
+        # Interpretation: "each player may draw 1 card" has no deadline in §2.1; the offer lapses
+        # when the phase it was announced in ends.
         self.incoming = []
         if phase == self.timeline.phases:
             self.status = "ended"

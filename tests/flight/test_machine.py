@@ -405,3 +405,19 @@ def test_action_codes_from_card_halves() -> None:
     assert codes == set("abcx<>^")
     assert {card(h).code("action") + card(h).code("move") for h in ("H1", "H2", "H3", "H4", "H5", "H6")} == {
         "A3", "A1", "B4", "B6", "X5", "X2"}
+
+
+def test_exhausted_threat_deck_skips_the_threat() -> None:
+    from engine.flight.timeline import parse_timeline
+
+    def si(t: int, turn: int) -> dict:
+        return {"t": t, "event": "threat", "turn": turn, "zone": None, "internal": True, "serious": True,
+                "unconfirmed": False}
+
+    tl = parse_timeline({"id": "six-si", "phases": 3, "phase_end_s": [225, 450, 600],
+                         "events": [si(10, 1), si(40, 2), si(70, 3), si(240, 5), si(270, 6), si(300, 7)]})
+    flight = Flight.start(FlightConfig(crew=["A", "B", "C", "D"], timeline=tl, serious_difficulty="yellow"))
+    events = flight.advance_to(400)
+    assert len(flight.threat_decks["serious_internal"]) == 0
+    assert [e.data["turn"] for e in events if e.kind == "threat_drawn"] == [1, 2, 3, 5, 6]
+    assert [(e.data["turn"], e.data["reason"]) for e in events if e.kind == "threat_ignored"] == [(7, "deck_empty")]
