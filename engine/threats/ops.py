@@ -166,27 +166,27 @@ def op_count_breakpoint(m: Mission, t: ThreatState, op: Op) -> None:
     m.emit("threat_breakpoint", threat=t.card.id, passed=t.breakpoints)
 
 
-def op_drain_shields(m: Mission, t: ThreatState, op: Op) -> None:
+def _drain(m: Mission, t: ThreatState, op: Op, store: dict[str, int], name: str) -> None:
+    """Shields or reactors lose energy; Crossed Wires turns each lost unit into 1 damage, and the
+    Saboteur attacks instead when the reactor is already empty ("else")."""
     for zone in _zones(t, op["zones"]):
-        have = m.ship.shields[zone]
+        have = store[zone]
+        if have == 0 and "else" in op:
+            run_op(m, t, op["else"])
+            continue
         lost = have if op["amount"] == "all" else min(have, op["amount"])
-        m.ship.shields[zone] -= lost
-        m.emit("energy_lost", threat=t.card.id, where=f"shield:{zone}", amount=lost)
+        store[zone] -= lost
+        m.emit("energy_lost", threat=t.card.id, where=f"{name}:{zone}", amount=lost)
         if op.get("damage_per_unit") and lost:
             damage_zone(m, zone, lost * op["damage_per_unit"] * m.ship.multiplier[zone], t.card.id)
+
+
+def op_drain_shields(m: Mission, t: ThreatState, op: Op) -> None:
+    _drain(m, t, op, m.ship.shields, "shield")
 
 
 def op_drain_reactor(m: Mission, t: ThreatState, op: Op) -> None:
-    for zone in _zones(t, op["zones"]):
-        have = m.ship.reactors[zone]
-        if have == 0 and "else" in op:
-            run_op(m, t, op["else"])  # Saboteur: an empty reactor means an attack instead
-            continue
-        lost = have if op["amount"] == "all" else min(have, op["amount"])
-        m.ship.reactors[zone] -= lost
-        m.emit("energy_lost", threat=t.card.id, where=f"reactor:{zone}", amount=lost)
-        if op.get("damage_per_unit") and lost:
-            damage_zone(m, zone, lost * op["damage_per_unit"] * m.ship.multiplier[zone], t.card.id)
+    _drain(m, t, op, m.ship.reactors, "reactor")
 
 
 def op_reactor_to_shield(m: Mission, t: ThreatState, op: Op) -> None:
