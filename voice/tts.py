@@ -210,7 +210,10 @@ class GTTSBackend:
 
 def _classify_gtts_error(exc: BaseException) -> TTSError:
     """Map gTTS/requests exceptions to our error kinds; 429 and Google's 'sorry' page are rate limits."""
-    rsp = getattr(exc, "rsp", None) or getattr(exc, "response", None)
+    # Not `a or b`: a requests.Response is falsy when its status is an error.
+    rsp = getattr(exc, "rsp", None)
+    if rsp is None:
+        rsp = getattr(exc, "response", None)
     status = getattr(rsp, "status_code", None)
     text = str(exc)
     if status == 429 or "429" in text or "google.com/sorry" in text:

@@ -1,0 +1,137 @@
+"""espeak-ng (real) speaks every phrase of the catalogue in every language, audibly and at a sane length;
+and the real S2-1 script, rendered by espeak-ng, plays on time through the scheduler."""
+
+from __future__ import annotations
+
+import array
+import asyncio
+import itertools
+
+import pytest
+
+from engine.flight.phrases import LANGS, render
+from engine.flight.script import intercom_script
+from engine.flight.timeline import load_official
+from tests.voice.fakes import FakeClock, FakeSink
+from voice.audio import decode_opus, peak
+from voice.config import VoiceConfig
+from voice.player import VoiceService
+from voice.tts import EspeakBackend
+
+pytestmark = pytest.mark.skipif(not EspeakBackend().available(), reason="espeak-ng is not installed")
+
+FIXED = ("mission_start", "incoming_data", "data_transfer", "transfer_countdown", "transfer_complete",
+         "comm_down", "comm_restored", "operation_ended")  # fmt: skip
+PHASES = ((1, False), (2, False), (2, True), (3, True))  # (phase, is the last phase)
+
+
+def every_phrase(lang: str) -> list[str]:
+    """Every distinct text the catalogue can produce for `lang`."""
+    out = [render(k, lang) for k in FIXED]
+    # repeat=True is what the script speaks; its text contains the repeat=False text whole.
+    for turn, serious, unconfirmed, repeat in itertools.product(range(1, 9), (False, True), (False, True), (True,)):
+        for zone in ("red", "white", "blue"):
+            out.append(render("threat", lang, turn=turn, zone=zone, serious=serious, internal=False,
+                              unconfirmed=unconfirmed, repeat=repeat))  # fmt: skip
+        out.append(render("threat", lang, turn=turn, zone=None, serious=serious, internal=True,
+                          unconfirmed=unconfirmed, repeat=repeat))  # fmt: skip
+    for kind in ("one_minute_warning", "twenty_seconds_warning", "countdown"):
+        out += [render(kind, lang, phase=p, last=last) for p, last in PHASES]
+    out += [render("count", lang, n=n) for n in range(1, 6)]
+    out += [render("phase_ended", lang, phase=p) for p in (1, 2)]
+    out += [render("phase_begins", lang, phase=p) for p in (2, 3)]
+    return list(dict.fromkeys(out))
+
+
+def native_pcm(wav: bytes) -> tuple[bytes, int]:
+    """espeak-ng's WAV as mono s16 at its own rate (no resampling: this test checks the voice)."""
+    import miniaudio
+
+    info = miniaudio.decode(wav, output_format=miniaudio.SampleFormat.SIGNED16, nchannels=1, sample_rate=22050)
+    return info.samples.tobytes(), 22050
+
+
+def window_peaks(pcm: bytes, rate: int) -> list[int]:
+    """Peak of each 20 ms window, looking at every 4th sample (cheap, and plenty to tell speech
+    from silence)."""
+    arr = array.array("h")
+    arr.frombytes(pcm)
+    win = rate // 50
+    out = []
+    for i in range(0, len(arr), win):
+        chunk = arr[i : i + win : 4]
+        out.append(max(max(chunk), -min(chunk)))
+    return out
+
+
+async def test_espeak_renders_every_phrase_of_every_language():
+    espeak = EspeakBackend()
+    sem = asyncio.Semaphore(6)
+    failures: list[str] = []
+    counted = 0
+
+    async def check(text: str, lang: str) -> None:
+        nonlocal counted
+        async with sem:
+            wav = await espeak.synthesize(text, lang)
+        pcm, rate = native_pcm(wav)
+        peaks = window_peaks(pcm, rate)
+        loud = [i for i, p in enumerate(peaks) if p > 300]
+        spoken = peaks[loud[0] : loud[-1] + 1] if loud else []
+        seconds = len(spoken) / 50  # from the first to the last audible window
+        words = len(text.split())
+        counted += 1
+        if not spoken or max(spoken) < 3000 or sum(p > 1000 for p in spoken) / len(spoken) < 0.3:
+            failures.append(f"{lang} silent-ish: {text!r}")
+        if not (0.12 * words + 0.1 <= seconds <= 1.0 * words + 1.0):
+            failures.append(f"{lang} implausible length {seconds:.2f} s for {words} words: {text!r}")
+
+    items = [(t, lang) for lang in LANGS for t in every_phrase(lang)]
+    await asyncio.gather(*(check(t, lang) for t, lang in items))
+    assert counted == len(items) > 3 * 140
+    assert failures == []
+
+
+@pytest.fixture(scope="module")
+def s2_1_service(tmp_path_factory) -> VoiceService:
+    return VoiceService(VoiceConfig(tts_backend="espeak", cache_dir=tmp_path_factory.mktemp("voice-cache")))
+
+
+@pytest.mark.parametrize("lang", LANGS)
+async def test_real_s2_1_script_renders_and_plays_on_time(s2_1_service, lang):
+    cues = intercom_script(load_official("S2-1"), lang)
+    clock = FakeClock()
+    sink = FakeSink(clock)
+    player = s2_1_service.player(sink, clock=clock, sleep=clock.sleep)
+    prepared = await player.prepare(cues)
+    assert prepared.ok, prepared.problems
+    assert prepared.lines == len(cues)
+    for line in player.lines:
+        assert line.clip.source in ("espeak", "effect")
+    # every rendered line decodes back to audible audio
+    sample = {ln.text: ln for ln in player.lines}.values()
+    for line in sample:
+        assert peak(decode_opus(line.clip.frames), stride=5) > 2000, line.text
+
+    t0 = clock() + 3
+    player.start(t0)
+    report = await player.wait()
+    recs = report.lines
+    assert all(r.status == "played" for r in recs)
+    assert len(sink.line_plays()) == len(cues)
+    plays = sorted(sink.plays, key=lambda p: p.start)
+    for a, b in itertools.pairwise(plays):
+        assert a.end <= b.start + 1e-6  # never two sounds at once
+    for prev, rec in itertools.pairwise(recs):
+        # on time, or (queued) exactly when the line before it ended
+        assert rec.started == pytest.approx(max(rec.due, prev.ended), abs=1e-6)
+    # the moments the rules hang on are exact: "one" on every phase end, the beep on every transfer close
+    by_time = {round(r.started - t0, 6): r.kind for r in recs}
+    for end in load_official("S2-1").phase_end_s:
+        assert by_time.get(float(end)) == "count", (lang, end)
+    beeps = [c.at_s for c in cues if c.effect == "beep"]
+    assert beeps and all(by_time.get(b) == "transfer_complete" for b in beeps)
+    late = [r for r in recs if r.lateness_s > 1e-6]
+    # only the tight data-transfer lead-in lines may queue with espeak-ng's voice
+    assert {r.kind for r in late} <= {"transfer_countdown", "count"}, [(r.kind, r.lateness_s) for r in late]
+    assert max((r.lateness_s for r in recs), default=0) < 2.0
