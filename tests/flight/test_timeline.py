@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -16,7 +17,8 @@ from engine.flight.timeline import (
     parse_timeline,
 )
 
-REFERENCE = Path("/work/shared/reference/official_missions.json")
+# shared/ sits beside the checkout (CI clones the repo with ../shared next to it).
+REFERENCE = Path(__file__).resolve().parents[3] / "shared" / "reference" / "official_missions.json"
 REPO_DATA = Path(__file__).resolve().parents[2] / "scenarios" / "official"
 
 
@@ -24,6 +26,8 @@ def _reference() -> dict[str, dict]:
     if REFERENCE.exists():
         data = json.loads(REFERENCE.read_text(encoding="utf-8"))
         return {m["brief_alias"]: m for m in data["missions"]}
+    if os.environ.get("CI"):
+        pytest.fail(f"reference data missing in CI: {REFERENCE}")
     pytest.skip("shared reference data not available")
 
 
