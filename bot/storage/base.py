@@ -170,3 +170,6 @@ class Storage(Protocol):
 
     async def custom_missions(self, guild_id: int) -> dict[str, dict[str, Any]]:
         """mission_id -> {"name", "timeline"} for the server."""
+
+    async def remove_custom_mission(self, guild_id: int, mission_id: str) -> bool:
+        """Delete one custom mission; False when the server had none by that id."""

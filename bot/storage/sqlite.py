@@ -394,3 +394,10 @@ class SqliteStorage:
             (guild_id,),
         ) as cur:
             return {mid: {"name": name, "timeline": json.loads(tl)} async for mid, name, tl in cur}
+
+    async def remove_custom_mission(self, guild_id: int, mission_id: str) -> bool:
+        cur = await self.conn.execute(
+            "DELETE FROM custom_missions WHERE guild_id = ? AND mission_id = ?", (guild_id, mission_id)
+        )
+        await self.conn.commit()
+        return (cur.rowcount or 0) > 0

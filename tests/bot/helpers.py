@@ -351,3 +351,71 @@ async def click(world: World, user: Any, custom_id: str, values: list[str] | Non
     await item.callback(inter)
     await world.bot.get_cog("Mission").flights.drain()
     return inter
+
+
+def make_attachment(data: bytes, filename: str = "mission.json") -> MagicMock:
+    """A spec'd `discord.Attachment` whose `read()` returns `data`."""
+    attachment = MagicMock(spec=discord.Attachment)
+    attachment.filename = filename
+    attachment.size = len(data)
+    attachment.read = AsyncMock(return_value=data)
+    return attachment
+
+
+def http_error(status: int, *, retry_after: float | None = None) -> discord.HTTPException:
+    """The exception discord.py raises for an HTTP status (Forbidden for 403)."""
+    response = MagicMock()
+    response.status = status
+    response.reason = {403: "Forbidden", 429: "Too Many Requests"}.get(status, "Error")
+    response.headers = {"Retry-After": str(retry_after)} if retry_after is not None else {}
+    cls = discord.Forbidden if status == 403 else discord.HTTPException
+    return cls(response, {"message": response.reason, "code": 50013 if status == 403 else 0})
+
+
+# -- flows shared by the flow tests ----------------------------------------------------------------
+async def open_lobby(bot: Any, world: Any, host: Any, **options: Any) -> tuple[str, Any]:
+    cog = bot.get_cog("Mission")
+    inter = world.interaction(host)
+    params = {
+        "mission": "S2-1",
+        "normal_threats": "white",
+        "serious_threats": "yellow",
+        "language": "en",
+        "voice": "on",
+        "seed": 42,
+    } | options
+    await cog.mission_start.callback(cog, inter, **params)
+    sent = inter.log[-1]
+    assert sent.kind == "send_message" and not sent.ephemeral
+    fid = find_id(sent.view, "join").split(":")[1]
+    return fid, sent
+
+
+async def start_flight(bot: Any, world: Any, **options: Any) -> tuple[str, Any, Any]:
+    ann = world.member("Ann", in_voice=True)
+    bob = world.member("Bob", in_voice=True)
+    fid, _ = await open_lobby(bot, world, ann, **options)
+    await click(world, bob, _ids.make(fid, "join"))
+    await click(world, ann, _ids.make(fid, "roles"), ["captain", "security"])
+    await click(world, bob, _ids.make(fid, "roles"), ["comms"])
+    inter = await click(world, ann, _ids.make(fid, "start"))
+    assert inter.log[-1].kind == "edit_message", inter.log
+    return fid, ann, bob
+
+
+async def tick(service: Any, fid: str) -> float | None:
+    """One timer tick, then wait for the flight's outbox (channel posts are sent in the background)."""
+    delay = await service.tick(fid)
+    await service.drain()
+    return delay
+
+
+def last(inter: Any) -> Any:
+    return inter.log[-1]
+
+
+async def open_station(world: Any, user: Any, fid: str) -> Any:
+    inter = await click(world, user, _ids.make(fid, "station"))
+    sent = last(inter)
+    assert sent.kind == "send_message" and sent.ephemeral, sent
+    return sent

@@ -11,50 +11,21 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from sa_bot_helpers import World, click, find_id, new_bot, select_options, stop_bot  # type: ignore[import-not-found]
+from sa_bot_helpers import (  # type: ignore[import-not-found]
+    World,
+    click,
+    find_id,
+    last,
+    new_bot,
+    open_lobby,
+    open_station,
+    select_options,
+    start_flight,
+    stop_bot,
+    tick,
+)
 
 from bot.exts.mission import _ids
-
-
-async def open_lobby(bot: Any, world: Any, host: Any, **options: Any) -> tuple[str, Any]:
-    cog = bot.get_cog("Mission")
-    inter = world.interaction(host)
-    params = {
-        "mission": "S2-1",
-        "normal_threats": "white",
-        "serious_threats": "yellow",
-        "language": "en",
-        "voice": "on",
-        "seed": 42,
-    } | options
-    await cog.mission_start.callback(cog, inter, **params)
-    sent = inter.log[-1]
-    assert sent.kind == "send_message" and not sent.ephemeral
-    fid = find_id(sent.view, "join").split(":")[1]
-    return fid, sent
-
-
-async def start_flight(bot: Any, world: Any) -> tuple[str, Any, Any]:
-    ann = world.member("Ann", in_voice=True)
-    bob = world.member("Bob", in_voice=True)
-    fid, _ = await open_lobby(bot, world, ann)
-    await click(world, bob, _ids.make(fid, "join"))
-    await click(world, ann, _ids.make(fid, "roles"), ["captain", "security"])
-    await click(world, bob, _ids.make(fid, "roles"), ["comms"])
-    inter = await click(world, ann, _ids.make(fid, "start"))
-    assert inter.log[-1].kind == "edit_message", inter.log
-    return fid, ann, bob
-
-
-def last(inter: Any) -> Any:
-    return inter.log[-1]
-
-
-async def open_station(world: Any, user: Any, fid: str) -> Any:
-    inter = await click(world, user, _ids.make(fid, "station"))
-    sent = last(inter)
-    assert sent.kind == "send_message" and sent.ephemeral, sent
-    return sent
 
 
 async def test_lobby_join_roles_and_start(bot: Any, world: Any) -> None:
@@ -125,7 +96,7 @@ async def test_full_flight(bot: Any, world: Any, clock: Any) -> None:
     service = bot.get_cog("Mission").flights
 
     clock.advance(12)
-    await service.tick(fid)
+    await tick(service, fid)
     texts = "\n".join(s.content or "" for s in world.channel.sent)
     assert "📢" in texts  # the intercom text mirror
 
@@ -180,7 +151,7 @@ async def test_full_flight(bot: Any, world: Any, clock: Any) -> None:
 
     # incoming data at 2:20: Ann draws a card
     clock.advance(140 - 12 + 1)
-    await service.tick(fid)
+    await tick(service, fid)
     hand_before = len(
         next(m for m in (await bot.storage.load_flight(fid)).state["members"] if m["name"] == "Ann")["hand"]
     )
@@ -193,19 +164,19 @@ async def test_full_flight(bot: Any, world: Any, clock: Any) -> None:
 
     # communications down 2:50-3:00: the crew in voice is server-muted, then unmuted
     clock.advance(170 - 141 + 1)
-    await service.tick(fid)
+    await tick(service, fid)
     ann.edit.assert_any_await(mute=True, reason="Space Alert: communications down")
     bob.edit.assert_any_await(mute=True, reason="Space Alert: communications down")
     assert any("Communications down" in (s.content or "") for s in world.channel.sent)
     clock.advance(10)  # S2-1's failure lasts until 3:00
-    await service.tick(fid)
+    await tick(service, fid)
     ann.edit.assert_any_await(mute=False, reason="Space Alert: communications restored")
 
     # data transfer at 3:05 (window closes with the beep 8 s later): Ann gives Bob a card
     record = await bot.storage.load_flight(fid)
     flight_now = service.flight_time(record)
     clock.advance(max(0.0, 186 - flight_now))
-    await service.tick(fid)
+    await tick(service, fid)
     station = await open_station(world, ann, fid)
     giveable = next(o for o in select_options(station.view, "pick") if o.startswith("h") and "H" not in o[1:2])
     inter = await click(world, ann, find_id(station.view, "pick"), [giveable])
@@ -230,7 +201,7 @@ async def test_full_flight(bot: Any, world: Any, clock: Any) -> None:
 
     # the operation ends: plans lock, resolution, result, captain's log in a thread, logbook
     clock.advance(700)
-    assert await service.tick(fid) is None
+    assert await tick(service, fid) is None
     record = await bot.storage.load_flight(fid)
     assert record.status == "finished"
     result_post = next(s for s in world.channel.sent if s.embed is not None and "result" in (s.embed.title or ""))
@@ -264,7 +235,7 @@ async def test_restart_in_phase_two_keeps_every_plan(tmp_path: Path, clock: Any)
     fid, ann, _bob = await start_flight(bot1, world)
     service = bot1.get_cog("Mission").flights
     clock.advance(240)  # phase 2 (phase 1 ends at 3:45)
-    await service.tick(fid)
+    await tick(service, fid)
     station = await open_station(world, ann, fid)
     card = select_options(station.view, "pick")[0]
     inter = await click(world, ann, find_id(station.view, "pick"), [card])
@@ -286,7 +257,7 @@ async def test_restart_in_phase_two_keeps_every_plan(tmp_path: Path, clock: Any)
     assert "→" in board_field.value.splitlines()[4]
     service2 = bot2.get_cog("Mission").flights
     clock.advance(1000)
-    await service2.tick(fid)
+    await tick(service2, fid)
     record = await bot2.storage.load_flight(fid)
     assert record.status == "finished"
     entries = await bot2.storage.logbook(world.guild.id)
@@ -318,6 +289,6 @@ async def test_voice_ready_flight_starts_and_stops_the_intercom(tmp_path: Path, 
     assert [c[0] for c in voice.calls] == ["prepare", "start"]
     assert not any("intercom continues in text" in (s.content or "") for s in world.channel.sent)
     clock.advance(2000)
-    await bot.get_cog("Mission").flights.tick(fid)
+    await tick(bot.get_cog("Mission").flights, fid)
     assert voice.calls[-1] == ("stop", fid)
     await stop_bot(bot)

@@ -8,6 +8,7 @@ live-flight part of the routing sits in `_flights.FlightService`.
 
 from __future__ import annotations
 
+import json
 import logging
 import random
 import secrets
@@ -21,7 +22,7 @@ from bot import perms
 from bot.exts.mission import _ids
 from bot.exts.mission._components import FlightButton, FlightSelect, view_of
 from bot.exts.mission._flights import FlightService
-from bot.exts.mission._missions import MissionCatalog
+from bot.exts.mission._missions import RANDOM, MissionCatalog
 from bot.exts.mission._render import ROLE_EMOJI, ROLE_KEYS, closed_embed, lobby_embed
 from bot.exts.mission._respond import Reply
 from bot.i18n import t
@@ -42,6 +43,10 @@ LANGUAGE_CHOICES = [
     app_commands.Choice(name="Čeština", value="cs"),
 ]
 VOICE_CHOICES = [app_commands.Choice(name="on", value="on"), app_commands.Choice(name="off", value="off")]
+# the generator's difficulty presets (the official groups: training, simulations, missions)
+PRESETS = ("test_run", "simulation", "advanced_simulation", "mission")
+PRESET_CHOICES = [app_commands.Choice(name=p.replace("_", " "), value=p) for p in PRESETS]
+MAX_MISSION_FILE = 64 * 1024  # a timeline file is a few kilobytes; refuse anything silly
 
 
 def new_flight_id() -> str:
@@ -64,7 +69,7 @@ class MissionCog(commands.Cog, name="Mission"):
         await self.flights.resume_all()
 
     async def cog_unload(self) -> None:
-        self.flights.stop_all()
+        await self.flights.close()
 
     # -- commands ---------------------------------------------------------------------------------
     @mission.command(name="start", description="Open a lobby for a mission in this channel")
@@ -75,12 +80,14 @@ class MissionCog(commands.Cog, name="Mission"):
         language="Language of the intercom and the captain's log",
         voice="Speak the intercom in your voice channel",
         seed="Seed for the shuffles and for a random mission (optional)",
+        preset="Difficulty of a random mission (default: mission)",
     )
     @app_commands.choices(
         normal_threats=DIFFICULTY_CHOICES,
         serious_threats=DIFFICULTY_CHOICES,
         language=LANGUAGE_CHOICES,
         voice=VOICE_CHOICES,
+        preset=PRESET_CHOICES,
     )
     async def mission_start(
         self,
@@ -91,6 +98,7 @@ class MissionCog(commands.Cog, name="Mission"):
         language: str | None = None,
         voice: str = "on",
         seed: app_commands.Range[int, 0, 2**31 - 1] | None = None,
+        preset: str = "mission",
     ) -> None:
         lang = language if language in LANGUAGES else self.bot.settings.default_language
         if interaction.guild_id is None or interaction.channel_id is None:
@@ -108,7 +116,19 @@ class MissionCog(commands.Cog, name="Mission"):
         if normal_threats not in DIFFICULTIES or serious_threats not in DIFFICULTIES:
             await interaction.response.send_message(t(lang, "error.difficulty"), ephemeral=True)
             return
+        if preset not in PRESETS:
+            await interaction.response.send_message(t(lang, "error.preset", presets=", ".join(PRESETS)), ephemeral=True)
+            return
         user = interaction.user
+        options: dict[str, Any] = {
+            "mission": mission,
+            "normal": normal_threats,
+            "serious": serious_threats,
+            "seed": seed if seed is not None else random.SystemRandom().randrange(2**31),
+            "seed_given": seed is not None,
+        }
+        if mission == RANDOM:
+            options["preset"] = preset
         record = FlightRecord(
             id=new_flight_id(),
             guild_id=interaction.guild_id,
@@ -118,13 +138,7 @@ class MissionCog(commands.Cog, name="Mission"):
             language=lang,
             voice=voice == "on",
             time_scale=self.bot.settings.time_scale,
-            options={
-                "mission": mission,
-                "normal": normal_threats,
-                "serious": serious_threats,
-                "seed": seed if seed is not None else random.SystemRandom().randrange(2**31),
-                "seed_given": seed is not None,
-            },
+            options=options,
             crew=[CrewMember(user.id, user.display_name, [])],
         )
         record.notes["warnings"] = perms.warnings(
@@ -196,6 +210,91 @@ class MissionCog(commands.Cog, name="Mission"):
             await self._edit_message(
                 record, record.lobby_message_id, embed=closed_embed(record, t(lang, "lobby.aborted"))
             )
+
+    # -- custom missions -------------------------------------------------------------------------------
+    custom = app_commands.Group(
+        name="custom", description="This server's own missions (timeline files)", parent=mission
+    )
+
+    @custom.command(name="add", description="Upload a mission timeline (JSON) for this server (Manage Server)")
+    @app_commands.describe(file="A timeline in the format of `python -m engine timeline S2-1`")
+    async def custom_add(self, interaction: discord.Interaction, file: discord.Attachment) -> None:
+        lang = self.bot.settings.default_language
+        guild_id = interaction.guild_id
+        if guild_id is None:
+            await interaction.response.send_message(t(lang, "error.guild_only"), ephemeral=True)
+            return
+        if not self._manages_guild(interaction):
+            await interaction.response.send_message(t(lang, "custom.need_manage"), ephemeral=True)
+            return
+        async with Reply(interaction) as reply:
+            if file.size > MAX_MISSION_FILE:
+                await reply.reject(t(lang, "error.bad_file", reason=f"larger than {MAX_MISSION_FILE // 1024} KB"))
+                return
+            try:
+                raw = await file.read()
+            except discord.HTTPException as exc:
+                await reply.reject(t(lang, "error.bad_file", reason=f"cannot download it ({exc})"))
+                return
+            problem, timeline = validate_timeline(raw)
+            if timeline is None:
+                await reply.reject(t(lang, "error.bad_file", reason=problem))
+                return
+            if timeline.id.upper() in {m.upper() for m in _official_ids()} or timeline.id.lower() == RANDOM:
+                await reply.reject(t(lang, "custom.reserved_id", mission=timeline.id))
+                return
+            await self.bot.storage.save_custom_mission(
+                guild_id, timeline.id, timeline.name or timeline.id, timeline.to_json_dict(), interaction.user.id
+            )
+            await reply.send(t(lang, "custom.saved", mission=timeline.id))
+
+    @custom.command(name="list", description="List this server's custom missions")
+    async def custom_list(self, interaction: discord.Interaction) -> None:
+        lang = self.bot.settings.default_language
+        if interaction.guild_id is None:
+            await interaction.response.send_message(t(lang, "error.guild_only"), ephemeral=True)
+            return
+        missions = await self.bot.storage.custom_missions(interaction.guild_id)
+        if not missions:
+            await interaction.response.send_message(t(lang, "custom.none"), ephemeral=True)
+            return
+        lines = []
+        for mid, data in missions.items():
+            tl = data["timeline"]
+            threats = sum(1 for e in tl.get("events", []) if e.get("event") == "threat")
+            lines.append(
+                t(lang, "custom.line", mission=mid, name=data["name"], phases=tl.get("phases"), threats=threats)
+            )
+        embed = discord.Embed(title=t(lang, "custom.title"), description="\n".join(lines)[:4096])
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    @custom.command(name="remove", description="Delete one of this server's custom missions (Manage Server)")
+    @app_commands.describe(mission="The custom mission's id")
+    async def custom_remove(self, interaction: discord.Interaction, mission: str) -> None:
+        lang = self.bot.settings.default_language
+        if interaction.guild_id is None:
+            await interaction.response.send_message(t(lang, "error.guild_only"), ephemeral=True)
+            return
+        if not self._manages_guild(interaction):
+            await interaction.response.send_message(t(lang, "custom.need_manage"), ephemeral=True)
+            return
+        removed = await self.bot.storage.remove_custom_mission(interaction.guild_id, mission.strip())
+        key = "custom.removed" if removed else "custom.unknown"
+        await interaction.response.send_message(t(lang, key, mission=mission.strip()), ephemeral=True)
+
+    @custom_remove.autocomplete("mission")
+    async def _custom_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        if interaction.guild_id is None:
+            return []
+        missions = await self.bot.storage.custom_missions(interaction.guild_id)
+        current = current.lower()
+        return [
+            app_commands.Choice(name=f"{mid} · {data['name']}"[:100], value=mid)
+            for mid, data in missions.items()
+            if current in mid.lower() or current in data["name"].lower()
+        ][:25]
 
     # -- component router ----------------------------------------------------------------------------
     async def on_component(self, interaction: discord.Interaction, cid: _ids.ComponentId, values: list[str]) -> None:
@@ -307,11 +406,14 @@ class MissionCog(commands.Cog, name="Mission"):
         return channel.permissions_for(guild.me)
 
     @staticmethod
-    def _may_manage(interaction: discord.Interaction, record: FlightRecord) -> bool:
-        if interaction.user.id == record.host_id:
-            return True
+    def _manages_guild(interaction: discord.Interaction) -> bool:
+        """Manage Server in this channel (the invoking member's resolved permissions)."""
         permissions = getattr(interaction, "permissions", None)
         return bool(permissions and permissions.manage_guild)
+
+    @classmethod
+    def _may_manage(cls, interaction: discord.Interaction, record: FlightRecord) -> bool:
+        return interaction.user.id == record.host_id or cls._manages_guild(interaction)
 
     async def _edit_message(self, record: FlightRecord, message_id: int, **kwargs: Any) -> None:
         channel = self.bot.get_channel(record.channel_id)
@@ -321,3 +423,25 @@ class MissionCog(commands.Cog, name="Mission"):
             await channel.get_partial_message(message_id).edit(**kwargs)  # type: ignore[union-attr]
         except discord.HTTPException as exc:
             log.info("could not edit message %s of flight %s: %s", message_id, record.id, exc)
+
+
+def _official_ids() -> list[str]:
+    from engine.flight.timeline import official_ids
+
+    return official_ids()
+
+
+def validate_timeline(raw: bytes) -> tuple[str, Any]:
+    """(problem, None) or ("", Timeline): the engine's validator, its one-line first problem."""
+    from engine.flight.timeline import TimelineError, parse_timeline
+
+    try:
+        data = json.loads(raw.decode("utf-8-sig"))
+    except UnicodeDecodeError:
+        return "not a UTF-8 text file", None
+    except json.JSONDecodeError as err:  # the same wording as engine.flight.timeline.load_timeline_file
+        return f"not valid JSON: {err.msg} at line {err.lineno} column {err.colno}", None
+    try:
+        return "", parse_timeline(data)
+    except TimelineError as err:
+        return str(err).splitlines()[0][:300], None

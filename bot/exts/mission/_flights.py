@@ -19,6 +19,7 @@ import discord
 
 from bot.exts.mission import _ids
 from bot.exts.mission._components import FlightButton, FlightSelect, view_of
+from bot.exts.mission._poster import Outbox
 from bot.exts.mission._render import (
     COLOR_FLIGHT,
     ZONE_EMOJI,
@@ -33,6 +34,7 @@ from bot.i18n import t
 from bot.storage import FlightRecord, LogbookCrew, LogbookEntry
 from engine.flight.cards import card as action_card
 from engine.flight.machine import (
+    AgreeEnd,
     DrawCard,
     FinishPhase,
     Flight,
@@ -94,6 +96,7 @@ class FlightService:
         self.catalog = catalog
         self._timers: dict[str, asyncio.Task[None]] = {}
         self._background: set[asyncio.Task[Any]] = set()
+        self._outboxes: dict[str, Outbox] = {}
 
     # -- lobby -> flight ----------------------------------------------------------------------------
     @staticmethod
@@ -122,7 +125,7 @@ class FlightService:
             if "official" in source:
                 config["mission"] = source["official"]
             elif "random" in source:
-                config["timeline"] = self._generated_timeline(int(options["seed"]))
+                config["timeline"] = self._generated_timeline(int(options["seed"]), options.get("preset", "mission"))
             elif "file" in source:
                 from engine.flight.timeline import load_timeline_file
 
@@ -144,15 +147,24 @@ class FlightService:
         return None
 
     @staticmethod
-    def _generated_timeline(seed: int) -> Any:
-        try:
-            from engine.flight import generator  # type: ignore[attr-defined]
-        except ImportError as exc:
-            raise FlightError("random missions are not available yet (no generator)") from exc
-        generate = getattr(generator, "generate", None)
-        if generate is None:
-            raise FlightError("random missions are not available yet (no generator)")
-        return generate(seed=seed)
+    def _generated_timeline(seed: int, preset: str = "mission") -> Any:
+        """The seeded generator's mission: the same (seed, preset) always gives the same timeline."""
+        from engine.flight.generator import generate
+
+        return generate(seed, preset=preset)
+
+    @staticmethod
+    def generator_record(options: dict[str, Any], timeline: Any) -> dict[str, Any]:
+        """What the logbook keeps of a random mission: seed, preset, every parameter, the timeline."""
+        from engine.flight.generator import preset_params
+
+        preset = options.get("preset", "mission")
+        return {
+            "seed": int(options["seed"]),
+            "preset": preset,
+            "params": preset_params(preset).model_dump(mode="json"),
+            "timeline": timeline.to_json_dict(),
+        }
 
     async def after_start(self, record: FlightRecord) -> None:
         """Post the flight deck, arm the timer, start the voice (all after the click is answered)."""
@@ -277,6 +289,14 @@ class FlightService:
             elif ev.kind == "comm_restored":
                 await self._comm_restored(record, lines)
                 refresh_deck = True
+            elif ev.kind == "end_agreed":
+                humans = flight.humans()
+                agreed = sum(1 for m in humans if m.agreed_end)
+                lines.append(t(lang, "flight.end_agreed", player=ev.data.get("player"), n=agreed, of=len(humans)))
+                refresh_deck = True
+            elif ev.kind == "round_ended" and ev.data.get("early"):
+                lines.append(t(lang, "flight.ended_early"))
+                refresh_deck = True
             elif ev.kind in (
                 "round_started",
                 "phase_ended",
@@ -292,15 +312,50 @@ class FlightService:
             self._spawn(self.refresh_deck(record.id))
 
     async def _say(self, record: FlightRecord, text: str) -> None:
+        """Queue text for the channel; returns at once (the flight's outbox sends it, in order)."""
         channel = self.bot.get_channel(record.channel_id)
         if channel is None or not hasattr(channel, "send"):
             return
+        outbox = self.outbox(record)
         for start in range(0, len(text), 1900):
-            try:
-                await channel.send(text[start : start + 1900])  # type: ignore[union-attr]
-            except discord.HTTPException as exc:
-                log.warning("flight %s: cannot post in the channel: %s", record.id, exc)
+            chunk = text[start : start + 1900]
+            outbox.put(lambda chunk=chunk: channel.send(chunk))  # type: ignore[union-attr]
+
+    def outbox(self, record: FlightRecord) -> Outbox:
+        box = self._outboxes.get(record.id)
+        if box is None:
+            flight_id = record.id
+
+            async def forbidden(exc: discord.Forbidden) -> None:
+                await self._forbidden(flight_id, exc)
+
+            box = Outbox(flight_id, on_forbidden=forbidden)
+            self._outboxes[flight_id] = box
+        return box
+
+    async def _forbidden(self, flight_id: str, exc: discord.Forbidden) -> None:
+        """Posting was refused mid-flight (a permission was taken away): say so once, fly on."""
+        async with self.bot.locks.get(flight_id):
+            record = await self.bot.storage.load_flight(flight_id)
+            if record is None or record.notes.get("forbidden_notice"):
+                log.debug("flight %s: still forbidden to post: %s", flight_id, exc)
                 return
+            record.notes["forbidden_notice"] = True
+            await self.bot.storage.save_flight(record)
+        log.warning(
+            "flight %s: Discord refused a post in channel %s (%s); the flight goes on, the host is told",
+            flight_id,
+            record.channel_id,
+            exc,
+        )
+        guild = self.bot.get_guild(record.guild_id)
+        host = guild.get_member(record.host_id) if guild is not None else None
+        if host is None:
+            return
+        try:
+            await host.send(t(record.language, "perms.lost", channel=f"<#{record.channel_id}>"))
+        except discord.HTTPException as dm_exc:
+            log.info("flight %s: cannot tell the host either: %s", flight_id, dm_exc)
 
     def _spawn(self, coro: Any) -> None:
         task = asyncio.create_task(coro)
@@ -308,9 +363,24 @@ class FlightService:
         task.add_done_callback(self._background.discard)
 
     async def drain(self) -> None:
-        """Wait for background renders (deck edits); used by tests and at shutdown."""
-        while self._background:
-            await asyncio.gather(*list(self._background), return_exceptions=True)
+        """Wait for background renders (deck edits) and queued posts; used by tests and at shutdown."""
+        while True:
+            if self._background:
+                await asyncio.gather(*list(self._background), return_exceptions=True)
+                continue
+            for box in list(self._outboxes.values()):
+                await box.join()
+            if not self._background:
+                return
+
+    async def _retire_outbox(self, flight_id: str) -> None:
+        box = self._outboxes.get(flight_id)
+        if box is None:
+            return
+        await box.join()
+        if self._outboxes.get(flight_id) is box and not box.pending:
+            del self._outboxes[flight_id]
+            await box.close()
 
     async def refresh_deck(self, flight_id: str) -> None:
         record = await self.bot.storage.load_flight(flight_id)
@@ -457,6 +527,8 @@ class FlightService:
         lang = record.language
         view_data = flight.view(name)
         embed = discord.Embed(title=t(lang, "hand.title", name=name), colour=COLOR_FLIGHT)
+        if view_data.get("agreed_end") and view_data["status"] == "running":
+            note = "\n".join(x for x in (note, t(lang, "hand.agreed")) if x)
         if note:
             embed.description = note
         board = view_data.get("board") or []
@@ -547,6 +619,17 @@ class FlightService:
                     row=buttons_row,
                 )
             )
+        if running and view_data["round_phase"] > 2 and not view_data["agreed_end"]:
+            # rulebook §2.1: once phase 2 has ended the whole crew may agree to end the round early
+            items.append(
+                FlightButton(
+                    _ids.make(fid, "agree", uid),
+                    label=t(lang, "hand.agree"),
+                    emoji="✋",
+                    style=discord.ButtonStyle.danger,
+                    row=buttons_row,
+                )
+            )
         items.append(
             FlightButton(_ids.make(fid, "refresh", uid), label=t(lang, "hand.refresh"), emoji="🔄", row=buttons_row)
         )
@@ -606,7 +689,7 @@ class FlightService:
                 sel = values[0]
             elif cid.action == "half" and len(parts) >= 2:
                 half = parts[1] if parts[1] in ("action", "move") else "action"
-            elif cid.action in ("place", "android", "back", "give", "draw", "finish"):
+            elif cid.action in ("place", "android", "back", "give", "draw", "finish", "agree"):
                 half = parts[1] if len(parts) >= 2 and parts[1] in ("action", "move") else "action"
                 command = self._command(flight, member.name, cid.action, sel, half, values)
                 if isinstance(command, Rejected):
@@ -648,6 +731,8 @@ class FlightService:
                 return DrawCard(player=name)
             if action == "finish":
                 return FinishPhase(player=name)
+            if action == "agree":
+                return AgreeEnd(player=name)
             if action == "place":
                 to_turn = int(value)
                 if hand_card is not None:
@@ -710,6 +795,7 @@ class FlightService:
                 await self.bot.voice.stop(record.id)
         await self.post_result(record, data)
         self._spawn(self.refresh_deck(record.id))
+        self._spawn(self._retire_outbox(record.id))
 
     def _logbook_entry(self, record: FlightRecord, flight: Flight, data: dict[str, Any]) -> LogbookEntry:
         ids = {m.name: m for m in record.crew}
@@ -730,9 +816,7 @@ class FlightService:
             channel_id=record.channel_id,
             flown_at=datetime.now(UTC).isoformat(timespec="seconds"),
             mission_id=mission,
-            generator={"seed": record.options["seed"], "timeline": flight.timeline.to_json_dict()}
-            if mission == "random"
-            else None,
+            generator=self.generator_record(record.options, flight.timeline) if mission == "random" else None,
             seed=int(record.options["seed"]),
             normal_difficulty=record.options["normal"],
             serious_difficulty=record.options["serious"],
@@ -757,23 +841,31 @@ class FlightService:
         embed = result_embed(
             lang, data, title=t(lang, "result.title", mission=mission_label(record.options)), names=names
         )
-        try:
-            message = await channel.send(embed=embed)  # type: ignore[union-attr]
-        except discord.HTTPException as exc:
-            log.warning("flight %s: cannot post the result: %s", record.id, exc)
-            return
-        chunks = captains_log(lang, data.get("log") or [])
-        target: Any = channel
-        try:
-            target = await message.create_thread(name=t(lang, "result.log_thread")[:100])
-        except (discord.HTTPException, AttributeError, ValueError) as exc:
-            log.info("flight %s: no thread for the captain's log (%s); posting in the channel", record.id, exc)
-        for chunk in chunks:
+        # Queued behind the flight's last intercom lines, so the result never overtakes them; each
+        # step is retried on 429 by the outbox.  `posted` carries the result message to the thread.
+        posted: dict[str, Any] = {"target": channel}
+        outbox = self.outbox(record)
+
+        async def post_embed() -> None:
+            posted["message"] = await channel.send(embed=embed)  # type: ignore[union-attr]
+
+        async def open_thread() -> None:
+            message = posted.get("message")
+            if message is None:
+                return
             try:
-                await target.send(chunk)
+                posted["target"] = await message.create_thread(name=t(lang, "result.log_thread")[:100])
             except discord.HTTPException as exc:
-                log.warning("flight %s: captain's log cut short: %s", record.id, exc)
-                break
+                if exc.status == 429:
+                    raise
+                log.info("flight %s: no thread for the captain's log (%s); posting in the channel", record.id, exc)
+            except (AttributeError, ValueError) as exc:
+                log.info("flight %s: no thread for the captain's log (%s); posting in the channel", record.id, exc)
+
+        outbox.put(post_embed)
+        outbox.put(open_thread)
+        for chunk in captains_log(lang, data.get("log") or []):
+            outbox.put(lambda chunk=chunk: posted["target"].send(chunk))
 
     # -- abort, restart, shutdown ---------------------------------------------------------------------------
     async def after_abort(self, record: FlightRecord) -> None:
@@ -799,6 +891,18 @@ class FlightService:
         for task in list(self._timers.values()):
             task.cancel()
         self._timers.clear()
+        for box in self._outboxes.values():
+            box.cancel()
+        self._outboxes.clear()
+
+    async def close(self) -> None:
+        """Shutdown: stop the timers, cancel the outboxes (queued posts are lost with the process)."""
+        for task in list(self._timers.values()):
+            task.cancel()
+        self._timers.clear()
+        boxes, self._outboxes = list(self._outboxes.values()), {}
+        for box in boxes:
+            await box.close()
 
 
 __all__ = ["FlightService", "card_text", "closed_embed", "dec_card", "enc_card"]

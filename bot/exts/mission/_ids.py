@@ -28,6 +28,7 @@ BUTTON_ACTIONS: tuple[str, ...] = (
     "draw",  # hand: draw a card on incoming data (arg: player)
     "finish",  # hand: finish the current phase early (arg: player)
     "refresh",  # hand: redraw (arg: player)
+    "agree",  # hand: agree to end the action round early, rulebook §2.1 (arg: player)
 )
 SELECT_ACTIONS: tuple[str, ...] = (
     "roles",  # lobby: pick my roles

@@ -28,7 +28,9 @@ COLOR_LOSS = discord.Colour.red()
 def mission_label(options: dict[str, Any]) -> str:
     mission = str(options.get("mission", "?"))
     if mission == "random" and options.get("seed") is not None:
-        return f"random (seed {options['seed']})"
+        preset = options.get("preset", "mission")
+        shown = f"{preset.replace('_', ' ')}, " if preset != "mission" else ""
+        return f"random ({shown}seed {options['seed']})"
     return mission
 
 
