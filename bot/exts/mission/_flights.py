@@ -877,6 +877,7 @@ class FlightService:
             with contextlib.suppress(Exception):
                 await self.bot.voice.stop(record.id)
         await self.refresh_deck(record.id)
+        self._spawn(self._retire_outbox(record.id))
 
     async def resume_all(self) -> None:
         """After a restart: re-arm every flying flight (overdue events fire on the first tick)."""
