@@ -210,7 +210,7 @@ class FlightService:
         except Exception as exc:  # voice is optional; never let it break a flight
             reason = str(exc)
         if reason:
-            await self._say(record, f"🔈 {reason} — the intercom continues in text.")
+            await self._say(record, t(record.language, "voice.text_only", reason=reason))
 
     # -- the clock ------------------------------------------------------------------------------------
     def flight_time(self, record: FlightRecord) -> float:
