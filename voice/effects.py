@@ -14,6 +14,7 @@ import threading
 from collections.abc import Callable
 
 from voice.audio import SAMPLE_RATE, Clip, encode_opus
+from voice.cache import AudioCache, cache_key
 
 #: Effect names a cue may carry (`Cue.effect`), plus the background loop.
 ALERT = "alert"
@@ -126,13 +127,26 @@ _SYNTHS: dict[str, Callable[[], bytes]] = {
 }
 
 
-class EffectBank:
-    """Lazily synthesizes and Opus-encodes each effect once; thread-safe, shared by all flights."""
+#: Bump when an effect's formula changes, so cached renderings are not reused.
+EFFECTS_VERSION = 1
 
-    def __init__(self, *, red_alert_gain: float = 0.08) -> None:
+
+class EffectBank:
+    """Lazily synthesizes and Opus-encodes each effect once; thread-safe, shared by all flights.
+
+    With a `cache`, the encoded effects are stored next to the speech, so a restarted bot does not
+    spend the few hundred milliseconds of pure-Python synthesis again.
+    """
+
+    def __init__(self, *, red_alert_gain: float = 0.08, cache: AudioCache | None = None) -> None:
         self._red_alert_gain = red_alert_gain
+        self._cache = cache
         self._clips: dict[str, Clip] = {}
         self._lock = threading.Lock()
+
+    def _key(self, name: str) -> str:
+        params = f"gain={self._red_alert_gain}" if name == RED_ALERT else ""
+        return cache_key("effect", f"v{EFFECTS_VERSION};{params}", "", name)
 
     def pcm(self, name: str) -> bytes:
         if name == RED_ALERT:
@@ -147,7 +161,13 @@ class EffectBank:
             cached = self._clips.get(name)
         if cached is not None:
             return cached
-        clip = Clip(tuple(encode_opus(self.pcm(name))), "effect")
+        if name not in _SYNTHS:
+            raise ValueError(f"unknown sound effect {name!r}; known: {', '.join(EFFECT_NAMES)}")
+        clip = self._cache.get(self._key(name)) if self._cache is not None else None
+        if clip is None:
+            clip = Clip(tuple(encode_opus(self.pcm(name))), "effect")
+            if self._cache is not None:
+                self._cache.put(self._key(name), clip)
         with self._lock:
             return self._clips.setdefault(name, clip)
 

@@ -165,3 +165,16 @@ def silence_wav(seconds: float) -> bytes:
         w.setframerate(22050)
         w.writeframes(bytes(int(22050 * seconds) * 2))
     return buf.getvalue()
+
+
+def test_effects_are_cached_on_disk_for_the_next_process(tmp_path, monkeypatch):
+    cache = AudioCache(tmp_path)
+    first = EffectBank(cache=cache).clip(STATIC)
+    import voice.effects as fx
+
+    def boom(*a, **k):
+        raise AssertionError("synthesized again")
+
+    monkeypatch.setitem(fx._SYNTHS, STATIC, boom)
+    again = EffectBank(cache=AudioCache(tmp_path)).clip(STATIC)
+    assert again == first
