@@ -102,9 +102,7 @@ class AudioCache:
     `asyncio.to_thread` when a disk access is possible.
     """
 
-    def __init__(
-        self, root: str | os.PathLike[str], *, max_bytes: int = 256 * 1024 * 1024, memory_items: int = 1024
-    ):
+    def __init__(self, root: str | os.PathLike[str], *, max_bytes: int = 256 * 1024 * 1024, memory_items: int = 1024):
         self.root = Path(root)
         self.max_bytes = max_bytes
         self.memory_items = memory_items

@@ -42,9 +42,7 @@ class VoiceConfig:
 
     def __post_init__(self) -> None:
         if self.tts_backend not in BACKEND_SETTINGS:
-            raise ValueError(
-                f"TTS_BACKEND must be one of {', '.join(BACKEND_SETTINGS)}, not {self.tts_backend!r}"
-            )
+            raise ValueError(f"TTS_BACKEND must be one of {', '.join(BACKEND_SETTINGS)}, not {self.tts_backend!r}")
         if not self.time_scale > 0:
             raise ValueError(f"TIME_SCALE must be positive, not {self.time_scale!r}")
         if self.render_concurrency < 1:

@@ -186,9 +186,7 @@ class DiscordVoiceSink:
                 await asyncio.wait_for(vc.disconnect(force=False), 10)
 
 
-def host_channel_resolver(
-    guild: Any, host_id: int, fallback_channel_id: int | None
-) -> Callable[[], Any | None]:
+def host_channel_resolver(guild: Any, host_id: int, fallback_channel_id: int | None) -> Callable[[], Any | None]:
     """Where the intercom belongs: the host's voice channel now, else the flight's original channel."""
 
     def resolve() -> Any | None:

@@ -49,9 +49,7 @@ def _envelope(i: int, n: int, attack: int, release: int) -> float:
     return 1.0
 
 
-def _tone(
-    freq: float, seconds: float, *, harmonics: tuple[float, ...] = (1.0,), fade_s: float = 0.01
-) -> list[float]:
+def _tone(freq: float, seconds: float, *, harmonics: tuple[float, ...] = (1.0,), fade_s: float = 0.01) -> list[float]:
     n = int(seconds * SAMPLE_RATE)
     fade = max(1, int(fade_s * SAMPLE_RATE))
     w = 2 * math.pi * freq / SAMPLE_RATE

@@ -83,9 +83,7 @@ class VoiceService:
         self.engines = engines
         self.cache = cache or AudioCache(self.config.cache_dir, max_bytes=self.config.cache_max_bytes)
         self.effects = effects or EffectBank(red_alert_gain=self.config.red_alert_gain, cache=self.cache)
-        self.renderer = Renderer(
-            self.engines, self.cache, self.effects, concurrency=self.config.render_concurrency
-        )
+        self.renderer = Renderer(self.engines, self.cache, self.effects, concurrency=self.config.render_concurrency)
 
     def unavailable_reason(self) -> str | None:
         """Why no speech engine can run at all (None when at least one can)."""

@@ -62,20 +62,15 @@ class Renderer:
         keys = self._keys(text, lang)
         if not keys:
             raise TTSUnavailable(f"no speech engine for language {lang!r} ({self.engines.describe()})")
-        # 1. cache, best engine first: memory without leaving the loop, then disk in a thread.
-        for _, key in keys:
-            clip = self.cache.get_memory(key)
-            if clip is not None:
-                stats.cache_hits += 1
-                return clip
-        for _, key in keys:
-            clip = await asyncio.to_thread(self.cache.get, key)
-            if clip is not None:
-                stats.cache_hits += 1
-                return clip
-        # 2./3. synthesize.
         errors: list[str] = []
         for backend, key in keys:
+            # Each engine in order: its cache entry (memory, then disk in a thread), then synthesis.
+            # So a healthy gTTS replaces an espeak-ng rendering left from an outage, while a paused
+            # gTTS falls through to the espeak-ng entry at no cost.
+            clip = self.cache.get_memory(key) or await asyncio.to_thread(self.cache.get, key)
+            if clip is not None:
+                stats.cache_hits += 1
+                return clip
             guarded = backend is self.engines.primary
             if guarded and not self.engines.breaker.allow():
                 errors.append(f"{backend.name}: paused after an earlier failure")
@@ -126,18 +121,26 @@ class Renderer:
 
         async def one(item: tuple[str, str]) -> None:
             text, lang = item
-            # Fast path outside the semaphore: memory hits cost nothing.
-            for _, key in self._keys(text, lang):
+            # Fast path outside the semaphore: memory hits cost nothing.  A fallback entry only
+            # counts while the primary engine is paused (otherwise the primary gets its chance).
+            for backend, key in self._keys(text, lang):
                 clip = self.cache.get_memory(key)
                 if clip is not None:
                     stats.cache_hits += 1
                     out[item] = clip
                     return
+                if backend is self.engines.primary and self.engines.breaker.state != "open":
+                    break
             async with sem:
                 try:
                     out[item] = await self.speech(text, lang, stats)
                 except TTSError as exc:
                     stats.errors.append(str(exc))
 
+        if unique and self.engines.primary is not None:
+            # One line first: if gTTS is down, the breaker trips once instead of every parallel
+            # request waiting for its own timeout.
+            await one(unique[0])
+            unique = unique[1:]
         await asyncio.gather(*(one(i) for i in unique))
         return out

@@ -167,7 +167,7 @@ class GTTSBackend:
         gtts_factory: Callable[..., Any] | None = None,
         tld: str = "com",
         timeout_s: float = 10.0,
-        max_workers: int = 2,
+        max_workers: int = 4,
         langs: Mapping[str, str] = GTTS_LANGS,
     ) -> None:
         self._factory = gtts_factory or _default_gtts_factory
@@ -340,7 +340,5 @@ def make_engines(
         except ImportError:
             if setting == "gtts":
                 raise TTSUnavailable("TTS_BACKEND=gtts but the gTTS package is not installed") from None
-    primary = (
-        GTTSBackend(gtts_factory=gtts_factory, timeout_s=gtts_timeout_s, tld=gtts_tld) if gtts_ok else None
-    )
+    primary = GTTSBackend(gtts_factory=gtts_factory, timeout_s=gtts_timeout_s, tld=gtts_tld) if gtts_ok else None
     return SpeechEngines(primary, espeak if espeak_ok else None, breaker)

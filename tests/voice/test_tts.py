@@ -208,3 +208,24 @@ def peak_of(clip) -> int:
     from voice.audio import decode_opus
 
     return peak(decode_opus(clip.frames))
+
+
+async def test_outage_during_prerender_costs_one_request_and_recovery_upgrades_lines(google, clock, tmp_path):
+    google.status = 429
+    engines = engines_with(GTTSBackend(timeout_s=5), FakeEngine("espeak"), clock)
+    renderer = Renderer(engines, AudioCache(tmp_path), concurrency=4)
+    items = [(f"Line {i}.", "en") for i in range(6)]
+    stats = RenderStats()
+    out = await renderer.render_many(items, stats)
+    assert len(google.requests) == 1  # the first line probes, the rest go straight to espeak-ng
+    assert {c.source for c in out.values()} == {"espeak"} and stats.fallbacks == 6
+    # while gTTS is paused, the espeak-ng renderings are free cache hits
+    stats = RenderStats()
+    await renderer.render_many(items, stats)
+    assert stats.cache_hits == 6 and len(google.requests) == 1
+    # Google is back after the cool-down: lines are rendered by gTTS again (and cached as such)
+    clock.advance(2000)
+    google.status = 200
+    stats = RenderStats()
+    out = await renderer.render_many(items, stats)
+    assert {c.source for c in out.values()} == {"gtts"} and stats.synthesized == {"gtts": 6}
