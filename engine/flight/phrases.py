@@ -119,7 +119,7 @@ _FIXED: dict[str, dict[str, str]] = {
         "cs": "Příchozí data, opakuj, příchozí data.",
     },
     "data_transfer": {
-        "en": "Data transfer. Repeat, data transfer.",
+        "en": "Data transfer.",
         "ru": "Передача данных.",
         "cs": "Přenos dat, opakuj,",
     },

@@ -26,7 +26,9 @@ from engine.flight.timeline import (
 EFFECTS = ("alert", "beep", "static_start", "static_end")
 
 # offsets inside a data-transfer announcement (seconds after its start)
-TRANSFER_COUNTDOWN_AT_S = TRANSFER_BEEP_AFTER_S - 6  # "data transfer in"
+# "data transfer in" follows the short lead-in closely: spoken by espeak-ng the Russian intro
+# ("Завершение передачи данных через") takes about 2 s, and "five" is due 3 s after the start.
+TRANSFER_COUNTDOWN_AT_S = 1.4
 # offsets of the phase-end lines after the phase end
 PHASE_ENDED_AFTER_S = 1
 PHASE_BEGINS_AFTER_S = 3

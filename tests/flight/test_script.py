@@ -148,7 +148,7 @@ def test_script_text_and_cue_round_trip() -> None:
         {"t": 100, "event": "data_transfer"}]})
     cues = intercom_script(tl, "en")
     text = script_text(cues)
-    assert "1:42  Data transfer in five, four, three, two, one." in text
+    assert "1:41.4  Data transfer in five, four, three, two, one." in text
     assert "1:48  [beep] Data transfer complete." in text
     assert "6:53  Operation ends in five, four, three, two, one." in text
     assert all(Cue.from_dict(c.to_dict()) == c for c in cues)

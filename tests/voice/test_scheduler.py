@@ -18,7 +18,7 @@ EPS = 1e-6
 
 # Plausible spoken lengths per cue kind (seconds), short enough to fit the script's gaps.
 FIT = {
-    "mission_start": 4.0, "threat": 9.5, "incoming_data": 3.0, "data_transfer": 1.9, "transfer_countdown": 0.9,
+    "mission_start": 4.0, "threat": 9.5, "incoming_data": 3.0, "data_transfer": 1.3, "transfer_countdown": 0.9,
     "count": 0.5, "transfer_complete": 1.6, "comm_down": 2.0, "comm_restored": 1.7, "one_minute_warning": 2.5,
     "twenty_seconds_warning": 2.5, "countdown": 1.5, "phase_ended": 1.5, "phase_begins": 1.4, "operation_ended": 3.0,
 }  # fmt: skip
