@@ -10,13 +10,15 @@ packet encryption (PyNaCl/DAVE) and the UDP send are the same for both audio pat
 Figures:
   * prerender_cold_s: every line of the mission synthesized, decoded, trimmed, Opus-encoded, cached;
   * prerender_warm_s: the same with the cache on disk but a fresh process-like service (no memory);
-  * cpu_pct_per_flight: % of one core while a flight is speaking, pre-encoded Opus (the PCM-encode
-    path is printed next to it for comparison);
+  * cpu_pct_per_flight: % of one core one speaking flight costs, measured over the N concurrent
+    flights playing a dense stretch of the mission (whole process CPU / wall / N: scheduler, player
+    threads, pre-encoded Opus reads).  `cpu_pct_while_speaking` is the discord.py player thread
+    alone during uninterrupted speech, pre-encoded Opus (the PCM-encode path is printed next to it);
   * lateness_p50_ms / lateness_p99_ms: for every line start in N concurrent flights (real asyncio
     time), how long after the instant it could start (its scheduled time, or the end of the line
     before it when that one was still playing) it actually started.  The schedule lateness that
     includes such queueing is printed separately.
-The last line of output is one JSON object with those five figures.
+The last line of output is one JSON object with those five figures (and the two extra ones).
 """
 
 from __future__ import annotations
@@ -245,9 +247,11 @@ async def main() -> None:
     print(json.dumps({
         "prerender_cold_s": round(cold, 3),
         "prerender_warm_s": round(warm_disk, 3),
-        "cpu_pct_per_flight": round(opus_pct, 3),
+        "cpu_pct_per_flight": round(100 * cpu / wall / args.flights, 3),
         "lateness_p50_ms": round(percentile(jitter, 50), 2),
         "lateness_p99_ms": round(percentile(jitter, 99), 2),
+        "cpu_pct_while_speaking": round(opus_pct, 3),
+        "lateness_vs_schedule_p99_ms": round(percentile(late, 99), 2),
     }))  # fmt: skip
 
 
