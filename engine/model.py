@@ -12,14 +12,13 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from engine.board import ACTION_CODES, DAMAGE_TOKEN_KINDS, TRACK_IDS, ZONES
+from engine.board import ACTION_CODES, TURNS
 from engine.threats.catalog import card_or_none
 
 Zone = Literal["red", "white", "blue"]
 TrackId = Literal["T1", "T2", "T3", "T4", "T5", "T6", "T7"]
 Fate = Literal["destroyed", "survived", "active", "not_appeared"]
 
-TURNS = 12
 
 
 class _Strict(BaseModel):
@@ -160,5 +159,3 @@ class Result(BaseModel):
             data["log"] = [e.model_dump(mode="json") for e in (self.log or [])]
         return data
 
-
-assert set(ZONES) == {"red", "white", "blue"} and len(TRACK_IDS) == 7 and len(DAMAGE_TOKEN_KINDS) == 6
