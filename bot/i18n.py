@@ -33,3 +33,50 @@ def t(lang: str, key: str, /, **params: Any) -> str:
         return template.format(**params)
     except (KeyError, IndexError, ValueError):
         return template
+
+
+# -- threat cards ---------------------------------------------------------------------------------
+# engine/data/threats.json is English; `bot/locales/threats.json` holds each card's name and short
+# X/Y/Z texts in ru and cs (rulebook names where the rulebooks give one).  English, an unknown
+# language or an unknown card id fall back to the engine's English card.
+
+
+@cache
+def _threat_locale() -> dict[str, dict[str, dict[str, str]]]:
+    try:
+        text = resources.files("bot").joinpath("locales", "threats.json").read_text(encoding="utf-8")
+    except (FileNotFoundError, OSError):
+        return {}
+    data: dict[str, Any] = json.loads(text)
+    return {lang: cards for lang, cards in data.items() if not lang.startswith("_")}
+
+
+def _english_card(threat_id: str) -> Any:
+    from engine.threats.catalog import card_or_none
+
+    return card_or_none(threat_id)
+
+
+def threat_name(lang: str, threat_id: str) -> str:
+    """The card's name in `lang` (English from the engine otherwise; the id if unknown)."""
+    local = _threat_locale().get(lang, {}).get(threat_id, {}).get("name")
+    if local:
+        return local
+    card = _english_card(threat_id)
+    return card.name if card is not None else threat_id
+
+
+def threat_text(lang: str, threat_id: str, letter: str) -> str:
+    """The card's short X/Y/Z text in `lang` ('' when the card has none)."""
+    local = _threat_locale().get(lang, {}).get(threat_id, {}).get(letter)
+    if local:
+        return local
+    card = _english_card(threat_id)
+    return str(card.text.get(letter, "")) if card is not None else ""
+
+
+def english_threat_names() -> dict[str, str]:
+    """English card name -> card id (the engine puts a name, not an id, in a few free-text fields)."""
+    from engine.threats.catalog import base_cards
+
+    return {card.name: card_id for card_id, card in base_cards().items()}

@@ -173,3 +173,17 @@ class Storage(Protocol):
 
     async def remove_custom_mission(self, guild_id: int, mission_id: str) -> bool:
         """Delete one custom mission; False when the server had none by that id."""
+
+    # -- posts left unsent at shutdown ---------------------------------------------------------
+    async def store_posts(self, flight_id: str, payloads: list[dict[str, Any]]) -> None:
+        """Append unsent posts of a flight, in sending order."""
+
+    async def update_post(self, post_id: int, payload: dict[str, Any]) -> None:
+        """Replace what is left of a stored post (a result half sent before a second shutdown)."""
+
+    async def pending_posts(self) -> list[tuple[int, str, dict[str, Any]]]:
+        """(post id, flight id, payload) of every stored post, in sending order."""
+        ...
+
+    async def delete_post(self, post_id: int) -> None:
+        """Forget a stored post once it has been sent (or given up)."""

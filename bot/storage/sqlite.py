@@ -401,3 +401,26 @@ class SqliteStorage:
         )
         await self.conn.commit()
         return (cur.rowcount or 0) > 0
+
+    # -- posts left unsent at shutdown -----------------------------------------------------------
+    async def store_posts(self, flight_id: str, payloads: list[dict[str, Any]]) -> None:
+        now = _now()
+        await self.conn.executemany(
+            "INSERT INTO outbox (flight_id, payload, created_at) VALUES (?, ?, ?)",
+            [(flight_id, json.dumps(p, ensure_ascii=False), now) for p in payloads],
+        )
+        await self.conn.commit()
+
+    async def update_post(self, post_id: int, payload: dict[str, Any]) -> None:
+        await self.conn.execute(
+            "UPDATE outbox SET payload = ? WHERE id = ?", (json.dumps(payload, ensure_ascii=False), post_id)
+        )
+        await self.conn.commit()
+
+    async def pending_posts(self) -> list[tuple[int, str, dict[str, Any]]]:
+        async with self.conn.execute("SELECT id, flight_id, payload FROM outbox ORDER BY id") as cur:
+            return [(r[0], r[1], json.loads(r[2])) async for r in cur]
+
+    async def delete_post(self, post_id: int) -> None:
+        await self.conn.execute("DELETE FROM outbox WHERE id = ?", (post_id,))
+        await self.conn.commit()

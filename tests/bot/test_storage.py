@@ -47,7 +47,7 @@ async def test_migrations_from_empty_database_and_reapplied(tmp_path: Path) -> N
 
     again = SqliteStorage(db)
     await again.open()  # applying twice is a no-op and keeps the data
-    assert await again.schema_versions() == [1]
+    assert await again.schema_versions() == [m.version for m in load_migrations()]
     assert (await again.load_flight("0000abcd")) is not None
     from bot.storage.migrate import apply_migrations
 
@@ -58,14 +58,16 @@ async def test_migrations_from_empty_database_and_reapplied(tmp_path: Path) -> N
 async def test_failed_migration_stops_with_a_clear_message(tmp_path: Path) -> None:
     migrations = tmp_path / "migrations"
     migrations.mkdir()
-    for m in load_migrations():
+    existing = load_migrations()
+    for m in existing:
         (migrations / m.name).write_text(m.sql)
-    (migrations / "0002_broken.sql").write_text("CREATE TABLE ok_part (x INTEGER);\nCREATE TABLE flights (x);\n")
+    broken = f"{len(existing) + 1:04d}_broken.sql"
+    (migrations / broken).write_text("CREATE TABLE ok_part (x INTEGER);\nCREATE TABLE flights (x);\n")
     storage = SqliteStorage(tmp_path / "sa.sqlite3", migrations_dir=migrations)
-    with pytest.raises(MigrationError, match=r"0002_broken\.sql failed"):
+    with pytest.raises(MigrationError, match=rf"{broken[:4]}_broken\.sql failed"):
         await storage.open()
-    # the failed file left nothing behind: version 1 only, no half-created table
-    assert await storage.schema_versions() == [1]
+    # the failed file left nothing behind: the earlier versions only, no half-created table
+    assert await storage.schema_versions() == [m.version for m in existing]
     async with storage.conn.execute("SELECT name FROM sqlite_master WHERE name = 'ok_part'") as cur:
         assert await cur.fetchone() is None
     await storage.close()

@@ -19,7 +19,7 @@ import discord
 
 from bot.exts.mission import _ids
 from bot.exts.mission._components import FlightButton, FlightSelect, view_of
-from bot.exts.mission._poster import Outbox
+from bot.exts.mission._poster import Entry, Outbox
 from bot.exts.mission._render import (
     COLOR_FLIGHT,
     ZONE_EMOJI,
@@ -30,7 +30,7 @@ from bot.exts.mission._render import (
     threat_points,
 )
 from bot.exts.mission._respond import Reply
-from bot.i18n import t
+from bot.i18n import t, threat_name, threat_text
 from bot.storage import FlightRecord, LogbookCrew, LogbookEntry
 from engine.flight.cards import card as action_card
 from engine.flight.machine import (
@@ -58,15 +58,10 @@ log = logging.getLogger(__name__)
 MAX_SLEEP_S = 5.0  # wake at least this often, so a changed clock or TIME_SCALE is noticed
 _CARD_ENC = str.maketrans({"<": "L", ">": "R", "^": "U"})
 _CARD_DEC = str.maketrans({"L": "<", "R": ">", "U": "^"})
-_MOVE_TEXT = {"<": "⬅️ red", ">": "➡️ blue", "^": "↕️ lift"}
-_HEROIC_MOVE = {
-    "1": "→ lower red",
-    "2": "→ lower white",
-    "3": "→ lower blue",
-    "4": "→ upper red",
-    "5": "→ upper white",
-    "6": "→ upper blue",
-}
+_MOVE_KEY = {"<": "card.red", ">": "card.blue", "^": "card.lift"}  # heroic moves 1-6: card.heroic_<n>
+SHUTDOWN_DRAIN_S = 5.0  # at shutdown, queued posts get this long to go out; the rest is stored
+MUTE_REASON = "Space Alert: communications down"  # audit-log reasons (for moderators, in English)
+UNMUTE_REASON = "Space Alert: communications restored"
 
 
 def enc_card(card_id: str) -> str:
@@ -77,17 +72,79 @@ def dec_card(text: str) -> str:
     return text.translate(_CARD_DEC)
 
 
-def card_text(card_id: str) -> str:
+def _move_text(lang: str, code: str) -> str | None:
+    key = _MOVE_KEY.get(code) or (f"card.heroic_{code}" if code in "123456" and len(code) == 1 else None)
+    return t(lang, key) if key else None
+
+
+def card_text(card_id: str, lang: str = "en") -> str:
     """Both halves of a card: 'A | ⬅️ red', heroic cards marked with a star."""
     c = action_card(card_id)
-    move = _MOVE_TEXT.get(c.move) or _HEROIC_MOVE.get(c.move, c.move)
+    move = _move_text(lang, c.move) or c.move
     return f"{'★' if c.heroic else ''}{c.action.upper() if not c.heroic else c.action} | {move}"
 
 
-def _code_text(code: str | None) -> str:
+def _code_text(code: str | None, lang: str = "en") -> str:
     if code is None:
         return ""
-    return _MOVE_TEXT.get(code) or _HEROIC_MOVE.get(code) or code.upper()
+    return _move_text(lang, code) or code.upper()
+
+
+def threat_line(lang: str, data: dict[str, Any]) -> str:
+    """A threat announcement: zone, T+, name in the flight's language, id, track, X/Y/Z texts."""
+    tid = str(data.get("id"))
+    zone = ZONE_EMOJI.get(data.get("zone"), "🟨")
+    texts = " · ".join(f"{letter}: {text}" for letter in "XYZ" if (text := threat_text(lang, tid, letter)))
+    line = f"⚠️ {zone} T+{data.get('turn')}: **{threat_name(lang, tid)}** ({tid}) → {data.get('track')}"
+    return f"{line}\n> {texts}" if texts else line
+
+
+class ResultPost:
+    """The result embed, a thread under it, then the captain's log in the thread: one outbox job.
+
+    It remembers how far it got, so a 429 retry (or a restart, through `spec()`) resumes after the
+    last piece that went out instead of posting the result twice.
+    """
+
+    def __init__(self, service: FlightService, payload: dict[str, Any]) -> None:
+        self.service = service
+        self.state = dict(payload)
+        self.state.setdefault("sent", 0)
+        self._message: Any = None
+        self._target: Any = None
+
+    def spec(self) -> dict[str, Any]:
+        return dict(self.state)
+
+    async def __call__(self) -> None:
+        state, service = self.state, self.service
+        channel = await service._channel(state["channel_id"])
+        if channel is None:
+            log.info("result for channel %s: the channel is gone; dropped", state["channel_id"])
+            return
+        if state.get("message_id") is None:
+            self._message = await channel.send(embed=discord.Embed.from_dict(state["embed"]))
+            state["message_id"] = self._message.id
+        if not state.get("thread_tried"):
+            message = self._message or channel.get_partial_message(state["message_id"])
+            try:
+                self._target = await message.create_thread(name=state["thread_name"])
+                state["target_id"] = self._target.id
+            except discord.HTTPException as exc:
+                if exc.status == 429:
+                    raise
+                log.info("no thread for the captain's log (%s); posting in the channel", exc)
+            except (AttributeError, ValueError, TypeError) as exc:
+                log.info("no thread for the captain's log (%s); posting in the channel", exc)
+            state["thread_tried"] = True
+        target = self._target
+        if target is None and state.get("target_id") is not None:
+            target = await service._channel(state["target_id"])
+        target = target or channel
+        chunks = state.get("chunks") or []
+        while state["sent"] < len(chunks):
+            await target.send(chunks[state["sent"]])
+            state["sent"] += 1
 
 
 class FlightService:
@@ -96,7 +153,9 @@ class FlightService:
         self.catalog = catalog
         self._timers: dict[str, asyncio.Task[None]] = {}
         self._background: set[asyncio.Task[Any]] = set()
-        self._outboxes: dict[str, Outbox] = {}
+        self._outboxes: dict[str, Outbox] = {}  # channel posts, one ordered queue per flight
+        self._voice_ops: dict[str, Outbox] = {}  # server mute / unmute, a sibling queue per flight
+        self.shutdown_drain_s = SHUTDOWN_DRAIN_S
 
     # -- lobby -> flight ----------------------------------------------------------------------------
     @staticmethod
@@ -195,7 +254,7 @@ class FlightService:
         reason = None
         try:
             if vc_id is None:
-                reason = "the host is not in a voice channel"
+                reason = t(record.language, "voice.host_not_in_voice")
             else:
                 flight = Flight.from_dict(record.state or {})
                 from engine.flight.script import intercom_script
@@ -279,9 +338,7 @@ class FlightService:
             if ev.kind == "intercom" and ev.cue is not None and ev.cue.text:
                 lines.append(f"{t(lang, 'intercom.prefix')} {ev.cue.text}")
             elif ev.kind == "threat_drawn":
-                d = ev.data
-                zone = ZONE_EMOJI.get(d.get("zone"), "🟨")
-                lines.append(f"⚠️ {zone} T+{d['turn']}: **{d['name']}** ({d['id']}) → {d['track']}")
+                lines.append(threat_line(lang, ev.data))
                 refresh_deck = True
             elif ev.kind == "comm_down":
                 await self._comm_down(record, ev, lines)
@@ -313,25 +370,67 @@ class FlightService:
 
     async def _say(self, record: FlightRecord, text: str) -> None:
         """Queue text for the channel; returns at once (the flight's outbox sends it, in order)."""
-        channel = self.bot.get_channel(record.channel_id)
-        if channel is None or not hasattr(channel, "send"):
-            return
-        outbox = self.outbox(record)
         for start in range(0, len(text), 1900):
             chunk = text[start : start + 1900]
-            outbox.put(lambda chunk=chunk: channel.send(chunk))  # type: ignore[union-attr]
+            self._queue_post(record.id, {"op": "text", "channel_id": record.channel_id, "content": chunk})
 
-    def outbox(self, record: FlightRecord) -> Outbox:
-        box = self._outboxes.get(record.id)
+    def _queue_post(self, flight_id: str, payload: dict[str, Any], row_id: int | None = None) -> None:
+        """Queue one storable post (`payload` is what a shutdown writes to the outbox table)."""
+        if payload.get("op") == "result":
+            post = ResultPost(self, payload)
+            self.outbox(flight_id).put(post, spec=post.spec, row_id=row_id)
+            return
+        channel_id, content = int(payload["channel_id"]), str(payload.get("content", ""))
+
+        async def send() -> None:
+            channel = await self._channel(channel_id)
+            if channel is None:
+                log.info("flight %s: channel %s is gone; a post is dropped", flight_id, channel_id)
+                return
+            await channel.send(content)
+
+        self.outbox(flight_id).put(send, spec=lambda: payload, row_id=row_id)
+
+    async def _channel(self, channel_id: int | None) -> Any:
+        """A channel or thread to post in, resolved when the post goes out (after a restart the
+        cache fills only once the gateway is ready; until then wait for it, then ask the API)."""
+        if channel_id is None:
+            return None
+        channel = self.bot.get_channel(channel_id)
+        if channel is not None:
+            return channel
+        if not self.bot.is_ready():
+            with contextlib.suppress(RuntimeError, TimeoutError):  # RuntimeError: never logged in (tests)
+                await asyncio.wait_for(self.bot.wait_until_ready(), timeout=60)
+            channel = self.bot.get_channel(channel_id)
+            if channel is not None:
+                return channel
+        try:
+            return await self.bot.fetch_channel(channel_id)
+        except discord.HTTPException as exc:
+            if exc.status == 429:
+                raise
+            log.info("cannot fetch channel %s: %s", channel_id, exc)
+        except Exception as exc:  # not logged in: nothing to ask
+            log.info("cannot fetch channel %s: %s", channel_id, exc)
+        return None
+
+    def outbox(self, record: FlightRecord | str) -> Outbox:
+        flight_id = record if isinstance(record, str) else record.id
+        box = self._outboxes.get(flight_id)
         if box is None:
-            flight_id = record.id
 
             async def forbidden(exc: discord.Forbidden) -> None:
                 await self._forbidden(flight_id, exc)
 
-            box = Outbox(flight_id, on_forbidden=forbidden)
+            box = Outbox(flight_id, on_forbidden=forbidden, on_settled=self._post_settled)
             self._outboxes[flight_id] = box
         return box
+
+    async def _post_settled(self, entry: Entry) -> None:
+        """A post restored from the outbox table went out (or was given up): forget its row."""
+        if entry.row_id is not None:
+            await self.bot.storage.delete_post(entry.row_id)
 
     async def _forbidden(self, flight_id: str, exc: discord.Forbidden) -> None:
         """Posting was refused mid-flight (a permission was taken away): say so once, fly on."""
@@ -368,19 +467,20 @@ class FlightService:
             if self._background:
                 await asyncio.gather(*list(self._background), return_exceptions=True)
                 continue
-            for box in list(self._outboxes.values()):
+            for box in [*self._voice_ops.values(), *self._outboxes.values()]:
                 await box.join()
             if not self._background:
                 return
 
     async def _retire_outbox(self, flight_id: str) -> None:
-        box = self._outboxes.get(flight_id)
-        if box is None:
-            return
-        await box.join()
-        if self._outboxes.get(flight_id) is box and not box.pending:
-            del self._outboxes[flight_id]
-            await box.close()
+        for boxes in (self._voice_ops, self._outboxes):
+            box = boxes.get(flight_id)
+            if box is None:
+                continue
+            await box.join()
+            if boxes.get(flight_id) is box and not box.pending:
+                del boxes[flight_id]
+                await box.close()
 
     async def refresh_deck(self, flight_id: str) -> None:
         record = await self.bot.storage.load_flight(flight_id)
@@ -396,19 +496,36 @@ class FlightService:
             log.info("flight %s: deck edit failed: %s", flight_id, exc)
 
     # -- communication failures ---------------------------------------------------------------------
+    # Server mute / unmute are Discord calls that can be slow or throttled, so like the posts they
+    # never run inside the tick: the tick records who is to be muted (notes["muted"], written
+    # before any call, so a restart knows whom to unmute) and queues one job per member on the
+    # flight's voice queue (ordered, retried on 429 with retry_after, 5xx backed off).  A refusal
+    # is reported in the channel once per flight.
     def _crew_in_voice(self, record: FlightRecord) -> tuple[list[Any], str | None]:
+        lang = record.language
         guild = self.bot.get_guild(record.guild_id)
         vc_id = record.notes.get("voice_channel_id")
         if guild is None or vc_id is None:
-            return [], "nobody of the crew is in a voice channel"
+            return [], t(lang, "mute.no_voice")
         channel = guild.get_channel(vc_id)
         if channel is None:
-            return [], "the voice channel is gone"
+            return [], t(lang, "mute.voice_gone")
         me = guild.me
         if me is None or not channel.permissions_for(me).mute_members:
-            return [], "missing the Mute Members permission"
+            return [], t(lang, "mute.no_permission")
         ids = {m.user_id for m in record.crew}
         return [m for m in getattr(channel, "members", []) if m.id in ids], None
+
+    def voice_ops(self, flight_id: str) -> Outbox:
+        box = self._voice_ops.get(flight_id)
+        if box is None:
+
+            async def forbidden(exc: discord.Forbidden) -> None:
+                await self._mute_failed(flight_id, exc)
+
+            box = Outbox(f"{flight_id}-voice", on_forbidden=forbidden)
+            self._voice_ops[flight_id] = box
+        return box
 
     async def _comm_down(self, record: FlightRecord, ev: FlightEvent, lines: list[str]) -> None:
         lang = record.language
@@ -419,16 +536,11 @@ class FlightService:
                 lines.append(t(lang, "comm.cannot_mute", s=duration, reason=problem))
                 await self._set_note(record.id, "mute_notice_sent", True)
             else:
-                lines.append(t(lang, "comm.muted", s=duration).split(":")[0] + ".")
+                lines.append(t(lang, "comm.down", s=duration))
             return
-        muted = []
+        await self._update_muted(record.id, add={m.id for m in members})
         for member in members:
-            try:
-                await member.edit(mute=True, reason="Space Alert: communications down")
-                muted.append(member.id)
-            except discord.HTTPException as exc:
-                log.info("flight %s: cannot mute %s: %s", record.id, member.id, exc)
-        await self._set_note(record.id, "muted", muted)
+            self.voice_ops(record.id).put(self._mute_job(record.id, record.guild_id, member.id, True, member))
         lines.append(t(lang, "comm.muted", s=duration))
 
     async def _comm_restored(self, record: FlightRecord, lines: list[str]) -> None:
@@ -437,19 +549,73 @@ class FlightService:
         lines.append(t(record.language, "comm.restored"))
 
     async def _unmute(self, record: FlightRecord) -> None:
-        muted = list(record.notes.get("muted") or [])
-        if not muted:
-            return
-        guild = self.bot.get_guild(record.guild_id)
-        for user_id in muted:
-            member = guild.get_member(user_id) if guild is not None else None
-            if member is None:
-                continue
+        """Queue an unmute for everyone the bot muted (or meant to); returns at once."""
+        for user_id in list(record.notes.get("muted") or []):
+            self.voice_ops(record.id).put(self._mute_job(record.id, record.guild_id, user_id, False))
+
+    def _mute_job(self, flight_id: str, guild_id: int, user_id: int, mute: bool, member: Any = None) -> Any:
+        async def job() -> None:
+            guild = self.bot.get_guild(guild_id)
+            target = (guild.get_member(user_id) if guild is not None else None) or member
+            if target is None:  # left the server: nothing to undo
+                await self._update_muted(flight_id, remove={user_id})
+                return
             try:
-                await member.edit(mute=False, reason="Space Alert: communications restored")
+                await target.edit(mute=mute, reason=MUTE_REASON if mute else UNMUTE_REASON)
+            except discord.Forbidden:
+                if mute:
+                    await self._update_muted(flight_id, remove={user_id})
+                raise  # reported once by the queue's on_forbidden
             except discord.HTTPException as exc:
-                log.info("flight %s: cannot unmute %s: %s", record.id, user_id, exc)
-        await self._set_note(record.id, "muted", [])
+                if exc.status == 429 or exc.status >= 500:
+                    raise  # the queue retries after retry_after / a back-off
+                # 4xx: e.g. the member is no longer in a voice channel; nothing to keep track of
+                log.info("flight %s: cannot %s %s: %s", flight_id, "mute" if mute else "unmute", user_id, exc)
+                await self._update_muted(flight_id, remove={user_id})
+                if mute:
+                    await self._mute_failed(flight_id, exc)
+                return
+            # success: muted ids are re-added (an unmute queued earlier may have removed them)
+            await self._update_muted(flight_id, add={user_id} if mute else set(), remove=set() if mute else {user_id})
+
+        return job
+
+    async def _mute_failed(self, flight_id: str, exc: discord.HTTPException) -> None:
+        """Discord refused a server mute: tell the channel once per flight, then carry on."""
+        async with self.bot.locks.get(flight_id):
+            record = await self.bot.storage.load_flight(flight_id)
+            if record is None or record.notes.get("mute_error_sent"):
+                log.debug("flight %s: mute refused again: %s", flight_id, exc)
+                return
+            record.notes["mute_error_sent"] = True
+            await self.bot.storage.save_flight(record)
+        log.warning("flight %s: server mute refused: %s", flight_id, exc)
+        await self._say(record, t(record.language, "comm.mute_failed", error=getattr(exc, "text", "") or exc.status))
+
+    async def _update_muted(
+        self, flight_id: str, *, add: set[int] | None = None, remove: set[int] | None = None
+    ) -> None:
+        add, remove = add or set(), remove or set()
+        async with self.bot.locks.get(flight_id):
+            record = await self.bot.storage.load_flight(flight_id)
+            if record is None:
+                return
+            before = list(record.notes.get("muted") or [])
+            after = [u for u in before if u not in remove] + sorted(u for u in add if u not in before)
+            if after != before:
+                record.notes["muted"] = after
+                await self.bot.storage.save_flight(record)
+
+    async def _reconcile_mutes(self, record: FlightRecord) -> None:
+        """After a restart: mute again whoever should be muted, unmute whoever should not be."""
+        muted = list(record.notes.get("muted") or [])
+        if not muted or record.state is None:
+            return
+        if record.status == "flying" and record.state.get("comm_down_until") is not None:
+            for user_id in muted:
+                self.voice_ops(record.id).put(self._mute_job(record.id, record.guild_id, user_id, True))
+        else:
+            await self._unmute(record)
 
     async def _set_note(self, flight_id: str, key: str, value: Any) -> None:
         async with self.bot.locks.get(flight_id):
@@ -485,14 +651,14 @@ class FlightService:
         for threat in state.get("threats", []):
             zone = ZONE_EMOJI.get(threat.get("zone"), "🟨")
             track = state.get("tracks", {}).get(threat.get("zone") or "internal", "?")
-            threats.append(f"{zone} T+{threat['turn']} · {self._threat_name(threat['id'])} ({threat['id']}) · {track}")
+            threats.append(f"{zone} T+{threat['turn']} · {threat_name(lang, threat['id'])} ({threat['id']}) · {track}")
         embed.add_field(
             name=t(lang, "deck.threats"),
             value="\n".join(threats)[:1024] or t(lang, "deck.none"),
             inline=False,
         )
         crew = ", ".join(m.name for m in record.crew)
-        embed.set_footer(text=f"{crew} · flight {record.id}")
+        embed.set_footer(text=t(lang, "deck.footer", crew=crew, flight=record.id))
         if record.status != "flying":
             return embed, None
         view = view_of(
@@ -504,13 +670,6 @@ class FlightService:
             )
         )
         return embed, view
-
-    @staticmethod
-    def _threat_name(threat_id: str) -> str:
-        from engine.threats.catalog import card_or_none
-
-        c = card_or_none(threat_id)
-        return c.name if c else threat_id
 
     # -- hands ------------------------------------------------------------------------------------------
     def hand(
@@ -537,20 +696,20 @@ class FlightService:
             status = "🔒" if slot["locked"] else ("🟢" if slot["open"] else "⏳")
             text = ""
             if slot["card"]:
-                text = f"{card_text(slot['card'])} → **{_code_text(slot['code'])}**"
+                text = f"{card_text(slot['card'], lang)} → **{_code_text(slot['code'], lang)}**"
             board_lines.append(f"`{slot['turn']:>2}` {status} {text}")
         if board_lines:
             embed.add_field(name=t(lang, "hand.board"), value="\n".join(board_lines)[:1024], inline=True)
-        hand_lines = [f"`{enc_card(c['id'])}` {card_text(c['id'])}" for c in view_data["hand"]]
+        hand_lines = [f"`{enc_card(c['id'])}` {card_text(c['id'], lang)}" for c in view_data["hand"]]
         embed.add_field(
             name=t(lang, "hand.cards"),
             value="\n".join(hand_lines)[:1024] or t(lang, "hand.empty"),
             inline=True,
         )
         for android, data in view_data["androids"].items():
-            cells = [f"{s['turn']}:{_code_text(s['code'])}" for s in data["board"] if s["card"]]
+            cells = [f"{s['turn']}:{_code_text(s['code'], lang)}" for s in data["board"] if s["card"]]
             embed.add_field(name=f"🤖 {android}", value=" ".join(cells) or "—", inline=False)
-        embed.set_footer(text=f"flight {record.id} · phase {view_data['planning_phase']}")
+        embed.set_footer(text=t(lang, "hand.footer", flight=record.id, phase=view_data["planning_phase"]))
 
         fid, uid = record.id, user_id
         items: list[discord.ui.Item[Any]] = []
@@ -558,7 +717,7 @@ class FlightService:
         open_turns = [s["turn"] for s in board if s["open"]]
         pick_options = [
             discord.SelectOption(
-                label=card_text(c["id"])[:100],
+                label=card_text(c["id"], lang)[:100],
                 value=f"h{enc_card(c['id'])}",
                 default=sel == f"h{enc_card(c['id'])}",
             )
@@ -566,7 +725,7 @@ class FlightService:
         ]
         pick_options += [
             discord.SelectOption(
-                label=f"{t(lang, 'hand.turn', n=s['turn'])}: {card_text(s['card'])}"[:100],
+                label=f"{t(lang, 'hand.turn', n=s['turn'])}: {card_text(s['card'], lang)}"[:100],
                 value=f"t{s['turn']}",
                 default=sel == f"t{s['turn']}",
             )
@@ -693,7 +852,7 @@ class FlightService:
                 half = parts[1] if len(parts) >= 2 and parts[1] in ("action", "move") else "action"
                 command = self._command(flight, member.name, cid.action, sel, half, values)
                 if isinstance(command, Rejected):
-                    await reply.reject(command.message)
+                    await reply.reject(self._reason(lang, command))
                     return
             accepted_events: list[FlightEvent] = []
             if command is not None:
@@ -834,38 +993,23 @@ class FlightService:
 
     async def post_result(self, record: FlightRecord, data: dict[str, Any]) -> None:
         lang = record.language
-        channel = self.bot.get_channel(record.channel_id)
-        if channel is None or not hasattr(channel, "send"):
-            return
-        names = {t_["id"]: self._threat_name(t_["id"]) for t_ in data.get("threats", [])}
+        names = {t_["id"]: threat_name(lang, t_["id"]) for t_ in data.get("threats", [])}
         embed = result_embed(
             lang, data, title=t(lang, "result.title", mission=mission_label(record.options)), names=names
         )
-        # Queued behind the flight's last intercom lines, so the result never overtakes them; each
-        # step is retried on 429 by the outbox.  `posted` carries the result message to the thread.
-        posted: dict[str, Any] = {"target": channel}
-        outbox = self.outbox(record)
-
-        async def post_embed() -> None:
-            posted["message"] = await channel.send(embed=embed)  # type: ignore[union-attr]
-
-        async def open_thread() -> None:
-            message = posted.get("message")
-            if message is None:
-                return
-            try:
-                posted["target"] = await message.create_thread(name=t(lang, "result.log_thread")[:100])
-            except discord.HTTPException as exc:
-                if exc.status == 429:
-                    raise
-                log.info("flight %s: no thread for the captain's log (%s); posting in the channel", record.id, exc)
-            except (AttributeError, ValueError) as exc:
-                log.info("flight %s: no thread for the captain's log (%s); posting in the channel", record.id, exc)
-
-        outbox.put(post_embed)
-        outbox.put(open_thread)
-        for chunk in captains_log(lang, data.get("log") or []):
-            outbox.put(lambda chunk=chunk: posted["target"].send(chunk))
+        # Queued behind the flight's last intercom lines, so the result never overtakes them.  One
+        # storable job: the embed, the thread, then the captain's log (retried on 429 from where it
+        # stopped; stored with its progress if the bot shuts down before it is through).
+        self._queue_post(
+            record.id,
+            {
+                "op": "result",
+                "channel_id": record.channel_id,
+                "embed": embed.to_dict(),
+                "thread_name": t(lang, "result.log_thread")[:100],
+                "chunks": captains_log(lang, data.get("log") or []),
+            },
+        )
 
     # -- abort, restart, shutdown ---------------------------------------------------------------------------
     async def after_abort(self, record: FlightRecord) -> None:
@@ -880,10 +1024,15 @@ class FlightService:
         self._spawn(self._retire_outbox(record.id))
 
     async def resume_all(self) -> None:
-        """After a restart: re-arm every flying flight (overdue events fire on the first tick)."""
+        """After a restart: re-queue the posts a shutdown stored (before anything new), put the
+        voice mutes right, and re-arm every flying flight (overdue events fire on the first tick)."""
+        for post_id, flight_id, payload in await self.bot.storage.pending_posts():
+            log.info("flight %s: re-sending a post left unsent at shutdown", flight_id)
+            self._queue_post(flight_id, payload, row_id=post_id)
         for record in await self.bot.storage.active_flights():
             if record.status == "flying":
                 log.info("resuming flight %s in channel %s", record.id, record.channel_id)
+                await self._reconcile_mutes(record)
                 self.arm(record.id)
                 if self.bot.run_timers:  # rejoin voice in the background; text goes on meanwhile
                     self._spawn(self._start_voice(record))
@@ -892,18 +1041,50 @@ class FlightService:
         for task in list(self._timers.values()):
             task.cancel()
         self._timers.clear()
-        for box in self._outboxes.values():
+        for box in [*self._outboxes.values(), *self._voice_ops.values()]:
             box.cancel()
         self._outboxes.clear()
+        self._voice_ops.clear()
 
-    async def close(self) -> None:
-        """Shutdown: stop the timers, cancel the outboxes (queued posts are lost with the process)."""
+    async def close(self, timeout: float | None = None) -> None:
+        """Shutdown: stop the timers, give queued posts and mutes `timeout` s (5 by default) to go
+        out, then store the posts still unsent; the next start sends them, in order, once."""
+        timeout = self.shutdown_drain_s if timeout is None else timeout
         for task in list(self._timers.values()):
             task.cancel()
         self._timers.clear()
-        boxes, self._outboxes = list(self._outboxes.values()), {}
-        for box in boxes:
-            await box.close()
+        posts, self._outboxes = dict(self._outboxes), {}
+        voice, self._voice_ops = list(self._voice_ops.values()), {}
+        background = list(self._background)
+        results = await asyncio.gather(
+            *(box.shutdown(timeout) for box in posts.values()),
+            *(box.shutdown(timeout) for box in voice),
+            self._settle_background(background, timeout),
+        )
+        for flight_id, left in zip(posts, results[: len(posts)], strict=True):
+            await self._store_unsent(flight_id, left)
+
+    @staticmethod
+    async def _settle_background(tasks: list[asyncio.Task[Any]], timeout: float) -> list[Any]:
+        if tasks:
+            _done, pending = await asyncio.wait(tasks, timeout=timeout)
+            for task in pending:
+                task.cancel()
+        return []
+
+    async def _store_unsent(self, flight_id: str, entries: list[Entry]) -> None:
+        fresh: list[dict[str, Any]] = []
+        for entry in entries:
+            payload = entry.spec() if entry.spec is not None else None
+            if payload is None:
+                log.warning("flight %s: a queued post cannot be stored; lost at shutdown", flight_id)
+            elif entry.row_id is not None:
+                await self.bot.storage.update_post(entry.row_id, payload)  # already stored: keep its place
+            else:
+                fresh.append(payload)
+        if fresh:
+            await self.bot.storage.store_posts(flight_id, fresh)
+            log.info("flight %s: %d post(s) stored at shutdown, sent after the restart", flight_id, len(fresh))
 
 
 __all__ = ["FlightService", "card_text", "closed_embed", "dec_card", "enc_card"]

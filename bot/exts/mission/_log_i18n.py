@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from bot.i18n import english_threat_names, threat_name, threat_text
 from engine.threats.catalog import card_or_none
 
 Event = dict[str, Any]
@@ -118,16 +119,45 @@ _TOKEN = {
         "lower_cannon": "poškození dolního děla",
     },
 }
+_WEAPON = {  # the rulebooks' weapon names (Russian §3.3; Czech/Slovak edition)
+    "ru": {
+        "heavy laser": "тяжёлая лазерная пушка",
+        "light laser": "лёгкая лазерная пушка",
+        "pulse cannon": "импульсная пушка",
+        "rocket": "ракета",
+        "interceptors": "перехватчики",
+    },
+    "cs": {
+        "heavy laser": "těžký laser",
+        "light laser": "lehký laser",
+        "pulse cannon": "pulzní dělo",
+        "rocket": "raketa",
+        "interceptors": "stíhačky",
+    },
+}
 _SYSTEM = {
     "ru": {"shield": "щит", "reactor": "реактор", "cannon": "пушка", "laser": "лазер"},
     "cs": {"shield": "štít", "reactor": "reaktor", "cannon": "dělo", "laser": "laser"},
 }
 
 
-def _threat(e: Event, key: str = "threat") -> str:
-    tid = e.get(key) or ""
-    card = card_or_none(tid)
-    return f"{card.name} ({tid})" if card else str(tid)
+def _threat(e: Event, key: str = "threat", *, lang: str) -> str:
+    """A threat card by its name in `lang` and its id: «Эсминец (E1-02)»."""
+    tid = str(e.get(key) or "")
+    return f"{threat_name(lang, tid)} ({tid})" if card_or_none(tid) else tid
+
+
+def _thr_ru(e: Event) -> str:
+    return _threat(e, lang="ru")
+
+
+def _thr_cs(e: Event) -> str:
+    return _threat(e, lang="cs")
+
+
+def _card_text(lang: str, e: Event) -> str:
+    """The X/Y/Z text of the card in `lang` (the engine's English text for an unknown card)."""
+    return threat_text(lang, str(e.get("threat")), str(e.get("letter"))) or str(e.get("card_text", ""))
 
 
 def _tr(lang: str, text: Any) -> str:
@@ -164,8 +194,15 @@ def _token(lang: str, token: Any) -> str:
 
 
 def _weapon(lang: str, weapon: Any) -> str:
-    """'heavy laser red' -> kept as is apart from zone colours and 'rocket'; weapon names are card terms."""
-    text = _tr(lang, weapon)
+    """'heavy laser red' -> «тяжёлая лазерная пушка (красный сектор)»; 'E1-10 explosion' names the card."""
+    text = str(weapon or "?")
+    if text.endswith(" explosion"):
+        blast = "взрыв " if lang == "ru" else "výbuch "
+        return blast + _threat({"threat": text.removesuffix(" explosion")}, lang=lang)
+    for english, local in _WEAPON[lang].items():
+        if text.startswith(english):
+            text = local + text[len(english) :]
+            break
     for colour in ("red", "white", "blue"):
         text = text.replace(f" {colour}", f" ({_zone(lang, colour)})")
     return text
@@ -174,15 +211,17 @@ def _weapon(lang: str, weapon: Any) -> str:
 def _cause(lang: str, cause: Any) -> str:
     text = str(cause or "?")
     if text.startswith("slime:"):
-        return ("слизь " if lang == "ru" else "sliz ") + _threat({"threat": text[6:]})
+        return _threat({"threat": text[6:]}, lang=lang)
     if text.startswith("zone ") and text.endswith(" destroyed"):
         zone = _zone(lang, text.split()[1])
         return zone + (" уничтожен" if lang == "ru" else " je zničena")
     if text.endswith(" destroyed"):
         tid = text.removesuffix(" destroyed")
-        return _threat({"threat": tid}) + (" уничтожена" if lang == "ru" else " zničeno")
+        return _threat({"threat": tid}, lang=lang) + (" уничтожена" if lang == "ru" else " zničeno")
     if card_or_none(text):
-        return _threat({"threat": text})
+        return _threat({"threat": text}, lang=lang)
+    if text in english_threat_names():  # a few engine causes name the card ("Behemoth")
+        return _threat({"threat": english_threat_names()[text]}, lang=lang)
     return _tr(lang, text)
 
 
@@ -192,7 +231,7 @@ def _opt(value: Any, text: str) -> str:
 
 _RU: dict[str, Template] = {
     "threat_appears": lambda e: (
-        f"Появляется {_threat(e)} на траектории {e['track']}"
+        f"Появляется {_thr_ru(e)} на траектории {e['track']}"
         + (f", {_zone('ru', e.get('zone'))}" if e.get("zone") else f", {_st('ru', e.get('station'))}")
     ),
     "move": lambda e: (
@@ -222,26 +261,26 @@ _RU: dict[str, Template] = {
     "observe": lambda e: f"{e['player']} проводит визуальное подтверждение ({e['count']} в этом ходу)",
     "rocket_launched": lambda e: f"{e['player']} запускает ракету; на борту осталось {e['rockets_left']}",
     "interceptors": lambda e: f"{e['player']} остаётся в космосе на перехватчиках" + _opt(e["heroic"], " (героически)"),
-    "repair_attempt": lambda e: f"{e['player']} устраняет {_threat(e)} ({e['count']} в этом ходу)",
+    "repair_attempt": lambda e: f"{e['player']} устраняет {_thr_ru(e)} ({e['count']} в этом ходу)",
     "threat_hit": lambda e: (
-        f"{_threat(e)} получает {e['amount']} урона от {e.get('by') or 'корабля'} ({_tr('ru', e.get('how'))})"
+        f"{_thr_ru(e)} получает {e['amount']} урона от {e.get('by') or 'корабля'} ({_tr('ru', e.get('how'))})"
     ),
     "threat_destroyed": lambda e: (
-        f"{_threat(e)} уничтожена" + _opt(e.get("by"), f" ({e.get('by')})") + f" ({_tr('ru', e.get('how'))})"
+        f"{_thr_ru(e)} уничтожена" + _opt(e.get("by"), f" ({e.get('by')})") + f" ({_tr('ru', e.get('how'))})"
     ),
-    "returns_fire": lambda e: f"{_threat(e)} отвечает огнём: боевые роботы игрока {e['player']} выведены из строя",
+    "returns_fire": lambda e: f"{_thr_ru(e)} отвечает огнём: боевые роботы игрока {e['player']} выведены из строя",
     "no_target": lambda e: f"{_weapon('ru', e['weapon'])}: нет цели",
-    "rocket_fizzles": lambda e: f"Ракета долетает до {_threat(e)} и ничего не делает",
-    "cryoshield": lambda e: f"Криощит {_threat(e)} поглощает {e['absorbed']} и исчезает",
+    "rocket_fizzles": lambda e: f"Ракета долетает до {_thr_ru(e)} и ничего не делает",
+    "cryoshield": lambda e: f"Криощит {_thr_ru(e)} поглощает {e['absorbed']} и исчезает",
     "threat_damage": lambda e: (
-        f"{_threat(e)}: {e['total']} урона ({', '.join(_weapon('ru', w) for w in e['weapons'])}), "
+        f"{_thr_ru(e)}: {e['total']} урона ({', '.join(_weapon('ru', w) for w in e['weapons'])}), "
         f"щит {e['shield']}, повреждений {e['damage']}"
     ),
-    "retaliation": lambda e: f"{_threat(e)} наносит ответный удар по всем секторам",
-    "breakup": lambda e: f"{_threat(e)} распадается (пройдено точек распада: {e['breakpoints']})",
-    "threat_action": lambda e: f"{_threat(e)} выполняет действие {e['letter']}: {e['card_text']}",
-    "threat_moved": lambda e: f"{_threat(e)} движется с клетки {e['frm']} на клетку {e['to']}",
-    "threat_survived": lambda e: f"{_threat(e)} выполнила действие Z и уходит",
+    "retaliation": lambda e: f"{_thr_ru(e)} наносит ответный удар по всем секторам",
+    "breakup": lambda e: f"{_thr_ru(e)} распадается (пройдено точек распада: {e['breakpoints']})",
+    "threat_action": lambda e: f"{_thr_ru(e)} выполняет действие {e['letter']}: {_card_text('ru', e)}",
+    "threat_moved": lambda e: f"{_thr_ru(e)} движется с клетки {e['frm']} на клетку {e['to']}",
+    "threat_survived": lambda e: f"{_thr_ru(e)} выполнила действие Z и уходит",
     "attack": lambda e: (
         f"{_cause('ru', e['source'])} атакует {_zone('ru', e['zone'])} силой {e['amount']}: "
         f"щит поглощает {e['absorbed']}, повреждений {e['damage']}"
@@ -250,7 +289,7 @@ _RU: dict[str, Template] = {
         f"{_zone('ru', e['zone']).capitalize()} получает фишку «{_token('ru', e['token'])}» (всего {e['total']})"
     ),
     "zone_destroyed": lambda e: f"{_zone('ru', e['zone']).capitalize()} получает седьмое повреждение и уничтожен",
-    "ship_lost": lambda e: f"{_threat(e)} уничтожает корабль",
+    "ship_lost": lambda e: f"{_thr_ru(e)} уничтожает корабль",
     "mission_lost": lambda e: f"Задание провалено: {_cause('ru', e['cause'])}",
     "computer_ok": lambda e: f"Проверка бортового компьютера, фаза {e['phase']}: обслужен",
     "computer_not_maintained": lambda e: (
@@ -258,32 +297,32 @@ _RU: dict[str, Template] = {
     ),
     "phase_end": lambda e: f"Конец фазы {e['phase']}: лучшее визуальное подтверждение {e['observers']}",
     "hyperspace_jump": lambda e: "Корабль уходит в гиперпространство",
-    "threat_repairs": lambda e: f"{_threat(e)} восстанавливает {e['amount']} урона",
-    "self_damage": lambda e: f"{_threat(e)} получает {e['amount']} урона от собственной атаки",
-    "threat_speed": lambda e: f"{_threat(e)}: скорость теперь {e['speed']}",
-    "threat_shield": lambda e: f"{_threat(e)}: щит теперь {e['shield']}",
-    "threat_visible": lambda e: f"{_threat(e)} становится видимой",
-    "threat_aura": lambda e: f"Эффект {_threat(e)} теперь действует на другие угрозы",
-    "threat_breakpoint": lambda e: f"{_threat(e)}: пройдено точек распада: {e['passed']}",
-    "energy_lost": lambda e: f"{_threat(e)} отнимает {e['amount']} энергии: {_place('ru', e['where'])}",
-    "energy_moved": lambda e: f"{_threat(e)} перекачивает {e['amount']} энергии в щит, лишнее: {e['overflow']}",
-    "threat_moves": lambda e: f"{_threat(e)} перемещается: {_st('ru', e['frm'])} → {_st('ru', e['to'])}",
-    "threat_stays": lambda e: f"{_threat(e)} остаётся: {_st('ru', e['station'])}",
-    "threat_grows_up": lambda e: f"{_threat(e)} вырастает",
-    "rocket_destroyed": lambda e: f"{_threat(e)} уничтожает ракету; осталось {e['rockets_left']}",
-    "bots_disabled": lambda e: f"{_threat(e)} выводит из строя боевых роботов: {_st('ru', e['station'])}",
-    "fuel_destroyed": lambda e: f"{_threat(e)} уничтожает топливный бак; осталось {e['capsules_left']}",
-    "slime_spreads": lambda e: f"{_threat(e)} растекается: {_st('ru', e['frm'])} → {_st('ru', e['to'])}",
-    "slime_blocked": lambda e: f"{_threat(e)} не может растечься из отсека {_st('ru', e['frm'])}",
+    "threat_repairs": lambda e: f"{_thr_ru(e)} восстанавливает {e['amount']} урона",
+    "self_damage": lambda e: f"{_thr_ru(e)} получает {e['amount']} урона от собственной атаки",
+    "threat_speed": lambda e: f"{_thr_ru(e)}: скорость теперь {e['speed']}",
+    "threat_shield": lambda e: f"{_thr_ru(e)}: щит теперь {e['shield']}",
+    "threat_visible": lambda e: f"{_thr_ru(e)} становится видимой",
+    "threat_aura": lambda e: f"Эффект {_thr_ru(e)} теперь действует на другие угрозы",
+    "threat_breakpoint": lambda e: f"{_thr_ru(e)}: пройдено точек распада: {e['passed']}",
+    "energy_lost": lambda e: f"{_thr_ru(e)} отнимает {e['amount']} энергии: {_place('ru', e['where'])}",
+    "energy_moved": lambda e: f"{_thr_ru(e)} перекачивает {e['amount']} энергии в щит, лишнее: {e['overflow']}",
+    "threat_moves": lambda e: f"{_thr_ru(e)} перемещается: {_st('ru', e['frm'])} → {_st('ru', e['to'])}",
+    "threat_stays": lambda e: f"{_thr_ru(e)} остаётся: {_st('ru', e['station'])}",
+    "threat_grows_up": lambda e: f"{_thr_ru(e)} вырастает",
+    "rocket_destroyed": lambda e: f"{_thr_ru(e)} уничтожает ракету; осталось {e['rockets_left']}",
+    "bots_disabled": lambda e: f"{_thr_ru(e)} выводит из строя боевых роботов: {_st('ru', e['station'])}",
+    "fuel_destroyed": lambda e: f"{_thr_ru(e)} уничтожает топливный бак; осталось {e['capsules_left']}",
+    "slime_spreads": lambda e: f"{_thr_ru(e)} растекается: {_st('ru', e['frm'])} → {_st('ru', e['to'])}",
+    "slime_blocked": lambda e: f"{_thr_ru(e)} не может растечься из отсека {_st('ru', e['frm'])}",
     "damage_doubled": lambda e: (
-        f"{_threat(e)}: повреждения удваиваются ({', '.join(_zone('ru', z) for z in e['zones'])})"
+        f"{_thr_ru(e)}: повреждения удваиваются ({', '.join(_zone('ru', z) for z in e['zones'])})"
     ),
-    "no_effect_threat": lambda e: f"Действие {_threat(e)} без эффекта ({_tr('ru', e.get('reason'))})",
+    "no_effect_threat": lambda e: f"Действие {_thr_ru(e)} без эффекта ({_tr('ru', e.get('reason'))})",
 }
 
 _CS: dict[str, Template] = {
     "threat_appears": lambda e: (
-        f"Objevuje se {_threat(e)} na trajektorii {e['track']}"
+        f"Objevuje se {_thr_cs(e)} na trajektorii {e['track']}"
         + (f", {_zone('cs', e.get('zone'))}" if e.get("zone") else f", {_st('cs', e.get('station'))}")
     ),
     "move": lambda e: (
@@ -311,26 +350,26 @@ _CS: dict[str, Template] = {
     "observe": lambda e: f"{e['player']} provádí vizuální potvrzení ({e['count']} v tomto kole)",
     "rocket_launched": lambda e: f"{e['player']} odpaluje raketu; na palubě zbývá {e['rockets_left']}",
     "interceptors": lambda e: f"{e['player']} zůstává ve vesmíru se stíhačkami" + _opt(e["heroic"], " (hrdinsky)"),
-    "repair_attempt": lambda e: f"{e['player']} opravuje {_threat(e)} ({e['count']} v tomto kole)",
+    "repair_attempt": lambda e: f"{e['player']} opravuje {_thr_cs(e)} ({e['count']} v tomto kole)",
     "threat_hit": lambda e: (
-        f"{_threat(e)} dostává zásah {e['amount']} od {e.get('by') or 'lodi'} ({_tr('cs', e.get('how'))})"
+        f"{_thr_cs(e)} dostává zásah {e['amount']} od {e.get('by') or 'lodi'} ({_tr('cs', e.get('how'))})"
     ),
     "threat_destroyed": lambda e: (
-        f"{_threat(e)} je zničeno" + _opt(e.get("by"), f" ({e.get('by')})") + f" ({_tr('cs', e.get('how'))})"
+        f"{_thr_cs(e)} je zničeno" + _opt(e.get("by"), f" ({e.get('by')})") + f" ({_tr('cs', e.get('how'))})"
     ),
-    "returns_fire": lambda e: f"{_threat(e)} opětuje palbu: bojoví roboti hráče {e['player']} jsou vyřazeni",
+    "returns_fire": lambda e: f"{_thr_cs(e)} opětuje palbu: bojoví roboti hráče {e['player']} jsou vyřazeni",
     "no_target": lambda e: f"{_weapon('cs', e['weapon'])}: žádný cíl",
-    "rocket_fizzles": lambda e: f"Raketa doletí k {_threat(e)} a nic nezpůsobí",
-    "cryoshield": lambda e: f"Kryoštít {_threat(e)} pohltí {e['absorbed']} a zmizí",
+    "rocket_fizzles": lambda e: f"Raketa doletí k {_thr_cs(e)} a nic nezpůsobí",
+    "cryoshield": lambda e: f"Kryoštít {_thr_cs(e)} pohltí {e['absorbed']} a zmizí",
     "threat_damage": lambda e: (
-        f"{_threat(e)}: zásah {e['total']} ({', '.join(_weapon('cs', w) for w in e['weapons'])}), "
+        f"{_thr_cs(e)}: zásah {e['total']} ({', '.join(_weapon('cs', w) for w in e['weapons'])}), "
         f"štít {e['shield']}, poškození {e['damage']}"
     ),
-    "retaliation": lambda e: f"{_threat(e)} oplácí útok na všechny zóny",
-    "breakup": lambda e: f"{_threat(e)} se rozpadá (prošlo body rozpadu: {e['breakpoints']})",
-    "threat_action": lambda e: f"{_threat(e)} provádí akci {e['letter']}: {e['card_text']}",
-    "threat_moved": lambda e: f"{_threat(e)} se posouvá z pole {e['frm']} na pole {e['to']}",
-    "threat_survived": lambda e: f"{_threat(e)} provedlo akci Z a odlétá",
+    "retaliation": lambda e: f"{_thr_cs(e)} oplácí útok na všechny zóny",
+    "breakup": lambda e: f"{_thr_cs(e)} se rozpadá (prošlo body rozpadu: {e['breakpoints']})",
+    "threat_action": lambda e: f"{_thr_cs(e)} provádí akci {e['letter']}: {_card_text('cs', e)}",
+    "threat_moved": lambda e: f"{_thr_cs(e)} se posouvá z pole {e['frm']} na pole {e['to']}",
+    "threat_survived": lambda e: f"{_thr_cs(e)} provedlo akci Z a odlétá",
     "attack": lambda e: (
         f"{_cause('cs', e['source'])} útočí na {_CS_ZONE_ACC.get(e['zone'], e['zone'])} silou {e['amount']}: "
         f"štít pohltí {e['absorbed']}, poškození {e['damage']}"
@@ -339,7 +378,7 @@ _CS: dict[str, Template] = {
         f"{_zone('cs', e['zone']).capitalize()} dostává žeton „{_token('cs', e['token'])}“ (celkem {e['total']})"
     ),
     "zone_destroyed": lambda e: f"{_zone('cs', e['zone']).capitalize()} potřebuje sedmý žeton poškození: je zničena",
-    "ship_lost": lambda e: f"{_threat(e)} ničí loď",
+    "ship_lost": lambda e: f"{_thr_cs(e)} ničí loď",
     "mission_lost": lambda e: f"Mise ztracena: {_cause('cs', e['cause'])}",
     "computer_ok": lambda e: f"Kontrola počítače, fáze {e['phase']}: udržován",
     "computer_not_maintained": lambda e: (
@@ -347,27 +386,27 @@ _CS: dict[str, Template] = {
     ),
     "phase_end": lambda e: f"Konec fáze {e['phase']}: nejlepší vizuální potvrzení {e['observers']}",
     "hyperspace_jump": lambda e: "Loď vstupuje do hyperprostoru",
-    "threat_repairs": lambda e: f"{_threat(e)} si opravuje {e['amount']} poškození",
-    "self_damage": lambda e: f"{_threat(e)} utrpí {e['amount']} poškození vlastním útokem",
-    "threat_speed": lambda e: f"{_threat(e)}: rychlost je nyní {e['speed']}",
-    "threat_shield": lambda e: f"{_threat(e)}: štít je nyní {e['shield']}",
-    "threat_visible": lambda e: f"{_threat(e)} se zviditelňuje",
-    "threat_aura": lambda e: f"Účinek {_threat(e)} nyní platí i pro ostatní ohrožení",
-    "threat_breakpoint": lambda e: f"{_threat(e)}: prošlo body rozpadu: {e['passed']}",
-    "energy_lost": lambda e: f"{_threat(e)} odčerpává {e['amount']} energie: {_place('cs', e['where'])}",
-    "energy_moved": lambda e: f"{_threat(e)} přesouvá {e['amount']} energie do štítu, přebytek {e['overflow']}",
-    "threat_moves": lambda e: f"{_threat(e)} se přesouvá: {_st('cs', e['frm'])} → {_st('cs', e['to'])}",
-    "threat_stays": lambda e: f"{_threat(e)} zůstává: {_st('cs', e['station'])}",
-    "threat_grows_up": lambda e: f"{_threat(e)} dospívá",
-    "rocket_destroyed": lambda e: f"{_threat(e)} ničí raketu; zbývá {e['rockets_left']}",
-    "bots_disabled": lambda e: f"{_threat(e)} vyřazuje bojové roboty: {_st('cs', e['station'])}",
-    "fuel_destroyed": lambda e: f"{_threat(e)} ničí palivový článek; zbývá {e['capsules_left']}",
-    "slime_spreads": lambda e: f"{_threat(e)} se šíří: {_st('cs', e['frm'])} → {_st('cs', e['to'])}",
-    "slime_blocked": lambda e: f"{_threat(e)} se nemůže šířit z lokality {_st('cs', e['frm'])}",
+    "threat_repairs": lambda e: f"{_thr_cs(e)} si opravuje {e['amount']} poškození",
+    "self_damage": lambda e: f"{_thr_cs(e)} utrpí {e['amount']} poškození vlastním útokem",
+    "threat_speed": lambda e: f"{_thr_cs(e)}: rychlost je nyní {e['speed']}",
+    "threat_shield": lambda e: f"{_thr_cs(e)}: štít je nyní {e['shield']}",
+    "threat_visible": lambda e: f"{_thr_cs(e)} se zviditelňuje",
+    "threat_aura": lambda e: f"Účinek {_thr_cs(e)} nyní platí i pro ostatní ohrožení",
+    "threat_breakpoint": lambda e: f"{_thr_cs(e)}: prošlo body rozpadu: {e['passed']}",
+    "energy_lost": lambda e: f"{_thr_cs(e)} odčerpává {e['amount']} energie: {_place('cs', e['where'])}",
+    "energy_moved": lambda e: f"{_thr_cs(e)} přesouvá {e['amount']} energie do štítu, přebytek {e['overflow']}",
+    "threat_moves": lambda e: f"{_thr_cs(e)} se přesouvá: {_st('cs', e['frm'])} → {_st('cs', e['to'])}",
+    "threat_stays": lambda e: f"{_thr_cs(e)} zůstává: {_st('cs', e['station'])}",
+    "threat_grows_up": lambda e: f"{_thr_cs(e)} dospívá",
+    "rocket_destroyed": lambda e: f"{_thr_cs(e)} ničí raketu; zbývá {e['rockets_left']}",
+    "bots_disabled": lambda e: f"{_thr_cs(e)} vyřazuje bojové roboty: {_st('cs', e['station'])}",
+    "fuel_destroyed": lambda e: f"{_thr_cs(e)} ničí palivový článek; zbývá {e['capsules_left']}",
+    "slime_spreads": lambda e: f"{_thr_cs(e)} se šíří: {_st('cs', e['frm'])} → {_st('cs', e['to'])}",
+    "slime_blocked": lambda e: f"{_thr_cs(e)} se nemůže šířit z lokality {_st('cs', e['frm'])}",
     "damage_doubled": lambda e: (
-        f"{_threat(e)}: poškození se zdvojnásobuje ({', '.join(_zone('cs', z) for z in e['zones'])})"
+        f"{_thr_cs(e)}: poškození se zdvojnásobuje ({', '.join(_zone('cs', z) for z in e['zones'])})"
     ),
-    "no_effect_threat": lambda e: f"Akce {_threat(e)} nemá účinek ({_tr('cs', e.get('reason'))})",
+    "no_effect_threat": lambda e: f"Akce {_thr_cs(e)} nemá účinek ({_tr('cs', e.get('reason'))})",
 }
 
 TEMPLATES: dict[str, dict[str, Template]] = {"ru": _RU, "cs": _CS}
@@ -382,3 +421,12 @@ def describe(lang: str, entry: Event) -> str:
         except (KeyError, TypeError, AttributeError):
             pass
     return str(entry.get("text", ""))
+
+
+def cause_text(lang: str, cause: Any) -> str:
+    """Why the ship was lost ('E1-02', 'zone red destroyed') for the result and the logbook."""
+    if lang in TEMPLATES:
+        return _cause(lang, cause)
+    text = str(cause or "?")
+    card = card_or_none(text)
+    return f"{card.name} ({text})" if card else text

@@ -7,7 +7,12 @@ the tick only enqueues; a per-flight worker task sends the jobs in order, sleeps
 `retry_after` Discord asks for on 429 (and backs off on 5xx), and never drops a throttled message.
 Jobs that can never succeed are not retried forever: a 403 (Forbidden) is reported once through
 `on_forbidden` and then skipped, any other 4xx is logged and skipped.  `close()` cancels the
-worker cleanly at shutdown; `join()` waits until everything queued so far has been sent.
+worker cleanly; `join()` waits until everything queued so far has been sent.
+
+At shutdown `shutdown(timeout)` gives the queue a bounded time to drain and hands back the entries
+never sent (the one interrupted first), so the caller can store them (`spec()`, a JSON document)
+and send them after the restart.  `on_settled` runs after each entry is done with (sent or given
+up), which is where a restored entry's stored row is deleted: every post goes out once.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any
 
 import discord
@@ -45,6 +51,16 @@ def retry_after(exc: BaseException) -> float:
     return min(MAX_RETRY_S, max(0.0, seconds))
 
 
+@dataclass(eq=False)
+class Entry:
+    """A queued job; `spec` describes what is left of it as JSON (None: it cannot be stored)."""
+
+    job: Job
+    spec: Callable[[], dict[str, Any] | None] | None = None
+    row_id: int | None = None  # its stored row, for a post restored after a restart
+    settled: bool = False
+
+
 class Outbox:
     """Ordered background sender of one flight's channel posts."""
 
@@ -53,19 +69,43 @@ class Outbox:
         name: str,
         *,
         on_forbidden: Callable[[discord.Forbidden], Awaitable[None]] | None = None,
+        on_settled: Callable[[Entry], Awaitable[None]] | None = None,
         sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep,
     ) -> None:
         self.name = name
         self.on_forbidden = on_forbidden
+        self.on_settled = on_settled
         self.sleep = sleep
-        self._queue: asyncio.Queue[Job] = asyncio.Queue()
+        self._queue: asyncio.Queue[Entry] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
+        self._current: Entry | None = None
 
-    def put(self, job: Job) -> None:
+    def put(
+        self,
+        job: Job,
+        *,
+        spec: Callable[[], dict[str, Any] | None] | None = None,
+        row_id: int | None = None,
+    ) -> None:
         """Queue a job (returns at once); the worker starts on first use."""
-        self._queue.put_nowait(job)
+        self._queue.put_nowait(Entry(job, spec, row_id))
         if self._task is None or self._task.done():
             self._task = asyncio.create_task(self._worker(), name=f"outbox-{self.name}")
+
+    async def shutdown(self, timeout: float) -> list[Entry]:
+        """Let the queue drain for at most `timeout` s, stop, and return what was never sent, in order."""
+        if self._task is not None and not self._task.done() and timeout > 0:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._queue.join(), timeout)
+        await self.close()
+        left: list[Entry] = []
+        if self._current is not None and not self._current.settled:
+            left.append(self._current)
+        self._current = None
+        while not self._queue.empty():
+            left.append(self._queue.get_nowait())
+            self._queue.task_done()
+        return left
 
     @property
     def pending(self) -> int:
@@ -90,13 +130,24 @@ class Outbox:
 
     async def _worker(self) -> None:
         while True:
-            job = await self._queue.get()
+            entry = await self._queue.get()
+            self._current = entry
             try:
-                await self._run(job)
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("outbox %s: a post failed unexpectedly; skipped", self.name)
+                try:
+                    await self._run(entry.job)
+                except asyncio.CancelledError:
+                    raise
+                except Exception:
+                    log.exception("outbox %s: a post failed unexpectedly; skipped", self.name)
+                entry.settled = True
+                if self.on_settled is not None:
+                    try:
+                        await self.on_settled(entry)
+                    except asyncio.CancelledError:
+                        raise
+                    except Exception:
+                        log.exception("outbox %s: bookkeeping after a post failed", self.name)
+                self._current = None
             finally:
                 self._queue.task_done()
 

@@ -100,7 +100,9 @@ def result_embed(
     lines = [t(lang, "result.survived" if won else "result.destroyed")]
     lost = result.get("lost")
     if lost:
-        lines.append(t(lang, "result.lost", turn=lost["turn"], cause=lost["cause"]))
+        from bot.exts.mission._log_i18n import cause_text
+
+        lines.append(t(lang, "result.lost", turn=lost["turn"], cause=cause_text(lang, lost["cause"])))
     lines.append(t(lang, "result.total", total=score["total"]))
     embed.description = "\n".join(lines)
     destroyed, survived = threat_points(result)
@@ -156,13 +158,16 @@ def captains_log(lang: str, entries: Iterable[dict[str, Any]]) -> list[str]:
 
 # -- logbook and leaderboard ----------------------------------------------------------------------
 def logbook_embed(lang: str, entries: list[LogbookEntry]) -> discord.Embed:
+    from bot.exts.mission._log_i18n import cause_text
+
     embed = discord.Embed(title=t(lang, "logbook.title"), colour=COLOR_LOBBY)
     if not entries:
         embed.description = t(lang, "logbook.empty")
         return embed
     for e in entries[:10]:
         crew = ", ".join(f"{c.name}" + (f" ({'/'.join(c.roles)})" if c.roles else "") for c in e.crew)
-        destroyed_by = f" — {t(lang, 'logbook.destroyed_by', cause=e.destroyed_by)}" if e.destroyed_by else ""
+        cause = cause_text(lang, e.destroyed_by) if e.destroyed_by else ""
+        destroyed_by = f" — {t(lang, 'logbook.destroyed_by', cause=cause)}" if cause else ""
         mission = e.mission_id + (f" (seed {e.seed})" if e.mission_id == "random" and e.seed is not None else "")
         penalties = ", ".join(f"{t(lang, 'penalty.' + k)} {v}" for k, v in e.penalties.items() if v)
         value = (
