@@ -203,6 +203,11 @@ class World:
         self.guild.get_member = MagicMock(
             side_effect=lambda uid: next((m for m in self.members.values() if m.id == uid), None)
         )
+        self.attach(bot)
+
+    def attach(self, bot: Any) -> None:
+        """Wire a (new) bot's channel and guild lookups to this world (a restart keeps the world)."""
+        self.bot = bot
         bot.get_channel = self._channel  # type: ignore[method-assign]
         bot.get_guild = lambda gid: self.guild if gid == self.guild.id else None  # type: ignore[method-assign]
 
@@ -319,13 +324,19 @@ def select_options(view: discord.ui.View | None, action: str) -> list[str]:
     raise AssertionError(f"no {action!r} select")
 
 
-async def new_bot(db: Path, clock: FakeClock, voice: Any = None, **settings: Any) -> SpaceAlertBot:
+async def new_bot(
+    db: Path, clock: FakeClock, voice: Any = None, *, world: World | None = None, **settings: Any
+) -> SpaceAlertBot:
+    """A bot over `db`; with `world`, its lookups are wired before start-up (a restart's resumed
+    posts then find the channel, as a real bot's do once the gateway is ready)."""
     config = Settings(_env_file=None, discord_token=None, command_sync="off", database_path=db, **settings)
     storage = SqliteStorage(db)
     await storage.open()
     bot = SpaceAlertBot(
         settings=config, storage=storage, clock=clock, run_timers=False, voice=voice or RecordingVoice()
     )
+    if world is not None:
+        world.attach(bot)
     await bot.setup_hook()
     return bot
 

@@ -611,7 +611,8 @@ class FlightService:
         muted = list(record.notes.get("muted") or [])
         if not muted or record.state is None:
             return
-        if record.status == "flying" and record.state.get("comm_down_until") is not None:
+        until = record.state.get("comm_down_until")  # flight seconds; the stored state may be stale
+        if record.status == "flying" and until is not None and float(until) > self.flight_time(record):
             for user_id in muted:
                 self.voice_ops(record.id).put(self._mute_job(record.id, record.guild_id, user_id, True))
         else:
