@@ -142,6 +142,11 @@ class Storage(Protocol):
 
     async def active_flights(self) -> list[FlightRecord]: ...
 
+    async def ended_flights_with_muted_members(self) -> list[FlightRecord]:
+        """Flights no longer active whose notes still list members the bot server-muted: the bot
+        stopped before their unmute went out, and nobody else will ever unmute them."""
+        ...
+
     async def flight_events(self, flight_id: str) -> list[dict[str, Any]]: ...
 
     # -- logbook ---------------------------------------------------------------------------

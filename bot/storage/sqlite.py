@@ -217,6 +217,15 @@ class SqliteStorage:
         ) as cur:
             return [_flight_from_row(r) async for r in cur]
 
+    async def ended_flights_with_muted_members(self) -> list[FlightRecord]:
+        marks = ", ".join("?" * len(ACTIVE_STATUSES))
+        async with self.conn.execute(
+            f"SELECT {_FLIGHT_COLUMNS} FROM flights WHERE status NOT IN ({marks})"
+            " AND json_array_length(json_extract(notes, '$.muted')) > 0 ORDER BY created_at",
+            ACTIVE_STATUSES,
+        ) as cur:
+            return [_flight_from_row(r) async for r in cur]
+
     async def flight_events(self, flight_id: str) -> list[dict[str, Any]]:
         async with self.conn.execute(
             "SELECT seq, at, actor_id, kind, payload FROM flight_events WHERE flight_id = ? ORDER BY seq",

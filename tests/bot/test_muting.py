@@ -121,3 +121,28 @@ async def test_a_restart_during_the_failure_mutes_again(tmp_path: Path, clock: A
     assert ann.edit.await_args_list[-1].kwargs["mute"] is False
     assert (await bot2.storage.load_flight(fid)).notes["muted"] == []
     await stop_bot(bot2)
+
+
+async def test_members_muted_by_a_flight_that_ended_before_the_unmute_are_unmuted_at_restart(
+    tmp_path: Path, clock: Any
+) -> None:
+    """The bot stopped after the flight ended but before its final unmute went out: the next
+    start-up must unmute them (otherwise they stay server-muted for good)."""
+    db = tmp_path / "sa.sqlite3"
+    bot1 = await new_bot(db, clock)
+    world = World(bot1)
+    fid, ann, bob = await start_flight(bot1, world)
+    service = bot1.get_cog("Mission").flights
+    await _to(service, bot1, fid, clock, COMM_DOWN_S)
+    await tick(service, fid)
+    assert mute_calls(ann) == [True] and mute_calls(bob) == [True]
+    record = await bot1.storage.load_flight(fid)
+    record.status = "finished"  # ended (e.g. aborted) with the unmute still owed
+    await bot1.storage.save_flight(record)
+    await stop_bot(bot1)
+
+    bot2 = await asyncio.wait_for(new_bot(db, clock, world=world), timeout=10)
+    await asyncio.wait_for(bot2.get_cog("Mission").flights.drain(), timeout=10)
+    assert mute_calls(ann) == [True, False] and mute_calls(bob) == [True, False]
+    assert (await bot2.storage.load_flight(fid)).notes["muted"] == []
+    await asyncio.wait_for(stop_bot(bot2), timeout=10)

@@ -1030,6 +1030,9 @@ class FlightService:
         for post_id, flight_id, payload in await self.bot.storage.pending_posts():
             log.info("flight %s: re-sending a post left unsent at shutdown", flight_id)
             self._queue_post(flight_id, payload, row_id=post_id)
+        for record in await self.bot.storage.ended_flights_with_muted_members():
+            log.info("flight %s ended with members still muted: unmuting them", record.id)
+            await self._unmute(record)
         for record in await self.bot.storage.active_flights():
             if record.status == "flying":
                 log.info("resuming flight %s in channel %s", record.id, record.channel_id)
