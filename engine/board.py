@@ -14,16 +14,8 @@ STATIONS: tuple[str, ...] = tuple(f"{deck}_{zone}" for deck in DECKS for zone in
 SPACE = "space"  # a crew member flying the interceptors is in no station at all
 
 
-def station(deck: str, zone: str) -> str:
-    return f"{deck}_{zone}"
-
-
 def zone_of(st: str) -> str:
     return st.split("_", 1)[1]
-
-
-def deck_of(st: str) -> str:
-    return st.split("_", 1)[0]
 
 
 def other_deck(st: str) -> str:
@@ -50,7 +42,6 @@ HEROIC_MOVES: dict[str, str] = {
     "6": "upper_blue",
 }
 ACTION_CODES: tuple[str, ...] = ("a", "b", "c", "x", "<", ">", "^", "-", "A", "B", "X", *HEROIC_MOVES)
-MOVE_CODES = frozenset("<>^123456")
 BLANK = "-"
 
 # --- systems ----------------------------------------------------------------------------------
@@ -76,18 +67,17 @@ MAX_ZONE_DAMAGE = 6  # a seventh token destroys the ship
 
 # --- mission structure --------------------------------------------------------------------------
 TURNS = 12
-PHASES: tuple[tuple[int, ...], ...] = ((1, 2, 3), (4, 5, 6, 7), (8, 9, 10, 11, 12))
+PHASE_LAST_TURNS = (3, 7, 12)  # phase 1 = turns 1-3, phase 2 = 4-7, phase 3 = 8-12
 COMPUTER_CHECK_TURNS = (2, 5, 9)  # §3.5; rules-decisions 2: a miss delays turns 3, 6, 10
 OBSERVATION_POINTS = (0, 1, 2, 3, 5, 7)  # rules-decisions 5: best single turn per phase
 
 
 def phase_of(turn: int) -> int:
     """Phase number 1..3 of a turn 1..12 (turn 13 counts to phase 3)."""
-    if turn <= 3:
-        return 1
-    if turn <= 7:
-        return 2
-    return 3
+    for phase, last in enumerate(PHASE_LAST_TURNS, start=1):
+        if turn <= last:
+            return phase
+    return len(PHASE_LAST_TURNS)
 
 
 # --- trajectories (threats.md §2) ----------------------------------------------------------------
@@ -109,9 +99,6 @@ class Track:
         for s in self.y:
             marks[s] = "Y"
         object.__setattr__(self, "letters", tuple(marks))
-
-    def letter(self, space: int) -> str | None:
-        return self.letters[space] if 0 < space <= self.length else None
 
 
 def distance(space: int) -> int:

@@ -115,7 +115,7 @@ def play_one_turn(m: Mission, turn: int) -> None:
     end_of_turn(m)
     if turn in board.COMPUTER_CHECK_TURNS:
         computer_check(m, turn)
-    if turn in (3, 7, 12):
+    if turn in board.PHASE_LAST_TURNS:
         m.step = "phase_end"
         m.emit("phase_end", phase=board.phase_of(turn),
                observers=m.ship.observation_best[board.phase_of(turn) - 1])
