@@ -8,8 +8,6 @@ from engine.model import Game
 from engine.resolution.mission import build_mission, play_one_turn
 from engine.state import Mission
 
-NO_TOKENS_EFFECT = ["structural", "lift", "upper_cannon", "lower_cannon", "shield", "reactor"]
-
 
 def game(
     *plans: str,
@@ -30,12 +28,21 @@ def game(
     return data
 
 
-def mission_after(data: dict[str, Any], turns: int) -> Mission:
-    """The mission state after `turns` full turns (no turn 13)."""
-    m = build_mission(Game.model_validate(data), log=True)
-    for turn in range(1, turns + 1):
+def start(data: dict[str, Any]) -> Mission:
+    """A mission ready for turn 1, recording its event log."""
+    return build_mission(Game.model_validate(data), log=True)
+
+
+def play(m: Mission, to_turn: int) -> Mission:
+    """Play the turns after the last one played, up to and including `to_turn`."""
+    for turn in range(m.turn + 1, to_turn + 1):
         play_one_turn(m, turn)
     return m
+
+
+def mission_after(data: dict[str, Any], turns: int) -> Mission:
+    """The mission state after `turns` full turns (no turn 13)."""
+    return play(start(data), turns)
 
 
 def kinds(m: Mission, kind: str) -> list[dict[str, Any]]:

@@ -10,22 +10,16 @@ from __future__ import annotations
 from typing import Any
 
 from engine import board, resolve
-from engine.model import Game, Result
-from engine.resolution.mission import build_mission, play_one_turn
+from engine.model import Result
 from engine.state import CrewMember, Mission, ThreatState
+from tests.engine.helpers import ext, inn, play, start
+
+__all__ = ["ext", "inn", "play", "start"]  # re-exported: the per-card tests import them from here
 
 KEEPER = "c--c---c----"  # computer maintenance in turns 1, 4 and 8 from upper white
 BLANK = "-" * 12
 # Token order for every zone: the first tokens drawn have no effect on energy or cannons.
 TOKENS = ["structural", "lift", "lower_cannon", "upper_cannon", "reactor", "shield"]
-
-
-def ext(card_id: str, turn: int, zone: str) -> dict[str, Any]:
-    return {"id": card_id, "turn": turn, "zone": zone}
-
-
-def inn(card_id: str, turn: int) -> dict[str, Any]:
-    return {"id": card_id, "turn": turn}
 
 
 def game(threats: list[dict[str, Any]], *actions: str, keeper: bool = False, red: str = "T5",
@@ -41,17 +35,6 @@ def game(threats: list[dict[str, Any]], *actions: str, keeper: bool = False, red
         "seed": 1,
         "damage_tokens": {z: list(TOKENS) for z in board.ZONES},
     }
-
-
-def start(data: dict[str, Any]) -> Mission:
-    return build_mission(Game.model_validate(data), log=True)
-
-
-def play(m: Mission, to_turn: int) -> Mission:
-    """Play the turns after the last one played, up to and including `to_turn`."""
-    for turn in range(m.turn + 1, to_turn + 1):
-        play_one_turn(m, turn)
-    return m
 
 
 def run(data: dict[str, Any]) -> Result:
