@@ -18,9 +18,10 @@ from engine.threats.catalog import ThreatCard
 class ShipDestroyed(Exception):
     """Raised the moment the mission is lost; the turn loop stops there (rulebook §3.4, "уничтожение")."""
 
-    def __init__(self, cause: str) -> None:
+    def __init__(self, cause: str, zone: str | None = None) -> None:
         super().__init__(cause)
         self.cause = cause
+        self.zone = zone  # the zone that needed a seventh damage token, if that was the cause
 
 
 @dataclass(slots=True)
@@ -130,6 +131,7 @@ class Mission:
     turn: int = 0
     step: str = "setup"
     lost: tuple[int, str] | None = None
+    lost_zone: str | None = None
     # Threats grouped by the rules that need them, built once by build_mission so the hot loop
     # does not ask every card about every trait every turn.
     scouts: list[ThreatState] = field(default_factory=list)  # Scout: attack bonus aura

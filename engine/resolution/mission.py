@@ -38,6 +38,7 @@ def resolve(game: Game | dict[str, Any], *, log: bool = False) -> Result:
         final_turn(m)
     except ShipDestroyed as lost:
         m.lost = (m.turn, lost.cause)
+        m.lost_zone = lost.zone
         m.emit("mission_lost", cause=lost.cause)
     return build_result(m, log)
 
@@ -186,8 +187,8 @@ def build_result(m: Mission, log: bool) -> Result:
     return Result.model_construct(
         outcome="destroyed" if lost else "survived",
         lost=Lost(turn=m.lost[0], cause=m.lost[1]) if m.lost else None,
-        damage={z: len(m.ship.damage[z]) + (1 if lost and m.lost and m.lost[1] == f"zone {z} destroyed" else 0)
-                for z in board.ZONES},
+        # the destroyed zone reports the seventh token it could not take
+        damage={z: len(m.ship.damage[z]) + (z == m.lost_zone) for z in board.ZONES},
         threats=outcomes,
         knocked_out=[p.name for p in m.crew if p.knocked_out],
         disabled_battlebots=disabled_squads(m),

@@ -43,7 +43,7 @@ def damage_zone(m: Mission, zone: str, points: int, source: str) -> None:
         pile = ship.piles[zone]
         if not pile:
             m.emit("zone_destroyed", zone=zone, source=source)
-            raise ShipDestroyed(f"zone {zone} destroyed")
+            raise ShipDestroyed(f"zone {zone} destroyed", zone=zone)
         token = pile.pop(0)
         ship.damage[zone].append(token)
         _token_effect(m, zone, token)

@@ -8,6 +8,7 @@ before common (rules-decisions 13).
 
 from __future__ import annotations
 
+from engine.resolution.internal_threats import destroy
 from engine.state import Mission, ThreatState
 from engine.threats.ops import run_op
 
@@ -32,8 +33,6 @@ def appear(m: Mission, t: ThreatState) -> None:
         # §7.2 Unstable Warheads: one health per rocket still aboard; none aboard -> destroyed at once.
         t.health = m.ship.rockets
         if t.health == 0:
-            from engine.resolution.internal_threats import destroy
-
             destroy(m, t, None, "no rockets aboard")
 
 

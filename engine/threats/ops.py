@@ -10,6 +10,7 @@ from typing import Any
 
 from engine.board import ZONES, neighbour, other_deck, zone_of
 from engine.resolution.crew_effects import delay, knock_out
+from engine.resolution.internal_threats import destroy
 from engine.resolution.ship_damage import attack_zone, damage_zone
 from engine.state import Mission, ShipDestroyed, ThreatState
 
@@ -128,8 +129,6 @@ def op_repair(m: Mission, t: ThreatState, op: Op) -> None:
 
 def op_self_damage(m: Mission, t: ThreatState, op: Op) -> None:
     """Nemesis hurts itself through its own shield; dying this way still counts as destroyed."""
-    from engine.resolution.internal_threats import destroy
-
     t.damage += op["amount"]
     m.emit("self_damage", threat=t.card.id, amount=op["amount"], damage=t.damage)
     if t.damage >= t.health:
@@ -288,8 +287,6 @@ def op_destroy_rocket(m: Mission, t: ThreatState, op: Op) -> None:
 
 def rockets_lost(m: Mission) -> None:
     """§7.2 Unstable Warheads: each rocket lost while it is present lowers its health by one."""
-    from engine.resolution.internal_threats import destroy
-
     for w in m.threats:
         if w.present and w.card.has("rockets_are_health"):
             w.health -= 1
@@ -338,7 +335,7 @@ def op_move_others(m: Mission, t: ThreatState, op: Op) -> None:
     """§7.1 Scout Y: every other external threat moves one space, in token order, doing the X/Y/Z
     it crosses.  The Russian text says only "other threats"; the Slovak one (seed 001) says "all
     other external" (všetkých ostatných vonkajších), which settles it."""
-    from engine.resolution.threat_actions import move_threat
+    from engine.resolution.threat_actions import move_threat  # threat_actions imports this module
 
     for other in m.present_threats(internal=False):
         if other is not t and other.present:
