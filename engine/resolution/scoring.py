@@ -27,7 +27,7 @@ def disabled_squads(m: Mission) -> int:
 
 def observation_points(best_per_phase: list[int]) -> list[int]:
     table = board.OBSERVATION_POINTS
-    return [table[n] if n < len(table) else 2 * n - 3 for n in best_per_phase]
+    return [table[n] for n in best_per_phase]  # at most five crew, so at most five observers
 
 
 def score(m: Mission) -> dict[str, int]:

@@ -214,6 +214,14 @@ def test_3_2_interceptors_single_target_takes_three_then_stay_out_with_battlebot
     assert m.threats[0].fate == "survived"
 
 
+def test_3_2_heroic_battlebots_in_space_give_the_interceptors_plus_one() -> None:
+    """§3.2 "Героическая атака боевых роботов": in space the interceptors deal +1 (3 -> 4)."""
+    data = game("<^c^cX" + "-" * 6, KEEPER, tracks=("T1", "T3", "T2", "T4"),
+                threats=[ext("E1-09", 2, "red")])
+    m = mission_after(data, 6)
+    assert m.threats[0].damage == 3 + 4
+
+
 def test_3_2_interceptors_several_targets_take_one_each() -> None:
     data = game("<^c^c" + "-" * 7, KEEPER, tracks=("T1", "T2", "T3", "T4"),
                 threats=[ext("E1-09", 2, "red"), ext("E1-09", 2, "white")])
