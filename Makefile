@@ -3,7 +3,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench system-deps
+.PHONY: run test check lint format typecheck bench system-deps
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || python3 -m venv $(VENV)
@@ -26,11 +26,23 @@ system-deps:
 run: system-deps $(STAMP)
 	$(PY) -m bot
 
+# The same gate as CI, in order: lint, formatting, types, then the tests. Any failure stops it.
 test: system-deps $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy
 	$(PY) -m pytest
+
+check: test
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
+
+format: $(STAMP)
+	$(VENV)/bin/ruff format .
+
+typecheck: $(STAMP)
+	$(VENV)/bin/mypy
 
 bench: $(STAMP)
 	$(PY) bench/engine.py

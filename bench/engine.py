@@ -41,9 +41,11 @@ def main() -> None:
     elapsed = time.perf_counter() - start
     rate = args.n / elapsed
     full = turns / 13 / elapsed
-    print(f"resolved {args.n} missions in {elapsed:.2f} s: {rate:.0f} missions/s "
-          f"({outcomes['survived']} survived, {outcomes['destroyed']} destroyed, "
-          f"{turns / args.n:.1f} turns on average)")
+    print(
+        f"resolved {args.n} missions in {elapsed:.2f} s: {rate:.0f} missions/s "
+        f"({outcomes['survived']} survived, {outcomes['destroyed']} destroyed, "
+        f"{turns / args.n:.1f} turns on average)"
+    )
     print(f"full-length equivalent: {full:.0f} missions/s of 13 turns")
     print(json.dumps({"missions_per_s": round(rate), "n": args.n, "full_length_per_s": round(full)}))
 

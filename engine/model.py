@@ -20,7 +20,6 @@ TrackId = Literal["T1", "T2", "T3", "T4", "T5", "T6", "T7"]
 Fate = Literal["destroyed", "survived", "active", "not_appeared"]
 
 
-
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -158,4 +157,3 @@ class Result(BaseModel):
         if with_log:
             data["log"] = [e.model_dump(mode="json") for e in (self.log or [])]
         return data
-

@@ -34,7 +34,7 @@ def random_game(rng: random.Random, crew: int = 4, threats: int = 8) -> dict[str
 # Plausible plans: each crew member mans one post, with some random noise, so that a fair share
 # of random missions is survived and resolution runs all 13 turns (as real games mostly do).
 _POSTS = (
-    "c" + "aba" + "cab" + "acbab" ,  # bridge: computer, central laser, central shield
+    "c" + "aba" + "cab" + "acbab",  # bridge: computer, central laser, central shield
     "<" + "abaa" + "baba" + "aab",  # upper red gunner
     ">" + "abaa" + "baba" + "aab",  # upper blue gunner
     "^" + "baab" + "aaba" + "cab",  # lower white: refuel, pulse cannon

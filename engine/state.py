@@ -83,7 +83,6 @@ class ThreatState:
         self.fate_turn = turn
         self.present = False
 
-
     @property
     def remaining_health(self) -> int:
         return max(0, self.health - self.damage)
@@ -153,6 +152,4 @@ class Mission:
         return [p for p in self.crew if p.aboard and not p.knocked_out]
 
     def present_threats(self, internal: bool | None = None) -> list[ThreatState]:
-        return [
-            t for t in self.threats if t.present and (internal is None or t.internal == internal)
-        ]
+        return [t for t in self.threats if t.present and (internal is None or t.internal == internal)]

@@ -356,12 +356,8 @@ def _assign_zones(rng: random.Random, p: GeneratorParams, threats: list[_Threat]
 # --- steps 3-4: data operations and white noise -------------------------------------------------------
 def _data_ops(rng: random.Random, p: GeneratorParams) -> list[tuple[int, int]]:
     for _ in range(200):
-        plan = [
-            (rng.randint(*p.incoming_data[i]), rng.randint(*p.data_transfers[i])) for i in range(p.phases)
-        ]
-        if any(
-            not p.data_operations[i][0] <= a + b <= p.data_operations[i][1] for i, (a, b) in enumerate(plan)
-        ):
+        plan = [(rng.randint(*p.incoming_data[i]), rng.randint(*p.data_transfers[i])) for i in range(p.phases)]
+        if any(not p.data_operations[i][0] <= a + b <= p.data_operations[i][1] for i, (a, b) in enumerate(plan)):
             continue
         if sum(a for a, _ in plan) < p.min_incoming_total or sum(b for _, b in plan) < p.min_transfers_total:
             continue
@@ -426,9 +422,7 @@ def _attempt(rng: random.Random, p: GeneratorParams, mission_id: str, preset: st
                 break
 
     for phase in (1, 2):
-        queue = sorted(
-            (t for t in threats if (t.turn <= 4) == (phase == 1) and not t.ambush), key=lambda t: t.turn
-        )
+        queue = sorted((t for t in threats if (t.turn <= 4) == (phase == 1) and not t.ambush), key=lambda t: t.turn)
         start, length = starts[phase - 1], lengths[phase - 1]
         limit = start + (length * p.threats_within_percent) // 100
         at = start + rng.randint(*p.first_threat_s[phase - 1])
@@ -483,9 +477,7 @@ def _attempt(rng: random.Random, p: GeneratorParams, mission_id: str, preset: st
             )
             events.append(TimelineEvent(t=at, event="data_transfer"))
         for _ in range(incoming):
-            at = place(
-                "incoming_data", RESERVED_S["incoming_data"], lo, ends[ph] - RESERVED_S["incoming_data"]
-            )
+            at = place("incoming_data", RESERVED_S["incoming_data"], lo, ends[ph] - RESERVED_S["incoming_data"])
             events.append(TimelineEvent(t=at, event="incoming_data"))
 
     events.sort(key=lambda e: (e.t, e.event))

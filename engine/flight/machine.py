@@ -470,9 +470,7 @@ class Flight:
                     if member.android:
                         continue
                     take = counts[phase - 1] - (1 if phase == 1 else 0)
-                    member.pending[phase] = ([member.heroic] if phase == 1 and member.heroic else []) + deck[
-                        :take
-                    ]
+                    member.pending[phase] = ([member.heroic] if phase == 1 and member.heroic else []) + deck[:take]
                     deck = deck[take:]
         self.action_deck = deck
         return self
@@ -545,9 +543,7 @@ class Flight:
         if step.effect == "start":
             self.status = "running"
             self.round_phase = 1
-            out.append(
-                self._event("round_started", {"phases": self.timeline.phases, "tracks": dict(self.tracks)})
-            )
+            out.append(self._event("round_started", {"phases": self.timeline.phases, "tracks": dict(self.tracks)}))
             for m in self.members:
                 if m.android:
                     out.append(self._event("android_revealed", {"android": m.name, "card": m.heroic}))
@@ -622,11 +618,7 @@ class Flight:
             return []
         m.hand += cards
         return (
-            [
-                self._event(
-                    "cards_dealt", {"player": m.name, "phase": phase, "count": len(cards)}, private_to=m.name
-                )
-            ]
+            [self._event("cards_dealt", {"player": m.name, "phase": phase, "count": len(cards)}, private_to=m.name)]
             if not self.solo
             else [self._event("cards_dealt", {"player": m.name, "phase": phase, "count": len(cards)})]
         )
@@ -661,9 +653,7 @@ class Flight:
         if player is None:
             return Rejected("not_in_crew", f"{command.player} is not in the crew")
         if player.android:
-            return Rejected(
-                "android_cannot_act", f"{player.name} is an android and acts only through players"
-            )
+            return Rejected("android_cannot_act", f"{player.name} is an android and acts only through players")
         handler = {
             PlaceCard: self._place,
             MoveCard: self._move,
@@ -699,9 +689,7 @@ class Flight:
                     "turn_of_other_phase",
                     f"turn {turn} belongs to phase {phase}; you plan phase {player.phase}",
                 )
-        elif (
-            phase > player.phase
-        ):  # Interpretation: an android's turn is open once the planner has reached it
+        elif phase > player.phase:  # Interpretation: an android's turn is open once the planner has reached it
             return Rejected(
                 "turn_of_other_phase", f"turn {turn} belongs to phase {phase}; you plan phase {player.phase}"
             )
@@ -784,9 +772,7 @@ class Flight:
         # an android's heroic card goes back to the android, anything else to the player's hand
         (board if board.android and slot.card == board.heroic else player).hand.append(slot.card)
         data = {"player": player.name, "board": board.name, "turn": cmd.turn, "card": slot.card}
-        return Accepted(
-            [self._event("card_taken_back", data, private_to=None if board.android else player.name)]
-        )
+        return Accepted([self._event("card_taken_back", data, private_to=None if board.android else player.name)])
 
     def _finish(self, player: _Member, cmd: FinishPhase) -> Accepted | Rejected:
         if player.phase >= self.timeline.phases:
@@ -847,9 +833,7 @@ class Flight:
             self.ended_early = True
             self.incoming = []
             self.transfer = None
-            cue = Cue(
-                self.now_s, "operation_ended", render("operation_ended", self.config.lang), self.config.lang
-            )
+            cue = Cue(self.now_s, "operation_ended", render("operation_ended", self.config.lang), self.config.lang)
             events.append(self._event("round_ended", {"early": True}, cue))
         return Accepted(events)
 
@@ -860,9 +844,7 @@ class Flight:
             slot = m.board.get(turn)
             phase = phase_of(turn)
             planner = viewer or m
-            locked = (
-                phase < self.round_phase or (m is planner and phase < planner.phase) or self.status == "ended"
-            )
+            locked = phase < self.round_phase or (m is planner and phase < planner.phase) or self.status == "ended"
             open_ = not locked and phase <= planner.phase and self.status == "running"
             visible = m.android or viewer is m
             entry: dict[str, Any] = {"turn": turn, "phase": phase, "locked": locked, "open": open_}

@@ -117,9 +117,7 @@ def intercom_script(timeline: Timeline, lang: str = "en") -> list[Cue]:
     for phase, end in enumerate(timeline.phase_end_s, start=1):
         last = phase == timeline.phases
         cues.append(_cue(end - ONE_MINUTE_WARNING_S, "one_minute_warning", lang, phase=phase, last=last))
-        cues.append(
-            _cue(end - TWENTY_SECONDS_WARNING_S, "twenty_seconds_warning", lang, phase=phase, last=last)
-        )
+        cues.append(_cue(end - TWENTY_SECONDS_WARNING_S, "twenty_seconds_warning", lang, phase=phase, last=last))
         cues.append(_cue(end - COUNTDOWN_INTRO_S, "countdown", lang, phase=phase, last=last))
         cues += [_cue(end - n + 1, "count", lang, n=n, phase=phase) for n in (5, 4, 3, 2, 1)]
         if last:
@@ -151,10 +149,6 @@ def script_text(cues: list[Cue]) -> str:
         if cue.kind == "count" and lines:
             lines[-1] += " " + prefix + cue.text
             continue
-        stamp = (
-            fmt_time(cue.at_s)
-            if cue.at_s == int(cue.at_s)
-            else f"{fmt_time(cue.at_s)}.{int(cue.at_s * 10) % 10}"
-        )
+        stamp = fmt_time(cue.at_s) if cue.at_s == int(cue.at_s) else f"{fmt_time(cue.at_s)}.{int(cue.at_s * 10) % 10}"
         lines.append(f"{stamp}  {prefix}{cue.text}")
     return "\n".join(lines)

@@ -30,9 +30,7 @@ ONE_MINUTE_WARNING_S = 60  # "... ends in one minute" starts this long before th
 TWENTY_SECONDS_WARNING_S = 20
 COUNTDOWN_INTRO_S = 7  # "... ends in" starts 7 s before the end; "five" at -4 ... "one" exactly at the end
 COUNTDOWN_AFTER_S = 5  # "phase has ended" + "begin next phase" take the 5 s after the end
-TRANSFER_BEEP_AFTER_S = (
-    8  # the data-transfer beep (end of the giving window) this long after the announcement
-)
+TRANSFER_BEEP_AFTER_S = 8  # the data-transfer beep (end of the giving window) this long after the announcement
 
 # Seconds each announcement keeps the intercom busy; nothing else may start inside that span.  The
 # values are the smallest gaps found in the 16 official tracks (missions.md §1), so every official
@@ -164,16 +162,11 @@ class Timeline(BaseModel):
                     raise ValueError(f"event {i + 1}: phase_end names no phase of phase_end_s")
                 if ends[phase - 1] != ev.get("t"):
                     raise ValueError(
-                        f"event {i + 1}: phase_end {phase} at t={ev.get('t')}"
-                        f" but phase_end_s says {ends[phase - 1]}"
+                        f"event {i + 1}: phase_end {phase} at t={ev.get('t')} but phase_end_s says {ends[phase - 1]}"
                     )
                 continue
             if isinstance(ev, dict):
-                ev = {
-                    k: v
-                    for k, v in ev.items()
-                    if k not in ("alt_android", "alt_flash_code", "only_in", "note")
-                }
+                ev = {k: v for k, v in ev.items() if k not in ("alt_android", "alt_flash_code", "only_in", "note")}
             kept.append(ev)
         return {**data, "events": kept}
 
@@ -228,9 +221,7 @@ def derived_slots(phase_end_s: list[int]) -> list[tuple[int, int, str]]:
     """(start, reserved length, what) of the announcements that follow from the phase ends."""
     slots: list[tuple[int, int, str]] = [(0, RESERVED_S["mission_start"], "mission start")]
     for i, end in enumerate(phase_end_s, start=1):
-        slots.append(
-            (end - ONE_MINUTE_WARNING_S, RESERVED_S["one_minute_warning"], f"phase {i} one-minute warning")
-        )
+        slots.append((end - ONE_MINUTE_WARNING_S, RESERVED_S["one_minute_warning"], f"phase {i} one-minute warning"))
         slots.append(
             (
                 end - TWENTY_SECONDS_WARNING_S,
@@ -238,9 +229,7 @@ def derived_slots(phase_end_s: list[int]) -> list[tuple[int, int, str]]:
                 f"phase {i} twenty-second warning",
             )
         )
-        slots.append(
-            (end - COUNTDOWN_INTRO_S, COUNTDOWN_INTRO_S + COUNTDOWN_AFTER_S, f"phase {i} end countdown")
-        )
+        slots.append((end - COUNTDOWN_INTRO_S, COUNTDOWN_INTRO_S + COUNTDOWN_AFTER_S, f"phase {i} end countdown"))
     return slots
 
 
@@ -316,9 +305,7 @@ def _format_error(err: ValidationError | json.JSONDecodeError | ValueError) -> s
         if where.startswith("events"):
             parts = where.split(".")
             if len(parts) >= 2 and parts[1].isdigit():
-                return f"event {int(parts[1]) + 1}: {msg}" + (
-                    f" ({'.'.join(parts[2:])})" if parts[2:] else ""
-                )
+                return f"event {int(parts[1]) + 1}: {msg}" + (f" ({'.'.join(parts[2:])})" if parts[2:] else "")
         return msg
     if isinstance(err, json.JSONDecodeError):
         return f"not valid JSON: {err.msg} at line {err.lineno} column {err.colno}"

@@ -73,8 +73,12 @@ def damage_step(m: Mission, *, weapons: bool = True) -> None:
     if ship.rocket_in_flight:
         ship.rocket_in_flight = False
         jugg = [t for t in externals if t.card.has("rocket_magnet") and t.visible]
-        target = jugg[0] if jugg else _nearest(
-            [t for t in externals if targetable(t, "rocket") and distance(t.position) <= board.ROCKET_RANGE]
+        target = (
+            jugg[0]
+            if jugg
+            else _nearest(
+                [t for t in externals if targetable(t, "rocket") and distance(t.position) <= board.ROCKET_RANGE]
+            )
         )
         if target is None:
             m.emit("no_target", weapon="rocket")
@@ -117,8 +121,15 @@ def damage_step(m: Mission, *, weapons: bool = True) -> None:
         net = max(0, total - shield)
         if t.card.has("swarm"):
             net = min(net, 1)  # §7.1 Swarm: one damage per step, whatever hits it
-        m.emit("threat_damage", threat=t.card.id, number=t.number, weapons=[w for w, _ in shots],
-               total=total, shield=shield, damage=net)
+        m.emit(
+            "threat_damage",
+            threat=t.card.id,
+            number=t.number,
+            weapons=[w for w, _ in shots],
+            total=total,
+            shield=shield,
+            damage=net,
+        )
         if net > 0:
             t.damage += net
             t.damage_this_step += net
@@ -132,8 +143,15 @@ def damage_step(m: Mission, *, weapons: bool = True) -> None:
         for t in m.present_threats(internal=False):
             t.damage += 1
             t.damage_this_step += 1
-            m.emit("threat_damage", threat=t.card.id, number=t.number, weapons=[f"{lev.card.id} explosion"],
-                   total=1, shield=0, damage=1)
+            m.emit(
+                "threat_damage",
+                threat=t.card.id,
+                number=t.number,
+                weapons=[f"{lev.card.id} explosion"],
+                total=1,
+                shield=0,
+                damage=1,
+            )
             if t.damage >= t.health:
                 destroyed_now.append(t)
                 destroy(m, t, None, "Leviathan Tanker explosion")

@@ -18,16 +18,14 @@ def malfunctions_on(m: Mission, st: str, letter: str) -> list[ThreatState]:
     return [
         t
         for t in m.threats
-        if t.present and t.card.internal_type == "malfunction" and t.card.damaged_by == letter
-        and st in t.stations
+        if t.present and t.card.internal_type == "malfunction" and t.card.damaged_by == letter and st in t.stations
     ]
 
 
 def destroy(m: Mission, t: ThreatState, by: CrewMember | None, how: str) -> None:
     """The threat is beaten: the captain takes its card (rulebook §3.2/§3.3)."""
     t.set_fate("destroyed", m.turn)
-    m.emit("threat_destroyed", threat=t.card.id, name=t.card.name, number=t.number,
-           by=by.name if by else None, how=how)
+    m.emit("threat_destroyed", threat=t.card.id, name=t.card.name, number=t.number, by=by.name if by else None, how=how)
     if t.card.has("fissure"):
         for z in board.ZONES:
             m.ship.multiplier[z] = 1
@@ -44,8 +42,16 @@ def destroy(m: Mission, t: ThreatState, by: CrewMember | None, how: str) -> None
 def hit(m: Mission, t: ThreatState, amount: int, by: CrewMember | None, how: str) -> None:
     """Put `amount` damage cubes on an internal threat and destroy it when they reach its health."""
     t.damage += amount
-    m.emit("threat_hit", threat=t.card.id, number=t.number, amount=amount, damage=t.damage,
-           health=t.health, by=by.name if by else None, how=how)
+    m.emit(
+        "threat_hit",
+        threat=t.card.id,
+        number=t.number,
+        amount=amount,
+        damage=t.damage,
+        health=t.health,
+        by=by.name if by else None,
+        how=how,
+    )
     if t.damage >= t.health:
         destroy(m, t, by, how)
 
@@ -101,8 +107,16 @@ def battlebot_attack(m: Mission, p: CrewMember, heroic: bool) -> None:
         tok = next(tok for tok in t.slime if tok[0] == p.station)
         tok[1] -= 1
         t.damage += 1 if tok is t.slime[0] and tok[2] else 0
-        m.emit("threat_hit", threat=t.card.id, number=t.number, amount=1, station=p.station,
-               by=p.name, how="battlebots", token_health=tok[1])
+        m.emit(
+            "threat_hit",
+            threat=t.card.id,
+            number=t.number,
+            amount=1,
+            station=p.station,
+            by=p.name,
+            how="battlebots",
+            token_health=tok[1],
+        )
         if tok[1] <= 0:
             t.slime.remove(tok)
             if not t.slime:
@@ -110,8 +124,17 @@ def battlebot_attack(m: Mission, p: CrewMember, heroic: bool) -> None:
     elif t.card.has("contamination"):
         t.stations.remove(p.station)
         t.damage += 1
-        m.emit("threat_hit", threat=t.card.id, number=t.number, amount=1, station=p.station,
-               by=p.name, how="battlebots", damage=t.damage, health=t.health)
+        m.emit(
+            "threat_hit",
+            threat=t.card.id,
+            number=t.number,
+            amount=1,
+            station=p.station,
+            by=p.name,
+            how="battlebots",
+            damage=t.damage,
+            health=t.health,
+        )
         if t.damage >= t.health:
             t.stations.clear()  # §7.2: removing the third token removes the fourth too
             destroy(m, t, p, "battlebots")

@@ -118,8 +118,7 @@ def play_one_turn(m: Mission, turn: int) -> None:
         computer_check(m, turn)
     if turn in board.PHASE_LAST_TURNS:
         m.step = "phase_end"
-        m.emit("phase_end", phase=board.phase_of(turn),
-               observers=m.ship.observation_best[board.phase_of(turn) - 1])
+        m.emit("phase_end", phase=board.phase_of(turn), observers=m.ship.observation_best[board.phase_of(turn) - 1])
 
 
 def end_of_turn(m: Mission) -> None:

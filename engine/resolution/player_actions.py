@@ -105,6 +105,7 @@ def _use_system(m: Mission, p: CrewMember, letter: str, heroic: bool) -> None:
 
 # --- the systems, one function each -----------------------------------------------------------
 
+
 def _cannon(m: Mission, p: CrewMember, heroic: bool) -> None:
     """Heavy lasers and the pulse cannon take 1 energy from their zone's reactor; light lasers
     have their own battery.  Each cannon fires once a turn."""
@@ -146,8 +147,7 @@ def _transfer(m: Mission, p: CrewMember, heroic: bool, src: tuple[str, str], dst
     dst_vals[dst[1]] += moved
     extra = 1 if heroic and moved > 0 else 0
     dst_vals[dst[1]] += extra
-    m.emit("energy", player=p.name, frm=f"{src[0]}:{src[1]}", to=f"{dst[0]}:{dst[1]}", amount=moved,
-           heroic_bonus=extra)
+    m.emit("energy", player=p.name, frm=f"{src[0]}:{src[1]}", to=f"{dst[0]}:{dst[1]}", amount=moved, heroic_bonus=extra)
 
 
 def _refuel(m: Mission, p: CrewMember, heroic: bool) -> None:

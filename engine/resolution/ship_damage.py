@@ -31,8 +31,15 @@ def attack_zone(
     if double:
         through *= 2
     through *= m.ship.multiplier[zone]  # Fissure (§7.2): two tokens per damage
-    m.emit("attack", zone=zone, amount=amount, absorbed=absorbed, damage=through, source=source,
-           ignores_shields=not shields)
+    m.emit(
+        "attack",
+        zone=zone,
+        amount=amount,
+        absorbed=absorbed,
+        damage=through,
+        source=source,
+        ignores_shields=not shields,
+    )
     damage_zone(m, zone, through, source)
 
 

@@ -27,8 +27,15 @@ def appear(m: Mission, t: ThreatState) -> None:
                 t.station = None
         else:
             t.stations = list(card.stations)
-    m.emit("threat_appears", threat=card.id, name=card.name, number=t.number, zone=t.zone,
-           track=t.track.id, station=t.station or (t.stations[0] if t.stations else None))
+    m.emit(
+        "threat_appears",
+        threat=card.id,
+        name=card.name,
+        number=t.number,
+        zone=t.zone,
+        track=t.track.id,
+        station=t.station or (t.stations[0] if t.stations else None),
+    )
     if card.has("rockets_are_health"):
         # §7.2 Unstable Warheads: one health per rocket still aboard; none aboard -> destroyed at once.
         t.health = m.ship.rockets
@@ -53,8 +60,7 @@ def move_threat(m: Mission, t: ThreatState, spaces: int) -> None:
             continue
         if letter != "Z":
             t.breakpoints += 1
-        m.emit("threat_action", threat=t.card.id, number=t.number, letter=letter,
-               card_text=t.card.text.get(letter, ""))
+        m.emit("threat_action", threat=t.card.id, number=t.number, letter=letter, card_text=t.card.text.get(letter, ""))
         for op in t.card.actions[letter]:
             run_op(m, t, op)
             if t.fate is not None:  # e.g. Nemesis destroyed by its own attack
@@ -75,5 +81,3 @@ def survive(m: Mission, t: ThreatState) -> None:
         for st in t.stations:
             m.ship.broken.add((st, letter))
     m.emit("threat_survived", threat=t.card.id, name=t.card.name, number=t.number)
-
-

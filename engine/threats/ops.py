@@ -19,6 +19,7 @@ Op = dict[str, Any]
 
 # --- shared helpers ------------------------------------------------------------------------------
 
+
 def own_zone(t: ThreatState) -> str:
     """External: its trajectory's zone.  Internal: the zone of the station its token is in."""
     if t.zone is not None:
@@ -44,8 +45,9 @@ def shield_of(m: Mission, t: ThreatState) -> int:
     return t.shield + sum(1 for s in m.marauders if s.bonus_active and s.fate != "destroyed")
 
 
-def run_attack(m: Mission, t: ThreatState, zone: str, amount: int, *, pierce: bool = False,
-               double: bool = False) -> None:
+def run_attack(
+    m: Mission, t: ThreatState, zone: str, amount: int, *, pierce: bool = False, double: bool = False
+) -> None:
     attack_zone(m, zone, amount, t.card.id, shields=not (t.internal or pierce), double=double)
 
 
@@ -98,6 +100,7 @@ def _tokens_stations(t: ThreatState) -> list[str]:
 
 # --- the ops -----------------------------------------------------------------------------------
 
+
 def op_attack(m: Mission, t: ThreatState, op: Op) -> None:
     if not _condition(t, op.get("condition")):
         m.emit("no_effect_threat", threat=t.card.id, reason=op.get("condition"))
@@ -116,8 +119,14 @@ def op_attack(m: Mission, t: ThreatState, op: Op) -> None:
     amount = _amount(m, t, op["amount"])
     zones = _zones(t, op.get("zones", op.get("target", "own_zone")))
     for zone in zones:
-        run_attack(m, t, zone, amount + attack_bonus(m, t),
-                   pierce=kind == "ignores_shields", double=kind == "double_through_shields")
+        run_attack(
+            m,
+            t,
+            zone,
+            amount + attack_bonus(m, t),
+            pierce=kind == "ignores_shields",
+            double=kind == "double_through_shields",
+        )
 
 
 def op_repair(m: Mission, t: ThreatState, op: Op) -> None:
@@ -390,5 +399,3 @@ def unknown_ops() -> set[str]:
                     if key in op:
                         names.add(op[key]["op"])
     return names - set(OPS)
-
-

@@ -128,6 +128,7 @@ async def test_a_half_sent_result_resumes_where_it_stopped(tmp_path: Path, clock
     async def send_then_hang_in_thread(content: str | None = None, **kwargs: Any) -> Any:
         message = await original(content, **kwargs)
         if kwargs.get("embed") is not None and "result" in (kwargs["embed"].title or ""):
+
             async def hang(*_a: Any, **_k: Any) -> None:
                 await asyncio.Event().wait()
 

@@ -19,8 +19,7 @@ def test_1_there_are_55_base_threat_cards_in_four_decks() -> None:
     cards = base_cards()
     assert len(cards) == 55
     decks = Counter(c.deck for c in cards.values())
-    assert decks == {"common_external": 17, "serious_external": 14,
-                     "common_internal": 13, "serious_internal": 11}
+    assert decks == {"common_external": 17, "serious_external": 14, "common_internal": 13, "serious_internal": 11}
 
 
 def test_every_op_named_by_the_card_data_is_implemented() -> None:

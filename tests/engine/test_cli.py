@@ -16,8 +16,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def run(args: list[str], stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "engine", *args], input=stdin, capture_output=True,
-                          text=True, cwd=ROOT, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "engine", *args], input=stdin, capture_output=True, text=True, cwd=ROOT, timeout=60
+    )
 
 
 def test_resolve_file_prints_the_result_json(tmp_path: Path) -> None:
@@ -28,11 +29,26 @@ def test_resolve_file_prints_the_result_json(tmp_path: Path) -> None:
     data = json.loads(out.stdout)
     assert data["outcome"] == "survived"
     assert data["damage"] == {"red": 5, "white": 0, "blue": 0}
-    assert set(data) == {"outcome", "lost", "damage", "threats", "knocked_out", "disabled_battlebots",
-                         "observation", "score"}
+    assert set(data) == {
+        "outcome",
+        "lost",
+        "damage",
+        "threats",
+        "knocked_out",
+        "disabled_battlebots",
+        "observation",
+        "score",
+    }
     assert data["threats"] == [{"id": "E1-07", "turn": 5, "zone": "red", "fate": "survived", "points": 2}]
-    assert data["score"] == {"threats": 2, "damage": -5, "worst_zone": -5, "knocked_out": 0,
-                             "battlebots": 0, "observation": 0, "total": -8}
+    assert data["score"] == {
+        "threats": 2,
+        "damage": -5,
+        "worst_zone": -5,
+        "knocked_out": 0,
+        "battlebots": 0,
+        "observation": 0,
+        "total": -8,
+    }
 
 
 def test_resolve_stdin_with_log() -> None:

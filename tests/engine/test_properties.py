@@ -18,7 +18,9 @@ from engine.threats.catalog import card
 
 games = st.builds(
     lambda seed, crew, threats: random_game(random.Random(seed), crew=crew, threats=threats),
-    st.integers(0, 2**32), st.integers(1, 5), st.integers(0, 8),
+    st.integers(0, 2**32),
+    st.integers(1, 5),
+    st.integers(0, 8),
 )
 
 
@@ -44,7 +46,8 @@ def test_energy_is_never_created_except_by_refuelling_and_heroic_transfers(data:
             play_one_turn(m, turn)
             created = sum(
                 e.get("amount", 0) * (e["kind"] == "refuel") + e.get("heroic_bonus", 0)
-                for e in m.events[seen:] if e["kind"] in ("refuel", "energy")
+                for e in m.events[seen:]
+                if e["kind"] in ("refuel", "energy")
             )
             assert _energy(m) <= before + created
     except ShipDestroyed:

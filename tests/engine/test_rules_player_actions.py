@@ -16,6 +16,7 @@ def _crew(actions: str) -> tuple[Mission, CrewMember]:
 
 # --- Задержка (delay) ---------------------------------------------------------------------------
 
+
 def test_3_2_delay_pushes_cards_right_and_the_last_falls_off() -> None:
     m, p = _crew("abxc^aaaaaaa")
     delay(m, p, 3, cause="test")
@@ -50,6 +51,7 @@ def test_3_2_delays_in_consecutive_turns_each_count() -> None:
 
 
 # --- moves ------------------------------------------------------------------------------------
+
 
 def test_3_2_red_arrow_moves_one_station_and_stops_at_the_red_end() -> None:
     m = mission_after(game("<<" + "-" * 10, KEEPER), 2)
@@ -88,6 +90,7 @@ def test_3_2_heroic_move_goes_straight_there_without_a_lift() -> None:
 
 # --- A: cannons ------------------------------------------------------------------------------
 
+
 def test_3_2_heavy_laser_takes_one_energy_and_fires_once_per_turn() -> None:
     m = mission_after(game("a" + "-" * 11, "a" + "-" * 11, KEEPER), 1)
     assert m.ship.reactors["white"] == 2
@@ -108,6 +111,7 @@ def test_3_2_light_laser_uses_its_own_battery() -> None:
 
 
 # --- B: energy -----------------------------------------------------------------------------------
+
 
 def test_3_2_shield_fills_to_capacity_from_its_reactor() -> None:
     m = mission_after(game("b" + "-" * 11, KEEPER), 1)
@@ -147,6 +151,7 @@ def test_3_2_heroic_refuelling_adds_one_more() -> None:
 
 
 # --- C: specials -------------------------------------------------------------------------------
+
 
 def test_3_2_battlebots_pick_up_once_per_depot() -> None:
     m = mission_after(game("^<c" + "-" * 9, "^<c" + "-" * 9, KEEPER), 3)
@@ -196,6 +201,7 @@ def test_3_5_computer_maintained_too_late_delays_everyone_aboard() -> None:
 
 # --- interceptors ---------------------------------------------------------------------------------
 
+
 def test_3_2_interceptors_need_active_battlebots() -> None:
     m = mission_after(game("<c" + "-" * 10, KEEPER), 2)
     assert m.crew[0].station == "upper_red"
@@ -203,8 +209,7 @@ def test_3_2_interceptors_need_active_battlebots() -> None:
 
 
 def test_3_2_interceptors_single_target_takes_three_then_stay_out_with_battlebots() -> None:
-    data = game("<^c^cx" + "-" * 6, KEEPER, tracks=("T1", "T3", "T2", "T4"),
-                threats=[ext("E1-09", 2, "red")])
+    data = game("<^c^cx" + "-" * 6, KEEPER, tracks=("T1", "T3", "T2", "T4"), threats=[ext("E1-09", 2, "red")])
     m = mission_after(data, 5)
     amoeba = m.threats[0]
     assert m.crew[0].station == "space"
@@ -216,15 +221,18 @@ def test_3_2_interceptors_single_target_takes_three_then_stay_out_with_battlebot
 
 def test_3_2_heroic_battlebots_in_space_give_the_interceptors_plus_one() -> None:
     """§3.2 "Героическая атака боевых роботов": in space the interceptors deal +1 (3 -> 4)."""
-    data = game("<^c^cX" + "-" * 6, KEEPER, tracks=("T1", "T3", "T2", "T4"),
-                threats=[ext("E1-09", 2, "red")])
+    data = game("<^c^cX" + "-" * 6, KEEPER, tracks=("T1", "T3", "T2", "T4"), threats=[ext("E1-09", 2, "red")])
     m = mission_after(data, 6)
     assert m.threats[0].damage == 3 + 4
 
 
 def test_3_2_interceptors_several_targets_take_one_each() -> None:
-    data = game("<^c^c" + "-" * 7, KEEPER, tracks=("T1", "T2", "T3", "T4"),
-                threats=[ext("E1-09", 2, "red"), ext("E1-09", 2, "white")])
+    data = game(
+        "<^c^c" + "-" * 7,
+        KEEPER,
+        tracks=("T1", "T2", "T3", "T4"),
+        threats=[ext("E1-09", 2, "red"), ext("E1-09", 2, "white")],
+    )
     m = mission_after(data, 5)
     assert [t.position for t in m.threats] == [2, 3]  # after moving; both were at range 1
     assert [t.damage for t in m.threats] == [1, 1]
@@ -248,6 +256,7 @@ def test_3_2_players_in_space_are_not_delayed_by_the_computer() -> None:
 
 # --- heroic actions ------------------------------------------------------------------------------
 
+
 def test_3_2_heroic_a_adds_one_damage() -> None:
     data = game("A" + "-" * 11, KEEPER, threats=[ext("E1-05", 1, "white")])
     m = mission_after(data, 1)
@@ -256,8 +265,12 @@ def test_3_2_heroic_a_adds_one_damage() -> None:
 
 
 def test_3_2_heroic_pulse_cannon_adds_one_damage_to_each_target() -> None:
-    data = game("^A" + "-" * 10, KEEPER, tracks=("T1", "T1", "T1", "T4"),
-                threats=[ext("E1-09", 1, "red"), ext("E1-09", 1, "blue")])
+    data = game(
+        "^A" + "-" * 10,
+        KEEPER,
+        tracks=("T1", "T1", "T1", "T4"),
+        threats=[ext("E1-09", 1, "red"), ext("E1-09", 1, "blue")],
+    )
     m = mission_after(data, 2)
     assert [t.damage for t in m.threats] == [2, 2]
 

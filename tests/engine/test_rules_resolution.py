@@ -20,9 +20,9 @@ HARMLESS_FIRST = {"red": ["structural", "lift", "shield", "reactor", "upper_cann
 
 # --- §3.3 Расчёт повреждений ---------------------------------------------------------------------
 
+
 def test_3_3_damage_is_summed_before_the_shield_is_subtracted_once() -> None:
-    data = game("-<a" + "-" * 9, "^<a" + "-" * 9, KEEPER, threats=[ext("E1-05", 1, "red")],
-                tokens=HARMLESS_FIRST)
+    data = game("-<a" + "-" * 9, "^<a" + "-" * 9, KEEPER, threats=[ext("E1-05", 1, "red")], tokens=HARMLESS_FIRST)
     m = mission_after(data, 3)
     gunship = m.threats[0]
     assert gunship.damage == (4 + 2) - 2
@@ -36,8 +36,9 @@ def test_3_3_lasers_hit_the_threat_nearest_the_ship() -> None:
 
 
 def test_3_3_same_space_goes_to_the_lowest_token_number() -> None:
-    data = game("-<-a" + "-" * 8, KEEPER, threats=[ext("E1-02", 1, "red"), ext("E1-07", 2, "red")],
-                tokens=HARMLESS_FIRST)
+    data = game(
+        "-<-a" + "-" * 8, KEEPER, threats=[ext("E1-02", 1, "red"), ext("E1-07", 2, "red")], tokens=HARMLESS_FIRST
+    )
     m = mission_after(data, 3)
     assert [t.position for t in m.threats] == [8, 8]
     with pytest.raises(ShipDestroyed):  # both then attack at Y: 1 + 2x2 + 2 = the seventh token
@@ -47,8 +48,12 @@ def test_3_3_same_space_goes_to_the_lowest_token_number() -> None:
 
 
 def test_3_3_pulse_cannon_hits_everything_at_range_1_and_2_only() -> None:
-    data = game("^a" + "-" * 10, KEEPER, tracks=("T5", "T3", "T7", "T4"),
-                threats=[ext("E1-09", 1, "white"), ext("E1-10", 1, "blue")])
+    data = game(
+        "^a" + "-" * 10,
+        KEEPER,
+        tracks=("T5", "T3", "T7", "T4"),
+        threats=[ext("E1-09", 1, "white"), ext("E1-10", 1, "blue")],
+    )
     m = mission_after(data, 2)
     hits = [(e["threat"], e["damage"]) for e in kinds(m, "threat_damage")]
     assert hits == [("E1-09", 1)]  # Amoeba at 10 (range 2) is hit; Meteoroid at 11 (range 3) is not
@@ -88,6 +93,7 @@ def test_3_3_rocket_without_a_target_in_range_is_lost() -> None:
 
 
 # --- §3.4 Действия угроз -----------------------------------------------------------------------
+
 
 def test_3_4_shield_absorbs_point_for_point_rest_is_damage() -> None:
     """Rulebook example: attack 4 against shield 3 -> shield emptied, 1 damage."""
@@ -150,6 +156,7 @@ def test_3_4_threats_act_in_token_order() -> None:
 
 # --- §3.6 turn 13 -------------------------------------------------------------------------------
 
+
 def test_3_6_turn_12_rocket_hits_in_turn_13_and_threats_move_once_more() -> None:
     data = game("^>---------c", KEEPER, threats=[ext("E1-05", 8, "white")])
     res = resolve(data, log=True)
@@ -173,6 +180,7 @@ def test_3_6_a_pilot_in_space_returns_aboard_at_turn_13() -> None:
 
 # --- §4 scoring -----------------------------------------------------------------------------------
 
+
 def test_4_score_subtracts_every_penalty() -> None:
     """rules-decisions 6: damage, worst zone again, 2 per knocked out, 1 per disabled squad."""
     m = mission_after(game("-" * 12, "-" * 12), 0)
@@ -183,11 +191,19 @@ def test_4_score_subtracts_every_penalty() -> None:
     m.ship.damage["white"] = ["structural"]
     m.ship.observation_best = [2, 0, 4]
     parts = score(m)
-    assert parts == {"threats": 0, "damage": -3, "worst_zone": -2, "knocked_out": -2,
-                     "battlebots": -2, "observation": 2 + 5, "total": -2}
+    assert parts == {
+        "threats": 0,
+        "damage": -3,
+        "worst_zone": -2,
+        "knocked_out": -2,
+        "battlebots": -2,
+        "observation": 2 + 5,
+        "total": -2,
+    }
 
 
 # --- damage tokens (rules-decisions 15) -------------------------------------------------------------
+
 
 def test_damage_tokens_given_are_drawn_in_order_with_their_effects() -> None:
     tokens = {"red": ["shield", "reactor", "structural", "lift", "upper_cannon", "lower_cannon"]}
@@ -219,6 +235,7 @@ def test_ship_destroyed_is_raised_on_the_seventh_token() -> None:
 
 # --- determinism -----------------------------------------------------------------------------------
 
+
 def test_same_game_and_seed_give_the_same_result() -> None:
     data = game("-^b^aaaaaa--", "<^c^-cxcxa--", threats=[ext("E1-02", 4, "blue"), inn("I2-01", 2)], seed=99)
     first = json.dumps(resolve(data, log=True).to_json_dict(with_log=True))
@@ -230,8 +247,12 @@ def test_7_1_scout_y_moves_only_other_external_threats() -> None:
     """Seed 001 §7.1 (Slovak): the Scout's Y advances all other *external* threats by one space.
     Scout on T3 does Y in turn 5; Gunship (T+2, red T5) is pushed 8 -> 7 then moves 7 -> 5;
     Hacked Shields (internal, T+1 on T7) is not pushed and stays at 6."""
-    data = game(KEEPER, tracks=("T5", "T3", "T1", "T7"), tokens=HARMLESS_FIRST,
-                threats=[ext("E2-02", 1, "white"), ext("E1-05", 2, "red"), inn("I1-05", 1)])
+    data = game(
+        KEEPER,
+        tracks=("T5", "T3", "T1", "T7"),
+        tokens=HARMLESS_FIRST,
+        threats=[ext("E2-02", 1, "white"), ext("E1-05", 2, "red"), inn("I1-05", 1)],
+    )
     m = mission_after(data, 5)
     by_id = {t.card.id: t for t in m.threats}
     assert [e["letter"] for e in kinds(m, "threat_action") if e["threat"] == "E2-02"] == ["X", "Y"]

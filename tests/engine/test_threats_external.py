@@ -145,7 +145,10 @@ def test_E1_07_fighter_x1_y2_z3_acceptance_case_1() -> None:
     assert res.damage == {"red": 5, "white": 0, "blue": 0}
     assert res.threats[0].fate == "survived" and res.threats[0].points == 2
     assert [(e.turn, e.letter) for e in res.log if getattr(e, "kind", None) == "threat_action"] == [
-        (5, "X"), (7, "Y"), (9, "Z")]
+        (5, "X"),
+        (7, "Y"),
+        (9, "Z"),
+    ]
 
 
 def test_E1_08_armored_grappler_y_repairs_one() -> None:
@@ -249,8 +252,7 @@ def test_E2_02_scout_bonus_ends_when_destroyed_and_stays_when_survived() -> None
     end.  (a) Scout red T5 T+1 (X t2) dies in turn 3 (rocket 3 + light 2 - 1); a white Fighter T+4:
     its X attack 1 is absorbed, no bonus.  (b) Scout blue T1 T+1 (X t3, Z t5) survives; a red Fighter
     T+6: X 1 + 1 = 2 vs shield 1."""
-    m = start(game([ext("E2-02", 1, "red"), ext("E1-07", 4, "white")],
-                   "3c" + "-" * 10, "1-a" + "-" * 9, keeper=True))
+    m = start(game([ext("E2-02", 1, "red"), ext("E1-07", 4, "white")], "3c" + "-" * 10, "1-a" + "-" * 9, keeper=True))
     play(m, 3)
     assert threat(m, "E2-02").fate == "destroyed"
     play(m, 4)
@@ -356,8 +358,7 @@ def test_E2_06_marauder_shield_bonus_for_all_until_destroyed() -> None:
     """§7.1 Мародёр: after its X every external threat (itself included, later ones too) has +1
     shield until the Marauder is destroyed.  t2: red heavy 4 - (1+1) = 2 on it, central 5 - (2+1) = 2
     on a white Fighter T+2; t3: heavy 4 + rocket 3 - 2 destroy it; t4: Fighter 5 - 2 = 3."""
-    data = game([ext("E2-06", 1, "red"), ext("E1-07", 2, "white")],
-                "<aa" + "-" * 9, "3c" + "-" * 10, "ca-a" + "-" * 8)
+    data = game([ext("E2-06", 1, "red"), ext("E1-07", 2, "white")], "<aa" + "-" * 9, "3c" + "-" * 10, "ca-a" + "-" * 8)
     m = start(data)
     play(m, 2)
     assert threat(m, "E2-06").damage == 2 and threat(m, "E1-07").damage == 2
@@ -435,8 +436,14 @@ def test_SE1_03_leviathan_tanker_death_damages_every_other_external_threat() -> 
     """§7.1 Мамонт: when destroyed every external threat gets a damage cube whatever its shield or
     special ability (even invisible ones and the Swarm).  t2: heavy 4 + light 2 - 3 = 3; t3: heavy 4
     + light 2 + rocket 3 - 3 = 6 -> 9 >= 8.  Swarm white T+2 and invisible Stealth Fighter blue T7."""
-    data = game([ext("SE1-03", 1, "red"), ext("E2-04", 2, "white"), ext("E1-03", 2, "blue")],
-                "<aa" + "-" * 9, "1aa" + "-" * 9, "3c" + "-" * 10, keeper=True, blue="T7")
+    data = game(
+        [ext("SE1-03", 1, "red"), ext("E2-04", 2, "white"), ext("E1-03", 2, "blue")],
+        "<aa" + "-" * 9,
+        "1aa" + "-" * 9,
+        "3c" + "-" * 10,
+        keeper=True,
+        blue="T7",
+    )
     m = start(data)
     play(m, 3)
     assert threat(m, "SE1-03").fate == "destroyed"
@@ -611,8 +618,9 @@ def test_SE2_02_juggernaut_draws_every_rocket_and_gains_shield() -> None:
     """§7.1 Джаггернаут: rockets always target it, even beyond their range, and it gets +1 shield
     after the rocket's damage.  t3: Juggernaut at 12 (range 3), a Fighter at range 2; heavy 4 +
     rocket 3 - 3 = 4, shield 4; t4: heavy 4 - 4 = 0."""
-    data = game([ext("SE2-02", 1, "red"), ext("E1-07", 1, "blue")],
-                "3c" + "-" * 10, "<-aa" + "-" * 8, keeper=True, blue="T3")
+    data = game(
+        [ext("SE2-02", 1, "red"), ext("E1-07", 1, "blue")], "3c" + "-" * 10, "<-aa" + "-" * 8, keeper=True, blue="T3"
+    )
     m = start(data)
     play(m, 3)
     assert threat(m, "SE2-02").damage == 4 and threat(m, "SE2-02").shield == 4

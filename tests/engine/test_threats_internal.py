@@ -449,8 +449,7 @@ def test_I2_06_overheated_reactor_x_y_z() -> None:
 def test_I2_06_overheated_reactor_repair_knocks_out_lower_red_and_blue() -> None:
     """§7.2 Перегрев реактора: when it is destroyed, players in lower red and lower blue at that moment
     are knocked out; those who left earlier or enter later in the turn are not."""
-    data = game([inn("I2-06", 1)], "1->" + "-" * 9, "2Bb" + "-" * 9, "1" + "-" * 11, "--3" + "-" * 9,
-                keeper=True)
+    data = game([inn("I2-06", 1)], "1->" + "-" * 9, "2Bb" + "-" * 9, "1" + "-" * 11, "--3" + "-" * 9, keeper=True)
     m = start(data)
     play(m, 3)
     assert threat(m, "I2-06").fate == "destroyed"
@@ -570,8 +569,7 @@ def test_SI2_05_nuclear_device_speeds_up_and_z_destroys_the_ship() -> None:
 def test_SI2_05_nuclear_device_needs_three_repairs_in_one_turn() -> None:
     """§7.2 Ядерный заряд: only three C actions in lower white in the same turn repair it; one or two
     do nothing.  Internal T7 (X t1, Y t2, Z t3 would follow)."""
-    m = start(game([inn("SI2-05", 1)], "2cc" + "-" * 9, "2cc" + "-" * 9, "2-c" + "-" * 9, keeper=True,
-                   internal="T7"))
+    m = start(game([inn("SI2-05", 1)], "2cc" + "-" * 9, "2cc" + "-" * 9, "2-c" + "-" * 9, keeper=True, internal="T7"))
     play(m, 2)
     assert threat(m, "SI2-05").damage == 0 and threat(m, "SI2-05").fate is None
     play(m, 3)

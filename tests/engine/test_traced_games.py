@@ -23,18 +23,32 @@ def test_case2_six_basic_threats() -> None:
     """§6 case 2: Fissure repaired by interceptors, Nuclear Device by three C in one turn,
     computer missed in phase 3.  Threat points 30; penalties 10 damage + 4 worst zone."""
     data = game(
-        "-^b^aaaaaa--", "<^c^-cxcxa--", "-c--c^c-----", "^-----c-----", "-^----c-----",
+        "-^b^aaaaaa--",
+        "<^c^-cxcxa--",
+        "-c--c^c-----",
+        "^-----c-----",
+        "-^----c-----",
         tracks=("T2", "T3", "T1", "T4"),
-        threats=[ext("E1-02", 4, "blue"), ext("E1-07", 5, "red"), ext("E1-07", 6, "white"),
-                 inn("I1-01", 4), inn("SI1-04", 2), inn("SI2-05", 6)],
+        threats=[
+            ext("E1-02", 4, "blue"),
+            ext("E1-07", 5, "red"),
+            ext("E1-07", 6, "white"),
+            inn("I1-01", 4),
+            inn("SI1-04", 2),
+            inn("SI2-05", 6),
+        ],
     )
     res = resolve(data)
     assert res.outcome == "survived"
     assert res.damage == {"red": 3, "white": 3, "blue": 4}
     fates = {(t.id, t.turn): t.fate for t in res.threats}
     assert fates == {
-        ("E1-02", 4): "survived", ("E1-07", 5): "survived", ("E1-07", 6): "destroyed",
-        ("I1-01", 4): "survived", ("SI1-04", 2): "destroyed", ("SI2-05", 6): "destroyed",
+        ("E1-02", 4): "survived",
+        ("E1-07", 5): "survived",
+        ("E1-07", 6): "destroyed",
+        ("I1-01", 4): "survived",
+        ("SI1-04", 2): "destroyed",
+        ("SI2-05", 6): "destroyed",
     }
     assert res.score.threats == 30
     assert res.score.total == 30 - 10 - 4
@@ -76,17 +90,33 @@ def test_case5_interceptor_station_turns_1_to_5_and_invalid_action_in_space() ->
         play_one_turn(m, turn)
         stations.append(m.crew[0].station)
     assert stations[:5] == ["upper_red", "lower_red", "lower_red", "upper_red", "space"]
-    assert stations[5:] == ["upper_red", "space", "upper_red", "upper_white", "lower_white",
-                            "lower_white", "lower_white"]
+    assert stations[5:] == [
+        "upper_red",
+        "space",
+        "upper_red",
+        "upper_white",
+        "lower_white",
+        "lower_white",
+        "lower_white",
+    ]
 
 
 def test_llks10_standard_mission_score_41() -> None:
     """threats.md §6 extra case: LLks10's full base mission, penalty-inclusive score 41."""
     data = game(
-        "^cb>cc>-c<-c", "bx-c<aa-^->c", "c>aa--<b^--c", ">-cxcx<xa^c-",
+        "^cb>cc>-c<-c",
+        "bx-c<aa-^->c",
+        "c>aa--<b^--c",
+        ">-cxcx<xa^c-",
         tracks=("T7", "T6", "T4", "T3"),
-        threats=[ext("E1-09", 1, "blue"), ext("SE2-03", 3, "red"), inn("SI2-01", 4),
-                 ext("E1-06", 5, "white"), ext("E1-01", 7, "red"), ext("E2-02", 8, "white")],
+        threats=[
+            ext("E1-09", 1, "blue"),
+            ext("SE2-03", 3, "red"),
+            inn("SI2-01", 4),
+            ext("E1-06", 5, "white"),
+            ext("E1-01", 7, "red"),
+            ext("E2-02", 8, "white"),
+        ],
     )
     res = resolve(data)
     assert res.outcome == "survived"

@@ -22,8 +22,15 @@ BLANK = "-" * 12
 TOKENS = ["structural", "lift", "lower_cannon", "upper_cannon", "reactor", "shield"]
 
 
-def game(threats: list[dict[str, Any]], *actions: str, keeper: bool = False, red: str = "T5",
-         white: str = "T5", blue: str = "T5", internal: str = "T5") -> dict[str, Any]:
+def game(
+    threats: list[dict[str, Any]],
+    *actions: str,
+    keeper: bool = False,
+    red: str = "T5",
+    white: str = "T5",
+    blue: str = "T5",
+    internal: str = "T5",
+) -> dict[str, Any]:
     """Players are named P0, P1, ... in action order; `keeper` appends a computer keeper 'K'."""
     players = [{"name": f"P{i}", "actions": a} for i, a in enumerate(actions or (BLANK,))]
     if keeper:

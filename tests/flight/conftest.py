@@ -55,11 +55,17 @@ def crew_step(flight: Flight, events: list[FlightEvent], log: list[Any]) -> None
                 if not free:
                     continue
                 if info["hand"]:
-                    log.append(flight.apply(PlaceCard(player=name, card=info["hand"][0], turn=free[0],
-                                                      half="action", board=android)))
+                    log.append(
+                        flight.apply(
+                            PlaceCard(player=name, card=info["hand"][0], turn=free[0], half="action", board=android)
+                        )
+                    )
                 elif hand and flight.solo:
-                    log.append(flight.apply(PlaceCard(player=name, card=hand.pop(0), turn=free[0],
-                                                      half="action", board=android)))
+                    log.append(
+                        flight.apply(
+                            PlaceCard(player=name, card=hand.pop(0), turn=free[0], half="action", board=android)
+                        )
+                    )
         if n == 1 and view["planning_phase"] == 1 and flight.now_s >= 100:
             log.append(flight.apply(FinishPhase(player=name)))
     if flight.solo and flight.now_s >= 30:
@@ -68,13 +74,21 @@ def crew_step(flight: Flight, events: list[FlightEvent], log: list[Any]) -> None
         android = next(m for m in flight.members if m.android)
         turns = sorted(t for t in android.board if t >= {1: 1, 2: 4, 3: 8}[flight.round_phase])
         if turns:
-            log.append(flight.apply(MoveCard(player=solo, board=android.name, from_turn=turns[-1],
-                                             to_turn=turns[-1], half="move")))
+            log.append(
+                flight.apply(
+                    MoveCard(player=solo, board=android.name, from_turn=turns[-1], to_turn=turns[-1], half="move")
+                )
+            )
 
 
-def play(flight: Flight, *, step_s: float = 1.0, until_s: float | None = None,
-         snapshot_at: set[float] | None = None,
-         act: Callable[[Flight, list[FlightEvent], list[Any]], None] = crew_step) -> tuple[Flight, list, list]:
+def play(
+    flight: Flight,
+    *,
+    step_s: float = 1.0,
+    until_s: float | None = None,
+    snapshot_at: set[float] | None = None,
+    act: Callable[[Flight, list[FlightEvent], list[Any]], None] = crew_step,
+) -> tuple[Flight, list, list]:
     """Drive the flight second by second; optionally snapshot and restore from JSON at given instants."""
     end = until_s if until_s is not None else flight.timeline.end_s + 5
     events: list[dict[str, Any]] = []

@@ -22,8 +22,16 @@ def test_official_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert list(out)[:1] == ["id"] and out["id"] == "S2-1"
     assert out["phases"] == 3 and out["phase_end_s"] == [225, 450, 600]
     assert out["events"] == [e.to_json() for e in load_official("S2-1").events]
-    assert out["events"][0] == {"t": 10, "time": "0:10", "event": "threat", "turn": 2, "zone": "white",
-                                "internal": False, "serious": True, "unconfirmed": False}
+    assert out["events"][0] == {
+        "t": 10,
+        "time": "0:10",
+        "event": "threat",
+        "turn": 2,
+        "zone": "white",
+        "internal": False,
+        "serious": True,
+        "unconfirmed": False,
+    }
     assert [e["t"] for e in out["events"]] == sorted(e["t"] for e in out["events"])
 
 
@@ -87,7 +95,11 @@ def test_bad_arguments_exit_2_with_one_line(argv: list[str], fragment: str, caps
 def _run(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "engine.flight.timeline_cli", *args],
-        capture_output=True, text=True, cwd=ROOT, timeout=60, check=False,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+        check=False,
     )
 
 

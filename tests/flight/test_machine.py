@@ -100,8 +100,11 @@ def test_solo_flight(play_flight) -> None:
     kinds = {e["kind"] for e in events}
     # §5.5: incoming data, data transfers and communications failures have no effect in solo
     assert not kinds & {"incoming_data", "transfer_opened", "transfer_closed", "comm_down", "comm_restored"}
-    assert {e["cue"]["kind"] for e in events if e["kind"] == "intercom"} >= {"incoming_data", "data_transfer",
-                                                                               "comm_down"}
+    assert {e["cue"]["kind"] for e in events if e["kind"] == "intercom"} >= {
+        "incoming_data",
+        "data_transfer",
+        "comm_down",
+    }
     assert all(isinstance(o, Accepted) for o in log), [o for o in log if isinstance(o, Rejected)]
     assert any(type(o.events[0].kind) is str and o.events[0].kind == "card_moved" for o in log)
     game = flight.to_game()
@@ -215,8 +218,7 @@ def test_tracks_and_threat_decks_are_seeded() -> None:
 
 
 def test_threat_drawn_from_the_top_of_the_right_deck_onto_its_track() -> None:
-    flight = Flight.start(_config(["A", "B", "C", "D", "E"], seed=8, communications_officer="B",
-                                  security_chief="C"))
+    flight = Flight.start(_config(["A", "B", "C", "D", "E"], seed=8, communications_officer="B", security_chief="C"))
     decks = {k: list(v) for k, v in flight.threat_decks.items()}
     events = flight.advance_to(flight.timeline.end_s)
     drawn = [e.data for e in events if e.kind == "threat_drawn"]
@@ -263,11 +265,15 @@ def test_every_event_kind_and_every_rejection_reason() -> None:
     expect(flight.apply(PlaceCard(player="Ann", card=normal[0], turn=1, half="action", board="Bob")), "not_your_board")
     expect(flight.apply(PlaceCard(player="Ann", card=normal[0], turn=1, half="action", board="Nobody")), "not_in_crew")
     expect(flight.apply(PlaceCard(player="Ann", card=bob.hand[0], turn=1, half="action")), "not_your_card")
-    expect(flight.apply(PlaceCard(player="Ann", card=ann.heroic, turn=1, half="action", board="Android 1")),
-           "heroic_owner_only")
+    expect(
+        flight.apply(PlaceCard(player="Ann", card=ann.heroic, turn=1, half="action", board="Android 1")),
+        "heroic_owner_only",
+    )
     android = flight.member("Android 1")
-    expect(flight.apply(PlaceCard(player="Ann", card=android.heroic, turn=1, half="action", board="Android 2")),
-           "not_your_card")
+    expect(
+        flight.apply(PlaceCard(player="Ann", card=android.heroic, turn=1, half="action", board="Android 2")),
+        "not_your_card",
+    )
     expect(flight.apply(PlaceCard(player="Ann", card=normal[0], turn=13, half="action")), "bad_turn")
     expect(flight.apply(PlaceCard(player="Ann", card=normal[0], turn=5, half="action")), "turn_of_other_phase")
     expect(flight.apply(PlaceCard(player="Ann", card=normal[0], turn=1, half="action")))
@@ -282,8 +288,10 @@ def test_every_event_kind_and_every_rejection_reason() -> None:
     expect(flight.apply(PlaceCard(player="Ann", card=normal[0], turn=1, half="move", board="Android 1")))
     expect(flight.apply(MoveCard(player="Ann", board="Android 1", from_turn=1, to_turn=3)), "card_fixed")
     expect(flight.apply(TakeBack(player="Bob", board="Android 1", turn=2)), "card_fixed")
-    assert next(e for e in flight.view("Bob")["androids"]["Android 1"]["board"] if e["card"])["code"] == card(
-        normal[0]).move
+    assert (
+        next(e for e in flight.view("Bob")["androids"]["Android 1"]["board"] if e["card"])["code"]
+        == card(normal[0]).move
+    )
     expect(flight.apply(AgreeEnd(player="Ann")), "too_early")
     expect(flight.apply(DrawCard(player="Ann")), "no_incoming_data")
     expect(flight.apply(GiveCard(player="Ann", card=normal[1], to="Bob")), "transfer_closed")
@@ -319,8 +327,7 @@ def test_every_event_kind_and_every_rejection_reason() -> None:
     kinds.update(e.kind for e in flight.advance_to(timeline.phase_end_s[0]))
     spare = next(c for c in ann.hand if not card(c).heroic)
     expect(flight.apply(PlaceCard(player="Ann", card=spare, turn=3, half="move")), "phase_over")
-    expect(flight.apply(PlaceCard(player="Ann", card=spare, turn=2, half="move", board="Android 2")),
-           "phase_over")
+    expect(flight.apply(PlaceCard(player="Ann", card=spare, turn=2, half="move", board="Android 2")), "phase_over")
     expect(flight.apply(FinishPhase(player="Ann")))
     expect(flight.apply(FinishPhase(player="Ann")), "no_next_phase")
     kinds.update(e.kind for e in flight.advance_to(timeline.phase_end_s[1] + 1))
@@ -372,8 +379,14 @@ def test_parse_command_and_dict_commands() -> None:
 @pytest.mark.parametrize("seed", range(6))
 def test_snapshot_at_random_instants_continues_identically(seed: int, play_flight) -> None:
     play = play_flight
-    crews = [["Ann", "Bob", "Cy", "Dee"], ["Ann", "Bob"], ["Ann", "Bob", "Cy"], ["Solo"],
-             ["Ann", "Bob", "Cy", "Dee", "Eve"], ["Ann", "Bob", "Cy", "Dee"]]
+    crews = [
+        ["Ann", "Bob", "Cy", "Dee"],
+        ["Ann", "Bob"],
+        ["Ann", "Bob", "Cy"],
+        ["Solo"],
+        ["Ann", "Bob", "Cy", "Dee", "Eve"],
+        ["Ann", "Bob", "Cy", "Dee"],
+    ]
     missions = ["S2-1", "S2-5", "S1-7", "S2-8", "S1-2", "S2-6"]
     config = _config(crews[seed], mission=missions[seed], seed=seed, android_as_fifth=seed == 5)
     rng = random.Random(seed)
@@ -404,18 +417,37 @@ def test_action_codes_from_card_halves() -> None:
     codes = {c.code("action") for c in normal_cards()} | {c.code("move") for c in normal_cards()}
     assert codes == set("abcx<>^")
     assert {card(h).code("action") + card(h).code("move") for h in ("H1", "H2", "H3", "H4", "H5", "H6")} == {
-        "A3", "A1", "B4", "B6", "X5", "X2"}
+        "A3",
+        "A1",
+        "B4",
+        "B6",
+        "X5",
+        "X2",
+    }
 
 
 def test_exhausted_threat_deck_skips_the_threat() -> None:
     from engine.flight.timeline import parse_timeline
 
     def si(t: int, turn: int) -> dict:
-        return {"t": t, "event": "threat", "turn": turn, "zone": None, "internal": True, "serious": True,
-                "unconfirmed": False}
+        return {
+            "t": t,
+            "event": "threat",
+            "turn": turn,
+            "zone": None,
+            "internal": True,
+            "serious": True,
+            "unconfirmed": False,
+        }
 
-    tl = parse_timeline({"id": "six-si", "phases": 3, "phase_end_s": [225, 450, 600],
-                         "events": [si(10, 1), si(40, 2), si(70, 3), si(240, 5), si(270, 6), si(300, 7)]})
+    tl = parse_timeline(
+        {
+            "id": "six-si",
+            "phases": 3,
+            "phase_end_s": [225, 450, 600],
+            "events": [si(10, 1), si(40, 2), si(70, 3), si(240, 5), si(270, 6), si(300, 7)],
+        }
+    )
     flight = Flight.start(FlightConfig(crew=["A", "B", "C", "D"], timeline=tl, serious_difficulty="yellow"))
     events = flight.advance_to(400)
     assert len(flight.threat_decks["serious_internal"]) == 0

@@ -30,8 +30,11 @@ def test_every_kind_renders_in_every_language(kind: str, lang: str) -> None:
     ("lang", "params", "expected"),
     [
         ("en", {"turn": 3, "zone": "red", "serious": True}, "Time T plus three. Serious threat. Zone red."),
-        ("en", {"turn": 5, "zone": None, "internal": True, "unconfirmed": True},
-         "Unconfirmed report. Time T plus five. Internal threat."),
+        (
+            "en",
+            {"turn": 5, "zone": None, "internal": True, "unconfirmed": True},
+            "Unconfirmed report. Time T plus five. Internal threat.",
+        ),
         ("ru", {"turn": 2, "zone": "blue"}, "Время Т плюс два. Угроза. Синий сектор."),
         ("ru", {"turn": 4, "zone": None, "internal": True, "serious": True}, "Серьёзная внутренняя угроза."),
         ("ru", {"turn": 4, "zone": "white", "unconfirmed": True}, "Не подтверждено: Время Т плюс четыре."),
@@ -88,7 +91,11 @@ def test_derived_announcements_follow_phase_ends(mission_id: str) -> None:
         assert _at(cues, "countdown", phase=phase) == [end - 7]
         # "five" ... "one": one second apart, "one" exactly on the phase end
         assert [_at(cues, "count", phase=phase, n=n) for n in (5, 4, 3, 2, 1)] == [
-            [end - 4], [end - 3], [end - 2], [end - 1], [end]
+            [end - 4],
+            [end - 3],
+            [end - 2],
+            [end - 1],
+            [end],
         ]
         if last:
             assert _at(cues, "operation_ended") == [end + 1]
@@ -144,8 +151,9 @@ def test_two_phase_test_run_script() -> None:
 
 
 def test_script_text_and_cue_round_trip() -> None:
-    tl = parse_timeline({"id": "x", "phases": 2, "phase_end_s": [220, 420], "events": [
-        {"t": 100, "event": "data_transfer"}]})
+    tl = parse_timeline(
+        {"id": "x", "phases": 2, "phase_end_s": [220, 420], "events": [{"t": 100, "event": "data_transfer"}]}
+    )
     cues = intercom_script(tl, "en")
     text = script_text(cues)
     assert "1:41.4  Data transfer in five, four, three, two, one." in text

@@ -45,9 +45,7 @@ def test_official_matches_reference(mission_id: str) -> None:
     assert tl.phase_end_s == ref["phase_end_s"]
     # primary (flash-code) values: events only the Android transcription has are left out
     primary = [
-        e
-        for e in ref["events"]
-        if e["event"] not in ("mission_start", "phase_end") and e.get("only_in") != ["android"]
+        e for e in ref["events"] if e["event"] not in ("mission_start", "phase_end") and e.get("only_in") != ["android"]
     ]
     assert len(tl.events) == len(primary)
     for mine, theirs in zip(tl.events, primary, strict=True):
