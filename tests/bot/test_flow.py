@@ -11,7 +11,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from sa_bot_helpers import (  # type: ignore[import-not-found]
+from bot.exts.mission import _ids
+from tests.bot.helpers import (
     World,
     click,
     find_id,
@@ -24,8 +25,6 @@ from sa_bot_helpers import (  # type: ignore[import-not-found]
     stop_bot,
     tick,
 )
-
-from bot.exts.mission import _ids
 
 
 async def test_lobby_join_roles_and_start(bot: Any, world: Any) -> None:
@@ -280,7 +279,7 @@ async def test_abort_by_host_or_manager(bot: Any, world: Any) -> None:
 
 
 async def test_voice_ready_flight_starts_and_stops_the_intercom(tmp_path: Path, clock: Any) -> None:
-    from sa_bot_helpers import RecordingVoice  # type: ignore[import-not-found]
+    from tests.bot.helpers import RecordingVoice
 
     voice = RecordingVoice(reason=None)
     bot = await new_bot(tmp_path / "v.sqlite3", clock, voice=voice)

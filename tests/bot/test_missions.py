@@ -7,7 +7,9 @@ import subprocess
 import sys
 from typing import Any
 
-from sa_bot_helpers import (  # type: ignore[import-not-found]
+from bot.exts.mission import _ids
+from engine.flight.generator import generate, preset_params
+from tests.bot.helpers import (
     click,
     find_id,
     last,
@@ -17,9 +19,6 @@ from sa_bot_helpers import (  # type: ignore[import-not-found]
     start_flight,
     tick,
 )
-
-from bot.exts.mission import _ids
-from engine.flight.generator import generate, preset_params
 
 
 def official_timeline_json(mission: str = "S2-1") -> dict[str, Any]:

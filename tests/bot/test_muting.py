@@ -8,7 +8,7 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-from sa_bot_helpers import World, http_error, new_bot, start_flight, stop_bot, tick  # type: ignore[import-not-found]
+from tests.bot.helpers import World, http_error, new_bot, start_flight, stop_bot, tick
 
 COMM_DOWN_S = 171  # S2-1: communications down at 2:50, restored at 3:00
 COMM_UP_S = 182

@@ -5,9 +5,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from sa_bot_helpers import Sent, http_error, make_message, start_flight, tick  # type: ignore[import-not-found]
-
 from bot.exts.mission._poster import Outbox, retry_after
+from tests.bot.helpers import Sent, http_error, make_message, start_flight, tick
 
 
 async def test_throttled_channel_does_not_delay_the_clock_and_keeps_the_order(bot: Any, world: Any, clock: Any) -> None:

@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from sa_bot_helpers import Sent, World, make_message, new_bot, start_flight, stop_bot, tick  # type: ignore[import-not-found]
+from tests.bot.helpers import Sent, World, make_message, new_bot, start_flight, stop_bot, tick
 
 
 def block(channel: Any) -> list[str | None]:

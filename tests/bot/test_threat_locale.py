@@ -7,12 +7,12 @@ import re
 from typing import Any
 
 import pytest
-from sa_bot_helpers import start_flight, tick  # type: ignore[import-not-found]
 
 from bot.exts.mission._flights import card_text, threat_line
 from bot.exts.mission._log_i18n import describe
 from bot.i18n import threat_name, threat_text
 from engine.threats.catalog import base_cards
+from tests.bot.helpers import start_flight, tick
 
 IDS = (
     [f"E1-{i:02d}" for i in range(1, 11)]
