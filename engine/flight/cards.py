@@ -10,15 +10,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
-from typing import Literal
-
-Half = Literal["action", "move"]
+from engine.vocab import ActionCode, Half
 
 # action -> cards per movement (red arrow, blue arrow, gravolift); action-deck.md §1
-_COUNTS = {"a": 10, "b": 8, "c": 7, "x": 5}
-_MOVES = ("<", ">", "^")
+_COUNTS: dict[ActionCode, int] = {"a": 10, "b": 8, "c": 7, "x": 5}
+_MOVES: tuple[ActionCode, ...] = ("<", ">", "^")
 # heroic card -> (action half, heroic move digit); action-deck.md §2, digits as in engine.board.HEROIC_MOVES
-_HEROIC = {
+_HEROIC: dict[str, tuple[ActionCode, ActionCode]] = {
     "H1": ("A", "3"),  # heroic A / lower blue
     "H2": ("A", "1"),  # heroic A / lower red
     "H3": ("B", "4"),  # heroic B / upper red
@@ -31,11 +29,11 @@ _HEROIC = {
 @dataclass(frozen=True, slots=True)
 class ActionCard:
     id: str
-    action: str  # a b c x | A B X
-    move: str  # < > ^ | 1-6
+    action: ActionCode  # a b c x | A B X
+    move: ActionCode  # < > ^ | 1-6
     heroic: bool = False
 
-    def code(self, half: Half) -> str:
+    def code(self, half: Half) -> ActionCode:
         """The resolver's action code for this card played with `half` up."""
         return self.action if half == "action" else self.move
 
