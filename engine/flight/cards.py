@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
+
 from engine.vocab import ActionCode, Half
 
 # action -> cards per movement (red arrow, blue arrow, gravolift); action-deck.md §1

@@ -22,14 +22,14 @@ from typing import Annotated, Any, Literal, TypeAlias, get_args
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator, model_validator
 
 from engine.board import TRACK_IDS, phase_of
+from engine.flight import views
 from engine.flight.cards import card, heroic_cards, is_card, normal_cards
 from engine.flight.phrases import LANGS, render
 from engine.flight.script import Cue, intercom_script
 from engine.flight.timeline import TRANSFER_BEEP_AFTER_S, Timeline, load_official, official_ids
+from engine.flight.views import DeckView, StationView
 from engine.model import Game, PlayerPlan, Result, ThreatPlacement, Tracks
 from engine.threats.catalog import base_cards
-from engine.flight import views
-from engine.flight.views import DeckView, StationView
 from engine.vocab import LANGUAGES, Difficulty, Half, Language
 
 SCHEMA_VERSION = 1

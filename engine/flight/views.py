@@ -262,7 +262,9 @@ def station(flight: Flight, name: str) -> StationView:
         for c in me.hand
         if giving and others and not isinstance(flight._check_give(me, c, others[0]), Rejected)
     )
-    give_to = tuple(o for o in others if giveable and not isinstance(flight._check_give(me, giveable[0].id, o), Rejected))
+    give_to = tuple(
+        o for o in others if giveable and not isinstance(flight._check_give(me, giveable[0].id, o), Rejected)
+    )
     return StationView(
         player=me.name,
         status=flight.status,

@@ -287,10 +287,7 @@ def test_every_event_kind_and_every_rejection_reason() -> None:
     expect(flight.apply(PlaceCard(player="Ann", card=normal[0], turn=1, half="move", board="Android 1")))
     expect(flight.apply(MoveCard(player="Ann", board="Android 1", from_turn=1, to_turn=3)), "card_fixed")
     expect(flight.apply(TakeBack(player="Bob", board="Android 1", turn=2)), "card_fixed")
-    assert (
-        next(s for s in flight.station("Bob").androids[0].slots if s.card).code
-        == card(normal[0]).move
-    )
+    assert next(s for s in flight.station("Bob").androids[0].slots if s.card).code == card(normal[0]).move
     expect(flight.apply(AgreeEnd(player="Ann")), "too_early")
     expect(flight.apply(DrawCard(player="Ann")), "no_incoming_data")
     expect(flight.apply(GiveCard(player="Ann", card=normal[1], to="Bob")), "transfer_closed")
