@@ -1,4 +1,7 @@
-"""Seeded random missions with the constraints of the official tracks (shared/reference/missions.md §1-§2.1).
+"""Seeded random missions that keep the habits of the 16 official soundtracks.
+
+The constraints (threat counts per difficulty, T+ slot rules, zones, data operations per phase,
+phase lengths) are the ones every official track obeys, so a generated mission feels like one.
 
 The pipeline follows mkalus/JSpaceAlertMissionGenerator (the best community generator, Dec 2025
 version): threat numbers -> T+ slots by backtracking -> zones -> data operations -> white-noise
@@ -290,7 +293,9 @@ class _Slotted(Protocol):
 
 
 def slots_ok(threats: Sequence[_Slotted], half: int = 4) -> str | None:
-    """The slot rules of missions.md §2.1 on a complete assignment (objects with turn/internal/serious)."""
+    """The T+ slot rules of the official tracks on a complete assignment: distinct numbers, no adjacent
+    internal threats, serious internal ones three apart, an external one between two internals, and
+    the threats split evenly between the two halves of the mission."""
     by_turn = sorted(threats, key=lambda t: int(t.turn or 0))
     turns = [int(t.turn or 0) for t in by_turn]
     if len(set(turns)) != len(turns):
