@@ -16,7 +16,7 @@ from engine.flight.machine import androids_needed
 MAX_CREW = 5
 Role: TypeAlias = Literal["captain", "comms", "security"]
 ROLES: tuple[Role, ...] = get_args(Role)
-LobbyRejection: TypeAlias = Literal["lobby_full", "already_in", "not_in", "join_first", "need_crew"]
+LobbyRejection: TypeAlias = Literal["full", "already_in", "not_in", "join_first", "need_crew"]
 LOBBY_REJECTIONS: tuple[LobbyRejection, ...] = get_args(LobbyRejection)
 
 
@@ -37,7 +37,7 @@ def join(seats: list[Seat], seat: Seat) -> LobbyRejection | None:
     if any(s.key == seat.key for s in seats):
         return "already_in"
     if len(seats) >= MAX_CREW:
-        return "lobby_full"
+        return "full"
     seats.append(seat)
     return None
 

@@ -338,6 +338,9 @@ async def new_bot(
     if world is not None:
         world.attach(bot)
     await bot.setup_hook()
+    service = bot.get_cog("Mission").flights  # type: ignore[union-attr]
+    service.posts.edit_interval_s = 0.0  # the pacing of edits is real time; tests move a fake clock
+    service.hands.interval = 0.0
     return bot
 
 

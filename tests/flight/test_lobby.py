@@ -10,7 +10,7 @@ def test_crew_size_and_membership() -> None:
     assert ready(seats) == "need_crew" and androids(0) == 0
     for n in range(MAX_CREW):
         assert join(seats, Seat(n, f"P{n}")) is None
-    assert join(seats, Seat(99, "late")) == "lobby_full"
+    assert join(seats, Seat(99, "late")) == "full"
     assert join(seats, Seat(0, "again")) == "already_in"
     assert leave(seats, 99) == "not_in" and leave(seats, 4) is None and len(seats) == 4
     assert ready(seats) is None

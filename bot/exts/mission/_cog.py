@@ -23,18 +23,19 @@ from bot.exts.mission import _ids
 from bot.exts.mission._components import FlightButton, FlightSelect, view_of
 from bot.exts.mission._flights import FlightService
 from bot.exts.mission._missions import RANDOM, MissionCatalog
-from bot.exts.mission._render import ROLE_EMOJI, ROLE_KEYS, closed_embed, lobby_embed
+from bot.exts.mission._render import ROLE_EMOJI, closed_embed, lobby_embed
 from bot.exts.mission._respond import Reply
 from bot.i18n import t
 from bot.settings import LANGUAGES
 from bot.storage import ChannelBusy, CrewMember, FlightRecord
+from engine.flight import lobby
+from engine.flight.lobby import Seat
 
 if TYPE_CHECKING:
     from bot.client import SpaceAlertBot
 
 log = logging.getLogger(__name__)
 
-MAX_CREW = 5
 DIFFICULTIES = ("white", "yellow", "mixed")
 DIFFICULTY_CHOICES = [app_commands.Choice(name=d, value=d) for d in DIFFICULTIES]
 LANGUAGE_CHOICES = [
@@ -180,11 +181,11 @@ class MissionCog(commands.Cog, name="Mission"):
             await interaction.response.send_message(embed=self._lobby_embed(record), ephemeral=True)
             return
         embed, view = self.flights.deck(record)
-        await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
+        await interaction.response.send_message(embed=embed, view=view or discord.utils.MISSING, ephemeral=True)
 
     @mission.command(name="abort", description="Abort the flight in this channel (host or Manage Server)")
     async def mission_abort(self, interaction: discord.Interaction) -> None:
-        lang = self.bot.settings.default_language
+        lang: str = self.bot.settings.default_language
         found = await self.bot.storage.active_flight_in_channel(interaction.channel_id or 0)
         if found is None:
             await interaction.response.send_message(t(lang, "error.no_flight"), ephemeral=True)
@@ -312,31 +313,22 @@ class MissionCog(commands.Cog, name="Mission"):
             if record is None or record.status != "lobby":
                 await reply.reject(t(lang, "error.lobby_closed"))
                 return
-            member = record.member(user.id)
             event: dict[str, Any] = {"kind": cid.action, "actor_id": user.id, "payload": {}}
-            if cid.action == "join":
-                if member is not None:
-                    await reply.reject(t(lang, "lobby.already_in"))
+            if cid.action in ("join", "leave", "roles"):
+                seats = [Seat(m.user_id, m.name, list(m.roles)) for m in record.crew]  # type: ignore[arg-type]
+                if cid.action == "join":
+                    refused = lobby.join(seats, Seat(user.id, user.display_name))
+                elif cid.action == "leave":
+                    refused = lobby.leave(seats, user.id)
+                else:
+                    refused = lobby.choose_roles(seats, user.id, values)
+                    event["payload"] = (
+                        {"roles": next(s.roles for s in seats if s.key == user.id)} if not refused else {}
+                    )
+                if refused:
+                    await reply.reject(t(lang, f"lobby.{refused}", n=lobby.MAX_CREW))
                     return
-                if len(record.crew) >= MAX_CREW:
-                    await reply.reject(t(lang, "lobby.full", n=MAX_CREW))
-                    return
-                record.crew.append(CrewMember(user.id, user.display_name, []))
-            elif cid.action == "leave":
-                if member is None:
-                    await reply.reject(t(lang, "lobby.not_in"))
-                    return
-                record.crew.remove(member)
-            elif cid.action == "roles":
-                if member is None:
-                    await reply.reject(t(lang, "lobby.join_first"))
-                    return
-                chosen = [v for v in values if v in ROLE_KEYS]
-                for other in record.crew:  # a role belongs to one person; one person may hold several
-                    if other is not member:
-                        other.roles = [r for r in other.roles if r not in chosen]
-                member.roles = [r for r in ROLE_KEYS if r in chosen]
-                event["payload"] = {"roles": member.roles}
+                record.crew = [CrewMember(int(s.key), s.name, list(s.roles)) for s in seats]
             elif cid.action in ("start", "cancel"):
                 if user.id != record.host_id:
                     await reply.reject(t(lang, "lobby.host_only"))
@@ -346,8 +338,9 @@ class MissionCog(commands.Cog, name="Mission"):
                     await self.bot.storage.save_flight(record, event)
                     await reply.send(embed=closed_embed(record, t(lang, "lobby.cancelled")), view=None)
                     return
-                if not record.crew:
-                    await reply.reject(t(lang, "lobby.need_crew"))
+                seats = [Seat(m.user_id, m.name) for m in record.crew]
+                if (refused := lobby.ready(seats)) is not None:
+                    await reply.reject(t(lang, f"lobby.{refused}"))
                     return
                 problem = await self.flights.start(record, interaction)
                 if problem:
@@ -364,12 +357,12 @@ class MissionCog(commands.Cog, name="Mission"):
 
     # -- helpers -------------------------------------------------------------------------------------
     def _lobby_embed(self, record: FlightRecord) -> discord.Embed:
-        return lobby_embed(record, self.flights.androids(len(record.crew)), record.notes.get("warnings"))
+        return lobby_embed(record, lobby.androids(len(record.crew)), record.notes.get("warnings"))
 
     def lobby_view(self, record: FlightRecord) -> discord.ui.View:
         lang, fid = record.language, record.id
         role_options = [
-            discord.SelectOption(label=t(lang, f"role.{r}"), value=r, emoji=ROLE_EMOJI[r]) for r in ROLE_KEYS
+            discord.SelectOption(label=t(lang, f"role.{r}"), value=r, emoji=ROLE_EMOJI[r]) for r in lobby.ROLES
         ]
         return view_of(
             FlightButton(_ids.make(fid, "join"), label=t(lang, "lobby.join"), style=discord.ButtonStyle.success, row=0),
@@ -403,7 +396,8 @@ class MissionCog(commands.Cog, name="Mission"):
         guild = interaction.guild
         if channel is None or guild is None or guild.me is None:
             return None
-        return channel.permissions_for(guild.me)
+        permissions: discord.Permissions = channel.permissions_for(guild.me)
+        return permissions
 
     @staticmethod
     def _manages_guild(interaction: discord.Interaction) -> bool:
@@ -420,7 +414,7 @@ class MissionCog(commands.Cog, name="Mission"):
         if channel is None or not hasattr(channel, "get_partial_message"):
             return
         try:
-            await channel.get_partial_message(message_id).edit(**kwargs)  # type: ignore[union-attr]
+            await channel.get_partial_message(message_id).edit(**kwargs)
         except discord.HTTPException as exc:
             log.info("could not edit message %s of flight %s: %s", message_id, record.id, exc)
 

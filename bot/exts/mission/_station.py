@@ -1,0 +1,345 @@
+"""A crew member's private station: the embed and controls drawn from the engine's StationView.
+
+Rendering only.  Which cards may go where, what can be drawn, given, moved or taken back is read
+from the view (`engine.flight.views`), which the engine builds with the same checks `apply` uses;
+nothing here knows a rule.  A click is turned back into an engine command by `command_for`, and
+the engine accepts or refuses it.
+
+Cards are shown in words and icons ("🔫 A: fire · ⬅️ to the red side"), never by their internal
+ids (a component's value carries the id, but values are never shown).  Placing is one choice (a
+select of "turn ← half" options), and a data transfer is one choice too ("card → crew member").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+from discord.utils import escape_markdown
+
+from bot.exts.mission import _ids
+from bot.exts.mission._components import FlightButton, FlightSelect, view_of
+from bot.exts.mission._render import COLOR_FLIGHT
+from bot.i18n import t
+from engine.flight.machine import (
+    AgreeEnd,
+    Command,
+    DrawCard,
+    FinishPhase,
+    GiveCard,
+    MoveCard,
+    PlaceCard,
+    TakeBack,
+)
+from engine.flight.views import CardView, SlotView, StationView
+from engine.vocab import ActionCode, Half
+
+MAX_OPTIONS = 25  # Discord's limit per select
+HALF_KEY: dict[Half, str] = {"action": "a", "move": "m"}
+KEY_HALF: dict[str, Half] = {"a": "action", "m": "move"}
+
+
+# -- cards in words ----------------------------------------------------------------------------------
+def code_text(lang: str, code: ActionCode) -> str:
+    """One half of a card in words and an icon, e.g. '⬅️ to the red side'."""
+    return t(lang, f"card.code_{_code_key(code)}")
+
+
+def _code_key(code: ActionCode) -> str:
+    return {"<": "red", ">": "blue", "^": "lift", "-": "blank"}.get(code) or (
+        f"heroic_{code.lower()}" if code in ("A", "B", "X") else code
+    )
+
+
+def card_text(lang: str, card: CardView) -> str:
+    """Both halves, heroic cards marked: '🅰️ A: fire · ⬅️ to the red side'."""
+    mark = "⭐ " if card.heroic else ""
+    return f"{mark}{code_text(lang, card.action)} · {code_text(lang, card.move)}"
+
+
+def slot_text(lang: str, slot: SlotView) -> str:
+    if slot.hidden:
+        return "🂠"
+    if slot.card is None or slot.half is None or slot.code is None:
+        return ""
+    return f"**{code_text(lang, slot.code)}**" + (" ⭐" if slot.card.heroic else "")
+
+
+# -- the selection a hand carries in its component ids ---------------------------------------------------
+_ENC = str.maketrans({"<": "L", ">": "R", "^": "U"})
+_DEC = str.maketrans({"L": "<", "R": ">", "U": "^"})
+
+
+def card_key(card: CardView) -> str:
+    """A card as a component value ("h" + its id, spelled with custom-id-safe characters)."""
+    return "h" + card.id.translate(_ENC)
+
+
+@dataclass(frozen=True)
+class Selection:
+    """What the player has chosen on this hand: a card in the hand ("h<card>"), a turn ("t<n>"), or nothing."""
+
+    key: str = "-"
+
+    def card(self, view: StationView) -> CardView | None:
+        if not self.key.startswith("h"):
+            return None
+        card_id = self.key[1:].translate(_DEC)
+        return next((c for c in view.hand if c.id == card_id), None)
+
+    def turn(self) -> int | None:
+        return int(self.key[1:]) if self.key.startswith("t") and self.key[1:].isdigit() else None
+
+    def valid(self, view: StationView) -> Selection:
+        """The same selection if it still means something in `view`, else none (a card left the hand)."""
+        if self.card(view) is not None:
+            return self
+        turn = self.turn()
+        if turn is not None and view.relocation(turn) is not None:
+            return self
+        return Selection()
+
+
+# -- the embed and the controls -------------------------------------------------------------------------
+def station_message(
+    lang: str, flight_id: str, user_id: int, view: StationView, sel: Selection, note: str | None = None
+) -> tuple[discord.Embed, discord.ui.View]:
+    sel = sel.valid(view)
+    return station_embed(lang, flight_id, view, sel, note), station_controls(lang, flight_id, user_id, view, sel)
+
+
+def station_embed(
+    lang: str, flight_id: str, view: StationView, sel: Selection, note: str | None = None
+) -> discord.Embed:
+    embed = discord.Embed(title=t(lang, "hand.title", name=escape_markdown(view.player)), colour=COLOR_FLIGHT)
+    notes = [n for n in (note, _window_note(lang, view)) if n]
+    chosen = sel.card(view)
+    if chosen is not None:
+        notes.append(t(lang, "hand.selected", card=card_text(lang, chosen)))
+    if notes:
+        embed.description = "\n".join(notes)
+    if view.board is not None:
+        lines = [_slot_line(lang, s) for s in view.board.slots]
+        embed.add_field(name=t(lang, "hand.board"), value="\n".join(lines)[:1024], inline=False)
+    hand_lines = [f"`{i + 1:>2}` {card_text(lang, c)}" for i, c in enumerate(view.hand)]
+    embed.add_field(
+        name=t(lang, "hand.cards", n=len(view.hand)),
+        value=_fit(hand_lines, 1024) or t(lang, "hand.empty"),
+        inline=False,
+    )
+    for board in view.androids:
+        cells = [f"{s.turn}: {slot_text(lang, s)}" for s in board.slots if s.card is not None]
+        who = t(lang, "hand.android_planners_solo" if view.solo else "hand.android_planners")
+        heroic = t(lang, "hand.android_heroic", card=card_text(lang, board.heroic)) if board.heroic else ""
+        value = "\n".join(x for x in (" · ".join(cells), heroic, who) if x)
+        embed.add_field(name=f"🤖 {escape_markdown(board.owner)}", value=value[:1024], inline=False)
+    embed.set_footer(text=t(lang, "hand.footer", phase=view.planning_phase, phases=view.phases))
+    return embed
+
+
+def _window_note(lang: str, view: StationView) -> str:
+    lines = []
+    if view.can_draw:
+        lines.append(t(lang, "deck.incoming"))
+    if view.giveable and view.give_to:
+        lines.append(t(lang, "deck.transfer"))
+    if view.comm_down:
+        lines.append(t(lang, "deck.comm_down"))
+    if view.agreed_end and view.running:
+        lines.append(t(lang, "hand.agreed"))
+    if view.status == "ended":
+        lines.append(t(lang, "deck.operation_ended"))
+    return "\n".join(lines)
+
+
+def _slot_line(lang: str, slot: SlotView) -> str:
+    status = "🔒" if slot.locked else ("🟢" if slot.open or slot.movable else "⏳")
+    return f"`{slot.turn:>2}` {status} {slot_text(lang, slot)}".rstrip()
+
+
+def _fit(lines: list[str], limit: int) -> str:
+    out: list[str] = []
+    size = 0
+    for line in lines:
+        if size + len(line) + 1 > limit - 4:
+            out.append("…")
+            break
+        out.append(line)
+        size += len(line) + 1
+    return "\n".join(out)
+
+
+def station_controls(lang: str, fid: str, uid: int, view: StationView, sel: Selection) -> discord.ui.View:
+    items: list[discord.ui.Item[Any]] = []
+    if view.running:
+        picks = [
+            discord.SelectOption(
+                label=f"{i + 1}. {card_text(lang, c)}"[:100], value=card_key(c), default=sel.key == card_key(c)
+            )
+            for i, c in enumerate(view.hand)
+            if any(p.card == c for p in view.placements)
+        ]
+        picks += [
+            discord.SelectOption(
+                label=f"{t(lang, 'hand.turn', n=r.from_turn)}: {_slot_plain(lang, view, r.from_turn)}"[:100],
+                value=f"t{r.from_turn}",
+                default=sel.key == f"t{r.from_turn}",
+            )
+            for r in view.relocations
+            if r.board is None
+        ]
+        if picks:
+            items.append(
+                FlightSelect(
+                    _ids.make(fid, "pick", uid), options=picks[:MAX_OPTIONS], placeholder=t(lang, "hand.pick"), row=0
+                )
+            )
+        own = _own_targets(lang, view, sel)
+        if own:
+            items.append(
+                FlightSelect(
+                    _ids.make(fid, "place", uid, sel.key),
+                    options=own[:MAX_OPTIONS],
+                    placeholder=t(lang, "hand.place"),
+                    row=1,
+                )
+            )
+        androids = _android_targets(lang, view, sel)
+        if androids:
+            items.append(
+                FlightSelect(
+                    _ids.make(fid, "android", uid, sel.key),
+                    options=androids[:MAX_OPTIONS],
+                    placeholder=t(lang, "hand.android"),
+                    row=3,
+                )
+            )
+        gifts = [
+            discord.SelectOption(label=f"{card_text(lang, c)} → {name}"[:100], value=f"{card_key(c)}.{n}")
+            for c in view.giveable
+            for n, name in enumerate(view.give_to)
+        ]
+        if gifts:
+            items.append(
+                FlightSelect(
+                    _ids.make(fid, "give", uid), options=gifts[:MAX_OPTIONS], placeholder=t(lang, "hand.give"), row=4
+                )
+            )
+    row = 2
+    turn = sel.turn()
+    if turn is not None and view.relocation(turn) is not None:
+        items.append(FlightButton(_ids.make(fid, "back", uid, sel.key), label=t(lang, "hand.back"), row=row))
+    if view.can_draw:
+        items.append(
+            FlightButton(
+                _ids.make(fid, "draw", uid), label=t(lang, "hand.draw"), style=discord.ButtonStyle.success, row=row
+            )
+        )
+    if view.can_finish:
+        items.append(
+            FlightButton(
+                _ids.make(fid, "finish", uid), label=t(lang, "hand.finish"), style=discord.ButtonStyle.danger, row=row
+            )
+        )
+    if view.can_agree:
+        items.append(
+            FlightButton(
+                _ids.make(fid, "agree", uid),
+                label=t(lang, "hand.agree"),
+                emoji="✋",
+                style=discord.ButtonStyle.danger,
+                row=row,
+            )
+        )
+    items.append(
+        FlightButton(_ids.make(fid, "refresh", uid, sel.key), label=t(lang, "hand.refresh"), emoji="🔄", row=row)
+    )
+    return view_of(*items)
+
+
+def _slot_plain(lang: str, view: StationView, turn: int) -> str:
+    assert view.board is not None
+    slot = view.board.slots[turn - 1]
+    return code_text(lang, slot.code) if slot.code is not None else ""
+
+
+def _own_targets(lang: str, view: StationView, sel: Selection) -> list[discord.SelectOption]:
+    """'half → turn' options for the selected card (or the selected board card) on the player's own board."""
+    chosen = sel.card(view)
+    turns: tuple[int, ...] = ()
+    card: CardView | None = None
+    if chosen is not None:
+        placement = view.placement(chosen.id)
+        turns, card = (placement.turns, chosen) if placement else ((), None)
+    elif (turn := sel.turn()) is not None and (rel := view.relocation(turn)) is not None and view.board:
+        turns, card = (turn, *rel.to_turns), view.board.slots[turn - 1].card
+    if card is None:
+        return []
+    return [
+        discord.SelectOption(
+            label=f"{t(lang, 'hand.turn', n=n)} ← {code_text(lang, card.code(half))}"[:100],
+            value=f"{HALF_KEY[half]}.{n}",
+        )
+        for half in ("action", "move")
+        for n in sorted(turns)
+    ]
+
+
+def _android_targets(lang: str, view: StationView, sel: Selection) -> list[discord.SelectOption]:
+    """'android · turn ← half' options: the selected card, else each android's own heroic card."""
+    chosen = sel.card(view)
+    options = []
+    for index, board in enumerate(view.androids):
+        cards = [chosen] if chosen is not None else ([board.heroic] if board.heroic else [])
+        for card in cards:
+            assert card is not None
+            placement = view.placement(card.id, board.owner)
+            if placement is None:
+                continue
+            for half in ("action", "move"):
+                for n in placement.turns:
+                    label = f"🤖 {board.owner} · {t(lang, 'hand.turn', n=n)} ← {code_text(lang, card.code(half))}"
+                    own_heroic = "o" if chosen is None else "s"
+                    options.append(
+                        discord.SelectOption(label=label[:100], value=f"{index}.{own_heroic}.{HALF_KEY[half]}.{n}")
+                    )
+    return options
+
+
+# -- clicks back into commands ---------------------------------------------------------------------------
+def command_for(view: StationView, action: str, sel: Selection, values: list[str]) -> Command | None:
+    """The engine command a click asks for (None: the click only changes the selection or is stale)."""
+    name = view.player
+    value = values[0] if values else ""
+    parts = value.split(".")
+    try:
+        if action == "draw":
+            return DrawCard(player=name)
+        if action == "finish":
+            return FinishPhase(player=name)
+        if action == "agree":
+            return AgreeEnd(player=name)
+        if action == "back" and (turn := sel.turn()) is not None:
+            return TakeBack(player=name, turn=turn)
+        if action == "place" and len(parts) == 2:
+            half, to_turn = KEY_HALF[parts[0]], int(parts[1])
+            chosen = sel.card(view)
+            if chosen is not None:
+                return PlaceCard(player=name, card=chosen.id, turn=to_turn, half=half)
+            if (turn := sel.turn()) is not None:
+                return MoveCard(player=name, from_turn=turn, to_turn=to_turn, half=half)
+        if action == "android" and len(parts) == 4:
+            board = view.androids[int(parts[0])]
+            card = board.heroic if parts[1] == "o" else sel.card(view)
+            if card is not None:
+                return PlaceCard(
+                    player=name, card=card.id, turn=int(parts[3]), half=KEY_HALF[parts[2]], board=board.owner
+                )
+        if action == "give" and len(parts) == 2:
+            card = Selection(parts[0]).card(view)
+            if card is not None:
+                return GiveCard(player=name, card=card.id, to=view.give_to[int(parts[1])])
+    except (KeyError, ValueError, IndexError):
+        return None
+    return None
