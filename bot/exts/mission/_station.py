@@ -171,91 +171,75 @@ def _fit(lines: list[str], limit: int) -> str:
 
 
 def station_controls(lang: str, fid: str, uid: int, view: StationView, sel: Selection) -> discord.ui.View:
-    items: list[discord.ui.Item[Any]] = []
+    """Rows: 0 choose a card, 1 put it on a turn, 2 buttons, 3 an android's board, 4 give a card.
+
+    Selects are laid out by discord.py in the order they are added (their row is not kept), so
+    the order here is the layout.
+    """
+    selects: list[discord.ui.Item[Any]] = []
     if view.running:
-        picks = [
-            discord.SelectOption(
-                label=f"{i + 1}. {card_text(lang, c)}"[:100], value=card_key(c), default=sel.key == card_key(c)
-            )
-            for i, c in enumerate(view.hand)
-            if any(p.card == c for p in view.placements)
-        ]
-        picks += [
-            discord.SelectOption(
-                label=f"{t(lang, 'hand.turn', n=r.from_turn)}: {_slot_plain(lang, view, r.from_turn)}"[:100],
-                value=f"t{r.from_turn}",
-                default=sel.key == f"t{r.from_turn}",
-            )
-            for r in view.relocations
-            if r.board is None
-        ]
-        if picks:
-            items.append(
-                FlightSelect(
-                    _ids.make(fid, "pick", uid), options=picks[:MAX_OPTIONS], placeholder=t(lang, "hand.pick"), row=0
-                )
-            )
-        own = _own_targets(lang, view, sel)
-        if own:
-            items.append(
-                FlightSelect(
-                    _ids.make(fid, "place", uid, sel.key),
-                    options=own[:MAX_OPTIONS],
-                    placeholder=t(lang, "hand.place"),
-                    row=1,
-                )
-            )
-        androids = _android_targets(lang, view, sel)
-        if androids:
-            items.append(
-                FlightSelect(
-                    _ids.make(fid, "android", uid, sel.key),
-                    options=androids[:MAX_OPTIONS],
-                    placeholder=t(lang, "hand.android"),
-                    row=3,
-                )
-            )
-        gifts = [
-            discord.SelectOption(label=f"{card_text(lang, c)} → {name}"[:100], value=f"{card_key(c)}.{n}")
-            for c in view.giveable
-            for n, name in enumerate(view.give_to)
-        ]
-        if gifts:
-            items.append(
-                FlightSelect(
-                    _ids.make(fid, "give", uid), options=gifts[:MAX_OPTIONS], placeholder=t(lang, "hand.give"), row=4
-                )
-            )
+        selects = _selects(lang, fid, uid, view, sel)
+    buttons = _buttons(lang, fid, uid, view, sel)
+    first, rest = selects[:2], selects[2:]
+    return view_of(*first, *buttons, *rest)
+
+
+def _selects(lang: str, fid: str, uid: int, view: StationView, sel: Selection) -> list[discord.ui.Item[Any]]:
+    items: list[discord.ui.Item[Any]] = []
+    picks = [
+        discord.SelectOption(
+            label=f"{i + 1}. {card_text(lang, c)}"[:100], value=card_key(c), default=sel.key == card_key(c)
+        )
+        for i, c in enumerate(view.hand)
+        if any(p.card == c for p in view.placements)
+    ]
+    picks += [
+        discord.SelectOption(
+            label=f"{t(lang, 'hand.turn', n=r.from_turn)}: {_slot_plain(lang, view, r.from_turn)}"[:100],
+            value=f"t{r.from_turn}",
+            default=sel.key == f"t{r.from_turn}",
+        )
+        for r in view.relocations
+        if r.board is None
+    ]
+    own = _own_targets(lang, view, sel)
+    androids = _android_targets(lang, view, sel)
+    gifts = [
+        discord.SelectOption(label=f"{card_text(lang, c)} → {name}"[:100], value=f"{card_key(c)}.{n}")
+        for c in view.giveable
+        for n, name in enumerate(view.give_to)
+    ]
+    for action, options, placeholder, args in (
+        ("pick", picks, "hand.pick", ()),
+        ("place", own, "hand.place", (sel.key,)),
+        ("android", androids, "hand.android", (sel.key,)),
+        ("give", gifts, "hand.give", ()),
+    ):
+        if options:
+            cid = _ids.make(fid, action, uid, *args)
+            items.append(FlightSelect(cid, options=options[:MAX_OPTIONS], placeholder=t(lang, placeholder)))
+    return items
+
+
+def _buttons(lang: str, fid: str, uid: int, view: StationView, sel: Selection) -> list[discord.ui.Item[Any]]:
+    items: list[discord.ui.Item[Any]] = []
     row = 2
     turn = sel.turn()
     if turn is not None and view.relocation(turn) is not None:
         items.append(FlightButton(_ids.make(fid, "back", uid, sel.key), label=t(lang, "hand.back"), row=row))
-    if view.can_draw:
-        items.append(
-            FlightButton(
-                _ids.make(fid, "draw", uid), label=t(lang, "hand.draw"), style=discord.ButtonStyle.success, row=row
-            )
-        )
-    if view.can_finish:
-        items.append(
-            FlightButton(
-                _ids.make(fid, "finish", uid), label=t(lang, "hand.finish"), style=discord.ButtonStyle.danger, row=row
-            )
-        )
-    if view.can_agree:
-        items.append(
-            FlightButton(
-                _ids.make(fid, "agree", uid),
-                label=t(lang, "hand.agree"),
-                emoji="✋",
-                style=discord.ButtonStyle.danger,
-                row=row,
-            )
-        )
+    danger, success = discord.ButtonStyle.danger, discord.ButtonStyle.success
+    for shown, action, style, emoji in (
+        (view.can_draw, "draw", success, None),
+        (view.can_finish, "finish", danger, None),
+        (view.can_agree, "agree", danger, "✋"),
+    ):
+        if shown:
+            label = t(lang, f"hand.{action}")
+            items.append(FlightButton(_ids.make(fid, action, uid), label=label, style=style, emoji=emoji, row=row))
     items.append(
         FlightButton(_ids.make(fid, "refresh", uid, sel.key), label=t(lang, "hand.refresh"), emoji="🔄", row=row)
     )
-    return view_of(*items)
+    return items
 
 
 def _slot_plain(lang: str, view: StationView, turn: int) -> str:
