@@ -1,4 +1,4 @@
-"""The action cards (shared/reference/action-deck.md): 90 normal cards and 6 heroic ones.
+"""The action cards of the base game: 90 normal cards and 6 heroic ones.
 
 A card has an action half and a movement half; which half is up decides the code the resolver
 sees.  Ids are stable strings so a stored flight and a Discord button can name a card:
@@ -13,10 +13,10 @@ from functools import cache
 
 from engine.vocab import ActionCode, Half
 
-# action -> cards per movement (red arrow, blue arrow, gravolift); action-deck.md §1
+# action -> cards per movement (red arrow, blue arrow, gravolift), as printed in the base game's deck
 _COUNTS: dict[ActionCode, int] = {"a": 10, "b": 8, "c": 7, "x": 5}
 _MOVES: tuple[ActionCode, ...] = ("<", ">", "^")
-# heroic card -> (action half, heroic move digit); action-deck.md §2, digits as in engine.board.HEROIC_MOVES
+# heroic card -> (action half, heroic move digit); digits as in engine.board.HEROIC_MOVES
 _HEROIC: dict[str, tuple[ActionCode, ActionCode]] = {
     "H1": ("A", "3"),  # heroic A / lower blue
     "H2": ("A", "1"),  # heroic A / lower red

@@ -32,7 +32,7 @@ def next_id() -> int:
 
 
 class RecordingVoice:
-    """A voice bridge that records what the bot asked of it (issue 5's player is tested there)."""
+    """A voice bridge that records what the bot asked of it (the voice player has its own tests)."""
 
     def __init__(self, reason: str | None = "voice is off in tests") -> None:
         self.reason = reason

@@ -250,9 +250,12 @@ async def test_intercom_mirror_is_a_handful_of_posts_for_a_whole_mission(bot: An
     intercom_posts = [c for c in texts if c.startswith("📢")]
     assert 3 <= len(intercom_posts) <= 6, len(intercom_posts)  # one per phase (77 lines in all)
     assert len(world.channel.sent[before:]) < 25, len(world.channel.sent[before:])
-    assert sum(c.count("📢") for c in intercom_posts) < sum(
-        (e[1].get("content") or "").count("📢") for e in world.channel.edits
-    ) + sum(c.count("📢") for c in intercom_posts) + 1
+    assert (
+        sum(c.count("📢") for c in intercom_posts)
+        < sum((e[1].get("content") or "").count("📢") for e in world.channel.edits)
+        + sum(c.count("📢") for c in intercom_posts)
+        + 1
+    )
     final = "\n".join((e[1].get("content") or "") for e in world.channel.edits) + "\n".join(texts)
     assert "Mission complete" in final
 

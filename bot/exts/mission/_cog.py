@@ -1,6 +1,6 @@
 """Slash commands and the component router of a flight: lobby, start, status, abort.
 
-Every handler has the same shape (style anchors §1.4, §4.2): parse the custom id, take the
+Every handler has the same shape, so none forgets a step: parse the custom id, take the
 flight's lock, load it from the store, check who may do this, change it, save it, then answer.
 The game itself (deals, placements, the clock-driven round, resolution) is engine.flight's; the
 live-flight part of the routing sits in `_flights.FlightService`.
@@ -146,7 +146,7 @@ class MissionCog(commands.Cog, name="Mission"):
             lang, interaction.app_permissions, self._voice_perms(interaction), record.voice
         )
         try:
-            await self.bot.storage.create_flight(record)
+            await self.flights.store.create(record)
         except ChannelBusy:
             await interaction.response.send_message(t(lang, "error.channel_busy"), ephemeral=True)
             return
@@ -155,11 +155,10 @@ class MissionCog(commands.Cog, name="Mission"):
             message = await interaction.original_response()
         except discord.HTTPException:
             return
-        async with self.bot.locks.get(record.id):
-            fresh = await self.bot.storage.load_flight(record.id)
+        async with self.flights.store.locked(record.id) as fresh:
             if fresh is not None:
                 fresh.lobby_message_id = message.id
-                await self.bot.storage.save_flight(fresh)
+                await self.flights.store.save(fresh)
 
     @mission_start.autocomplete("mission")
     async def _mission_autocomplete(
@@ -173,7 +172,7 @@ class MissionCog(commands.Cog, name="Mission"):
     @mission.command(name="status", description="Show the flight in this channel")
     async def mission_status(self, interaction: discord.Interaction) -> None:
         lang = self.bot.settings.default_language
-        record = await self.bot.storage.active_flight_in_channel(interaction.channel_id or 0)
+        record = await self.flights.store.active_in_channel(interaction.channel_id or 0)
         if record is None:
             await interaction.response.send_message(t(lang, "error.no_flight"), ephemeral=True)
             return
@@ -186,7 +185,7 @@ class MissionCog(commands.Cog, name="Mission"):
     @mission.command(name="abort", description="Abort the flight in this channel (host or Manage Server)")
     async def mission_abort(self, interaction: discord.Interaction) -> None:
         lang: str = self.bot.settings.default_language
-        found = await self.bot.storage.active_flight_in_channel(interaction.channel_id or 0)
+        found = await self.flights.store.active_in_channel(interaction.channel_id or 0)
         if found is None:
             await interaction.response.send_message(t(lang, "error.no_flight"), ephemeral=True)
             return
@@ -194,16 +193,13 @@ class MissionCog(commands.Cog, name="Mission"):
         if not self._may_manage(interaction, found):
             await interaction.response.send_message(t(lang, "error.not_host_or_manager"), ephemeral=True)
             return
-        async with Reply(interaction, ephemeral=False) as reply, self.bot.locks.get(found.id):
-            record = await self.bot.storage.load_flight(found.id)
+        async with Reply(interaction, ephemeral=False) as reply, self.flights.store.locked(found.id) as record:
             if record is None or not record.active:
                 await reply.reject(t(lang, "error.flight_over"))
                 return
             was_flying = record.status == "flying"
             record.status = "aborted"
-            await self.bot.storage.save_flight(
-                record, {"kind": "abort", "actor_id": interaction.user.id, "payload": {}}
-            )
+            await self.flights.store.save(record, {"kind": "abort", "actor_id": interaction.user.id, "payload": {}})
             await reply.send(t(lang, "flight.aborted", user=interaction.user.mention))
         if was_flying:
             await self.flights.after_abort(record)
@@ -307,8 +303,7 @@ class MissionCog(commands.Cog, name="Mission"):
 
     async def _lobby_action(self, interaction: discord.Interaction, cid: _ids.ComponentId, values: list[str]) -> None:
         user = interaction.user
-        async with Reply(interaction, update=True) as reply, self.bot.locks.get(cid.flight):
-            record = await self.bot.storage.load_flight(cid.flight)
+        async with Reply(interaction, update=True) as reply, self.flights.store.locked(cid.flight) as record:
             lang = record.language if record else self.bot.settings.default_language
             if record is None or record.status != "lobby":
                 await reply.reject(t(lang, "error.lobby_closed"))
@@ -335,7 +330,7 @@ class MissionCog(commands.Cog, name="Mission"):
                     return
                 if cid.action == "cancel":
                     record.status = "aborted"
-                    await self.bot.storage.save_flight(record, event)
+                    await self.flights.store.save(record, event)
                     await reply.send(embed=closed_embed(record, t(lang, "lobby.cancelled")), view=None)
                     return
                 seats = [Seat(m.user_id, m.name) for m in record.crew]
@@ -346,11 +341,11 @@ class MissionCog(commands.Cog, name="Mission"):
                 if problem:
                     await reply.reject(problem)
                     return
-                await self.bot.storage.save_flight(record, event)
+                await self.flights.store.save(record, event)
                 await reply.send(embed=closed_embed(record, t(lang, "lobby.started")), view=None)
                 started = record
             if cid.action not in ("start",):
-                await self.bot.storage.save_flight(record, event)
+                await self.flights.store.save(record, event)
                 await reply.send(embed=self._lobby_embed(record), view=self.lobby_view(record))
                 return
         await self.flights.after_start(started)

@@ -346,8 +346,7 @@ class FlightService:
         if timer is not None:
             timer.cancel()
         self.comms.unmute(record)
-        if self.bot.voice is not None:
-            await self.voice.stop(record)
+        await self.voice.stop(record)
         await self.refresh_deck(record.id)
         self._wind_down(record.id)
 

@@ -37,6 +37,13 @@ class FlightStore:
         async with self.bot.locks.get(flight_id):
             yield await self.bot.storage.load_flight(flight_id)
 
+    async def create(self, record: FlightRecord) -> None:
+        """Store a new lobby; raises `ChannelBusy` when the channel already has an active flight."""
+        await self.bot.storage.create_flight(record)
+
+    async def active_in_channel(self, channel_id: int) -> FlightRecord | None:
+        return await self.bot.storage.active_flight_in_channel(channel_id)
+
     async def peek(self, flight_id: str) -> FlightRecord | None:
         """The record as stored now, without the lock (for rendering only)."""
         return await self.bot.storage.load_flight(flight_id)

@@ -72,7 +72,7 @@ class VoiceLink:
             return reason_text(lang, str(exc))
 
     async def stop(self, record: FlightRecord) -> None:
-        if self.bot.voice is None or not record.voice:
+        if self.bot.voice is None:
             return
         with contextlib.suppress(Exception):
             await self.bot.voice.stop(record.id)
