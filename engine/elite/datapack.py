@@ -97,7 +97,10 @@ class EquipmentCard(_Strict):
 
 
 class HeroTrack(_Strict):
-    """A hero board's damage track: cells left to right, and the cells whose crossing locks a die."""
+    """A hero board's damage track: `length` cells (0 = leftmost) and its damage thresholds.
+
+    Threshold `t` sits between cells t-1 and t: a marker moving onto cell t or beyond crosses it.
+    """
 
     hero: HeroId
     length: int = Field(ge=2, le=30)
