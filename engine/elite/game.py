@@ -13,19 +13,31 @@ a game is replayable and the posted setup does not depend on later draws.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from engine.common.clock import Clock
 from engine.common.dice import roll_d6
 from engine.elite import tables
-from engine.elite.datapack import DataPack, EventCard, SwarmSpawnCard
+from engine.elite.activation import ActivationError, HeroRoll, roll_ability
+from engine.elite.datapack import AlienAbility, BossCard, DataPack, EventCard, SwarmSpawnCard, SwarmStat
 from engine.elite.decks import BossDeck, SwarmDeck
 from engine.elite.exploration import ExplorationTokens, Modifiers, PeekView, Reveal
 from engine.elite.logbook import LogbookRow
 from engine.elite.setup import EliteConfig, EliteSetup, event_kind, make_setup
 from engine.elite.timer import ActionTimer, TimerCall
-from engine.elite.vocab import BossId, ClusterNumber, DefeatCause, EventKind, GameResult, Phase
+from engine.elite.vocab import (
+    BossId,
+    ClusterNumber,
+    DefeatCause,
+    EventKind,
+    GameResult,
+    HeroId,
+    Phase,
+    SwarmType,
+    is_boss,
+    is_swarm,
+)
 
 
 class GameError(RuntimeError):
@@ -288,6 +300,26 @@ class EliteGame:
         extra = self.pending.extra_move
         self.pending = Modifiers(self.pending.extra_swarm, self.pending.extra_boss, 0, self.pending.search_cards)
         return ActivationReport(self.round, extra, tuple(self.bosses.values()))
+
+    def roll_alien(
+        self, alien: SwarmType | BossId, in_range: Mapping[HeroId, int], ability: AlienAbility | None = None
+    ) -> tuple[HeroRoll, ...]:
+        """The activation helper: roll an alien type's ability (stats from the pack, or given)."""
+        self._need("spawn", "activation")
+        if ability is None:
+            card: SwarmStat | BossCard | None = None
+            if self.pack is not None:
+                if is_swarm(alien):
+                    card = self.pack.swarm_stat(alien)
+                elif is_boss(alien):
+                    card = self.pack.boss(alien)
+            if card is None:
+                raise GameError(f"no stored values for {alien}: enter its Hit value or read the card")
+            ability = card.ability
+        try:
+            return roll_ability(self._rng, ability, in_range)
+        except ActivationError as exc:
+            raise GameError(str(exc)) from None
 
     # -- 5. End of Round ---------------------------------------------------------------------------
     def end_round(self) -> RoundEnd:

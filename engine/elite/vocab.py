@@ -7,7 +7,7 @@ logbook rows, stored games).
 
 from __future__ import annotations
 
-from typing import Literal, TypeAlias, get_args
+from typing import Literal, TypeAlias, TypeGuard, get_args
 
 # Игровое Поле: Заброшенная Лаборатория / Место Крушения.
 MapSide: TypeAlias = Literal["abandoned_lab", "crash_site"]
@@ -50,3 +50,13 @@ EXPLORATION_KINDS: tuple[ExplorationKind, ...] = get_args(ExplorationKind)
 DEFEAT_CAUSES: tuple[DefeatCause, ...] = get_args(DefeatCause)
 GAME_RESULTS: tuple[GameResult, ...] = get_args(GameResult)
 CLUSTERS: tuple[ClusterNumber, ...] = get_args(ClusterNumber)
+
+
+def is_swarm(alien: SwarmType | BossId) -> TypeGuard[SwarmType]:
+    """True for a swarm type (the other aliens are bosses)."""
+    return alien in SWARM_TYPES
+
+
+def is_boss(alien: SwarmType | BossId) -> TypeGuard[BossId]:
+    """True for a boss."""
+    return alien in BOSSES

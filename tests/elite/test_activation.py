@@ -74,3 +74,24 @@ def test_moving_past_the_last_cell_kills_the_hero() -> None:
     assert r.died
     with pytest.raises(ValueError):
         apply_damage(TRACK, 8, 1)
+
+
+def test_the_game_rolls_with_pack_values_or_given_ones() -> None:
+    from engine.common.clock import ManualClock
+    from engine.elite.datapack import load_pack
+    from engine.elite.game import EliteGame, GameError
+    from engine.elite.setup import EliteConfig
+
+    cfg = EliteConfig(map="crash_site", mission="recon", difficulty="easy", players=2, heroes=("kara", "gerid"))
+    pack = load_pack({"swarm": [{"type": "shooter", "movement": 1, "ability": {"range": 3, "hit_value": 4}}]})
+    game = EliteGame(cfg, 1, ManualClock(), pack)
+    with pytest.raises(GameError):
+        game.roll_alien("shooter", {"kara": 1})  # not in the setup phase
+    game.begin_round()
+    game.spawn()
+    (kara,) = game.roll_alien("shooter", {"kara": 3})
+    assert len(kara.rolls) == 3 and kara.damage == sum(1 for r in kara.rolls if r >= 4)
+    with pytest.raises(GameError, match="no stored values"):
+        game.roll_alien("naga", {"kara": 1})
+    (gerid,) = game.roll_alien("naga", {"gerid": 1}, AlienAbility(fixed_damage=2))
+    assert gerid.damage == 2
