@@ -81,6 +81,20 @@ _EN: Final[dict[str, str]] = {
     "say.extra_move": "Every alien moves {extra} more.",
     "say.victory": "Victory. The heroes are home.",
     "say.defeat": "Defeat: {cause}.",
+    "say.swarm_card": "{swarm} ×{count} at cluster {cluster}.",
+    "say.swarm_card_choose": "{swarm} ×{count}, cluster of your choice.",
+    "say.swarm_activates": "They activate now: ability, then move.",
+    "say.boss_health": "Health {health}.",
+    "say.modifiers": "Exploration: {swarm:+d} swarm, {boss:+d} boss cards.",
+    "setup.cells": "Objective cells: {cells}",
+    "setup.weapons": "Deal {count} Basic Weapons face up; each hero takes one.",
+    "setup.clusters": "Cluster tokens on the Cluster cells, in reading order: {tokens}",
+    "setup.timeline": "Event timeline: 8 face-down cards (the director keeps them).",
+    "setup.dice": "Action dice: {dice} per hero (solo: one pool of 5) and 3 Hit dice.",
+    "setup.traps": "Put 2 Trap tokens next to each Capture token ({count} in all).",
+    "setup.destruction": "Each hero carries one Destruction token of each kind.",
+    "setup.recon": "Put {count} Recon tokens face up in the Starting Zone.",
+    "setup.exploration": "The director deals {count} Exploration tokens face down, one per objective cell.",
     "checklist.times_up": (
         "1. No more rolling; unresolved alien faces are resolved now.\n"
         "2. Each ready piece of equipment may be used once.\n"
@@ -163,6 +177,20 @@ _RU: Final[dict[str, str]] = {
     "say.extra_move": "Все Пришельцы проходят ещё {extra}.",
     "say.victory": "Победа. Герои вернулись.",
     "say.defeat": "Поражение: {cause}.",
+    "say.swarm_card": "{swarm} ×{count}, Кластер {cluster}.",
+    "say.swarm_card_choose": "{swarm} ×{count}, Кластер на ваш выбор.",
+    "say.swarm_activates": "Они активируются сейчас: Способность, затем Движение.",
+    "say.boss_health": "Здоровье {health}.",
+    "say.modifiers": "Исследование: {swarm:+d} карт Роя, {boss:+d} карт Боссов.",
+    "setup.cells": "Ячейки Задачи: {cells}",
+    "setup.weapons": "Откройте {count} карт Базового Оружия; каждый Герой берёт одну.",
+    "setup.clusters": "Жетоны Кластера на ячейках Кластера, по порядку чтения: {tokens}",
+    "setup.timeline": "Шкала Событий: 8 карт лицом вниз (их держит бот).",
+    "setup.dice": "Кубики Действий: {dice} на Героя (соло: общий запас из 5) и 3 Кубика Попаданий.",
+    "setup.traps": "Положите по 2 жетона Ловушек рядом с каждым жетоном Захвата (всего {count}).",
+    "setup.destruction": "Каждый Герой несёт по одному жетону Разрушения каждого вида.",
+    "setup.recon": "Положите {count} жетонов Разведки лицом вверх в Начальную Зону.",
+    "setup.exploration": "Бот раскладывает {count} жетонов Исследования лицом вниз, по одному на ячейку Задачи.",
     "checklist.times_up": (
         "1. Больше никаких бросков; неразыгранные результаты Пришельцев разыгрываются сейчас.\n"
         "2. Каждую готовую Экипировку можно использовать один раз.\n"
