@@ -1,0 +1,161 @@
+"""One channel's ELITE game as the bot sees it: the engine's game plus the status text and lines.
+
+Kept free of Discord so the whole driver is testable: every button maps to one method here that
+returns the public lines to post or speak (and, for a peek, a private line).  The cog renders
+`status()` into the one status message it edits after each step.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from engine.elite.announce import activation_lines, event_lines, setup_lines, spawn_lines
+from engine.elite.game import ActivationReport, EliteGame, EventReveal, GameError, RoundEnd, SpawnReport
+from engine.elite.logbook import LogbookRow
+from engine.elite.texts import call_text, text
+from engine.elite.timer import ActionTimer, TimerCall
+from engine.elite.vocab import DefeatCause
+from engine.vocab import Language
+
+MAX_LOG_LINES = 12
+
+
+def mmss(seconds: float) -> str:
+    whole = max(0, round(seconds))
+    return f"{whole // 60}:{whole % 60:02d}"
+
+
+@dataclass
+class Session:
+    game: EliteGame
+    lang: Language
+    host_id: int
+    channel_id: int
+    log: list[str] = field(default_factory=list)
+
+    def _t(self, key: str, **values: object) -> str:
+        return text(self.lang, key, **values)
+
+    def _note(self, lines: list[str]) -> list[str]:
+        self.log.extend(lines)
+        del self.log[:-MAX_LOG_LINES]
+        return lines
+
+    # -- text --------------------------------------------------------------------------------------
+    def setup_text(self) -> str:
+        return "\n".join(setup_lines(self.lang, self.game.setup))
+
+    def status(self) -> str:
+        g = self.game
+        cfg = g.config
+        head = " · ".join(
+            (
+                "Project: ELITE",
+                self._t(f"map.{cfg.map}"),
+                self._t(f"mission.{cfg.mission}"),
+                self._t(f"difficulty.{cfg.difficulty}"),
+            )
+        )
+        lines = [f"**{head}**"]
+        if g.phase == "over" and g.result is not None:
+            result = self._t(f"result.{g.result}")
+            lines.append(f"**{result}**" + (f": {self._t(f'cause.{g.cause}')}" if g.cause else ""))
+        elif g.round:
+            lines.append(f"{self._t('say.round', round=g.round)} {self._t(f'phase.{g.phase}')}")
+        timer = g.timer
+        if g.phase == "action" and timer is not None:
+            lines.append(f"⏱ {mmss(timer.remaining())} ({timer.state})")
+        if g.active_events:
+            lines.append("Events: " + ", ".join(map(str, g.active_events)))
+        for boss in g.bosses.values():
+            health = "?" if boss.health is None else str(boss.health)
+            lines.append(f"#{boss.uid} {self._t(f'boss.{boss.boss}')} · cluster {boss.cluster} · ♥ {health}")
+        if g.exploration is not None:
+            marks = []
+            for tok in g.exploration.public_view():
+                if tok.state == "hidden":
+                    marks.append(f"{tok.cell}:▮")
+                elif tok.state == "face_up":
+                    marks.append(f"{tok.cell}:relic")
+            lines.append("Exploration: " + (" ".join(marks) or "✓"))
+        lines.append(f"Boss deck: {len(g.boss_deck)}/20")
+        if self.log:
+            lines.append("")
+            lines.extend(f"> {line}" for line in self.log[-MAX_LOG_LINES:])
+        return "\n".join(lines)
+
+    # -- steps -------------------------------------------------------------------------------------
+    def step(self) -> list[str]:
+        """The Next button: the next phase of the round."""
+        report = self.game.advance()
+        if isinstance(report, EventReveal):
+            return self._note(event_lines(self.lang, report))
+        if isinstance(report, SpawnReport):
+            return self._note([self._t("phase.spawn"), *spawn_lines(self.lang, report)])
+        if isinstance(report, ActionTimer):
+            return self._note([self._t("say.get_ready")])
+        if isinstance(report, ActivationReport):
+            return self._note(activation_lines(self.lang, report))
+        if isinstance(report, RoundEnd):
+            return self._note([self._t("phase.end_of_round"), self._t("checklist.end_of_round")])
+        return self._note(self._ending())
+
+    def start(self) -> list[str]:
+        self.game.start_timer()
+        return []
+
+    def pause(self) -> list[str]:
+        self.game.pause()
+        return self._note([self._t("say.paused")])
+
+    def resume(self) -> list[str]:
+        self.game.resume()
+        return self._note([self._t("say.resumed")])
+
+    def adjust(self, delta_s: int) -> list[str]:
+        self.game.adjust_time(delta_s)
+        key = "say.time_added" if delta_s > 0 else "say.time_removed"
+        return self._note([self._t(key, seconds=abs(delta_s))])
+
+    def calls(self) -> list[str]:
+        """Timer calls due now, as words; time's up adds the checklist to the log."""
+        calls: list[TimerCall] = self.game.poll()
+        words = [call_text(self.lang, c) for c in calls]
+        if any(c.kind == "times_up" for c in calls):
+            self._note([words[-1], self._t("checklist.times_up")])
+        return words
+
+    def peek(self, cell: int, viewer: int) -> str:
+        view = self.game.peek(cell, viewer)
+        self._note([f"Cell {cell}: peeked."])
+        return f"Cell {cell}: {self._t(f'exploration.{view.kind}')}"
+
+    def reveal(self, cell: int) -> list[str]:
+        result = self.game.reveal(cell)
+        return self._note([f"Cell {cell}: {self._t(f'exploration.{result.kind}')}"])
+
+    def victory(self) -> list[str]:
+        self.game.declare_victory()
+        return self._note(self._ending())
+
+    def defeat(self, cause: DefeatCause) -> list[str]:
+        self.game.declare_defeat(cause)
+        return self._note(self._ending())
+
+    def abandon(self) -> list[str]:
+        self.game.abandon()
+        return self._note(self._ending())
+
+    def _ending(self) -> list[str]:
+        g = self.game
+        if g.result == "victory":
+            return [self._t("say.victory")]
+        if g.result == "defeat":
+            return [self._t("say.defeat", cause=self._t(f"cause.{g.cause}"))]
+        return [self._t("result.abandoned")]
+
+    def row(self) -> LogbookRow | None:
+        try:
+            return self.game.logbook_row()
+        except GameError:
+            return None
