@@ -6,12 +6,14 @@ Space Alert flights and ELITE games side by side.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from engine.elite import tables
-from engine.elite.vocab import DefeatCause, EliteDifficulty, GameResult, HeroId, MapSide, MissionId
+from engine.elite.vocab import ELITE_DIFFICULTIES, DefeatCause, EliteDifficulty, GameResult, HeroId, MapSide, MissionId
 
 
 class LogbookRow(BaseModel):
@@ -34,3 +36,27 @@ class LogbookRow(BaseModel):
         if (self.result == "defeat") != (self.cause is not None):
             raise ValueError("a defeat needs a cause, and only a defeat has one")
         return self
+
+
+@dataclass(frozen=True, slots=True)
+class Leaderboard:
+    """A server's ELITE boards: wins per difficulty and the fewest rounds to a win per mission."""
+
+    games: int
+    wins: dict[EliteDifficulty, int]
+    fewest_rounds: dict[MissionId, int]
+    hardest_win: EliteDifficulty | None
+
+
+def leaderboard(rows: Iterable[LogbookRow]) -> Leaderboard:
+    games = 0
+    wins: dict[EliteDifficulty, int] = dict.fromkeys(ELITE_DIFFICULTIES, 0)
+    fewest: dict[MissionId, int] = {}
+    for row in rows:
+        games += 1
+        if row.result != "victory":
+            continue
+        wins[row.difficulty] += 1
+        fewest[row.mission] = min(fewest.get(row.mission, row.rounds), row.rounds)
+    hardest = next((d for d in reversed(ELITE_DIFFICULTIES) if wins[d]), None)
+    return Leaderboard(games, wins, fewest, hardest)

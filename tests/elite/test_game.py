@@ -264,3 +264,35 @@ def test_logbook_row_validates_its_shape() -> None:
             bosses_killed=0,
             seed=1,
         )
+
+
+def test_leaderboard_counts_wins_per_difficulty_and_fewest_rounds() -> None:
+    from engine.elite.logbook import leaderboard
+
+    def row(difficulty: EliteDifficulty, mission: MissionId, rounds: int, won: bool) -> LogbookRow:
+        return LogbookRow(
+            map="crash_site",
+            mission=mission,
+            difficulty=difficulty,
+            players=2,
+            heroes=("kara", "voker"),
+            rounds=rounds,
+            result="victory" if won else "defeat",
+            cause=None if won else "hero_died",
+            bosses_killed=1,
+            seed=0,
+        )
+
+    board = leaderboard(
+        [
+            row("easy", "recon", 6, True),
+            row("easy", "recon", 4, True),
+            row("medium", "capture", 7, True),
+            row("hard", "capture", 2, False),
+        ]
+    )
+    assert board.games == 4
+    assert board.wins == {"easy": 2, "medium": 1, "hard": 0}
+    assert board.fewest_rounds == {"recon": 4, "capture": 7}
+    assert board.hardest_win == "medium"
+    assert leaderboard([]).hardest_win is None
