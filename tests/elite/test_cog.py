@@ -274,3 +274,22 @@ async def test_pack_upload_validates_and_new_games_use_it(rig: Any) -> None:
     await press(cog, channel, "next")
     await press(cog, channel, "next")
     assert "Hound ×2 at cluster 3." in cog.sessions[channel.id].log
+
+
+async def test_a_russian_game_speaks_russian(rig: Any) -> None:
+    cog, channel, _, _ = rig
+    first = ix(channel)
+    await cog.start.callback(
+        cog, first, map="abandoned_lab", mission="exploration", difficulty="hard", players=1, language="ru"
+    )
+    assert first.response.calls[0][1] == "Выберите Героев: 2."
+    picker: HeroPicker = first.response.calls[0][2]["view"]
+    picker.select._values = ["akosha", "kinje"]
+    await picker._picked(ix(channel))
+    setup, status = channel.posted[-2:]
+    assert setup.content.startswith("Заброшенная Лаборатория · Исследование · Сложный · Акоша, Кинже")
+    labels = [item.label for item in status.view.children]
+    assert labels[:2] == ["Дальше ▶", "Старт ⏱"]
+    await press(cog, channel, "next")
+    assert "Раунд 1 из 8." in cog.sessions[channel.id].log
+    assert "Колода Боссов: 20/20" in status.content or "Колода Боссов" in cog.sessions[channel.id].status()

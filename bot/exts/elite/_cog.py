@@ -108,20 +108,20 @@ class HeroPicker(discord.ui.View):
 class ControlView(discord.ui.View):
     """The status message's buttons; each one is a step of the director."""
 
-    def __init__(self, cog: EliteCog, channel_id: int) -> None:
+    def __init__(self, cog: EliteCog, channel_id: int, lang: Language) -> None:
         super().__init__(timeout=None)
         self.cog, self.channel_id = cog, channel_id
         buttons: list[tuple[str, str, discord.ButtonStyle, int]] = [
-            ("next", "Next ▶", discord.ButtonStyle.primary, 0),
-            ("start", "Start ⏱", discord.ButtonStyle.success, 0),
-            ("pause", "Pause / Resume", discord.ButtonStyle.secondary, 0),
+            ("next", text(lang, "ui.next"), discord.ButtonStyle.primary, 0),
+            ("start", text(lang, "ui.start"), discord.ButtonStyle.success, 0),
+            ("pause", text(lang, "ui.pause"), discord.ButtonStyle.secondary, 0),
             ("minus", "−15 s", discord.ButtonStyle.secondary, 0),
             ("plus", "+15 s", discord.ButtonStyle.secondary, 0),
-            ("peek", "Peek", discord.ButtonStyle.secondary, 1),
-            ("reveal", "Reveal", discord.ButtonStyle.secondary, 1),
-            ("victory", "Victory", discord.ButtonStyle.success, 1),
-            ("defeat", "Defeat", discord.ButtonStyle.danger, 1),
-            ("stop", "Stop", discord.ButtonStyle.danger, 1),
+            ("peek", text(lang, "ui.peek"), discord.ButtonStyle.secondary, 1),
+            ("reveal", text(lang, "ui.reveal"), discord.ButtonStyle.secondary, 1),
+            ("victory", text(lang, "ui.victory"), discord.ButtonStyle.success, 1),
+            ("defeat", text(lang, "ui.defeat"), discord.ButtonStyle.danger, 1),
+            ("stop", text(lang, "ui.stop"), discord.ButtonStyle.danger, 1),
         ]
         for action, label, style, row in buttons:
             self.add_item(_ActionButton(cog, channel_id, action, label=label, style=style, row=row))
@@ -139,11 +139,12 @@ class _ActionButton(discord.ui.Button[ControlView]):
 class CellPicker(discord.ui.View):
     """Ephemeral: which Exploration token to peek at or reveal."""
 
-    def __init__(self, cog: EliteCog, channel_id: int, action: str, cells: list[int]) -> None:
+    def __init__(self, cog: EliteCog, channel_id: int, action: str, cells: list[int], lang: Language) -> None:
         super().__init__(timeout=120)
         self.cog, self.channel_id, self.action = cog, channel_id, action
+        options = [discord.SelectOption(label=text(lang, "ui.cell", cell=c), value=str(c)) for c in cells]
         select: discord.ui.Select[CellPicker] = discord.ui.Select(
-            placeholder="cell", options=[discord.SelectOption(label=f"Cell {c}", value=str(c)) for c in cells]
+            placeholder=text(lang, "ui.which_token"), options=options
         )
         select.callback = self._picked  # type: ignore[method-assign]
         self.select = select
@@ -217,13 +218,13 @@ class EliteCog(commands.Cog, name="ELITE"):
         channel_id = interaction.channel_id or 0
         running = self.sessions.get(channel_id)
         if running is not None and running.game.phase != "over":
-            await interaction.response.send_message("A game is already running here (Stop it first).", ephemeral=True)
+            await interaction.response.send_message(text(running.lang, "ui.running_here"), ephemeral=True)
             return
         lang = self._lang(language)
         count = 2 if players == 1 else players
         fields = {"map": map, "mission": mission, "difficulty": difficulty, "players": players}
         await interaction.response.send_message(
-            f"Pick {count} heroes.", view=HeroPicker(self, fields, count, lang), ephemeral=True
+            text(lang, "ui.pick_heroes", count=count), view=HeroPicker(self, fields, count, lang), ephemeral=True
         )
 
     async def begin(self, interaction: discord.Interaction, config: EliteConfig, lang: Language) -> None:
@@ -233,12 +234,12 @@ class EliteCog(commands.Cog, name="ELITE"):
         game = EliteGame(config, secrets.randbelow(2**31), self.clock, self.packs.get(guild_id))
         session = Session(game, lang, interaction.user.id, channel_id)
         self.sessions[channel_id] = session
-        await interaction.response.edit_message(content="Setup posted below.", view=None)
+        await interaction.response.edit_message(content=text(lang, "ui.setup_posted"), view=None)
         if not isinstance(channel, discord.abc.Messageable):
             return
         await channel.send(session.setup_text(), allowed_mentions=NO_PINGS)
         self.status_messages[channel_id] = await channel.send(
-            session.status(), view=ControlView(self, channel_id), allowed_mentions=NO_PINGS
+            session.status(), view=ControlView(self, channel_id, lang), allowed_mentions=NO_PINGS
         )
         if self.use_voice:
             await self._join_voice(interaction, session)
@@ -249,7 +250,7 @@ class EliteCog(commands.Cog, name="ELITE"):
         why = await voice.connect(interaction.user)
         if why is not None:
             with contextlib.suppress(discord.HTTPException):
-                await interaction.followup.send(f"Voice: {why}. The game runs in text.", ephemeral=True)
+                await interaction.followup.send(text(session.lang, "ui.no_voice", why=why), ephemeral=True)
             return
         self.voices[session.channel_id] = voice
         lines = [call_text(session.lang, c) for c in ALL_CALLS]
@@ -262,7 +263,7 @@ class EliteCog(commands.Cog, name="ELITE"):
     async def on_button(self, interaction: discord.Interaction, channel_id: int, action: str) -> None:
         session = self.sessions.get(channel_id)
         if session is None or session.game.phase == "over":
-            await interaction.response.send_message("No game is running here.", ephemeral=True)
+            await interaction.response.send_message(text(self._lang(None), "ui.no_game"), ephemeral=True)
             return
         game = session.game
         try:
@@ -272,12 +273,16 @@ class EliteCog(commands.Cog, name="ELITE"):
                 cells = [t.cell for t in game.exploration.public_view() if t.state == "hidden"]
                 if not cells:
                     raise GameError("no face-down Exploration token is left")
-                view = CellPicker(self, channel_id, action, cells)
-                await interaction.response.send_message(f"{action.title()} which token?", view=view, ephemeral=True)
+                view = CellPicker(self, channel_id, action, cells, session.lang)
+                await interaction.response.send_message(
+                    f"{text(session.lang, f'ui.{action}')}: {text(session.lang, 'ui.which_token')}",
+                    view=view,
+                    ephemeral=True,
+                )
                 return
             if action == "defeat":
                 await interaction.response.send_message(
-                    "Cause?", view=CausePicker(self, channel_id, session.lang), ephemeral=True
+                    text(session.lang, "ui.cause"), view=CausePicker(self, channel_id, session.lang), ephemeral=True
                 )
                 return
             if action == "next":
@@ -304,7 +309,7 @@ class EliteCog(commands.Cog, name="ELITE"):
     async def on_cell(self, interaction: discord.Interaction, channel_id: int, action: str, cell: int) -> None:
         session = self.sessions.get(channel_id)
         if session is None or session.game.phase == "over":
-            await interaction.response.edit_message(content="No game is running here.", view=None)
+            await interaction.response.edit_message(content=text(self._lang(None), "ui.no_game"), view=None)
             return
         try:
             if action == "peek":
@@ -316,7 +321,7 @@ class EliteCog(commands.Cog, name="ELITE"):
         except (GameError, ExplorationError) as exc:
             await interaction.response.edit_message(content=str(exc), view=None)
             return
-        await interaction.response.edit_message(content="Revealed.", view=None)
+        await interaction.response.edit_message(content=text(session.lang, "ui.revealed"), view=None)
         channel = interaction.channel
         if isinstance(channel, discord.abc.Messageable):
             await channel.send("\n".join(lines), allowed_mentions=NO_PINGS)
@@ -325,7 +330,7 @@ class EliteCog(commands.Cog, name="ELITE"):
     async def on_defeat(self, interaction: discord.Interaction, channel_id: int, cause: DefeatCause) -> None:
         session = self.sessions.get(channel_id)
         if session is None or session.game.phase == "over":
-            await interaction.response.edit_message(content="No game is running here.", view=None)
+            await interaction.response.edit_message(content=text(self._lang(None), "ui.no_game"), view=None)
             return
         lines = session.defeat(cause)
         await interaction.response.edit_message(content=lines[0], view=None)
@@ -411,7 +416,7 @@ class EliteCog(commands.Cog, name="ELITE"):
     ) -> None:
         session = self.sessions.get(interaction.channel_id or 0)
         if session is None:
-            await interaction.response.send_message("No game is running here.", ephemeral=True)
+            await interaction.response.send_message(text(self._lang(None), "ui.no_game"), ephemeral=True)
             return
         kind = next(a for a in (*SWARM_TYPES, *BOSSES) if a == alien)
         try:

@@ -66,10 +66,11 @@ class Session:
         if g.phase == "action" and timer is not None:
             lines.append(f"⏱ {mmss(timer.remaining())} ({timer.state})")
         if g.active_events:
-            lines.append("Events: " + ", ".join(map(str, g.active_events)))
+            lines.append(self._t("ui.events", events=", ".join(map(str, g.active_events))))
         for boss in g.bosses.values():
             health = "?" if boss.health is None else str(boss.health)
-            lines.append(f"#{boss.uid} {self._t(f'boss.{boss.boss}')} · cluster {boss.cluster} · ♥ {health}")
+            cluster = self._t("ui.cluster", cluster=boss.cluster)
+            lines.append(f"#{boss.uid} {self._t(f'boss.{boss.boss}')} · {cluster} · ♥ {health}")
         if g.exploration is not None:
             marks = []
             for tok in g.exploration.public_view():
@@ -77,8 +78,8 @@ class Session:
                     marks.append(f"{tok.cell}:▮")
                 elif tok.state == "face_up":
                     marks.append(f"{tok.cell}:relic")
-            lines.append("Exploration: " + (" ".join(marks) or "✓"))
-        lines.append(f"Boss deck: {len(g.boss_deck)}/20")
+            lines.append(self._t("ui.exploration", tokens=" ".join(marks) or "✓"))
+        lines.append(self._t("ui.boss_deck", left=len(g.boss_deck)))
         if self.log:
             lines.append("")
             lines.extend(f"> {line}" for line in self.log[-MAX_LOG_LINES:])
@@ -127,12 +128,12 @@ class Session:
 
     def peek(self, cell: int, viewer: int) -> str:
         view = self.game.peek(cell, viewer)
-        self._note([f"Cell {cell}: peeked."])
-        return f"Cell {cell}: {self._t(f'exploration.{view.kind}')}"
+        self._note([self._t("ui.peeked", cell=cell)])
+        return f"{self._t('ui.cell', cell=cell)}: {self._t(f'exploration.{view.kind}')}"
 
     def reveal(self, cell: int) -> list[str]:
         result = self.game.reveal(cell)
-        return self._note([f"Cell {cell}: {self._t(f'exploration.{result.kind}')}"])
+        return self._note([f"{self._t('ui.cell', cell=cell)}: {self._t(f'exploration.{result.kind}')}"])
 
     def victory(self) -> list[str]:
         self.game.declare_victory()
