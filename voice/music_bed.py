@@ -236,13 +236,19 @@ class MixedSource:
         return frame
 
     # -- the event loop's side ---------------------------------------------------------------------
-    def say(self, pcm: bytes) -> float:
-        """Queue speech (48 kHz s16 stereo PCM); returns its length in seconds.  Lines queue, never overlap."""
+    def say(self, pcm: bytes, *, interrupt: bool = False) -> float:
+        """Queue speech (48 kHz s16 stereo PCM); returns its length in seconds.  Lines queue, never overlap.
+
+        `interrupt` drops whatever is still queued first: a timer call must be heard on time, and
+        a backlog of announcements (seven quick "-15 s" presses) must not push it late.
+        """
         pcm = bytes(pcm)
         if len(pcm) % FRAME_BYTES:
             pcm += bytes(FRAME_BYTES - len(pcm) % FRAME_BYTES)
         frames = [pcm[i : i + FRAME_BYTES] for i in range(0, len(pcm), FRAME_BYTES)]
         with self._lock:
+            if interrupt:
+                self._speech.clear()
             self._speech.extend(frames)
         return len(frames) * SAMPLES_PER_FRAME / SAMPLE_RATE
 

@@ -56,8 +56,9 @@ def make_channel() -> Any:
 
 
 class Response:
-    def __init__(self) -> None:
+    def __init__(self, target: Msg | None = None) -> None:
         self.calls: list[tuple[str, str | None, dict[str, Any]]] = []
+        self.target = target
 
     def is_done(self) -> bool:
         return bool(self.calls)
@@ -71,6 +72,8 @@ class Response:
 
     async def edit_message(self, content: str | None = None, **kw: Any) -> None:
         await self._answer("edit", content, kw)
+        if self.target is not None:  # a component's answer edits the message it sits on
+            await self.target.edit(content=content, **kw)
 
 
 class Followup:
@@ -81,13 +84,13 @@ class Followup:
         self.sent.append(content)
 
 
-def ix(channel: Any, user: int = 1) -> Any:
+def ix(channel: Any, user: int = 1, on: Msg | None = None) -> Any:
     return SimpleNamespace(
         user=SimpleNamespace(id=user, voice=None),
         channel=channel,
         channel_id=channel.id,
         guild_id=42,
-        response=Response(),
+        response=Response(on),
         followup=Followup(),
     )
 
@@ -133,7 +136,8 @@ async def start_game(cog: EliteCog, channel: Any, mission: str = "exploration", 
 
 
 async def press(cog: EliteCog, channel: Any, action: str, user: int = 1) -> Any:
-    inter = ix(channel, user)
+    status = cog.status_messages.get(channel.id)
+    inter = ix(channel, user, on=status)
     await cog.on_button(inter, channel.id, action)
     return inter
 

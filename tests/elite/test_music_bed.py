@@ -143,3 +143,15 @@ def test_wraps_as_a_discord_audio_source() -> None:
     wrapped = as_discord_source(MixedSource(BED, lambda: 100.0))
     assert isinstance(wrapped, discord.AudioSource)
     assert len(wrapped.read()) == FRAME_BYTES and not wrapped.is_opus()
+
+
+def test_a_timer_call_interrupts_a_backlog_of_announcements() -> None:
+    src = MixedSource(BED, lambda: 60.0)
+    for _ in range(7):
+        src.say(speech_like(1.0))  # seven quick "-15 s" presses
+    assert src.queued_s() == pytest.approx(7.0, abs=0.1)
+    call = speech_like(0.4)
+    src.say(call, interrupt=True)
+    assert src.queued_s() == pytest.approx(0.4, abs=0.03)
+    src.music_on = False
+    assert src.read() == call[:FRAME_BYTES]  # the call is heard at once

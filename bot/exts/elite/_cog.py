@@ -303,7 +303,9 @@ class EliteCog(commands.Cog, name="ELITE"):
         except (GameError, TimerError, ExplorationError) as exc:
             await interaction.response.send_message(str(exc), ephemeral=True)
             return
-        await interaction.response.edit_message(content=session.status(), allowed_mentions=NO_PINGS)
+        # The click's own answer edits the status message (no second edit: rate limits).
+        done: dict[str, Any] = {"view": None} if game.phase == "over" else {}
+        await interaction.response.edit_message(content=session.status(), allowed_mentions=NO_PINGS, **done)
         await self._after(session, lines, action)
 
     async def on_cell(self, interaction: discord.Interaction, channel_id: int, action: str, cell: int) -> None:
@@ -343,7 +345,7 @@ class EliteCog(commands.Cog, name="ELITE"):
         if voice is not None:
             voice.music(session.game.phase == "action" and timer is not None and timer.state == "running")
             await voice.say(lines)
-        if action != "next" or session.game.phase == "over":
+        if action in ("reveal", "defeat"):  # answered in an ephemeral: the status message needs an edit
             await self._refresh(session)
         if action == "start":
             self.tasks[session.channel_id] = asyncio.create_task(self._run_timer(session))
@@ -371,7 +373,7 @@ class EliteCog(commands.Cog, name="ELITE"):
                 continue
             voice = self.voices.get(session.channel_id)
             if voice is not None:
-                await voice.say(words)
+                await voice.say(words, interrupt=True)
                 voice.music(game.timer.state == "running")
             if any(not w.isdigit() for w in words):
                 await self._refresh(session)

@@ -65,13 +65,15 @@ class EliteVoice:
         self._pcm[line] = pcm
         return pcm
 
-    async def say(self, lines: Iterable[str]) -> None:
+    async def say(self, lines: Iterable[str], *, interrupt: bool = False) -> None:
+        """Speak lines in order; `interrupt` (timer calls) first drops speech still queued."""
         if self.client is None:
             return
         for line in lines:
             pcm = await self._render(line)
             if pcm:
-                self.source.say(pcm)
+                self.source.say(pcm, interrupt=interrupt)
+                interrupt = False
 
     def music(self, on: bool) -> None:
         self.source.music_on = on
