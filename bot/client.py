@@ -23,7 +23,7 @@ from bot.storage import Storage
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS: tuple[str, ...] = ("bot.exts.mission", "bot.exts.records")
+EXTENSIONS: tuple[str, ...] = ("bot.exts.mission", "bot.exts.records", "bot.exts.replay")
 
 
 def make_intents() -> discord.Intents:
