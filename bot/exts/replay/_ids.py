@@ -8,8 +8,10 @@ a replay posted last week, or after a restart, is parsed here and served from th
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
+from bot.exts.mission._ids import ComponentId
+
+ReplayId = ComponentId  # the same shape (flight, action, arg, parts); str() is the mission's, unused here
 PREFIX = "sr"
 MAX_LEN = 100
 
@@ -31,17 +33,6 @@ _ARG = r"[A-Za-z0-9_.\-]{0,80}"
 BUTTON_TEMPLATE = rf"{PREFIX}:(?P<flight>{_FLIGHT}):(?P<action>{'|'.join(BUTTON_ACTIONS)}):(?P<arg>{_ARG})"
 SELECT_TEMPLATE = rf"{PREFIX}:(?P<flight>{_FLIGHT}):(?P<action>{'|'.join(SELECT_ACTIONS)}):(?P<arg>{_ARG})"
 _ANY = re.compile(rf"{PREFIX}:(?P<flight>{_FLIGHT}):(?P<action>[a-z]+):(?P<arg>{_ARG})")
-
-
-@dataclass(frozen=True)
-class ReplayId:
-    flight: str
-    action: str
-    arg: str = "-"
-
-    @property
-    def parts(self) -> list[str]:
-        return [] if self.arg in ("", "-") else self.arg.split(".")
 
 
 def make(flight: str, action: str, *args: object) -> str:
