@@ -54,7 +54,7 @@ MAX_COMM_DOWN_S = 120
 
 # --- bounds on a file a server admin hands in (the official tracks use a fraction of each) -------
 MAX_MISSION_S = 30 * 60  # official missions end by 10:20; half an hour is a generous ceiling
-MAX_PHASE_S = 10 * 60  # official phases last 140-250 s
+MAX_PHASE_S = 12 * 60  # official phases last 140-250 s
 MAX_EVENTS = 100  # official tracks hold 12-20 events
 MAX_ID_CHARS = 32
 MAX_LABEL_CHARS = 100  # name, group, source: shown in menus (Discord's option label is 100)

@@ -176,3 +176,64 @@ def test_two_phase_custom_mission_and_double_threat_numbers() -> None:
     )
     assert isinstance(tl, Timeline) and tl.end_s == 420 and tl.phase_at(230) == 2
     assert [e.units for e in tl.threats()] == [1, 1, 1]
+
+
+# -- bounds on a hostile file (issue 10) ------------------------------------------------------------
+def _s21() -> dict:
+    return load_official("S2-1").to_json_dict()
+
+
+BOUNDS = {
+    "centuries-long phase": (_s21() | {"phase_end_s": [225, 450, 300_000_000_000]}, "phase 3 lasts"),
+    "mission past 30 minutes": (
+        _s21() | {"phase_end_s": [700, 1400, 1900]},
+        "phase 3 ends at 31:40, after the 30:00 a mission may last",
+    ),
+    "too many events": (
+        _s21() | {"events": [{"t": 100, "event": "incoming_data"}] * 101},
+        "events: List should have at most 100 items",
+    ),
+    "long id": (_s21() | {"id": "M" * 33}, "id: String should have at most 32 characters"),
+    "id with a mention": (_s21() | {"id": "<@&1>"}, "id: use only letters, digits"),
+    "id with a space": (_s21() | {"id": "a b"}, "id: use only letters, digits"),
+    "name with a bidi override": (_s21() | {"name": "abc\u202edef"}, "name: contains the invisible or control"),
+    "name with a newline": (_s21() | {"name": "a\nb"}, "name: contains the invisible or control"),
+    "blank name": (_s21() | {"name": "  "}, "name: must not be blank"),
+    "long name": (_s21() | {"name": "n" * 101}, "name: String should have at most 100"),
+    "bool as phases": (_s21() | {"phases": True}, "phases"),
+    "string as t": (
+        _s21() | {"events": [{"t": "10", "event": "incoming_data"}]},
+        "event 1: Input should be a valid integer (t)",
+    ),
+    "int as flag": (
+        _s21() | {"events": [{**_s21()["events"][0], "internal": 0}]},
+        "event 1: Input should be a valid boolean (internal)",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BOUNDS))
+def test_hostile_timelines_are_bounded(case: str) -> None:
+    data, message = BOUNDS[case]
+    with pytest.raises(TimelineError) as info:
+        parse_timeline(data)
+    assert message in str(info.value) and "\n" not in str(info.value)
+
+
+def test_bot_and_cli_give_the_same_verdict_on_every_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """One function behind both: the upload's problem is exactly the CLI's stderr line."""
+    from bot.exts.mission._cog import validate_timeline
+    from engine.flight.timeline_cli import main
+
+    files = [json.dumps(data).encode() for data, _ in BOUNDS.values()]
+    files += [b"\xef\xbb\xbf" + json.dumps(_s21()).encode(), b"\xff", b"[" * 5000, b"", json.dumps(_s21()).encode()]
+    for i, raw in enumerate(files):
+        path = tmp_path / f"m{i}.json"
+        path.write_bytes(raw)
+        code = main(["--file", str(path)])
+        err = capsys.readouterr().err
+        problem, timeline = validate_timeline(raw)
+        if timeline is None:
+            assert code == 2 and err == f"timeline: error: {problem}\n"
+        else:
+            assert code == 0 and problem == "" and err == ""
