@@ -74,11 +74,17 @@ class ThreatPlacement(_Strict):
     turn: Annotated[int, Field(ge=1, le=THREAT_TURNS)]
     zone: Zone | None = None
 
+    @field_validator("id")
+    @classmethod
+    def _known(cls, value: str) -> str:
+        if card_or_none(value) is None:
+            raise ValueError(f"unknown threat id {value!r}")
+        return value
+
     @model_validator(mode="after")
     def _check(self) -> ThreatPlacement:
         card = card_or_none(self.id)
-        if card is None:
-            raise ValueError(f"unknown threat id {self.id!r}")
+        assert card is not None  # checked by _known
         if card.internal and self.zone is not None:
             raise ValueError(f"{self.id} is an internal threat and takes no zone")
         if not card.internal and self.zone is None:
