@@ -22,6 +22,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from bot.pictures.labels import TOKEN_SHORT, threat_label, word
 from bot.pictures.states import CrewView, ThreatView, TurnState
+from bot.text import strip_unsafe
 from engine import board
 
 W, H = 1000, 860
@@ -341,7 +342,8 @@ class Painter:
             self.d.ellipse((x + 8, y + 4, x + 18, y + 14), fill=colour)
             self.d.line((x + 13, y + 14, x + 13, y + 30), fill=colour, width=4)
         text_w = w - 34 - (16 if c.bots else 0)
-        self.text((x + 32, y + 17), fit(c.name, 17, text_w, True), 17, DIM if ko else INK, bold=True, anchor="lm")
+        name = fit(strip_unsafe(c.name), 17, text_w, True)
+        self.text((x + 32, y + 17), name, 17, DIM if ko else INK, bold=True, anchor="lm")
         if c.bots:
             bx = x + w - 18
             self.d.rectangle((bx, y + 9, bx + 14, y + 25), fill=ENERGY if c.bots == "active" else DIM)

@@ -84,6 +84,9 @@ async def test_unknown_or_foreign_flight_is_refused(bot: Any, world: Any) -> Non
     await cog.replay.callback(cog, inter, flight="deadbeef")
     assert inter.log[-1].ephemeral and "No finished flight" in inter.log[-1].content
     inter = world.interaction(members["Ann"])
+    await cog.replay.callback(cog, inter, flight="@everyone <@1>")
+    assert inter.log[-1].ephemeral and "`" in inter.log[-1].content  # shown as inert code
+    inter = world.interaction(members["Ann"])
     inter.guild_id = world.guild.id + 1
     await cog.replay.callback(cog, inter, flight=FLIGHT_ID)
     assert inter.log[-1].ephemeral and "No finished flight" in inter.log[-1].content

@@ -39,6 +39,7 @@ from bot.exts.replay._whatif import (
 from bot.i18n import t
 from bot.pictures import Replay, render_overview, render_turn, resolve_with_states
 from bot.pictures.labels import word
+from bot.text import code_text, user_text
 from engine import board
 from engine.flight.cards import card
 from engine.flight.machine import Flight
@@ -105,7 +106,7 @@ class ReplayCog(commands.Cog, name="Replay"):
         fid = flight_id.strip().lower()
         record = await self.bot.storage.load_flight(fid) if len(fid) == 8 else None
         if record is None or record.guild_id != guild_id or record.status != "finished" or record.state is None:
-            return text(lang, "not_found", flight=fid[:16])
+            return text(lang, "not_found", flight=code_text(fid, 20))
         try:
             flight = Flight.from_dict(record.state)
             return Logged(record, flight, game_of(record, flight))
@@ -241,7 +242,7 @@ class ReplayCog(commands.Cog, name="Replay"):
             changed = " ✎" if slot != hand.real[i - 1] else ""
             lines.append(f"{mark} **{i}** · {self.slot_text(lang, hand, slot)}{changed}")
         embed = discord.Embed(
-            title=text(lang, "whatif_title", name=hand.name, mission=logged.mission)[:256],
+            title=text(lang, "whatif_title", name=user_text(hand.name), mission=logged.mission)[:256],
             description=text(lang, "whatif_help") + "\n\n" + "\n".join(lines),
             colour=discord.Colour.blurple(),
         )
@@ -308,7 +309,7 @@ class ReplayCog(commands.Cog, name="Replay"):
         else:
             lines.append(text(lang, "diverges", turn=cmp.first_divergence))
         embed = discord.Embed(
-            title=text(lang, "whatif_title", name=hand.name, mission=logged.mission)[:256],
+            title=text(lang, "whatif_title", name=user_text(hand.name), mission=logged.mission)[:256],
             description="\n".join(lines),
             colour=discord.Colour.green() if cmp.delta > 0 else discord.Colour.dark_grey(),
         )

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 TEXTS: dict[str, dict[str, str]] = {
     "en": {
-        "not_found": "No finished flight `{flight}` on this server.",
+        "not_found": "No finished flight {flight} on this server.",
         "cannot_replay": "This flight cannot be replayed: {reason}",
         "not_crew": "Only the crew of that flight can ask what if.",
         "no_board": "You had no action board of your own in that flight (a solo captain plans for androids).",
@@ -41,7 +41,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "not_logged": "Not recorded in the logbook or the leaderboard.",
     },
     "ru": {
-        "not_found": "На этом сервере нет завершённого полёта `{flight}`.",
+        "not_found": "На этом сервере нет завершённого полёта {flight}.",
         "cannot_replay": "Этот полёт нельзя воспроизвести: {reason}",
         "not_crew": "Спросить «а что если» может только экипаж этого полёта.",
         "no_board": "В этом полёте у вас не было своего планшета действий (капитан-одиночка планирует за андроидов).",
@@ -74,7 +74,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "not_logged": "Не попадает в журнал и таблицу рекордов.",
     },
     "cs": {
-        "not_found": "Na tomto serveru není dokončený let `{flight}`.",
+        "not_found": "Na tomto serveru není dokončený let {flight}.",
         "cannot_replay": "Tento let nelze přehrát: {reason}",
         "not_crew": "„Co kdyby“ se může ptát jen posádka toho letu.",
         "no_board": "V tom letu jste neměli vlastní plán akcí (kapitán sám plánuje za androidy).",
