@@ -28,19 +28,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.exts.elite._cog import TICK_S
 from engine.elite.timer import ActionTimer
+from tests.elite.signals import speech_like
 from voice.audio import FRAME_BYTES, rms
 from voice.music_bed import CROSSFADE_FRAMES, MixedSource, MusicBed
-
-
-def speech_like(seconds: float) -> bytes:
-    n = int(seconds * 48_000)
-    out = array.array("h", bytes(4 * n))
-    for i in range(n):
-        t = i / 48_000
-        syll = 0.5 - 0.5 * math.cos(2 * math.pi * 4 * t)
-        v = sum(a * math.sin(2 * math.pi * f * t) for f, a in ((140, 0.5), (700, 0.3), (1200, 0.2), (2500, 0.1)))
-        out[2 * i] = out[2 * i + 1] = int(32767 * 0.25 * syll * v)
-    return out.tobytes()
 
 
 def per_frame_ms(source: MixedSource, frames: int) -> float:

@@ -8,6 +8,7 @@ import math
 
 import pytest
 
+from tests.elite.signals import speech_like
 from voice.audio import FRAME_BYTES, decode_to_pcm, rms, trim_silence
 from voice.music_bed import (
     CROSSFADE_FRAMES,
@@ -21,18 +22,6 @@ from voice.music_bed import (
 from voice.tts import EspeakBackend
 
 BED = MusicBed()
-
-
-def speech_like(seconds: float, level: float = 0.25) -> bytes:
-    """A vowel-like test signal: a 140 Hz buzz with formants, syllable-modulated (4 Hz), stereo."""
-    n = int(seconds * 48_000)
-    out = array.array("h", bytes(4 * n))
-    for i in range(n):
-        t = i / 48_000
-        syll = 0.5 - 0.5 * math.cos(2 * math.pi * 4 * t)
-        v = sum(a * math.sin(2 * math.pi * f * t) for f, a in ((140, 0.5), (700, 0.3), (1200, 0.2), (2500, 0.1)))
-        out[2 * i] = out[2 * i + 1] = int(32767 * level * syll * v)
-    return out.tobytes()
 
 
 def music_of(source_out: bytes, speech: bytes) -> bytes:
