@@ -297,3 +297,15 @@ async def test_a_russian_game_speaks_russian(rig: Any) -> None:
     await press(cog, channel, "next")
     assert "Раунд 1 из 8." in cog.sessions[channel.id].log
     assert "Колода Боссов: 20/20" in cog.sessions[channel.id].status()
+
+
+async def test_checklists_are_posted_but_not_spoken(rig: Any) -> None:
+    cog, channel, _, _ = rig
+    await start_game(cog, channel, mission="recon")
+    session = cog.sessions[channel.id]
+    for _ in range(3):
+        session.step()
+    session.game.activate(force=True)
+    spoken = session.step()
+    assert spoken == ["End of Round"]
+    assert session.log[-1].startswith("1. Victory?")

@@ -36,8 +36,9 @@ class Session:
     def _t(self, key: str, **values: object) -> str:
         return text(self.lang, key, **values)
 
-    def _note(self, lines: list[str]) -> list[str]:
-        self.log.extend(lines)
+    def _note(self, lines: list[str], *, text_only: tuple[str, ...] = ()) -> list[str]:
+        """Add lines to the status log; return the ones to speak (checklists are text only)."""
+        self.log.extend([*lines, *text_only])
         del self.log[:-MAX_LOG_LINES]
         return lines
 
@@ -98,7 +99,7 @@ class Session:
         if isinstance(report, ActivationReport):
             return self._note(activation_lines(self.lang, report))
         if isinstance(report, RoundEnd):
-            return self._note([self._t("phase.end_of_round"), self._t("checklist.end_of_round")])
+            return self._note([self._t("phase.end_of_round")], text_only=(self._t("checklist.end_of_round"),))
         return self._note(self._ending())
 
     def start(self) -> list[str]:
@@ -123,7 +124,7 @@ class Session:
         calls: list[TimerCall] = self.game.poll()
         words = [call_text(self.lang, c) for c in calls]
         if any(c.kind == "times_up" for c in calls):
-            self._note([words[-1], self._t("checklist.times_up")])
+            self._note([words[-1]], text_only=(self._t("checklist.times_up"),))
         return words
 
     def peek(self, cell: int, viewer: int) -> str:
