@@ -292,7 +292,7 @@ async def test_a_russian_game_speaks_russian(rig: Any) -> None:
     await picker._picked(ix(channel))
     setup, status = channel.posted[-2:]
     assert setup.content.startswith("Заброшенная Лаборатория · Исследование · Сложный · Акоша, Кинже")
-    labels = [item.label for item in status.view.children]
+    labels = [item.item.label for item in status.view.children]
     assert labels[:2] == ["Дальше ▶", "Старт ⏱"]
     await press(cog, channel, "next")
     assert "Раунд 1 из 8." in cog.sessions[channel.id].log
@@ -309,3 +309,36 @@ async def test_checklists_are_posted_but_not_spoken(rig: Any) -> None:
     spoken = session.step()
     assert spoken == ["End of Round"]
     assert session.log[-1].startswith("1. Victory?")
+
+
+async def test_status_buttons_are_routed_by_custom_id_even_after_a_restart(rig: Any) -> None:
+    import re
+
+    from discord.ext import commands
+
+    from bot.exts.elite._cog import EliteButton
+
+    cog, channel, _, _ = rig
+    status = await start_game(cog, channel, mission="recon")
+    button = next(i for i in status.view.children if i.custom_id == f"elite:next:{channel.id}")
+    match = re.fullmatch(EliteButton.__discord_ui_compiled_template__, button.custom_id)
+    assert match is not None
+    rebuilt = await EliteButton.from_custom_id(ix(channel), button.item, match)
+    assert rebuilt.item.label == "Next ▶"
+    inter = ix(channel, on=status)
+    inter.client = MagicMock(spec=commands.Bot)
+    inter.client.get_cog.return_value = cog
+    await rebuilt.callback(inter)
+    assert cog.sessions[channel.id].game.phase == "event"
+    # After a restart the game is gone: the click still gets an answer.
+    fresh = EliteCog(SimpleNamespace(settings=SimpleNamespace(default_language="en"), storage=None))
+    late = ix(channel)
+    late.client = MagicMock(spec=commands.Bot)
+    late.client.get_cog.return_value = fresh
+    await rebuilt.callback(late)
+    assert late.response.calls[0][1] == "No game is running here." and late.response.calls[0][2]["ephemeral"]
+    unloaded = ix(channel)
+    unloaded.client = MagicMock(spec=commands.Bot)
+    unloaded.client.get_cog.return_value = None
+    await rebuilt.callback(unloaded)
+    assert unloaded.response.calls[0][2]["ephemeral"]

@@ -18,6 +18,7 @@ import contextlib
 import io
 import json
 import logging
+import re
 import secrets
 import time
 from collections.abc import Awaitable, Callable
@@ -124,16 +125,30 @@ class ControlView(discord.ui.View):
             ("stop", text(lang, "ui.stop"), discord.ButtonStyle.danger, 1),
         ]
         for action, label, style, row in buttons:
-            self.add_item(_ActionButton(cog, channel_id, action, label=label, style=style, row=row))
+            self.add_item(EliteButton(action, channel_id, label=label, style=style, row=row))
 
 
-class _ActionButton(discord.ui.Button[ControlView]):
-    def __init__(self, cog: EliteCog, channel_id: int, action: str, **kw: Any) -> None:
-        super().__init__(custom_id=f"elite:{action}:{channel_id}", **kw)
-        self.cog, self.channel_id, self.action = cog, channel_id, action
+class EliteButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"elite:(?P<action>[a-z]+):(?P<channel>\d+)"
+):
+    """A status-message button, routed by its custom id, so a click is answered even after a restart."""
+
+    def __init__(self, action: str, channel_id: int, **button: Any) -> None:
+        super().__init__(discord.ui.Button(custom_id=f"elite:{action}:{channel_id}", **button))
+        self.action, self.channel_id = action, channel_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> EliteButton:
+        return cls(match["action"], int(match["channel"]), label=getattr(item, "label", None))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await self.cog.on_button(interaction, self.channel_id, self.action)
+        cog = interaction.client.get_cog("ELITE") if isinstance(interaction.client, commands.Bot) else None
+        if not isinstance(cog, EliteCog):
+            await interaction.response.send_message("The ELITE director is not loaded.", ephemeral=True)
+            return
+        await cog.on_button(interaction, self.channel_id, self.action)
 
 
 class CellPicker(discord.ui.View):
@@ -187,7 +202,15 @@ class EliteCog(commands.Cog, name="ELITE"):
         self.use_voice = True
         self._background: set[asyncio.Task[None]] = set()
 
+    async def cog_load(self) -> None:
+        add = getattr(self.bot, "add_dynamic_items", None)
+        if add is not None:
+            add(EliteButton)
+
     async def cog_unload(self) -> None:
+        remove = getattr(self.bot, "remove_dynamic_items", None)
+        if remove is not None:
+            remove(EliteButton)
         for task in self.tasks.values():
             task.cancel()
         for voice in self.voices.values():
