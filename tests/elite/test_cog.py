@@ -342,3 +342,14 @@ async def test_status_buttons_are_routed_by_custom_id_even_after_a_restart(rig: 
     unloaded.client.get_cog.return_value = None
     await rebuilt.callback(unloaded)
     assert unloaded.response.calls[0][2]["ephemeral"]
+
+
+async def test_the_status_stays_under_discords_limit_with_long_pack_texts(rig: Any) -> None:
+    from bot.exts.elite._session import MAX_STATUS_CHARS
+
+    cog, channel, _, _ = rig
+    await start_game(cog, channel, mission="recon")
+    session = cog.sessions[channel.id]
+    session.log.extend(["x" * 900] * 5)
+    status = session.status()
+    assert len(status) <= MAX_STATUS_CHARS and status.startswith("**Project: ELITE")

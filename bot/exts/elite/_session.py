@@ -18,6 +18,7 @@ from engine.elite.vocab import DefeatCause
 from engine.vocab import Language
 
 MAX_LOG_LINES = 12
+MAX_STATUS_CHARS = 1900
 
 
 def mmss(seconds: float) -> str:
@@ -81,10 +82,14 @@ class Session:
                     marks.append(f"{tok.cell}:relic")
             lines.append(self._t("ui.exploration", tokens=" ".join(marks) or "✓"))
         lines.append(self._t("ui.boss_deck", left=len(g.boss_deck)))
-        if self.log:
-            lines.append("")
-            lines.extend(f"> {line}" for line in self.log[-MAX_LOG_LINES:])
-        return "\n".join(lines)
+        head_text = "\n".join(lines)
+        log = [f"> {line}" for line in self.log[-MAX_LOG_LINES:]]
+        # Discord refuses content over 2,000 characters; owners' card texts can be long.
+        while log and len(head_text) + 2 + len("\n".join(log)) > MAX_STATUS_CHARS:
+            log.pop(0)
+        if not log:
+            return head_text[:MAX_STATUS_CHARS]
+        return f"{head_text}\n\n" + "\n".join(log)[-MAX_STATUS_CHARS:]
 
     # -- steps -------------------------------------------------------------------------------------
     def step(self) -> list[str]:
