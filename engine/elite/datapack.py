@@ -9,7 +9,7 @@ server; every part is optional, and the director prompts for physical cards wher
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
@@ -29,7 +29,8 @@ class _Strict(BaseModel):
 
 
 # Display texts are per language ("en", "ru", ...), all optional: an owner types what they have.
-Texts = dict[str, str]
+# Bounded, so one card's text always fits a Discord message with the rest of the status.
+Texts = dict[Annotated[str, Field(min_length=2, max_length=5)], Annotated[str, Field(max_length=600)]]
 
 
 class AlienAbility(_Strict):

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from engine.common.clock import Clock
 from engine.common.dice import roll_d6
 from engine.elite import tables
-from engine.elite.activation import ActivationError, HeroRoll, roll_ability
+from engine.elite.activation import ActivationError, DamageResult, HeroRoll, apply_damage, roll_ability
 from engine.elite.datapack import AlienAbility, BossCard, DataPack, EventCard, SwarmSpawnCard, SwarmStat
 from engine.elite.decks import BossDeck, SwarmDeck
 from engine.elite.exploration import ExplorationTokens, Modifiers, PeekView, Reveal
@@ -133,6 +133,7 @@ class EliteGame:
         self.active_events: list[int] = []
         self.completed_events: set[int] = set()
         self.bosses: dict[int, BossInPlay] = {}
+        self.hero_damage: dict[HeroId, int] = {}
         self._next_uid = 1
 
     # -- guards ------------------------------------------------------------------------------------
@@ -320,6 +321,22 @@ class EliteGame:
             return roll_ability(self._rng, ability, in_range)
         except ActivationError as exc:
             raise GameError(str(exc)) from None
+
+    def damage_hero(self, hero: HeroId, damage: int) -> DamageResult | None:
+        """Move a hero's damage marker when the pack has the hero's track (None otherwise).
+
+        A death ends the game at once (defeat: a hero died).
+        """
+        if hero not in self.config.heroes:
+            raise GameError(f"{hero} is not in this game")
+        track = self.pack.hero(hero) if self.pack else None
+        if track is None:
+            return None
+        result = apply_damage(track, self.hero_damage.get(hero, 0), damage)
+        self.hero_damage[hero] = result.position
+        if result.died and self.phase != "over":
+            self.declare_defeat("hero_died")
+        return result
 
     # -- 5. End of Round ---------------------------------------------------------------------------
     def end_round(self) -> RoundEnd:

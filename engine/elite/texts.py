@@ -117,6 +117,9 @@ _EN: Final[dict[str, str]] = {
     "ui.exploration": "Exploration: {tokens}",
     "ui.boss_deck": "Boss deck: {left}/20",
     "ui.cluster": "cluster {cluster}",
+    "ui.damage": "{hero}: {dice} → {damage} damage",
+    "ui.locks": "crosses a threshold: lock {count} Action die",
+    "ui.dies": "is killed: the game is lost",
     "checklist.times_up": (
         "1. No more rolling; unresolved alien faces are resolved now.\n"
         "2. Each ready piece of equipment may be used once.\n"
@@ -235,6 +238,9 @@ _RU: Final[dict[str, str]] = {
     "ui.exploration": "Исследование: {tokens}",
     "ui.boss_deck": "Колода Боссов: {left}/20",
     "ui.cluster": "Кластер {cluster}",
+    "ui.damage": "{hero}: {dice} → урон {damage}",
+    "ui.locks": "пересекает Порог: заблокируйте Кубиков Действий: {count}",
+    "ui.dies": "погибает: игра проиграна",
     "checklist.times_up": (
         "1. Больше никаких бросков; неразыгранные результаты Пришельцев разыгрываются сейчас.\n"
         "2. Каждую готовую Экипировку можно использовать один раз.\n"

@@ -95,3 +95,21 @@ def test_the_game_rolls_with_pack_values_or_given_ones() -> None:
         game.roll_alien("naga", {"kara": 1})
     (gerid,) = game.roll_alien("naga", {"gerid": 1}, AlienAbility(fixed_damage=2))
     assert gerid.damage == 2
+
+
+def test_the_game_tracks_hero_damage_when_the_pack_has_the_track() -> None:
+    from engine.common.clock import ManualClock
+    from engine.elite.datapack import load_pack
+    from engine.elite.game import EliteGame, GameError
+    from engine.elite.setup import EliteConfig
+
+    cfg = EliteConfig(map="crash_site", mission="recon", difficulty="easy", players=2, heroes=("kara", "gerid"))
+    game = EliteGame(cfg, 1, ManualClock(), load_pack({"heroes": [{"hero": "gerid", "length": 4, "thresholds": [2]}]}))
+    assert game.damage_hero("kara", 1) is None  # no track: the crew moves the marker
+    first = game.damage_hero("gerid", 2)
+    assert first is not None and (first.position, first.dice_locked) == (2, 1)
+    with pytest.raises(GameError):
+        game.damage_hero("akosha", 1)
+    last = game.damage_hero("gerid", 2)
+    assert last is not None and last.died
+    assert (game.phase, game.result, game.cause) == ("over", "defeat", "hero_died")

@@ -353,3 +353,28 @@ async def test_the_status_stays_under_discords_limit_with_long_pack_texts(rig: A
     session.log.extend(["x" * 900] * 5)
     status = session.status()
     assert len(status) <= MAX_STATUS_CHARS and status.startswith("**Project: ELITE")
+
+
+async def test_roll_moves_damage_tracks_from_the_pack_and_a_death_ends_the_game(rig: Any) -> None:
+    from engine.elite.datapack import load_pack
+
+    cog, channel, _, storage = rig
+    cog.packs[42] = load_pack(
+        {
+            "heroes": [{"hero": "kara", "length": 3, "thresholds": [1]}],
+            "swarm": [{"type": "tapeworm", "movement": 1, "ability": {"fixed_damage": 1}}],
+        }
+    )
+    await start_game(cog, channel, mission="recon")
+    await press(cog, channel, "next")
+    await press(cog, channel, "next")
+    first = ix(channel)
+    await cog.roll.callback(cog, first, alien="tapeworm", in_range="kara", hit_value=None)
+    assert "Kara: 🎲 — → 1 damage; crosses a threshold: lock 1 Action die" in first.response.calls[0][1]
+    second = ix(channel)
+    await cog.roll.callback(cog, second, alien="tapeworm", in_range="kara 2", hit_value=None)
+    assert "is killed: the game is lost" in second.response.calls[0][1]
+    game = cog.sessions[channel.id].game
+    assert (game.result, game.cause) == ("defeat", "hero_died")
+    assert storage.rows[-1][1]["cause"] == "hero_died"
+    assert cog.status_messages[channel.id].view is None

@@ -59,6 +59,7 @@ def test_an_empty_pack_is_valid() -> None:
         ),
         ({"cards": []}, "cards: Extra inputs are not permitted"),
         ({"version": 2}, "version:"),
+        ({"events": [{"number": 3, "text": {"en": "x" * 601}}]}, "events[0].text.en: String should have at most 600"),
     ],
 )
 def test_the_first_error_is_named(patch: dict[str, object], first_error: str) -> None:

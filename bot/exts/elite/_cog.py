@@ -454,9 +454,19 @@ class EliteCog(commands.Cog, name="ELITE"):
         lang = session.lang
         lines = [f"**{text(lang, 'swarm.' + kind if kind in SWARM_TYPES else 'boss.' + kind)}**"]
         for r in rolls:
-            dice = " ".join(map(str, r.rolls)) or "—"
-            lines.append(f"{text(lang, f'hero.{r.hero}')}: 🎲 {dice} → {r.damage} damage")
+            dice = "🎲 " + (" ".join(map(str, r.rolls)) or "—")
+            line = text(lang, "ui.damage", hero=text(lang, f"hero.{r.hero}"), dice=dice, damage=r.damage)
+            moved = session.game.damage_hero(r.hero, r.damage) if session.game.phase != "over" else None
+            if moved is not None and moved.died:
+                line += f"; {text(lang, 'ui.dies')}"
+            elif moved is not None and moved.dice_locked:
+                line += f"; {text(lang, 'ui.locks', count=moved.dice_locked)}"
+            lines.append(line)
         await interaction.response.send_message("\n".join(lines), allowed_mentions=NO_PINGS)
+        if session.game.phase == "over":
+            session.log.extend(session.ending())
+            await self._refresh(session)
+            await self._finish(session)
 
     @elite.command(name="pack", description="Upload this server's ELITE data pack (JSON; admins)")
     @app_commands.default_permissions(manage_guild=True)

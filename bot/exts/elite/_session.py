@@ -105,7 +105,7 @@ class Session:
             return self._note(activation_lines(self.lang, report))
         if isinstance(report, RoundEnd):
             return self._note([self._t("phase.end_of_round")], text_only=(self._t("checklist.end_of_round"),))
-        return self._note(self._ending())
+        return self._note(self.ending())
 
     def start(self) -> list[str]:
         self.game.start_timer()
@@ -143,17 +143,17 @@ class Session:
 
     def victory(self) -> list[str]:
         self.game.declare_victory()
-        return self._note(self._ending())
+        return self._note(self.ending())
 
     def defeat(self, cause: DefeatCause) -> list[str]:
         self.game.declare_defeat(cause)
-        return self._note(self._ending())
+        return self._note(self.ending())
 
     def abandon(self) -> list[str]:
         self.game.abandon()
-        return self._note(self._ending())
+        return self._note(self.ending())
 
-    def _ending(self) -> list[str]:
+    def ending(self) -> list[str]:
         g = self.game
         if g.result == "victory":
             return [self._t("say.victory")]
