@@ -110,7 +110,7 @@ class RecordsCog(commands.Cog, name="Records"):
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
             raw_bytes = await game.read() if game is not None else (json_text or "").encode("utf-8", "replace")
-            parsed = parse_game(raw_bytes)
+            parsed = await asyncio.to_thread(parse_game, raw_bytes)  # up to ~0.1 s at the size cap
         except discord.HTTPException as exc:
             await self._private(
                 interaction, t(lang, "resolve.invalid", reason=code_text(f"cannot download: {exc.status}", 80))
