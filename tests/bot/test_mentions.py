@@ -136,3 +136,11 @@ def test_captains_log_lines_show_crew_names_inert() -> None:
     line = chunk.splitlines()[-1]
     assert "moves to the lift" in line
     assert "@everyone" not in line and "<@&42>" not in line and "**bold**" not in line and "\u202e" not in line
+
+
+async def test_resolve_errors_follow_the_callers_client_language(bot: Any, world: Any) -> None:
+    cog = bot.get_cog("Records")
+    inter = world.interaction(world.member("Ann"))
+    inter.locale = discord.Locale.czech
+    await cog.resolve.callback(cog, inter, json_text='{"seed": true}')
+    assert last(inter).ephemeral and last(inter).content.startswith("Neplatná hra: `")
