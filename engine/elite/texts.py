@@ -120,6 +120,11 @@ _EN: Final[dict[str, str]] = {
     "ui.damage": "{hero}: {dice} → {damage} damage",
     "ui.locks": "crosses a threshold: lock {count} Action die",
     "ui.dies": "is killed: the game is lost",
+    "ui.board_title": "**Project: ELITE — this server**",
+    "ui.board_games": "Games: {games}",
+    "ui.board_wins": "Wins: {wins}",
+    "ui.board_fewest": "Fewest rounds to win: {fewest}",
+    "ui.board_empty": "No ELITE game finished here yet.",
     "checklist.times_up": (
         "1. No more rolling; unresolved alien faces are resolved now.\n"
         "2. Each ready piece of equipment may be used once.\n"
@@ -241,6 +246,11 @@ _RU: Final[dict[str, str]] = {
     "ui.damage": "{hero}: {dice} → урон {damage}",
     "ui.locks": "пересекает Порог: заблокируйте Кубиков Действий: {count}",
     "ui.dies": "погибает: игра проиграна",
+    "ui.board_title": "**Project: ELITE — этот сервер**",
+    "ui.board_games": "Игр: {games}",
+    "ui.board_wins": "Победы: {wins}",
+    "ui.board_fewest": "Меньше всего раундов до победы: {fewest}",
+    "ui.board_empty": "Здесь ещё не закончилась ни одна игра ELITE.",
     "checklist.times_up": (
         "1. Больше никаких бросков; неразыгранные результаты Пришельцев разыгрываются сейчас.\n"
         "2. Каждую готовую Экипировку можно использовать один раз.\n"

@@ -378,3 +378,20 @@ async def test_roll_moves_damage_tracks_from_the_pack_and_a_death_ends_the_game(
     assert (game.result, game.cause) == ("defeat", "hero_died")
     assert storage.rows[-1][1]["cause"] == "hero_died"
     assert cog.status_messages[channel.id].view is None
+
+
+async def test_board_shows_wins_and_fewest_rounds(rig: Any) -> None:
+    cog, channel, _, _ = rig
+    empty = ix(channel)
+    await cog.board.callback(cog, empty)
+    assert empty.response.calls[0][1] == "No ELITE game finished here yet."
+    await start_game(cog, channel, mission="recon")
+    for _ in range(3):
+        await press(cog, channel, "next")
+    cog.sessions[channel.id].game.activate(force=True)  # as if time were up
+    await press(cog, channel, "next")
+    await press(cog, channel, "victory")
+    board = ix(channel)
+    await cog.board.callback(cog, board, language="ru")
+    content = board.response.calls[0][1]
+    assert "Игр: 1" in content and "Легкий 1" in content and "Разведка 1" in content

@@ -6,8 +6,9 @@ after every step; its buttons drive the round (Next, Start, Pause/Resume, -15 s,
 Reveal, Victory, Defeat, Stop).  The Action Phase timer runs in a task that sleeps until the next
 call (never more than `TICK_S`, so a time change is honoured at once) and speaks it in voice.
 
-Storage: finished games are handed to `storage.record_game(guild_id, row_dict)` when the storage
-has it (the row carries `game = "elite"`); until then they are kept in memory (`finished`).
+Storage: finished games are handed to `storage.record_game(guild_id, row_dict)` and read back with
+`storage.game_rows(guild_id, "elite")` when the storage has them (the row carries `game = "elite"`);
+until then they are kept in memory (`finished`).
 Data packs live in memory per guild for the same reason.
 """
 
@@ -34,7 +35,7 @@ from engine.elite.activation import HeroRoll
 from engine.elite.datapack import AlienAbility, DataPack, PackError, load_pack, pack_json_schema
 from engine.elite.exploration import ExplorationError
 from engine.elite.game import EliteGame, GameError
-from engine.elite.logbook import LogbookRow
+from engine.elite.logbook import LogbookRow, leaderboard
 from engine.elite.setup import EliteConfig
 from engine.elite.texts import call_text, text
 from engine.elite.timer import ALL_CALLS, TimerError
@@ -494,3 +495,32 @@ class EliteCog(commands.Cog, name="ELITE"):
             file=discord.File(io.BytesIO(data), filename="elite-pack.schema.json"),
             ephemeral=True,
         )
+
+    @elite.command(name="board", description="ELITE leaderboard: wins per difficulty, fewest rounds per mission")
+    @app_commands.choices(language=_choices(("en", "ru")))
+    async def board(self, interaction: discord.Interaction, language: str | None = None) -> None:
+        lang = self._lang(language)
+        rows = await self.rows(interaction.guild_id or 0)
+        if not rows:
+            await interaction.response.send_message(text(lang, "ui.board_empty"), ephemeral=True)
+            return
+        standing = leaderboard(rows)
+        wins = ", ".join(f"{text(lang, f'difficulty.{d}')} {n}" for d, n in standing.wins.items())
+        fewest = ", ".join(f"{text(lang, f'mission.{m}')} {n}" for m, n in standing.fewest_rounds.items()) or "—"
+        lines = [
+            text(lang, "ui.board_title"),
+            text(lang, "ui.board_games", games=standing.games),
+            text(lang, "ui.board_wins", wins=wins),
+            text(lang, "ui.board_fewest", fewest=fewest),
+        ]
+        await interaction.response.send_message("\n".join(lines), allowed_mentions=NO_PINGS)
+
+    async def rows(self, guild_id: int) -> list[LogbookRow]:
+        """This guild's finished games: from storage when it keeps them, else this process's memory."""
+        loader = getattr(getattr(self.bot, "storage", None), "game_rows", None)
+        if callable(loader):
+            try:
+                return [LogbookRow.model_validate(r) for r in await loader(guild_id, "elite")]
+            except Exception:
+                log.exception("could not read ELITE logbook rows; showing this session's games")
+        return [row for gid, row in self.finished if gid == guild_id]
