@@ -138,6 +138,7 @@ class Mission:
     multi_station: list[ThreatState] = field(default_factory=list)
     turn_counters: list[ThreatState] = field(default_factory=list)  # reset at the end of each turn
     end_of_step: list[ThreatState] = field(default_factory=list)  # Nemesis, asteroids
+    slimes: list[ThreatState] = field(default_factory=list)  # Slime: tokens that spread and delay
 
     def emit(self, kind: str, **data: Any) -> None:
         """Record a structured event; cheap no-op when nobody asked for the log."""

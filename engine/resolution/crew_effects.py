@@ -45,10 +45,10 @@ def enter(m: Mission, p: CrewMember, st: str, how: str) -> None:
     frm = p.station
     p.station = st
     m.emit("move", player=p.name, frm=frm, to=st, how=how)
-    for t in m.threats:
-        if t.card.has("slime") and t.appeared and any(tok[0] == st for tok in t.slime):
+    for t in m.slimes:
+        if t.appeared and any(tok[0] == st for tok in t.slime):
             # Slime (§7.2): entering a slimed station delays your next action.
-            delay(m, p, m.turn + 1, cause=f"slime:{t.card.id}")
+            delay(m, p, m.turn + 1, cause=t.card.id)
             break
     if st in m.ship.contaminated_entry:
         knock_out(m, p, cause="contamination")

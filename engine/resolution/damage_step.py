@@ -163,7 +163,7 @@ def damage_step(m: Mission, *, weapons: bool = True) -> None:
 
     # End of the step: Nemesis retaliates, destroyed asteroids break up (lowest number first).
     for t in m.end_of_step:
-        if t.card.has("retaliates") and t.damage_this_step > 0 and t.fate is None:
+        if t.card.has("retaliates") and t.damage_this_step > 0:
             m.emit("retaliation", threat=t.card.id)
             for zone in board.ZONES:
                 run_attack(m, t, zone, 1 + attack_bonus(m, t))

@@ -77,6 +77,11 @@ def multi_station_bonus(m: Mission) -> None:
             hit(m, t, len(t.stations) - 1, None, "every station repaired")
 
 
+def slimed(m: Mission, st: str) -> bool:
+    """Does `st` hold a slime token?  Tokens of a slime past its Z stay on the ship (§7.2)."""
+    return any(t.appeared and t.slime and any(tok[0] == st for tok in t.slime) for t in m.slimes)
+
+
 def intruder_targets(m: Mission, st: str) -> list[ThreatState]:
     found = []
     for t in m.threats:

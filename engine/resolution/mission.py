@@ -97,6 +97,8 @@ def build_mission(game: Game, *, log: bool = False) -> Mission:
             m.turn_counters.append(t)
         if card.has("retaliates") or card.breakup_per_breakpoint:
             m.end_of_step.append(t)
+        if card.has("slime"):
+            m.slimes.append(t)
     return m
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from engine.board import ZONES, neighbour, other_deck, zone_of
 from engine.resolution.crew_effects import delay, knock_out
-from engine.resolution.internal_threats import destroy
+from engine.resolution.internal_threats import destroy, slimed
 from engine.resolution.ship_damage import attack_zone, damage_zone
 from engine.state import Mission, ShipDestroyed, ThreatState
 
@@ -319,10 +319,11 @@ def op_destroy_fuel(m: Mission, t: ThreatState, op: Op) -> None:
 
 
 def op_spread(m: Mission, t: ThreatState, op: Op) -> None:
-    """§7.2 Slime Y: every slime token spreads one station in its direction unless one is there."""
+    """§7.2 Slime Y: every slime token spreads one station in its direction unless a slime token
+    is already there: any slime's, even one left behind after that slime's Z (decision 17)."""
     for tok in list(t.slime):
         to = neighbour(tok[0], op["dir"])
-        if to is None or any(o[0] == to for o in t.slime):
+        if to is None or slimed(m, to):
             m.emit("slime_blocked", threat=t.card.id, frm=tok[0])
             continue
         t.slime.append([to, 1, False])
