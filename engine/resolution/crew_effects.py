@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from engine import board
 from engine.state import CrewMember, Mission
+from engine.vocab import DelayCause, MoveHow, Position
 
 
-def delay(m: Mission, p: CrewMember, turn: int, cause: str) -> None:
-    """Delay `p`'s action of `turn` (1..12) by one turn."""
+def delay(m: Mission, p: CrewMember, turn: int, cause: DelayCause | str) -> None:
+    """Delay `p`'s action of `turn` (1..12) by one turn.  `cause`: a code, or the card id."""
     if turn > board.TURNS or p.knocked_out or turn in p.delayed_turns:
         return
     p.delayed_turns.add(turn)
@@ -29,7 +30,8 @@ def delay(m: Mission, p: CrewMember, turn: int, cause: str) -> None:
 
 
 def knock_out(m: Mission, p: CrewMember, cause: str) -> None:
-    """Unconscious for the rest of the mission; a squad it leads is disabled with it."""
+    """Unconscious for the rest of the mission; a squad it leads is disabled with it.  `cause`:
+    the card id of the threat that did it."""
     if p.knocked_out:
         return
     p.knocked_out = True
@@ -40,7 +42,7 @@ def knock_out(m: Mission, p: CrewMember, cause: str) -> None:
     m.emit("knocked_out", player=p.name, station=p.station, cause=cause)
 
 
-def enter(m: Mission, p: CrewMember, st: str, how: str) -> None:
+def enter(m: Mission, p: CrewMember, st: Position, how: MoveHow) -> None:
     """Move a crew member into `st`, applying what waits there (slime, contamination after Z)."""
     frm = p.station
     p.station = st
@@ -50,5 +52,6 @@ def enter(m: Mission, p: CrewMember, st: str, how: str) -> None:
             # Slime (§7.2): entering a slimed station delays your next action.
             delay(m, p, m.turn + 1, cause=t.card.id)
             break
-    if st in m.ship.contaminated_entry:
-        knock_out(m, p, cause="contamination")
+    contaminated_by = m.ship.contaminated_entry.get(st)
+    if contaminated_by is not None:
+        knock_out(m, p, cause=contaminated_by)

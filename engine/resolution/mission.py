@@ -37,9 +37,9 @@ def resolve(game: Game | dict[str, Any], *, log: bool = False) -> Result:
             play_one_turn(m, turn)
         final_turn(m)
     except ShipDestroyed as lost:
-        m.lost = (m.turn, lost.cause)
-        m.lost_zone = lost.zone
-        m.emit("mission_lost", cause=lost.cause)
+        m.lost = lost
+        m.lost_turn = m.turn
+        m.emit("mission_lost", threat=lost.threat, zone=lost.zone)
     return build_result(m, log)
 
 
@@ -87,10 +87,11 @@ def build_mission(game: Game, *, log: bool = False) -> Mission:
     m = Mission(crew=crew, ship=ship, threats=threats, rng=rng, log_enabled=log)
     for t in threats:
         card = t.card
-        if card.id == "E2-02":
-            m.scouts.append(t)
-        elif card.id == "E2-06":
-            m.marauders.append(t)
+        # Auras come from the data: any card whose X/Y/Z can raise others' attacks or shields.
+        if "global_external_attack_bonus" in card.op_names:
+            m.attack_auras.append(t)
+        if "global_external_shield_bonus" in card.op_names:
+            m.shield_auras.append(t)
         if card.has("multi_station_bonus"):
             m.multi_station.append(t)
         if card.has("multi_station_bonus") or card.has("needs_three"):
@@ -145,7 +146,7 @@ def computer_check(m: Mission, turn: int) -> None:
         return
     m.emit("computer_not_maintained", phase=phase)
     for p in m.crew_aboard():
-        delay(m, p, turn + 1, cause="computer not maintained")
+        delay(m, p, turn + 1, cause="computer")
 
 
 def final_turn(m: Mission) -> None:
@@ -160,7 +161,7 @@ def final_turn(m: Mission) -> None:
             if p.knocked_out:
                 p.station = "upper_red"
             else:
-                enter(m, p, "upper_red", how="return from space")
+                enter(m, p, "upper_red", how="return")
     m.step = "threats"
     threat_actions(m)
     m.step = "jump"
@@ -182,14 +183,16 @@ def build_result(m: Mission, log: bool) -> Result:
     parts = Score() if lost else Score(**score(m))
     entries = None
     if log:
+        # The public log format carries an English `text` next to each event's code and
+        # parameters; the words come from the presentation package, which the rules never import.
         from engine.log_text import describe
 
-        entries = [LogEntry(**e, text=describe(e)) for e in m.events]
+        entries = [LogEntry(**e, text=describe("en", e)) for e in m.events]
     return Result.model_construct(
         outcome="destroyed" if lost else "survived",
-        lost=Lost(turn=m.lost[0], cause=m.lost[1]) if m.lost else None,
+        lost=Lost(turn=m.lost_turn, cause=m.lost.cause) if m.lost else None,
         # the destroyed zone reports the seventh token it could not take
-        damage={z: len(m.ship.damage[z]) + (z == m.lost_zone) for z in board.ZONES},
+        damage={z: len(m.ship.damage[z]) + (m.lost is not None and z == m.lost.zone) for z in board.ZONES},
         threats=outcomes,
         knocked_out=[p.name for p in m.crew if p.knocked_out],
         disabled_battlebots=disabled_squads(m),

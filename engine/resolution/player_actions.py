@@ -19,6 +19,7 @@ from engine.resolution.internal_threats import (
 )
 from engine.resolution.ship_damage import lift_damaged
 from engine.state import CrewMember, Mission
+from engine.vocab import NoEffectReason
 
 
 def play_turn(m: Mission) -> None:
@@ -39,9 +40,9 @@ def play_card(m: Mission, p: CrewMember) -> None:
     if code in "<>":
         target = neighbour(p.station, "red" if code == "<" else "blue")
         if target is None:
-            m.emit("no_effect", player=p.name, action=code, reason="already at that end of the ship")
+            m.emit("no_effect", player=p.name, action=code, reason="hull_end")
         else:
-            enter(m, p, target, how="red arrow" if code == "<" else "blue arrow")
+            enter(m, p, target, how="red_arrow" if code == "<" else "blue_arrow")
         return
     if code == "^":
         _gravolift(m, p)
@@ -50,7 +51,7 @@ def play_card(m: Mission, p: CrewMember) -> None:
         # Heroic move (§3.2): straight to the station, no lift is used.
         target = HEROIC_MOVES[code]
         if target != p.station:
-            enter(m, p, target, how="heroic move")
+            enter(m, p, target, how="heroic_move")
         return
     if code in "xX":
         battlebot_attack(m, p, heroic=code == "X")
@@ -66,7 +67,7 @@ def _gravolift(m: Mission, p: CrewMember) -> None:
     enter(m, p, other_deck(p.station), how="gravolift")
     if busy or broken:
         # §3.2: you still move, but your next action is delayed.
-        delay(m, p, m.turn + 1, cause="gravolift damaged" if broken else "gravolift already used")
+        delay(m, p, m.turn + 1, cause="lift_damaged" if broken else "lift_busy")
 
 
 def _in_space(m: Mission, p: CrewMember, code: str) -> None:
@@ -78,9 +79,9 @@ def _in_space(m: Mission, p: CrewMember, code: str) -> None:
         m.emit("interceptors", player=p.name, heroic=p.intercept_heroic)
         return
     m.ship.in_space = None
-    enter(m, p, "upper_red", how="return from space")
+    enter(m, p, "upper_red", how="return")
     if code != board.BLANK:
-        delay(m, p, m.turn, cause="returning from space")
+        delay(m, p, m.turn, cause="return_from_space")
 
 
 def _fissure_repair(m: Mission, p: CrewMember) -> None:
@@ -98,7 +99,7 @@ def _use_system(m: Mission, p: CrewMember, letter: str, heroic: bool) -> None:
         repair(m, p, mals[0], heroic)
         return
     if (st, letter) in m.ship.broken:
-        m.emit("no_effect", player=p.name, action=letter, reason="system broken by a malfunction")
+        m.emit("no_effect", player=p.name, action=letter, reason="system_broken")
         return
     SYSTEMS[(st, letter)](m, p, heroic)
 
@@ -112,13 +113,13 @@ def _cannon(m: Mission, p: CrewMember, heroic: bool) -> None:
     st = p.station
     ship = m.ship
     if st in ship.cannons:
-        m.emit("no_effect", player=p.name, action="A", reason="cannon already fired this turn")
+        m.emit("no_effect", player=p.name, action="A", reason="cannon_fired")
         return
     light = st in ("lower_red", "lower_blue")
     if not light:
         zone = zone_of(st)
         if ship.reactors[zone] <= 0:
-            m.emit("no_effect", player=p.name, action="A", reason="no energy in the reactor")
+            m.emit("no_effect", player=p.name, action="A", reason="no_energy")
             return
         ship.reactors[zone] -= 1
     ship.cannons[st] = 1 if heroic else 0
@@ -147,14 +148,23 @@ def _transfer(m: Mission, p: CrewMember, heroic: bool, src: tuple[str, str], dst
     dst_vals[dst[1]] += moved
     extra = 1 if heroic and moved > 0 else 0
     dst_vals[dst[1]] += extra
-    m.emit("energy", player=p.name, frm=f"{src[0]}:{src[1]}", to=f"{dst[0]}:{dst[1]}", amount=moved, heroic_bonus=extra)
+    m.emit(
+        "energy",
+        player=p.name,
+        src=src[0],
+        src_zone=src[1],
+        dst=dst[0],
+        dst_zone=dst[1],
+        amount=moved,
+        heroic_bonus=extra,
+    )
 
 
 def _refuel(m: Mission, p: CrewMember, heroic: bool) -> None:
     """Refuel the central reactor: spend a fuel capsule, fill to capacity from the supply."""
     ship = m.ship
     if ship.fuel <= 0:
-        m.emit("no_effect", player=p.name, action="B", reason="no fuel capsules left")
+        m.emit("no_effect", player=p.name, action="B", reason="no_fuel")
         return
     ship.fuel -= 1
     moved = max(0, ship.reactor_cap["white"] - ship.reactors["white"])
@@ -167,7 +177,7 @@ def _refuel(m: Mission, p: CrewMember, heroic: bool) -> None:
 def _interceptors(m: Mission, p: CrewMember, heroic: bool) -> None:
     """Launch the interceptors: a leader of active battlebots flies out; they attack this turn."""
     if p.bots != "active" or m.ship.in_space is not None:
-        reason = "nobody else may be in space" if m.ship.in_space is not None else "needs active battlebots"
+        reason: NoEffectReason = "space_taken" if m.ship.in_space is not None else "no_active_bots"
         m.emit("no_effect", player=p.name, action="C", reason=reason)
         return
     m.ship.in_space = p
@@ -175,7 +185,7 @@ def _interceptors(m: Mission, p: CrewMember, heroic: bool) -> None:
     p.station = board.SPACE
     p.intercepting = True
     p.intercept_heroic = False
-    m.emit("move", player=p.name, frm=frm, to=board.SPACE, how="interceptors launched")
+    m.emit("move", player=p.name, frm=frm, to=board.SPACE, how="launch")
     _fissure_repair(m, p)
 
 
@@ -197,9 +207,9 @@ def _battlebots(m: Mission, p: CrewMember, heroic: bool) -> None:
         # Slime's black cube: a squad disabled in its depot follows its leader still disabled.
         p.bots = "active" if ship.depots[st] == "ready" else "disabled"
         ship.depots[st] = None
-        m.emit("bots", player=p.name, what="picked up" if p.bots == "active" else "picked up disabled")
+        m.emit("bots", player=p.name, what="picked_up" if p.bots == "active" else "picked_up_disabled")
     else:
-        m.emit("no_effect", player=p.name, action="C", reason="no battlebots to take or reactivate")
+        m.emit("no_effect", player=p.name, action="C", reason="no_bots_to_take")
 
 
 def _observe(m: Mission, p: CrewMember, heroic: bool) -> None:
@@ -210,7 +220,7 @@ def _observe(m: Mission, p: CrewMember, heroic: bool) -> None:
 def _rocket(m: Mission, p: CrewMember, heroic: bool) -> None:
     ship = m.ship
     if ship.rockets <= 0 or ship.rocket_launched:
-        reason = "no rocket" if ship.rockets <= 0 else "rocket already fired this turn"
+        reason: NoEffectReason = "no_rocket" if ship.rockets <= 0 else "rocket_fired"
         m.emit("no_effect", player=p.name, action="C", reason=reason)
         return
     ship.rockets -= 1

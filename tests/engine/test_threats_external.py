@@ -69,7 +69,7 @@ def test_E1_03_stealth_fighter_untargetable_until_x() -> None:
     T7 red (16, X 12, Y 8 and 5): turn 1 at 13, X in turn 2, Y in turns 3 and 4, Z in turn 5."""
     m = start(game([ext("E1-03", 1, "red")], "<aa" + "-" * 9, keeper=True, red="T7"))
     play(m, 2)
-    assert events(m, "no_target", weapon="heavy laser red")  # turn-2 shot: still invisible
+    assert events(m, "no_target", weapon="heavy", zone="red")  # turn-2 shot: still invisible
     assert threat(m, "E1-03").damage == 0
     assert letters(m, "E1-03") == [(2, "X")]
     assert dmg(m) == (0, 0, 0) and shields(m)[0] == 1  # X is no attack
@@ -243,7 +243,7 @@ def test_E2_02_scout_heavy_lasers_ignore_it_light_lasers_do_not() -> None:
     Turn 2: heavy red finds no target, light red 2 - shield 1 = 1."""
     m = start(game([ext("E2-02", 1, "red")], "<a" + "-" * 10, "1a" + "-" * 10))
     play(m, 2)
-    assert events(m, "no_target", weapon="heavy laser red")
+    assert events(m, "no_target", weapon="heavy", zone="red")
     assert threat(m, "E2-02").damage == 1
 
 
@@ -282,7 +282,7 @@ def test_E2_03_phantom_fighter_invisible_until_x_and_rockets_fizzle() -> None:
     rocket fired t3 hits in t4 at range 2: nothing."""
     m = start(game([ext("E2-03", 1, "red")], "<aa" + "-" * 9, "3-c" + "-" * 9, keeper=True, red="T7"))
     play(m, 2)
-    assert events(m, "no_target", weapon="heavy laser red") and threat(m, "E2-03").damage == 0
+    assert events(m, "no_target", weapon="heavy", zone="red") and threat(m, "E2-03").damage == 0
     play(m, 3)
     assert threat(m, "E2-03").damage == 1
     play(m, 4)
@@ -468,7 +468,7 @@ def test_SE1_04_pulse_satellite_untargetable_at_distance_3() -> None:
     m = start(game([ext("SE1-04", 1, "white")], "aaa" + "-" * 9, keeper=True))
     play(m, 2)
     assert threat(m, "SE1-04").damage == 0
-    assert len(events(m, "no_target", weapon="heavy laser white")) == 2
+    assert len(events(m, "no_target", weapon="heavy", zone="white")) == 2
     play(m, 3)
     assert threat(m, "SE1-04").damage == 3
 
@@ -651,7 +651,7 @@ def test_SE2_03_psionic_satellite_untargetable_at_distance_3() -> None:
     laser gunner to turn 4 (at 8): 4 - 2 = 2."""
     m = start(game([ext("SE2-03", 1, "red")], "<aa" + "-" * 9, keeper=True))
     play(m, 3)
-    assert events(m, "no_target", weapon="heavy laser red") and threat(m, "SE2-03").damage == 0
+    assert events(m, "no_target", weapon="heavy", zone="red") and threat(m, "SE2-03").damage == 0
     play(m, 4)
     assert threat(m, "SE2-03").damage == 2
 
