@@ -48,6 +48,15 @@ class CrewMember:
         return self.station != board.SPACE
 
     @property
+    def post(self) -> Station:
+        """The station of a crew member the rules know to be aboard (a player's own action aboard,
+        a threat's effect on the crew aboard); in space that is a bug, so it raises."""
+        st = self.station
+        if st == "space":
+            raise RuntimeError(f"{self.name} is in space, not in a station")
+        return st
+
+    @property
     def active(self) -> bool:
         return not self.knocked_out
 

@@ -29,9 +29,9 @@ class EnglishNames:
 
     def card_text(self, card_id: str, letter: str) -> str:
         card = card_or_none(card_id)
-        if card is None or letter not in LETTERS:
+        if card is None:
             return ""
-        return card.text.get(letter, "")  # type: ignore[call-overload]
+        return next((card.text.get(known, "") for known in LETTERS if known == letter), "")
 
 
 ENGLISH_NAMES = EnglishNames()

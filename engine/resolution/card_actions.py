@@ -226,7 +226,7 @@ def _players(m: Mission, t: ThreatState, where: Any) -> list[CrewMember]:
         return m.crew_aboard()
     if where == "own_zone":
         zone = own_zone(t)
-        return [p for p in m.crew_aboard() if zone_of(p.station) == zone]
+        return [p for p in m.crew_aboard() if zone_of(p.post) == zone]
     if where == "own_station":
         return m.crew_in(t.station) if t.station else []
     if where == "own_stations":

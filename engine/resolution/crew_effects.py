@@ -52,6 +52,6 @@ def enter(m: Mission, p: CrewMember, st: Position, how: MoveHow) -> None:
             # Slime (§7.2): entering a slimed station delays your next action.
             delay(m, p, m.turn + 1, cause=t.card.id)
             break
-    contaminated_by = m.ship.contaminated_entry.get(st)
+    contaminated_by = m.ship.contaminated_entry.get(st) if st != "space" else None
     if contaminated_by is not None:
         knock_out(m, p, cause=contaminated_by)

@@ -68,7 +68,7 @@ def hit(m: Mission, t: ThreatState, amount: int, by: CrewMember | None, how: Hit
 def repair(m: Mission, p: CrewMember, mal: ThreatState, heroic: bool) -> None:
     """One repair action on a malfunction (heroic: 2 cubes)."""
     amount = 2 if heroic else 1
-    mal.stations_hit.add(p.station)
+    mal.stations_hit.add(p.post)
     if mal.card.has("needs_three"):
         # §7.2 Nuclear Device: only three repairs in the same turn do anything.
         mal.hits_this_turn += 1
@@ -112,7 +112,8 @@ def battlebot_attack(m: Mission, p: CrewMember, heroic: bool) -> None:
     if p.bots != "active":
         m.emit("no_effect", player=p.name, action="battlebots", reason="no_active_bots")
         return
-    targets = intruder_targets(m, p.station)
+    st = p.post
+    targets = intruder_targets(m, st)
     if not targets:
         m.emit("no_effect", player=p.name, action="battlebots", reason="no_intruder")
         return
@@ -136,7 +137,7 @@ def battlebot_attack(m: Mission, p: CrewMember, heroic: bool) -> None:
             if not t.slime:
                 destroy(m, t, p, "battlebots")
     elif t.card.has("contamination"):
-        t.stations.remove(p.station)
+        t.stations.remove(st)
         t.damage += 1
         m.emit(
             "threat_hit",

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from typing import Any
+from typing import Any, cast
 
 from engine import board
 from engine.board import TRACKS
@@ -23,6 +23,7 @@ from engine.resolution.scoring import disabled_squads, observation_points, score
 from engine.resolution.threat_actions import appear, threat_actions
 from engine.state import CrewMember, Mission, Ship, ShipDestroyed, ThreatState
 from engine.threats.catalog import card as card_of
+from engine.vocab import ActionCode, DamageTokenKind, Fate, Zone
 
 _TOKEN_ORDERS = tuple(itertools.permutations(board.DAMAGE_TOKEN_KINDS))
 
@@ -46,12 +47,12 @@ def resolve(game: Game | dict[str, Any], *, log: bool = False) -> Result:
 def build_mission(game: Game, *, log: bool = False) -> Mission:
     rng = random.Random(game.seed)
     given = game.damage_tokens or {}
-    piles: dict[str, list[str]] = {}
+    piles: dict[Zone, list[DamageTokenKind]] = {}
     for zone in board.ZONES:
         # A seeded shuffle of the six tokens, drawn as one of the 720 orders.  Every zone draws,
         # given tokens or not, so fixing one zone's order does not change the others.
         pile = list(_TOKEN_ORDERS[rng.randrange(len(_TOKEN_ORDERS))])
-        first = list(given.get(zone, []))
+        first: list[DamageTokenKind] = list(given.get(zone) or [])
         piles[zone] = first + [tok for tok in pile if tok not in first]
     ship = Ship(
         shields=dict(board.SHIELD_START),
@@ -62,7 +63,11 @@ def build_mission(game: Game, *, log: bool = False) -> Mission:
         piles=piles,
         depots=dict.fromkeys(board.BATTLEBOT_DEPOTS, "ready"),
     )
-    crew = [CrewMember(index=i, name=p.name, actions=list(p.actions)) for i, p in enumerate(game.players)]
+    # The model has validated every action against vocab.ACTION_CODES.
+    crew = [
+        CrewMember(index=i, name=p.name, actions=cast(list[ActionCode], list(p.actions)))
+        for i, p in enumerate(game.players)
+    ]
     threats = []
     for i, placement in enumerate(game.threats):
         card = card_of(placement.id)
@@ -172,6 +177,7 @@ def build_result(m: Mission, log: bool) -> Result:
     lost = m.lost is not None
     outcomes = []
     for t in sorted(m.threats, key=lambda t: t.order):  # the input's order
+        fate: Fate
         if t.fate is not None:
             fate = t.fate
         elif t.appeared:

@@ -19,7 +19,7 @@ from engine.resolution.internal_threats import (
 )
 from engine.resolution.ship_damage import lift_damaged
 from engine.state import CrewMember, Mission
-from engine.vocab import NoEffectReason
+from engine.vocab import EnergyStore, NoEffectReason, Zone
 
 
 def play_turn(m: Mission) -> None:
@@ -60,11 +60,11 @@ def play_card(m: Mission, p: CrewMember) -> None:
 
 
 def _gravolift(m: Mission, p: CrewMember) -> None:
-    zone = zone_of(p.station)
+    zone = zone_of(p.post)
     busy = zone in m.ship.lifts_used
     broken = lift_damaged(m, zone)
     m.ship.lifts_used.add(zone)
-    enter(m, p, other_deck(p.station), how="gravolift")
+    enter(m, p, other_deck(p.post), how="gravolift")
     if busy or broken:
         # §3.2: you still move, but your next action is delayed.
         delay(m, p, m.turn + 1, cause="lift_damaged" if broken else "lift_busy")
@@ -93,7 +93,7 @@ def _fissure_repair(m: Mission, p: CrewMember) -> None:
 
 
 def _use_system(m: Mission, p: CrewMember, letter: str, heroic: bool) -> None:
-    st = p.station
+    st = p.post
     mals = malfunctions_on(m, st, letter)
     if mals:
         repair(m, p, mals[0], heroic)
@@ -110,7 +110,7 @@ def _use_system(m: Mission, p: CrewMember, letter: str, heroic: bool) -> None:
 def _cannon(m: Mission, p: CrewMember, heroic: bool) -> None:
     """Heavy lasers and the pulse cannon take 1 energy from their zone's reactor; light lasers
     have their own battery.  Each cannon fires once a turn."""
-    st = p.station
+    st = p.post
     ship = m.ship
     if st in ship.cannons:
         m.emit("no_effect", player=p.name, action="A", reason="cannon_fired")
@@ -127,16 +127,18 @@ def _cannon(m: Mission, p: CrewMember, heroic: bool) -> None:
 
 
 def _shield(m: Mission, p: CrewMember, heroic: bool) -> None:
-    zone = zone_of(p.station)
+    zone = zone_of(p.post)
     _transfer(m, p, heroic, src=("reactor", zone), dst=("shield", zone))
 
 
 def _side_reactor(m: Mission, p: CrewMember, heroic: bool) -> None:
-    zone = zone_of(p.station)
+    zone = zone_of(p.post)
     _transfer(m, p, heroic, src=("reactor", "white"), dst=("reactor", zone))
 
 
-def _transfer(m: Mission, p: CrewMember, heroic: bool, src: tuple[str, str], dst: tuple[str, str]) -> None:
+def _transfer(
+    m: Mission, p: CrewMember, heroic: bool, src: tuple[EnergyStore, Zone], dst: tuple[EnergyStore, Zone]
+) -> None:
     """Energy transfer (§3.2): fill the destination to capacity from the source, as far as it goes.
     Heroic B: if at least one unit moved, one more comes from the supply, even past capacity."""
     ship = m.ship
@@ -199,7 +201,7 @@ def _maintenance(m: Mission, p: CrewMember, heroic: bool) -> None:
 def _battlebots(m: Mission, p: CrewMember, heroic: bool) -> None:
     """Take the squad stored here, or reactivate your own disabled squad."""
     ship = m.ship
-    st = p.station
+    st = p.post
     if p.bots == "disabled":
         p.bots = "active"
         m.emit("bots", player=p.name, what="reactivated")
