@@ -202,7 +202,7 @@ def op_reactor_to_shield(m: Mission, t: ThreatState, op: Op) -> None:
 
 
 def op_delay(m: Mission, t: ThreatState, op: Op) -> None:
-    """Threat delays hit the NEXT turn's action (rulebook §3.4; rules-decisions 1)."""
+    """Threat delays hit the NEXT turn's action (rulebook §3.4; decision 1)."""
     for p in _players(m, t, op["where"]):
         delay(m, p, m.turn + 1, cause=t.card.id)
 

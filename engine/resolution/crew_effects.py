@@ -2,7 +2,7 @@
 
 Delay ("Задержка"): the card of the delayed turn moves one turn right, pushing the following
 cards until one lands on an empty turn; a card pushed off turn 12 is lost.  Several delays in the
-same turn do not add up (rulebook, Slime note; rules-decisions 3).
+same turn do not add up (rulebook, Slime note; decision 3).
 """
 
 from __future__ import annotations

@@ -85,7 +85,7 @@ def build_mission(game: Game, *, log: bool = False) -> Mission:
             cryoshield=card.has("cryoshield"),
             internal=card.internal,
         )
-        # rules-decisions 13: by number; same number -> internal first, serious before common.
+        # decision 13: by number; same number -> internal first, serious before common.
         t.sort_key = (placement.turn, 0 if card.internal else 1, 0 if card.serious else 1, i)
         threats.append(t)
     threats.sort(key=lambda t: t.sort_key)  # token order, used by every "lowest number first" rule

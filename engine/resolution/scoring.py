@@ -1,4 +1,4 @@
-"""Scoring (rulebook §4; rules-decisions 5 and 6).
+"""Scoring (rulebook §4; decision 5 and 6).
 
 Threat points (survived / destroyed values), minus the damage of all zones, minus the most
 damaged zone once more, minus 2 per knocked-out crew member, minus 1 per battlebot squad disabled

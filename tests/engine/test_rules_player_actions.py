@@ -36,7 +36,7 @@ def test_3_2_delay_of_a_blank_turn_changes_nothing() -> None:
 
 
 def test_3_2_two_delays_in_the_same_turn_do_not_add_up() -> None:
-    """Rulebook Slime note; rules-decisions 3."""
+    """Rulebook Slime note; decision 3."""
     m, p = _crew("abxc^aaaaaaa")
     delay(m, p, 3, cause="computer")
     delay(m, p, 3, cause="lift_busy")
@@ -73,7 +73,7 @@ def test_3_2_second_gravolift_user_in_a_turn_is_delayed() -> None:
 
 
 def test_3_2_damaged_gravolift_delays_its_user() -> None:
-    """Damage token 'lift' (rules-decisions 15): using that lift delays the next action."""
+    """Damage token 'lift' (decision 15): using that lift delays the next action."""
     m = mission_after(game("^b" + "-" * 10), 0)
     m.ship.damage["white"].append("lift")
     from engine.resolution.mission import play_one_turn
@@ -177,7 +177,7 @@ def test_3_2_rocket_one_per_turn_and_three_aboard() -> None:
 
 
 def test_3_2_visual_confirmation_counts_the_best_turn_per_phase() -> None:
-    """rules-decisions 5: 1 observer 1 point, 2 -> 2, 3 -> 3, 4 -> 5, 5 -> 7."""
+    """decision 5: 1 observer 1 point, 2 -> 2, 3 -> 3, 4 -> 5, 5 -> 7."""
     from engine import resolve
 
     res = resolve(game("^-c" + "-" * 9, "^-c" + "-" * 9, "^-c" + "-" * 9, "^-c" + "-" * 9, KEEPER))
@@ -192,7 +192,7 @@ def test_3_2_computer_maintained_in_the_first_two_turns_prevents_the_delay() -> 
 
 
 def test_3_5_computer_maintained_too_late_delays_everyone_aboard() -> None:
-    """§3.5 / rules-decisions 2: maintenance in turn 3 is too late for phase 1."""
+    """§3.5 / decision 2: maintenance in turn 3 is too late for phase 1."""
     m = mission_after(game("--c" + "-" * 9, "a" * 12), 3)
     assert kinds(m, "computer_not_maintained")[0]["phase"] == 1
     assert "".join(m.crew[0].actions[:4]) == "---c"
