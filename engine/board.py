@@ -106,6 +106,9 @@ def phase_of(turn: int) -> int:
     return len(PHASE_LAST_TURNS)
 
 
+PHASE_OF: tuple[int, ...] = tuple(phase_of(turn) for turn in range(TURNS + 2))  # by turn, 0..13
+
+
 # --- trajectories (the seven printed trajectory boards) ------------------------------------------
 @dataclass(frozen=True, slots=True)
 class Track:
@@ -116,6 +119,7 @@ class Track:
     x: tuple[int, ...]
     y: tuple[int, ...]
     letters: tuple[Literal["X", "Y", "Z"] | None, ...] = ()  # letters[space], filled in __post_init__
+    marks_upto: tuple[int, ...] = ()  # marks_upto[space]: lettered spaces from 1 to `space`
 
     def __post_init__(self) -> None:
         marks: list[Literal["X", "Y", "Z"] | None] = [None] * (self.length + 1)
@@ -125,6 +129,10 @@ class Track:
         for s in self.y:
             marks[s] = "Y"
         object.__setattr__(self, "letters", tuple(marks))
+        counts = [0]
+        for space in range(1, self.length + 1):
+            counts.append(counts[-1] + (marks[space] is not None))
+        object.__setattr__(self, "marks_upto", tuple(counts))
 
 
 def distance(space: int) -> int:

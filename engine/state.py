@@ -153,6 +153,8 @@ class Mission:
     turn_counters: list[ThreatState] = field(default_factory=list)  # reset at the end of each turn
     end_of_step: list[ThreatState] = field(default_factory=list)  # Nemesis, asteroids
     slimes: list[ThreatState] = field(default_factory=list)  # Slime: tokens that spread and delay
+    malfunctions: list[ThreatState] = field(default_factory=list)  # repaired by A/B/C actions
+    appearing: dict[int, list[ThreatState]] = field(default_factory=dict)  # by T+ turn
 
     def emit(self, kind: EventKind, **data: Any) -> None:
         """Record a structured event; cheap no-op when nobody asked for the log."""

@@ -398,7 +398,14 @@ def run_op(m: Mission, t: ThreatState, op: Op) -> None:
 def move_threat(m: Mission, t: ThreatState, spaces: int) -> None:
     """Move `spaces` toward the ship, acting on each X/Y/Z crossed (Z: the threat is survived)."""
     start = t.position
-    letters = t.track.letters
+    track = t.track
+    marks = track.marks_upto
+    if start - spaces >= 1 and marks[start - 1] == marks[start - spaces - 1]:
+        t.position = start - spaces  # no lettered space crossed or reached: just move
+        if m.log_enabled:
+            m.emit("threat_moved", threat=t.card.id, number=t.number, frm=start, to=t.position)
+        return
+    letters = track.letters
     actions = t.card.actions
     for _ in range(spaces):
         t.position -= 1
@@ -407,7 +414,8 @@ def move_threat(m: Mission, t: ThreatState, spaces: int) -> None:
             continue
         if letter != "Z":
             t.breakpoints += 1
-        m.emit("threat_action", threat=t.card.id, number=t.number, letter=letter)
+        if m.log_enabled:
+            m.emit("threat_action", threat=t.card.id, number=t.number, letter=letter)
         for op in actions[letter]:
             OPS[op["op"]].run(m, t, op)
             if t.fate is not None:  # e.g. Nemesis destroyed by its own attack
@@ -415,7 +423,8 @@ def move_threat(m: Mission, t: ThreatState, spaces: int) -> None:
         if letter == "Z":
             survive(m, t)
             return
-    m.emit("threat_moved", threat=t.card.id, number=t.number, frm=start, to=t.position)
+    if m.log_enabled:
+        m.emit("threat_moved", threat=t.card.id, number=t.number, frm=start, to=t.position)
 
 
 def survive(m: Mission, t: ThreatState) -> None:

@@ -26,7 +26,8 @@ def delay(m: Mission, p: CrewMember, turn: int, cause: DelayCause | str) -> None
     lost = acts[gap] if gap == len(acts) - 1 and acts[gap] != board.BLANK else None
     del acts[gap]
     acts.insert(i, board.BLANK)
-    m.emit("delay", player=p.name, delayed_turn=turn, cause=cause, lost_card=lost)
+    if m.log_enabled:
+        m.emit("delay", player=p.name, delayed_turn=turn, cause=cause, lost_card=lost)
 
 
 def knock_out(m: Mission, p: CrewMember, cause: str) -> None:
@@ -46,7 +47,8 @@ def enter(m: Mission, p: CrewMember, st: Position, how: MoveHow) -> None:
     """Move a crew member into `st`, applying what waits there (slime, contamination after Z)."""
     frm = p.station
     p.station = st
-    m.emit("move", player=p.name, frm=frm, to=st, how=how)
+    if m.log_enabled:
+        m.emit("move", player=p.name, frm=frm, to=st, how=how)
     for t in m.slimes:
         if t.appeared and any(tok[0] == st for tok in t.slime):
             # Slime (§7.2): entering a slimed station delays your next action.

@@ -99,7 +99,8 @@ def aim(m: Mission, *, weapons: bool = True) -> Volley:
             if target is not None:
                 volley.add(target, weapon, dmg + bonus)
             else:
-                m.emit("no_target", weapon=weapon, zone=zone)
+                if m.log_enabled:
+                    m.emit("no_target", weapon=weapon, zone=zone)
 
     if ship.rocket_in_flight:
         ship.rocket_in_flight = False
@@ -167,16 +168,17 @@ def apply_hits(m: Mission, volley: Volley) -> list[ThreatState]:
         net = max(0, total - shield)
         if t.card.has("swarm"):
             net = min(net, 1)  # §7.1 Swarm: one damage per step, whatever hits it
-        m.emit(
-            "threat_damage",
-            threat=t.card.id,
-            number=t.number,
-            zone=t.zone,
-            weapons=[w for w, _ in shots],
-            total=total,
-            shield=shield,
-            damage=net,
-        )
+        if m.log_enabled:
+            m.emit(
+                "threat_damage",
+                threat=t.card.id,
+                number=t.number,
+                zone=t.zone,
+                weapons=[w for w, _ in shots],
+                total=total,
+                shield=shield,
+                damage=net,
+            )
         if net > 0:
             t.damage += net
             t.damage_this_step += net

@@ -16,11 +16,9 @@ from engine.vocab import HitHow, Station
 
 def malfunctions_on(m: Mission, st: Station, letter: str) -> list[ThreatState]:
     """Present malfunctions covering system `letter` in station `st`, lowest token first."""
-    return [
-        t
-        for t in m.threats
-        if t.present and t.card.internal_type == "malfunction" and t.card.damaged_by == letter and st in t.stations
-    ]
+    if not m.malfunctions:
+        return []
+    return [t for t in m.malfunctions if t.present and t.card.damaged_by == letter and st in t.stations]
 
 
 def destroy(m: Mission, t: ThreatState, by: CrewMember | None, how: HitHow, source: str | None = None) -> None:

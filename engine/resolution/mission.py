@@ -92,6 +92,9 @@ def build_mission(game: Game, *, log: bool = False) -> Mission:
     m = Mission(crew=crew, ship=ship, threats=threats, rng=rng, log_enabled=log)
     for t in threats:
         card = t.card
+        m.appearing.setdefault(t.number, []).append(t)
+        if card.internal_type == "malfunction":
+            m.malfunctions.append(t)
         # Auras come from the data: any card whose X/Y/Z can raise others' attacks or shields.
         if "global_external_attack_bonus" in card.op_names:
             m.attack_auras.append(t)
@@ -111,9 +114,8 @@ def build_mission(game: Game, *, log: bool = False) -> Mission:
 def play_one_turn(m: Mission, turn: int) -> None:
     m.turn = turn
     m.step = "appear"
-    for t in m.threats:
-        if t.number == turn and not t.appeared:
-            appear(m, t)
+    for t in m.appearing.get(turn, ()):
+        appear(m, t)
     m.step = "actions"
     play_turn(m)
     multi_station_bonus(m)
@@ -126,17 +128,20 @@ def play_one_turn(m: Mission, turn: int) -> None:
         computer_check(m, turn)
     if turn in board.PHASE_LAST_TURNS:
         m.step = "phase_end"
-        m.emit("phase_end", phase=board.phase_of(turn), observers=m.ship.observation_best[board.phase_of(turn) - 1])
+        phase = board.PHASE_OF[turn]
+        m.emit("phase_end", phase=phase, observers=m.ship.observation_best[phase - 1])
 
 
 def end_of_turn(m: Mission) -> None:
     ship = m.ship
     ship.rocket_in_flight = ship.rocket_launched  # the rocket moves to the second space (§3.4 end)
     ship.rocket_launched = False
-    ship.lifts_used.clear()
-    phase = board.phase_of(m.turn) - 1
-    ship.observation_best[phase] = max(ship.observation_best[phase], ship.observers)
-    ship.observers = 0
+    if ship.lifts_used:
+        ship.lifts_used.clear()
+    if ship.observers:
+        phase = board.PHASE_OF[m.turn] - 1
+        ship.observation_best[phase] = max(ship.observation_best[phase], ship.observers)
+        ship.observers = 0
     for t in m.turn_counters:
         t.hits_this_turn = 0
         t.stations_hit.clear()

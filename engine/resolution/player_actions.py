@@ -7,6 +7,8 @@ covered by a malfunction repairs it instead of using it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from engine import board
 from engine.board import HEROIC_MOVES, neighbour, other_deck, zone_of
 from engine.resolution.crew_effects import delay, enter
@@ -19,47 +21,65 @@ from engine.resolution.internal_threats import (
 )
 from engine.resolution.ship_damage import lift_damaged
 from engine.state import CrewMember, Mission
-from engine.vocab import EnergyStore, NoEffectReason, Zone
+from engine.vocab import ActionCode, EnergyStore, NoEffectReason, Zone
 
 
 def play_turn(m: Mission) -> None:
+    i = m.turn - 1
     for p in m.crew:
         if not p.knocked_out:
-            play_card(m, p)
+            code = p.actions[i]
+            p.intercepting = False
+            if p.station == board.SPACE:
+                _in_space(m, p, code)
+            elif code != board.BLANK:
+                _PLAY[code](m, p, code)
 
 
 def play_card(m: Mission, p: CrewMember) -> None:
-    turn = m.turn
-    code = p.actions[turn - 1]
+    """One crew member's card of the current turn (the same as one pass of `play_turn`)."""
+    code = p.actions[m.turn - 1]
     p.intercepting = False
     if p.station == board.SPACE:
         _in_space(m, p, code)
-        return
-    if code == board.BLANK:
-        return
-    if code in "<>":
-        target = neighbour(p.station, "red" if code == "<" else "blue")
-        if target is None:
-            m.emit("no_effect", player=p.name, action=code, reason="hull_end")
-        else:
-            enter(m, p, target, how="red_arrow" if code == "<" else "blue_arrow")
-        return
-    if code == "^":
-        _gravolift(m, p)
-        return
-    if code in HEROIC_MOVES:
-        # Heroic move (§3.2): straight to the station, no lift is used.
-        target = HEROIC_MOVES[code]
-        if target != p.station:
-            enter(m, p, target, how="heroic_move")
-        return
-    if code in "xX":
-        battlebot_attack(m, p, heroic=code == "X")
-        return
-    _use_system(m, p, code.upper(), heroic=code.isupper())
+    elif code != board.BLANK:
+        _PLAY[code](m, p, code)
 
 
-def _gravolift(m: Mission, p: CrewMember) -> None:
+def _arrow(m: Mission, p: CrewMember, code: ActionCode) -> None:
+    target = neighbour(p.post, "red" if code == "<" else "blue")
+    if target is None:
+        m.emit("no_effect", player=p.name, action=code, reason="hull_end")
+    else:
+        enter(m, p, target, how="red_arrow" if code == "<" else "blue_arrow")
+
+
+def _heroic_move(m: Mission, p: CrewMember, code: ActionCode) -> None:
+    """Heroic move (§3.2): straight to the station, no lift is used."""
+    target = HEROIC_MOVES[code]
+    if target != p.station:
+        enter(m, p, target, how="heroic_move")
+
+
+def _battlebots_action(m: Mission, p: CrewMember, code: ActionCode) -> None:
+    battlebot_attack(m, p, heroic=code == "X")
+
+
+def _system_action(m: Mission, p: CrewMember, code: ActionCode) -> None:
+    letter, heroic = _SYSTEM_CODES[code]
+    _use_system(m, p, letter, heroic)
+
+
+_SYSTEM_CODES: dict[ActionCode, tuple[str, bool]] = {
+    "a": ("A", False),
+    "b": ("B", False),
+    "c": ("C", False),
+    "A": ("A", True),
+    "B": ("B", True),
+}
+
+
+def _gravolift(m: Mission, p: CrewMember, code: ActionCode = "^") -> None:
     zone = zone_of(p.post)
     busy = zone in m.ship.lifts_used
     broken = lift_damaged(m, zone)
@@ -94,11 +114,12 @@ def _fissure_repair(m: Mission, p: CrewMember) -> None:
 
 def _use_system(m: Mission, p: CrewMember, letter: str, heroic: bool) -> None:
     st = p.post
-    mals = malfunctions_on(m, st, letter)
-    if mals:
-        repair(m, p, mals[0], heroic)
-        return
-    if (st, letter) in m.ship.broken:
+    if m.malfunctions:
+        mals = malfunctions_on(m, st, letter)
+        if mals:
+            repair(m, p, mals[0], heroic)
+            return
+    if m.ship.broken and (st, letter) in m.ship.broken:
         m.emit("no_effect", player=p.name, action=letter, reason="system_broken")
         return
     SYSTEMS[(st, letter)](m, p, heroic)
@@ -123,7 +144,8 @@ def _cannon(m: Mission, p: CrewMember, heroic: bool) -> None:
             return
         ship.reactors[zone] -= 1
     ship.cannons[st] = 1 if heroic else 0
-    m.emit("fire", player=p.name, station=st, heroic=heroic)
+    if m.log_enabled:
+        m.emit("fire", player=p.name, station=st, heroic=heroic)
 
 
 def _shield(m: Mission, p: CrewMember, heroic: bool) -> None:
@@ -150,16 +172,17 @@ def _transfer(
     dst_vals[dst[1]] += moved
     extra = 1 if heroic and moved > 0 else 0
     dst_vals[dst[1]] += extra
-    m.emit(
-        "energy",
-        player=p.name,
-        src=src[0],
-        src_zone=src[1],
-        dst=dst[0],
-        dst_zone=dst[1],
-        amount=moved,
-        heroic_bonus=extra,
-    )
+    if m.log_enabled:
+        m.emit(
+            "energy",
+            player=p.name,
+            src=src[0],
+            src_zone=src[1],
+            dst=dst[0],
+            dst_zone=dst[1],
+            amount=moved,
+            heroic_bonus=extra,
+        )
 
 
 def _refuel(m: Mission, p: CrewMember, heroic: bool) -> None:
@@ -249,4 +272,15 @@ SYSTEMS = {
     ("lower_red", "C"): _battlebots,
     ("lower_white", "C"): _observe,
     ("lower_blue", "C"): _rocket,
+}
+
+# What each card code does aboard (a blank does nothing; in space `_in_space` decides).
+_PLAY: dict[ActionCode, Callable[[Mission, CrewMember, ActionCode], None]] = {
+    "<": _arrow,
+    ">": _arrow,
+    "^": _gravolift,
+    "x": _battlebots_action,
+    "X": _battlebots_action,
+    **dict.fromkeys(_SYSTEM_CODES, _system_action),
+    **dict.fromkeys(HEROIC_MOVES, _heroic_move),
 }

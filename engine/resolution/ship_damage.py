@@ -85,7 +85,8 @@ def damage_zone(m: Mission, zone: Zone, points: int, source: str) -> None:
         token = pile.pop(0)
         taken.append(token)
         _token_effect(m, zone, token)
-        m.emit("damage_token", zone=zone, token=token, total=len(taken), source=source)
+        if m.log_enabled:
+            m.emit("damage_token", zone=zone, token=token, total=len(taken), source=source)
 
 
 def _token_effect(m: Mission, zone: Zone, token: DamageTokenKind) -> None:

@@ -26,14 +26,15 @@ def appear(m: Mission, t: ThreatState) -> None:
                 t.station = None
         else:
             t.stations = list(card.stations)
-    m.emit(
-        "threat_appears",
-        threat=card.id,
-        number=t.number,
-        zone=t.zone,
-        track=t.track.id,
-        station=t.station or (t.stations[0] if t.stations else (t.slime[0][0] if t.slime else None)),
-    )
+    if m.log_enabled:
+        m.emit(
+            "threat_appears",
+            threat=card.id,
+            number=t.number,
+            zone=t.zone,
+            track=t.track.id,
+            station=t.station or (t.stations[0] if t.stations else (t.slime[0][0] if t.slime else None)),
+        )
     if card.has("rockets_are_health"):
         # §7.2 Unstable Warheads: one health per rocket still aboard; none aboard -> destroyed at once.
         t.health = m.ship.rockets
