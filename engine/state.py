@@ -94,6 +94,8 @@ class ThreatState:
     damage_this_step: int = 0
     sort_key: tuple[int, int, int, int] = (0, 0, 0, 0)
     internal: bool = False  # copied from the card: read on every targeting decision
+    immune: frozenset[str] = frozenset()  # weapons that cannot aim at it (from its traits)
+    hides_far: bool = False  # untargetable at range 3 (from its traits)
     present: bool = False  # on its track and still a threat; kept by appear() and set_fate()
 
     def set_fate(self, fate: Literal["destroyed", "survived"], turn: int) -> None:
@@ -155,6 +157,18 @@ class Mission:
     slimes: list[ThreatState] = field(default_factory=list)  # Slime: tokens that spread and delay
     malfunctions: list[ThreatState] = field(default_factory=list)  # repaired by A/B/C actions
     appearing: dict[int, list[ThreatState]] = field(default_factory=dict)  # by T+ turn
+
+    def role_groups(self) -> tuple[list[ThreatState], ...]:
+        """The threat groups build_mission fills from each card's roles, in its order."""
+        return (
+            self.attack_auras,
+            self.shield_auras,
+            self.multi_station,
+            self.turn_counters,
+            self.end_of_step,
+            self.slimes,
+            self.malfunctions,
+        )
 
     def emit(self, kind: EventKind, **data: Any) -> None:
         """Record a structured event; cheap no-op when nobody asked for the log."""

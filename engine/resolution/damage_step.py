@@ -38,17 +38,12 @@ class Volley:
 
 
 def targetable(t: ThreatState, weapon: Weapon) -> bool:
-    """Can `weapon` aim at this threat?"""
-    if not t.present or t.internal:
+    """Can `weapon` aim at this threat?  Stealth / Phantom Fighter until X: no weapon sees it;
+    heavy-laser and rocket immunity and hiding at range 3 come from the card's traits (the
+    mission builder turns them into `immune` and `hides_far`)."""
+    if not t.present or t.internal or not t.visible or weapon in t.immune:
         return False
-    card = t.card
-    if not t.visible:  # Stealth/Phantom Fighter until X: every weapon ignores it
-        return False
-    if card.has("untargetable_at_range_3") and distance(t.position) == 3:
-        return False
-    if weapon == "heavy" and card.has("heavy_laser_immune"):
-        return False
-    return not (weapon == "rocket" and card.has("rocket_immune"))
+    return not (t.hides_far and distance(t.position) == 3)
 
 
 def shield_of(m: Mission, t: ThreatState) -> int:

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import itertools
 import random
-from typing import Any, cast
+from functools import cache
+from typing import Any, NamedTuple, cast
 
 from engine import board
 from engine.board import TRACKS
@@ -71,6 +72,7 @@ def build_mission(game: Game, *, log: bool = False) -> Mission:
     threats = []
     for i, placement in enumerate(game.threats):
         card = card_of(placement.id)
+        roles = _roles(card.id)
         track_id = game.tracks.internal if card.internal else getattr(game.tracks, placement.zone or "white")
         t = ThreatState(
             card=card,
@@ -81,9 +83,11 @@ def build_mission(game: Game, *, log: bool = False) -> Mission:
             health=card.health,
             speed=card.speed,
             shield=card.shield,
-            visible=not card.has("stealth_until_x"),
-            cryoshield=card.has("cryoshield"),
+            visible=not roles.stealth,
+            cryoshield=roles.cryoshield,
             internal=card.internal,
+            immune=roles.immune,
+            hides_far=roles.hides_far,
         )
         # decision 13: by number; same number -> internal first, serious before common.
         t.sort_key = (placement.turn, 0 if card.internal else 1, 0 if card.serious else 1, i)
@@ -91,24 +95,51 @@ def build_mission(game: Game, *, log: bool = False) -> Mission:
     threats.sort(key=lambda t: t.sort_key)  # token order, used by every "lowest number first" rule
     m = Mission(crew=crew, ship=ship, threats=threats, rng=rng, log_enabled=log)
     for t in threats:
-        card = t.card
+        roles = _roles(t.card.id)
         m.appearing.setdefault(t.number, []).append(t)
-        if card.internal_type == "malfunction":
-            m.malfunctions.append(t)
-        # Auras come from the data: any card whose X/Y/Z can raise others' attacks or shields.
-        if "global_external_attack_bonus" in card.op_names:
-            m.attack_auras.append(t)
-        if "global_external_shield_bonus" in card.op_names:
-            m.shield_auras.append(t)
-        if card.has("multi_station_bonus"):
-            m.multi_station.append(t)
-        if card.has("multi_station_bonus") or card.has("needs_three"):
-            m.turn_counters.append(t)
-        if card.has("retaliates") or card.breakup_per_breakpoint:
-            m.end_of_step.append(t)
-        if card.has("slime"):
-            m.slimes.append(t)
+        if roles.any:
+            for group, member in zip(m.role_groups(), roles.groups, strict=True):
+                if member:
+                    group.append(t)
     return m
+
+
+class _Roles(NamedTuple):
+    """What a card asks of the turn loop, worked out once per card (not per mission)."""
+
+    stealth: bool
+    cryoshield: bool
+    immune: frozenset[str]  # weapons that cannot aim at it
+    hides_far: bool  # untargetable at range 3
+    groups: tuple[bool, ...]  # membership of each of Mission.role_groups(), in that order
+    any: bool
+
+
+@cache
+def _roles(card_id: str) -> _Roles:
+    card = card_of(card_id)
+    groups = (
+        "global_external_attack_bonus" in card.op_names,  # attack_auras: from the data
+        "global_external_shield_bonus" in card.op_names,  # shield_auras: from the data
+        card.has("multi_station_bonus"),  # multi_station
+        card.has("multi_station_bonus") or card.has("needs_three"),  # turn_counters
+        card.has("retaliates") or card.breakup_per_breakpoint > 0,  # end_of_step
+        card.has("slime"),  # slimes
+        card.internal_type == "malfunction",  # malfunctions
+    )
+    immune = frozenset(
+        weapon
+        for weapon, immune in (("heavy", card.has("heavy_laser_immune")), ("rocket", card.has("rocket_immune")))
+        if immune
+    )
+    return _Roles(
+        card.has("stealth_until_x"),
+        card.has("cryoshield"),
+        immune,
+        card.has("untargetable_at_range_3"),
+        groups,
+        any(groups),
+    )
 
 
 def play_one_turn(m: Mission, turn: int) -> None:

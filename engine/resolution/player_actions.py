@@ -21,7 +21,7 @@ from engine.resolution.internal_threats import (
 )
 from engine.resolution.ship_damage import lift_damaged
 from engine.state import CrewMember, Mission
-from engine.vocab import ActionCode, EnergyStore, NoEffectReason, Zone
+from engine.vocab import ActionCode, EnergyStore, NoEffectReason, Station, Zone
 
 
 def play_turn(m: Mission) -> None:
@@ -66,8 +66,18 @@ def _battlebots_action(m: Mission, p: CrewMember, code: ActionCode) -> None:
 
 
 def _system_action(m: Mission, p: CrewMember, code: ActionCode) -> None:
+    """A, B or C of the station: repairs a malfunction covering that system, else uses it."""
     letter, heroic = _SYSTEM_CODES[code]
-    _use_system(m, p, letter, heroic)
+    st = p.post
+    if m.malfunctions:
+        mals = malfunctions_on(m, st, letter)
+        if mals:
+            repair(m, p, mals[0], heroic)
+            return
+    if m.ship.broken and (st, letter) in m.ship.broken:
+        m.emit("no_effect", player=p.name, action=letter, reason="system_broken")
+        return
+    SYSTEMS[st][letter](m, p, heroic)
 
 
 _SYSTEM_CODES: dict[ActionCode, tuple[str, bool]] = {
@@ -110,19 +120,6 @@ def _fissure_repair(m: Mission, p: CrewMember) -> None:
     if f is not None:
         p.intercepting = False
         hit(m, f, 2 if p.intercept_heroic else 1, p, "interceptors")
-
-
-def _use_system(m: Mission, p: CrewMember, letter: str, heroic: bool) -> None:
-    st = p.post
-    if m.malfunctions:
-        mals = malfunctions_on(m, st, letter)
-        if mals:
-            repair(m, p, mals[0], heroic)
-            return
-    if m.ship.broken and (st, letter) in m.ship.broken:
-        m.emit("no_effect", player=p.name, action=letter, reason="system_broken")
-        return
-    SYSTEMS[(st, letter)](m, p, heroic)
 
 
 # --- the systems, one function each -----------------------------------------------------------
@@ -253,25 +250,15 @@ def _rocket(m: Mission, p: CrewMember, heroic: bool) -> None:
     m.emit("rocket_launched", player=p.name, rockets_left=ship.rockets)
 
 
-SYSTEMS = {
-    ("upper_red", "A"): _cannon,
-    ("upper_white", "A"): _cannon,
-    ("upper_blue", "A"): _cannon,
-    ("lower_red", "A"): _cannon,
-    ("lower_white", "A"): _cannon,
-    ("lower_blue", "A"): _cannon,
-    ("upper_red", "B"): _shield,
-    ("upper_white", "B"): _shield,
-    ("upper_blue", "B"): _shield,
-    ("lower_red", "B"): _side_reactor,
-    ("lower_white", "B"): _refuel,
-    ("lower_blue", "B"): _side_reactor,
-    ("upper_red", "C"): _interceptors,
-    ("upper_white", "C"): _maintenance,
-    ("upper_blue", "C"): _battlebots,
-    ("lower_red", "C"): _battlebots,
-    ("lower_white", "C"): _observe,
-    ("lower_blue", "C"): _rocket,
+SystemUse = Callable[[Mission, CrewMember, bool], None]
+# The A/B/C system of every station (§1 ship picture), by station then letter.
+SYSTEMS: dict[Station, dict[str, SystemUse]] = {
+    "upper_red": {"A": _cannon, "B": _shield, "C": _interceptors},
+    "upper_white": {"A": _cannon, "B": _shield, "C": _maintenance},
+    "upper_blue": {"A": _cannon, "B": _shield, "C": _battlebots},
+    "lower_red": {"A": _cannon, "B": _side_reactor, "C": _battlebots},
+    "lower_white": {"A": _cannon, "B": _refuel, "C": _observe},
+    "lower_blue": {"A": _cannon, "B": _side_reactor, "C": _rocket},
 }
 
 # What each card code does aboard (a blank does nothing; in space `_in_space` decides).
