@@ -157,6 +157,7 @@ class Mission:
     slimes: list[ThreatState] = field(default_factory=list)  # Slime: tokens that spread and delay
     malfunctions: list[ThreatState] = field(default_factory=list)  # repaired by A/B/C actions
     appearing: dict[int, list[ThreatState]] = field(default_factory=dict)  # by T+ turn
+    in_input_order: list[ThreatState] = field(default_factory=list)  # the game's order, for the result
 
     def role_groups(self) -> tuple[list[ThreatState], ...]:
         """The threat groups build_mission fills from each card's roles, in its order."""

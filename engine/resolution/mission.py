@@ -92,8 +92,9 @@ def build_mission(game: Game, *, log: bool = False) -> Mission:
         # decision 13: by number; same number -> internal first, serious before common.
         t.sort_key = (placement.turn, 0 if card.internal else 1, 0 if card.serious else 1, i)
         threats.append(t)
+    in_input_order = list(threats)
     threats.sort(key=lambda t: t.sort_key)  # token order, used by every "lowest number first" rule
-    m = Mission(crew=crew, ship=ship, threats=threats, rng=rng, log_enabled=log)
+    m = Mission(crew=crew, ship=ship, threats=threats, rng=rng, log_enabled=log, in_input_order=in_input_order)
     for t in threats:
         roles = _roles(t.card.id)
         m.appearing.setdefault(t.number, []).append(t)
@@ -212,7 +213,7 @@ def final_turn(m: Mission) -> None:
 def build_result(m: Mission, log: bool) -> Result:
     lost = m.lost is not None
     outcomes = []
-    for t in sorted(m.threats, key=lambda t: t.order):  # the input's order
+    for t in m.in_input_order:
         fate: Fate
         if t.fate is not None:
             fate = t.fate
