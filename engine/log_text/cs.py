@@ -7,9 +7,7 @@ quotes, so no template has to decline them.
 
 from __future__ import annotations
 
-from typing import Any
-
-from engine.log_text.base import Event, Names, Table, Template, word
+from engine.log_text.base import Table, Template, Words, opt, thr, word
 from engine.vocab import EventKind
 
 MOVE_HOW = {
@@ -82,55 +80,22 @@ ZONE_LOST = "je zničena"
 ZONE = {"red": "červená zóna", "white": "bílá zóna", "blue": "modrá zóna"}
 
 
-def _thr(e: Event, n: Names, key: str = "threat") -> str:
-    """A threat card by its name and its id: „Torpédoborec (E1-02)“."""
-    tid = str(e.get(key) or "")
-    return f"{n.threat(tid)} ({tid})"
-
-
-def _zone(zone: Any) -> str:
-    return word(ZONE, zone)
-
-
-def _st(station: Any) -> str:
-    """A station in the nominative, quoted: „horní červená lokalita“."""
-    if station == "space":
-        return SPACE
-    if not isinstance(station, str) or "_" not in station:
-        return str(station or "?")
-    deck, zone = station.split("_", 1)
-    words = f"{word(DECK, deck)} {word(ZONE_ADJ, zone)} {STATION_WORD}"
-    return f"„{words}“"
-
-
-def _store(system: Any, zone: Any) -> str:
-    return f"{word(SYSTEM, system)} ({_zone(zone)})"
-
-
-def _token(token: Any) -> str:
-    return word(TOKEN, token)
-
-
-def _weapon(e: Event, n: Names, weapon: Any) -> str:
-    if weapon == "explosion" and e.get("source"):
-        return f"{WEAPON['explosion']} {_thr(e, n, 'source')}"
-    if weapon in ("heavy", "light") and e.get("zone"):
-        return f"{WEAPON[weapon]} ({_zone(e['zone'])})"
-    return word(WEAPON, weapon)
-
-
-def _cause(e: Event, n: Names) -> str:
-    """A delay's or knock-out's cause: a code or the card that did it."""
-    cause = e.get("cause")
-    return DELAY_CAUSE[cause] if cause in DELAY_CAUSE else _thr(e, n, "cause")
-
-
-def _lost(e: Event, n: Names) -> str:
-    return _thr(e, n) if e.get("threat") else f"{_zone(e.get('zone'))} {ZONE_LOST}"
-
-
-def _opt(value: Any, text: str) -> str:
-    return text if value else ""
+W = Words(
+    zone=ZONE,
+    deck=DECK,
+    zone_adj=ZONE_ADJ,
+    station_word=STATION_WORD,
+    quotes=("„", "“"),
+    space=SPACE,
+    system=SYSTEM,
+    token_names=TOKEN,
+    weapons=WEAPON,
+    delay_cause=DELAY_CAUSE,
+    zone_lost=ZONE_LOST,
+)
+_thr, _opt = thr, opt
+_zone, _st, _store, _token = W.zone_name, W.station, W.store, W.token
+_weapon, _cause, _lost = W.weapon, W.cause, W.lost
 
 
 TEMPLATES: dict[EventKind, Template] = {

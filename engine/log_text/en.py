@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.log_text.base import Event, Names, Table, Template, word
+from engine.log_text.base import Event, Names, Table, Template, thr, word
 from engine.vocab import EventKind
 
 ZONE = {"red": "red zone", "white": "white zone", "blue": "blue zone"}
+_thr = thr
 MOVE_HOW = {
     "red_arrow": "red arrow",
     "blue_arrow": "blue arrow",
@@ -69,11 +70,6 @@ TOKEN = {
     "upper_cannon": "upper cannon",
     "lower_cannon": "lower cannon",
 }
-
-
-def _thr(e: Event, n: Names, key: str = "threat") -> str:
-    tid = str(e.get(key) or "")
-    return f"{n.threat(tid)} ({tid})"
 
 
 def _place(st: Any) -> str:
