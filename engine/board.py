@@ -153,3 +153,9 @@ TRACKS: dict[TrackId, Track] = {
     )
 }
 assert tuple(TRACKS) == TRACK_IDS
+_TRACKS_BY_TEXT: dict[str, Track] = {tid: t for tid, t in TRACKS.items()}
+
+
+def track(track_id: str) -> Track:
+    """A trajectory by an id read from outside (a game's JSON, a stored flight); KeyError if unknown."""
+    return _TRACKS_BY_TEXT[track_id]
