@@ -108,12 +108,12 @@ def intruder_targets(m: Mission, st: Station) -> list[ThreatState]:
 def battlebot_attack(m: Mission, p: CrewMember, heroic: bool) -> None:
     """The battlebots action aboard (§3.2): 1 damage to the lowest-numbered intruder here."""
     if p.bots != "active":
-        m.emit("no_effect", player=p.name, action="battlebots", reason="no_active_bots")
+        m.emit("no_effect", player=p.name, action="x", reason="no_active_bots")
         return
     st = p.post
     targets = intruder_targets(m, st)
     if not targets:
-        m.emit("no_effect", player=p.name, action="battlebots", reason="no_intruder")
+        m.emit("no_effect", player=p.name, action="x", reason="no_intruder")
         return
     t = targets[0]
     if t.card.has("slime"):
