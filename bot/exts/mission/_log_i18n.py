@@ -37,8 +37,15 @@ def _language(lang: str) -> Language:
 
 
 def describe(lang: str, entry: dict[str, Any]) -> str:
-    """One log line in `lang` (an unknown language is rendered in English)."""
-    return log_text.describe(_language(lang), entry, BotNames(lang))
+    """One log line in `lang` (an unknown language is rendered in English).
+
+    Every event the engine emits today renders (engine/log_text's tests enumerate them); a stored
+    log written by an older engine may carry another shape, and then its own stored `text` is shown
+    rather than nothing."""
+    try:
+        return log_text.describe(_language(lang), entry, BotNames(lang))
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return str(entry.get("text", ""))
 
 
 def cause_text(lang: str, cause: Any) -> str:
