@@ -14,6 +14,7 @@ from typing import Any
 
 from engine import board
 from engine.board import TRACKS
+from engine.campaign.carried import apply_carried, end_state
 from engine.model import Game, LogEntry, Lost, Result, Score, ThreatOutcome
 from engine.resolution.crew_effects import delay, enter
 from engine.resolution.damage_step import damage_step
@@ -40,7 +41,10 @@ def resolve(game: Game | dict[str, Any], *, log: bool = False) -> Result:
         m.lost = (m.turn, lost.cause)
         m.lost_zone = lost.zone
         m.emit("mission_lost", cause=lost.cause)
-    return build_result(m, log)
+    result = build_result(m, log)
+    if game.carried is not None:  # a campaign mission hands back the ship state to carry on
+        result.carry = end_state(m)
+    return result
 
 
 def build_mission(game: Game, *, log: bool = False) -> Mission:
@@ -62,6 +66,8 @@ def build_mission(game: Game, *, log: bool = False) -> Mission:
         piles=piles,
         depots=dict.fromkeys(board.BATTLEBOT_DEPOTS, "ready"),
     )
+    if game.carried is not None:
+        apply_carried(ship, game.carried)
     crew = [CrewMember(index=i, name=p.name, actions=list(p.actions)) for i, p in enumerate(game.players)]
     threats = []
     for i, placement in enumerate(game.threats):
