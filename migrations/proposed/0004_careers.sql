@@ -31,6 +31,99 @@ CREATE TABLE logbook_threats (
     PRIMARY KEY (logbook_id, position)
 );
 
+-- Backfill the threats of flights logged before this migration from their stored results.
+INSERT INTO logbook_threats (logbook_id, position, card_id, deck, fate)
+SELECT l.id, j.key, json_extract(j.value, '$.id'),
+       CASE WHEN json_extract(j.value, '$.id') LIKE 'SI%' THEN 'serious_internal'
+            WHEN json_extract(j.value, '$.id') LIKE 'SE%' THEN 'serious_external'
+            WHEN json_extract(j.value, '$.id') LIKE 'I%' THEN 'common_internal'
+            ELSE 'common_external' END,
+       json_extract(j.value, '$.fate')
+FROM logbook l, json_each(l.result, '$.threats') j;
+
+-- Career totals, kept by triggers as flights are logged.  /stats must not scan a regular's
+-- thousands of flights (measured: 150-400 ms p99 for the busiest players without these); with
+-- them it reads a few dozen rows.  Keyed by server too, so a server shows only what it may.
+-- Flights are never deleted from the logbook; if that changes, rebuild these from the logbook.
+CREATE TABLE career_totals (
+    user_id  INTEGER NOT NULL,
+    guild_id INTEGER NOT NULL,
+    normal   TEXT NOT NULL,
+    serious  TEXT NOT NULL,
+    flights  INTEGER NOT NULL DEFAULT 0,
+    survived INTEGER NOT NULL DEFAULT 0,
+    points   INTEGER NOT NULL DEFAULT 0,        -- sum of the totals of the flights survived
+    PRIMARY KEY (user_id, guild_id, normal, serious)
+) WITHOUT ROWID;
+CREATE TABLE career_roles (
+    user_id  INTEGER NOT NULL,
+    guild_id INTEGER NOT NULL,
+    roles    TEXT NOT NULL,                     -- the JSON list as logbook_crew holds it
+    n        INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (user_id, guild_id, roles)
+) WITHOUT ROWID;
+CREATE TABLE career_decks (
+    user_id  INTEGER NOT NULL,
+    guild_id INTEGER NOT NULL,
+    deck     TEXT NOT NULL,
+    n        INTEGER NOT NULL DEFAULT 0,        -- threats of this deck destroyed on their flights
+    PRIMARY KEY (user_id, guild_id, deck)
+) WITHOUT ROWID;
+CREATE TABLE career_killers (
+    user_id  INTEGER NOT NULL,
+    guild_id INTEGER NOT NULL,
+    threat   TEXT NOT NULL,
+    n        INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (user_id, guild_id, threat)
+) WITHOUT ROWID;
+
+INSERT INTO career_totals (user_id, guild_id, normal, serious, flights, survived, points)
+SELECT c.user_id, l.guild_id, l.normal_difficulty, l.serious_difficulty, COUNT(*),
+       SUM(l.outcome = 'survived'), COALESCE(SUM(CASE WHEN l.outcome = 'survived' THEN l.total END), 0)
+FROM logbook_crew c JOIN logbook l ON l.id = c.logbook_id WHERE c.user_id IS NOT NULL GROUP BY 1, 2, 3, 4;
+INSERT INTO career_roles (user_id, guild_id, roles, n)
+SELECT c.user_id, l.guild_id, c.roles, COUNT(*)
+FROM logbook_crew c JOIN logbook l ON l.id = c.logbook_id WHERE c.user_id IS NOT NULL GROUP BY 1, 2, 3;
+INSERT INTO career_decks (user_id, guild_id, deck, n)
+SELECT c.user_id, l.guild_id, t.deck, COUNT(*)
+FROM logbook_crew c JOIN logbook l ON l.id = c.logbook_id JOIN logbook_threats t ON t.logbook_id = l.id
+WHERE c.user_id IS NOT NULL AND t.fate = 'destroyed' GROUP BY 1, 2, 3;
+INSERT INTO career_killers (user_id, guild_id, threat, n)
+SELECT c.user_id, l.guild_id, l.destroyed_by, COUNT(*)
+FROM logbook_crew c JOIN logbook l ON l.id = c.logbook_id
+WHERE c.user_id IS NOT NULL AND l.outcome = 'destroyed' AND l.destroyed_by IS NOT NULL GROUP BY 1, 2, 3;
+
+-- A crew row is written after its logbook row (foreign key): count the flight for the member.
+CREATE TRIGGER career_on_crew AFTER INSERT ON logbook_crew WHEN NEW.user_id IS NOT NULL
+BEGIN
+    INSERT INTO career_totals (user_id, guild_id, normal, serious, flights, survived, points)
+    SELECT NEW.user_id, l.guild_id, l.normal_difficulty, l.serious_difficulty, 1,
+           l.outcome = 'survived', CASE WHEN l.outcome = 'survived' THEN l.total ELSE 0 END
+    FROM logbook l WHERE l.id = NEW.logbook_id
+    ON CONFLICT (user_id, guild_id, normal, serious) DO UPDATE SET
+        flights = flights + 1, survived = survived + excluded.survived, points = points + excluded.points;
+    INSERT INTO career_roles (user_id, guild_id, roles, n)
+    SELECT NEW.user_id, l.guild_id, NEW.roles, 1 FROM logbook l WHERE l.id = NEW.logbook_id
+    ON CONFLICT (user_id, guild_id, roles) DO UPDATE SET n = n + 1;
+    INSERT INTO career_killers (user_id, guild_id, threat, n)
+    SELECT NEW.user_id, l.guild_id, l.destroyed_by, 1 FROM logbook l
+    WHERE l.id = NEW.logbook_id AND l.outcome = 'destroyed' AND l.destroyed_by IS NOT NULL
+    ON CONFLICT (user_id, guild_id, threat) DO UPDATE SET n = n + 1;
+    -- threats already written for this flight (the pair is counted by whichever row comes second)
+    INSERT INTO career_decks (user_id, guild_id, deck, n)
+    SELECT NEW.user_id, l.guild_id, t.deck, COUNT(*) FROM logbook_threats t JOIN logbook l ON l.id = t.logbook_id
+    WHERE t.logbook_id = NEW.logbook_id AND t.fate = 'destroyed' GROUP BY t.deck
+    ON CONFLICT (user_id, guild_id, deck) DO UPDATE SET n = n + excluded.n;
+END;
+
+CREATE TRIGGER career_on_threat AFTER INSERT ON logbook_threats WHEN NEW.fate = 'destroyed'
+BEGIN
+    INSERT INTO career_decks (user_id, guild_id, deck, n)
+    SELECT c.user_id, l.guild_id, NEW.deck, 1 FROM logbook_crew c JOIN logbook l ON l.id = c.logbook_id
+    WHERE c.logbook_id = NEW.logbook_id AND c.user_id IS NOT NULL
+    ON CONFLICT (user_id, guild_id, deck) DO UPDATE SET n = n + 1;
+END;
+
 -- Public leaderboards: the servers whose guild_settings say leaderboard = "public".
 CREATE INDEX guild_settings_by_key ON guild_settings (key, value);
 

@@ -36,23 +36,23 @@ class Scope:
 
 
 # --- careers (/stats) -------------------------------------------------------------------------
-# All driven by logbook_crew_career (user_id, logbook_id), then the logbook primary key.
-_CAREER_FROM = " FROM logbook_crew c JOIN logbook l ON l.id = c.logbook_id WHERE c.user_id = ?"
+# The figures come from the career_* tables the triggers of migration 0004 keep (a few dozen rows
+# per player); only the history reads flights, the newest 200 through logbook_crew_career.
+_CAREER_WHERE = " WHERE user_id = ?{scope}"
 
 SQL_BY_DIFFICULTY = (
-    "SELECT l.normal_difficulty, l.serious_difficulty, COUNT(*), SUM(l.outcome = 'survived'),"
-    " SUM(CASE WHEN l.outcome = 'survived' THEN l.total END)" + _CAREER_FROM + "{scope} GROUP BY 1, 2"
+    "SELECT normal, serious, SUM(flights), SUM(survived), SUM(points) FROM career_totals"
+    + _CAREER_WHERE
+    + " GROUP BY normal, serious"
 )
-SQL_ROLES = "SELECT c.roles, COUNT(*)" + _CAREER_FROM + "{scope} GROUP BY c.roles"
-SQL_DECKS = (
-    "SELECT t.deck, COUNT(*)"
-    + _CAREER_FROM.replace(" WHERE", " JOIN logbook_threats t ON t.logbook_id = c.logbook_id WHERE")
-    + " AND t.fate = 'destroyed'{scope} GROUP BY t.deck"
-)
+SQL_ROLES = "SELECT roles, SUM(n) FROM career_roles" + _CAREER_WHERE + " GROUP BY roles"
+SQL_DECKS = "SELECT deck, SUM(n) FROM career_decks" + _CAREER_WHERE + " GROUP BY deck"
 SQL_KILLER = (
-    "SELECT l.destroyed_by, COUNT(*) AS n" + _CAREER_FROM + " AND l.outcome = 'destroyed'"
-    " AND l.destroyed_by IS NOT NULL{scope} GROUP BY l.destroyed_by ORDER BY n DESC, l.destroyed_by LIMIT 1"
+    "SELECT threat, SUM(n) AS total FROM career_killers"
+    + _CAREER_WHERE
+    + " GROUP BY threat ORDER BY total DESC, threat LIMIT 1"
 )
+_CAREER_FROM = " FROM logbook_crew c JOIN logbook l ON l.id = c.logbook_id WHERE c.user_id = ?"
 SQL_HISTORY = "SELECT l.flown_at, l.total, l.outcome" + _CAREER_FROM + "{scope} ORDER BY c.logbook_id DESC LIMIT ?"
 
 
@@ -63,13 +63,14 @@ async def _rows(conn: aiosqlite.Connection, sql: str, params: Sequence[Any]) -> 
 
 async def career(conn: aiosqlite.Connection, user_id: int, scope: Scope = Scope()) -> Career:
     """Every /stats figure of one player, as far as `scope` may show."""
-    where, extra = scope.where()
+    where, extra = scope.where("guild_id")
     params = [user_id, *extra]
     by_difficulty = await _rows(conn, SQL_BY_DIFFICULTY.format(scope=where), params)
     roles = await _rows(conn, SQL_ROLES.format(scope=where), params)
     decks = await _rows(conn, SQL_DECKS.format(scope=where), params)
     killer = await _rows(conn, SQL_KILLER.format(scope=where), params)
-    history = await _rows(conn, SQL_HISTORY.format(scope=where), [*params, HISTORY_POINTS])
+    history_where, _ = scope.where()
+    history = await _rows(conn, SQL_HISTORY.format(scope=history_where), [*params, HISTORY_POINTS])
     return build_career(by_difficulty, roles, decks, killer[0] if killer else None, history)
 
 
