@@ -159,31 +159,16 @@ async def measure(db: Path, players: int, samples: int, seed: int) -> dict[str, 
         def player() -> int:  # busy players ask for their stats more often: sample by popularity
             return rng.choices(user_ids, weights)[0]
 
+        def board(guild_id: int | None, last_page: int) -> Awaitable[Any]:
+            mission, normal, serious = rng.choice(MISSIONS), rng.choice(DIFFICULTIES), rng.choice(DIFFICULTIES)
+            page = rng.randint(0, last_page)
+            return queries.leaderboard(conn, mission, normal, serious, guild_id=guild_id, page=page)
+
         out = {
             "stats": await _measure(samples, lambda: queries.career(conn, player(), queries.Scope(rng.choice(guilds)))),
             "stats_everywhere": await _measure(samples, lambda: queries.career(conn, player())),
-            "leaderboard_guild": await _measure(
-                samples,
-                lambda: queries.leaderboard(
-                    conn,
-                    rng.choice(MISSIONS),
-                    rng.choice(DIFFICULTIES),
-                    rng.choice(DIFFICULTIES),
-                    guild_id=rng.choice(guilds),
-                    page=rng.randint(0, 2),
-                ),
-            ),
-            "leaderboard_public": await _measure(
-                samples,
-                lambda: queries.leaderboard(
-                    conn,
-                    rng.choice(MISSIONS),
-                    rng.choice(DIFFICULTIES),
-                    rng.choice(DIFFICULTIES),
-                    guild_id=None,
-                    page=rng.randint(0, 20),
-                ),
-            ),
+            "leaderboard_guild": await _measure(samples, lambda: board(rng.choice(guilds), 2)),
+            "leaderboard_public": await _measure(samples, lambda: board(None, 20)),
             "leaderboard_campaigns": await _measure(
                 samples, lambda: queries.campaign_leaderboard(conn, guild_id=None, page=rng.randint(0, 30))
             ),

@@ -72,6 +72,11 @@ TEXT: dict[str, dict[str, str]] = {
 }
 
 
-def tx(lang: str, text_key: str, /, **params: Any) -> str:
-    template = TEXT.get(lang, {}).get(text_key) or TEXT["en"].get(text_key) or text_key
+def lookup(table: dict[str, dict[str, str]], lang: str, text_key: str, /, **params: Any) -> str:
+    """`text_key` of `table` in `lang`, else English, else the key itself; formatted."""
+    template = table.get(lang, {}).get(text_key) or table["en"].get(text_key) or text_key
     return template.format(**params)
+
+
+def tx(lang: str, text_key: str, /, **params: Any) -> str:
+    return lookup(TEXT, lang, text_key, **params)

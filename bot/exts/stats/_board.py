@@ -104,28 +104,26 @@ class BoardButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BOARD
     async def callback(self, interaction: discord.Interaction) -> None:
         match = re.fullmatch(BOARD_TEMPLATE, self.custom_id)
         assert match is not None  # the template routed the click here
-        bot: Any = interaction.client
-        lang = await guild_language(bot, interaction.guild_id)
-        conn = read_connection(bot.storage)
+        query = {k: match[k] for k in ("kind", "scope", "mission", "normal", "serious")}
+        await answer_page(interaction.client, interaction, page=int(match["page"]), edit=True, **query)
+
+
+async def answer_page(bot: Any, interaction: discord.Interaction, *, page: int, edit: bool, **query: str) -> None:
+    """Post (or, for a button, edit into) one page; always answers, also when the records
+    cannot be read."""
+    lang = await guild_language(bot, interaction.guild_id)
+    conn = read_connection(bot.storage)
+    try:
         if conn is None:
-            await interaction.response.send_message(tx(lang, "stats.unavailable"), ephemeral=True)
-            return
-        try:
-            embed, view = await board_page(
-                conn,
-                lang,
-                kind=match["kind"],
-                scope=match["scope"],
-                guild_id=interaction.guild_id or 0,
-                page=int(match["page"]),
-                mission=match["mission"],
-                normal=match["normal"],
-                serious=match["serious"],
-            )
-        except sqlite3.OperationalError:
-            await interaction.response.send_message(tx(lang, "stats.unavailable"), ephemeral=True)
-            return
+            raise sqlite3.OperationalError("no read connection")
+        embed, view = await board_page(conn, lang, guild_id=interaction.guild_id or 0, page=page, **query)
+    except sqlite3.OperationalError:
+        await interaction.response.send_message(tx(lang, "stats.unavailable"), ephemeral=True)
+        return
+    if edit:
         await interaction.response.edit_message(embed=embed, view=view)
+    else:
+        await interaction.response.send_message(embed=embed, view=view, allowed_mentions=NO_PINGS)
 
 
 async def guild_language(bot: Any, guild_id: int | None) -> str:
@@ -144,26 +142,16 @@ async def show_leaderboard(
     everywhere: bool = False,
     campaigns: bool = False,
 ) -> None:
-    """Answer /leaderboard with page 1 (single flights of one mission and difficulty pair, or
-    campaigns); always answers, also when the records cannot be read."""
-    lang = await guild_language(bot, interaction.guild_id)
-    conn = read_connection(bot.storage)
-    if conn is None:
-        await interaction.response.send_message(tx(lang, "stats.unavailable"), ephemeral=True)
-        return
-    try:
-        embed, view = await board_page(
-            conn,
-            lang,
-            kind="c" if campaigns else "f",
-            scope="p" if everywhere else "g",
-            guild_id=interaction.guild_id or 0,
-            page=0,
-            mission=mission or "S2-1",
-            normal=normal or "white",
-            serious=serious or "white",
-        )
-    except sqlite3.OperationalError:
-        await interaction.response.send_message(tx(lang, "stats.unavailable"), ephemeral=True)
-        return
-    await interaction.response.send_message(embed=embed, view=view, allowed_mentions=NO_PINGS)
+    """Answer /leaderboard with page 1: single flights of one mission and difficulty pair (this
+    server, or every public server), or the campaigns."""
+    await answer_page(
+        bot,
+        interaction,
+        page=0,
+        edit=False,
+        kind="c" if campaigns else "f",
+        scope="p" if everywhere else "g",
+        mission=mission or "S2-1",
+        normal=normal or "white",
+        serious=serious or "white",
+    )

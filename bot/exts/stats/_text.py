@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.exts.hosting._text import lookup
+
 TEXT: dict[str, dict[str, str]] = {
     "en": {
         "stats.title": "Career of {name}",
@@ -106,5 +108,4 @@ TEXT: dict[str, dict[str, str]] = {
 
 
 def tx(lang: str, text_key: str, /, **params: Any) -> str:
-    template = TEXT.get(lang, {}).get(text_key) or TEXT["en"].get(text_key) or text_key
-    return template.format(**params)
+    return lookup(TEXT, lang, text_key, **params)
