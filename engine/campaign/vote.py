@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Hashable, Mapping, Sequence
-from typing import Literal, TypeAlias, TypeVar
+from typing import Any, Literal, TypeAlias, TypeVar
 
 from engine.vocab import Difficulty
 
@@ -21,8 +21,9 @@ DIFFICULTY_CAUTION: tuple[Difficulty, ...] = ("white", "mixed", "yellow")
 CONTINUE_CAUTION: tuple[Continue, ...] = ("end", "continue")
 
 
-def tally(votes: Mapping[Hashable, T], cautious_first: Sequence[T]) -> T:
-    """The crew's decision from each voter's choice; no votes at all choose the most cautious."""
+def tally(votes: Mapping[Any, object], cautious_first: Sequence[T]) -> T:
+    """The crew's decision from each voter's choice (voter -> option; options outside
+    `cautious_first` are ignored); no votes at all choose the most cautious option."""
     counts = Counter(choice for choice in votes.values() if choice in cautious_first)
     if not counts:
         return cautious_first[0]
