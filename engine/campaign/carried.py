@@ -11,13 +11,15 @@ GAME.json's optional `carried` block is a `Carried`; without it a mission starts
 
 from __future__ import annotations
 
-from typing import Literal, TypeAlias, get_args
+from typing import TYPE_CHECKING, Literal, TypeAlias, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from engine import board
-from engine.state import Mission, Ship
 from engine.vocab import DAMAGE_TOKEN_KINDS, ZONES, DamageTokenKind, Zone
+
+if TYPE_CHECKING:  # engine.model imports this module: no runtime import of the engine's state here
+    from engine.state import Mission, Ship
 
 Depot: TypeAlias = Literal["upper_blue", "lower_red"]
 DEPOTS: tuple[Depot, ...] = get_args(Depot)
