@@ -126,3 +126,21 @@ async def test_custom_add_echoes_nothing_that_renders(bot: Any, world: Any) -> N
     answer = last(inter)
     assert answer.ephemeral and "`" in answer.content and "<@&1>" not in answer.content
     assert_pings_nobody_unasked(bot, answer.kwargs)
+
+
+def test_captains_log_lines_show_crew_names_inert() -> None:
+    from bot.exts.mission._render import captains_log
+
+    entry = {"turn": 1, "step": "actions", "kind": "move", "text": f"{HOSTILE}\u202e moves to the lift"}
+    [chunk] = captains_log("en", [entry])
+    line = chunk.splitlines()[-1]
+    assert "moves to the lift" in line
+    assert "@everyone" not in line and "<@&42>" not in line and "**bold**" not in line and "\u202e" not in line
+
+
+async def test_resolve_errors_follow_the_callers_client_language(bot: Any, world: Any) -> None:
+    cog = bot.get_cog("Records")
+    inter = world.interaction(world.member("Ann"))
+    inter.locale = discord.Locale.czech
+    await cog.resolve.callback(cog, inter, json_text='{"seed": true}')
+    assert last(inter).ephemeral and last(inter).content.startswith("Neplatná hra: `")

@@ -20,6 +20,7 @@ from bot.exts.mission._render import captains_log, leaderboard_embed, logbook_em
 from bot.i18n import t
 from bot.text import MESSAGE_LIMIT, code_text, no_mentions
 from engine.documents import MAX_GAME_BYTES, DocumentError, parse_game
+from engine.vocab import is_language
 
 if TYPE_CHECKING:
     from bot.client import SpaceAlertBot
@@ -27,6 +28,12 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 DIFFICULTY_CHOICES = [app_commands.Choice(name=d, value=d) for d in ("white", "yellow", "mixed")]
+
+
+def _client_language(interaction: discord.Interaction) -> str | None:
+    """The caller's Discord client language when the bot speaks it ("ru", "cs", "en-GB" -> "en")."""
+    code = str(getattr(interaction, "locale", "")).split("-")[0]
+    return code if is_language(code) else None
 
 
 class RecordsCog(commands.Cog, name="Records"):
@@ -95,29 +102,30 @@ class RecordsCog(commands.Cog, name="Records"):
         json_text: str | None = None,
         language: str | None = None,
     ) -> None:
-        lang = language or self.lang
+        lang = language or self.lang  # the public result: the chosen language, else the server's
+        mine = language or _client_language(interaction) or self.lang  # private errors: the caller's own
         if game is None and not json_text:
-            await interaction.response.send_message(t(lang, "resolve.need_input"), ephemeral=True)
+            await interaction.response.send_message(t(mine, "resolve.need_input"), ephemeral=True)
             return
         # Refused by declared size before anything is downloaded.
         if game is not None and game.size > MAX_GAME_BYTES:
             reason = f"too large: {game.size} bytes, the limit is {MAX_GAME_BYTES} bytes"
             await interaction.response.send_message(
-                t(lang, "resolve.invalid", reason=code_text(reason, 320)), ephemeral=True
+                t(mine, "resolve.invalid", reason=code_text(reason, 320)), ephemeral=True
             )
             return
         # Private until the input is known to be valid: a bad game's error is nobody else's business.
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
             raw_bytes = await game.read() if game is not None else (json_text or "").encode("utf-8", "replace")
-            parsed = parse_game(raw_bytes)
+            parsed = await asyncio.to_thread(parse_game, raw_bytes)  # up to ~0.1 s at the size cap
         except discord.HTTPException as exc:
             await self._private(
-                interaction, t(lang, "resolve.invalid", reason=code_text(f"cannot download: {exc.status}", 80))
+                interaction, t(mine, "resolve.invalid", reason=code_text(f"cannot download: {exc.status}", 80))
             )
             return
         except DocumentError as exc:
-            await self._private(interaction, t(lang, "resolve.invalid", reason=code_text(str(exc), 320)))
+            await self._private(interaction, t(mine, "resolve.invalid", reason=code_text(str(exc), 320)))
             return
         from engine import resolve
 
@@ -125,7 +133,7 @@ class RecordsCog(commands.Cog, name="Records"):
             result = await asyncio.to_thread(resolve, parsed, log=True)
         except Exception as exc:  # an engine bug: say so privately, never leave "thinking…"
             log.exception("resolving a valid game failed")
-            await self._private(interaction, t(lang, "resolve.failed", reason=code_text(str(exc), 320)))
+            await self._private(interaction, t(mine, "resolve.failed", reason=code_text(str(exc), 320)))
             return
         data = result.to_json_dict(with_log=True)
         from engine.threats.catalog import card_or_none
@@ -136,7 +144,7 @@ class RecordsCog(commands.Cog, name="Records"):
         file = discord.File(io.BytesIO(log_text.encode("utf-8")), filename="captains-log.md")
         # The first follow-up after an ephemeral defer stays ephemeral (it replaces "thinking…"),
         # so the private note goes first and the result after it, public.
-        await interaction.edit_original_response(content=t(lang, "resolve.title"))
+        await interaction.edit_original_response(content=t(mine, "resolve.title"))
         await interaction.followup.send(embed=embed, file=file, ephemeral=False, allowed_mentions=no_mentions())
 
     @staticmethod
