@@ -94,23 +94,18 @@ def apply_carried(ship: Ship, carried: Carried) -> None:
         ship.depots[depot] = "ready" if depot in carried.battlebots else None
 
 
-def working_squads(m: Mission) -> int:
-    """Squads that end the mission working: ready in a depot or active with a crew member.
-
-    The interceptors bring squads (and bodies) back aboard (§6.2), so a squad out in space counts
-    like one aboard.
-    """
-    in_depots = sum(1 for state in m.ship.depots.values() if state == "ready")
+def working_depots(m: Mission) -> list[Depot]:
+    """Where the squads that end the mission working start the next one: a squad still ready in
+    its depot stays there; a squad active with a crew member (aboard or in space: the interceptors
+    bring squads and bodies back, §6.2) goes back to a free depot, in the board's order."""
+    stay = [d for d in DEPOTS if m.ship.depots.get(d) == "ready"]
+    free = [d for d in DEPOTS if d not in stay]
     carried = sum(1 for p in m.crew if p.bots == "active")
-    return in_depots + carried
+    return [d for d in DEPOTS if d in stay or d in free[:carried]]
 
 
 def end_state(m: Mission) -> Carried:
-    """The ship state to carry out of a resolved mission, before any repair.
-
-    Working squads go back to the depots in the board's order; the repair step lets the crew
-    choose the depot when only one squad is left.
-    """
+    """The ship state to carry out of a resolved mission, before any repair."""
     damage: dict[Zone, list[DamageTokenKind]] = {}
     for zone in ZONES:
         tokens = [tok for tok in DAMAGE_TOKEN_KINDS if tok in m.ship.damage[zone]]
@@ -118,4 +113,4 @@ def end_state(m: Mission) -> Carried:
         tokens.sort(key=order.__getitem__)  # the order they were taken, each kind once
         if tokens:
             damage[zone] = tokens
-    return Carried(damage=damage, battlebots=list(DEPOTS[: min(len(DEPOTS), working_squads(m))]))
+    return Carried(damage=damage, battlebots=working_depots(m))

@@ -105,3 +105,10 @@ def test_votes_unanimous_majority_and_ties() -> None:
     assert continue_vote({1: "continue", 2: "end"}) == "end"
     assert continue_vote({1: "continue", 2: "continue", 3: "end"}) == "continue"
     assert continue_vote({}) == "end"
+
+
+def test_a_squad_left_in_its_depot_stays_there() -> None:
+    carry = resolve({**PLAIN, "carried": {"battlebots": ["lower_red"]}}).carry
+    assert carry is not None and carry.battlebots == ["lower_red"]
+    taken = resolve({**PLAIN, "players": [{"name": "A", "actions": ">c----------"}], "carried": {}}).carry
+    assert taken is not None and taken.battlebots == ["upper_blue", "lower_red"]  # picked up, still working
