@@ -16,6 +16,7 @@ from typing import Any, NamedTuple, cast
 
 from engine import board
 from engine.board import TRACKS
+from engine.campaign.carried import apply_carried, end_state
 from engine.model import Game, LogEntry, Lost, Result, Score, ThreatOutcome
 from engine.resolution.crew_effects import delay, enter
 from engine.resolution.damage_step import damage_step
@@ -55,7 +56,10 @@ def resolve(
         m.emit("mission_lost", threat=lost.threat, zone=lost.zone)
     if observer is not None:
         observer(m)
-    return build_result(m, log)
+    result = build_result(m, log)
+    if game.carried is not None:  # a campaign mission hands back the ship state to carry on
+        result.carry = end_state(m)
+    return result
 
 
 def build_mission(game: Game, *, log: bool = False) -> Mission:
@@ -77,6 +81,8 @@ def build_mission(game: Game, *, log: bool = False) -> Mission:
         piles=piles,
         depots=dict.fromkeys(board.BATTLEBOT_DEPOTS, "ready"),
     )
+    if game.carried is not None:
+        apply_carried(ship, game.carried)
     # The model has validated every action against vocab.ACTION_CODES.
     crew = [
         CrewMember(index=i, name=p.name, actions=cast(list[ActionCode], list(p.actions)))
