@@ -87,9 +87,9 @@ def _kind_of(event: Mapping[str, Any]) -> tuple[HintKind, str | None] | None:
     kind = event.get("kind")
     if kind == "threat_action" and event.get("letter") == "Z":
         return "threat_reached_z", event.get("threat")
-    if kind == "no_effect" and event.get("reason") == "no energy in the reactor":
+    if kind == "no_effect" and event.get("reason") == "no_energy":
         return "shot_without_energy", event.get("player")
-    if kind == "delay" and str(event.get("cause", "")).startswith("gravolift"):
+    if kind == "delay" and event.get("cause") in ("lift_damaged", "lift_busy"):
         return "blocked_lift", event.get("player")
     if kind == "computer_not_maintained":
         return "computer_not_maintained", None
