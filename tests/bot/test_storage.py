@@ -66,7 +66,11 @@ async def test_failed_migration_stops_with_a_clear_message(tmp_path: Path) -> No
     storage = SqliteStorage(tmp_path / "sa.sqlite3", migrations_dir=migrations)
     with pytest.raises(MigrationError, match=rf"{broken[:4]}_broken\.sql failed"):
         await storage.open()
+    assert storage._conn is None and storage._reader is None  # closed on the way out: no thread left
     # the failed file left nothing behind: the earlier versions only, no half-created table
+    (migrations / broken).unlink()
+    storage = SqliteStorage(tmp_path / "sa.sqlite3", migrations_dir=migrations)
+    await storage.open()
     assert await storage.schema_versions() == [m.version for m in existing]
     async with storage.conn.execute("SELECT name FROM sqlite_master WHERE name = 'ok_part'") as cur:
         assert await cur.fetchone() is None
