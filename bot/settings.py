@@ -7,6 +7,7 @@ The token is a `SecretStr` so it never ends up in a log line or a traceback.
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 from typing import Annotated, Literal
@@ -28,7 +29,8 @@ class Settings(BaseSettings):
     # Extra folders of mission timeline files; ':' or ',' separated so it reads well in a shell.
     scenario_dirs: Annotated[list[Path], NoDecode] = Field(default_factory=list)
     command_sync: str = "global"
-    time_scale: float = Field(default=1.0, gt=0, le=1000)
+    # Flight seconds per wall-clock second; outside 0.1-100 it is a typo, not a choice.
+    time_scale: float = Field(default=1.0, ge=0.1, le=100)
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"] = "INFO"
     default_language: Literal["en", "ru", "cs"] = "en"
 
@@ -65,3 +67,35 @@ class Settings(BaseSettings):
         if self.command_sync.startswith("guild:"):
             return int(self.command_sync.split(":", 1)[1])
         return None
+
+
+class ConfigError(Exception):
+    """A configuration problem found at start-up; the message is one line for the operator."""
+
+
+def check_env_file(path: Path = Path(".env")) -> None:
+    """An `.env` that exists must be readable text: pydantic-settings would skip a folder silently
+    and a permission error would surface as a traceback."""
+    if not path.exists() and not path.is_symlink():
+        return
+    if path.is_dir():
+        raise ConfigError(f"{path} is a folder, not a settings file")
+    try:
+        path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise ConfigError(f"{path} is not UTF-8 text") from None
+
+
+def check_paths(settings: Settings) -> None:
+    """Folders the bot will read later are checked now, so a typo stops the start, not a flight."""
+    for folder in settings.scenario_dirs:
+        if not folder.exists():
+            raise ConfigError(f"SCENARIO_DIRS: folder {folder} does not exist")
+        if not folder.is_dir():
+            raise ConfigError(f"SCENARIO_DIRS: {folder} is not a folder")
+        try:
+            os.listdir(folder)
+        except OSError as exc:
+            raise ConfigError(f"SCENARIO_DIRS: cannot read folder {folder}: {exc.strerror or exc}") from None

@@ -302,8 +302,13 @@ class SqliteStorage(UnitsOfWork):
         verdict = [str(r[0]) for r in check]
         if verdict != ["ok"]:
             raise DatabaseUnavailable(describe_failure(self.path, sqlite3.DatabaseError(f"damaged: {verdict[0]}")))
-        await conn.execute("BEGIN IMMEDIATE")  # can we write at all?  (read-only file or folder)
-        await conn.execute("ROLLBACK")
+        # Can we write at all?  A read-only file in WAL mode opens, reads and even locks fine; only
+        # a real write shows it, and this one is rolled back.
+        await conn.execute("BEGIN IMMEDIATE")
+        try:
+            await conn.execute("CREATE TABLE write_probe (x INTEGER)")
+        finally:
+            await conn.execute("ROLLBACK")
         await apply_migrations(conn, self._migrations_dir)
         if isinstance(self.path, Path):
             self._reader = await aiosqlite.connect(str(self.path), isolation_level=None)
