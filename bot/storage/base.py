@@ -16,7 +16,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
 # What an update function returns: the event to append to the flight's log (or None).
-FlightChange = Callable[["FlightRecord"], "dict[str, Any] | None | Awaitable[dict[str, Any] | None]"]
+FlightChange = Callable[["FlightRecord"], "dict[str, Any] | Awaitable[dict[str, Any] | None] | None"]
 
 ACTIVE_STATUSES: tuple[str, ...] = ("lobby", "flying")
 
@@ -162,9 +162,7 @@ class Transaction(Protocol):
     async def add_logbook_entry(self, entry: LogbookEntry) -> int:
         """Insert the entry; a flight's entry is written once (a second call returns the first id)."""
 
-    async def update_muted(
-        self, flight_id: str, *, add: Iterable[int] = (), remove: Iterable[int] = ()
-    ) -> list[int]:
+    async def update_muted(self, flight_id: str, *, add: Iterable[int] = (), remove: Iterable[int] = ()) -> list[int]:
         """Change who the flight has muted (bumps the flight's version); returns the new list."""
 
     async def set_setting(self, guild_id: int, key: str, value: Any) -> None: ...
@@ -236,9 +234,7 @@ class Storage(Protocol):
         """User ids the flight has muted (or is about to), in the order they were muted."""
         ...
 
-    async def update_muted(
-        self, flight_id: str, *, add: Iterable[int] = (), remove: Iterable[int] = ()
-    ) -> list[int]:
+    async def update_muted(self, flight_id: str, *, add: Iterable[int] = (), remove: Iterable[int] = ()) -> list[int]:
         """Add and remove muted members in one unit of work; returns the new list."""
         ...
 
@@ -342,9 +338,7 @@ class UnitsOfWork:
             record.status = previous
             raise
 
-    async def update_muted(
-        self, flight_id: str, *, add: Iterable[int] = (), remove: Iterable[int] = ()
-    ) -> list[int]:
+    async def update_muted(self, flight_id: str, *, add: Iterable[int] = (), remove: Iterable[int] = ()) -> list[int]:
         async with self.transaction() as tx:
             return await tx.update_muted(flight_id, add=add, remove=remove)
 

@@ -179,9 +179,7 @@ class SqliteTransaction:
             [(flight_id, u, i) for i, u in enumerate(wanted)],
         )
 
-    async def update_muted(
-        self, flight_id: str, *, add: Iterable[int] = (), remove: Iterable[int] = ()
-    ) -> list[int]:
+    async def update_muted(self, flight_id: str, *, add: Iterable[int] = (), remove: Iterable[int] = ()) -> list[int]:
         before = await self._muted(flight_id)
         gone = {int(u) for u in remove}
         after = [u for u in before if u not in gone] + sorted({int(u) for u in add} - set(before))
@@ -246,9 +244,7 @@ class SqliteTransaction:
         )
 
     async def update_post(self, post_id: int, payload: dict[str, Any]) -> None:
-        await self.run(
-            "UPDATE outbox SET payload = ? WHERE id = ?", (json.dumps(payload, ensure_ascii=False), post_id)
-        )
+        await self.run("UPDATE outbox SET payload = ? WHERE id = ?", (json.dumps(payload, ensure_ascii=False), post_id))
 
     async def delete_post(self, post_id: int) -> None:
         await self.run("DELETE FROM outbox WHERE id = ?", (post_id,))
@@ -410,8 +406,9 @@ class SqliteStorage(UnitsOfWork):
         if not ids:
             return {}
         crews: dict[int, list[LogbookCrew]] = {i: [] for i in ids}
+        marks = ", ".join("?" * len(ids))
         found = await self._fetch(
-            f"SELECT logbook_id, user_id, name, roles FROM logbook_crew WHERE logbook_id IN ({', '.join('?' * len(ids))})"
+            f"SELECT logbook_id, user_id, name, roles FROM logbook_crew WHERE logbook_id IN ({marks})"
             " ORDER BY logbook_id, position",
             ids,
         )
