@@ -1,4 +1,8 @@
-"""Migrations (empty database, re-applied, a failing one) and the storage interface."""
+"""Migrations (empty database, re-applied, a failing one) and the storage interface.
+
+The SQLite-specific tests take a path; the interface tests take the `storage` fixture and run
+once per backend (tests/bot/storage_backends.py).
+"""
 
 from __future__ import annotations
 
@@ -16,8 +20,12 @@ from bot.storage import (
     MigrationError,
     SqliteStorage,
     StaleWrite,
+    Storage,
 )
 from bot.storage.migrate import load_migrations
+from tests.bot.storage_backends import open_storage, storage
+
+__all__ = ["open_storage", "storage"]  # fixtures used by the tests below
 
 
 def record(fid: str = "0000abcd", channel: int = 5) -> FlightRecord:
@@ -78,9 +86,7 @@ async def test_failed_migration_stops_with_a_clear_message(tmp_path: Path) -> No
     shutil.rmtree(migrations)
 
 
-async def test_one_active_flight_per_channel_and_version_check(tmp_path: Path) -> None:
-    storage = SqliteStorage(tmp_path / "sa.sqlite3")
-    await storage.open()
+async def test_one_active_flight_per_channel_and_version_check(storage: Storage) -> None:
     await storage.create_flight(record())
     with pytest.raises(ChannelBusy):
         await storage.create_flight(record("1111abcd"))
@@ -94,13 +100,9 @@ async def test_one_active_flight_per_channel_and_version_check(tmp_path: Path) -
     events = await storage.flight_events("0000abcd")
     assert [e["kind"] for e in events] == ["start"]
     assert [r.id for r in await storage.active_flights()] == ["0000abcd"]
-    await storage.close()
 
 
-async def test_logbook_filters_and_leaderboard(tmp_path: Path) -> None:
-    storage = SqliteStorage(tmp_path / "sa.sqlite3")
-    await storage.open()
-
+async def test_logbook_filters_and_leaderboard(storage: Storage) -> None:
     def entry(total: int, outcome: str, mission: str = "S2-1", user: int = 7) -> LogbookEntry:
         return LogbookEntry(
             guild_id=1,
@@ -133,16 +135,15 @@ async def test_logbook_filters_and_leaderboard(tmp_path: Path) -> None:
     board = await storage.leaderboard(1)
     assert [(r.mission_id, r.total) for r in board] == [("S1-1", 8), ("S2-1", 25)]
     assert board[1].crew == ["Ann"]
-    await storage.close()
 
 
-async def test_settings_and_custom_missions(tmp_path: Path) -> None:
-    storage = SqliteStorage(tmp_path / "sa.sqlite3")
-    await storage.open()
+async def test_settings_and_custom_missions(storage: Storage) -> None:
     assert await storage.get_setting(1, "language") is None
     await storage.set_setting(1, "language", "ru")
     await storage.set_setting(1, "language", "cs")
     assert await storage.get_setting(1, "language") == "cs"
     await storage.save_custom_mission(1, "club-1", "Club night", {"id": "club-1"}, 7)
     assert (await storage.custom_missions(1))["club-1"]["name"] == "Club night"
-    await storage.close()
+    assert await storage.remove_custom_mission(1, "club-1") is True
+    assert await storage.remove_custom_mission(1, "club-1") is False
+    assert await storage.custom_missions(1) == {}
