@@ -68,6 +68,7 @@ async def report_interaction_error(
         text = NOT_ALLOWED[lang]
     else:
         command = getattr(getattr(interaction, "command", None), "qualified_name", None)
+        command = command if isinstance(command, str) else None
         log.error(
             "interaction failed: flight=%s command=%s custom_id=%s guild=%s channel=%s user=%s",
             flight_id or flight_of(interaction) or "-",
