@@ -27,8 +27,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.storage import CrewMember, FlightRecord, SqliteStorage, Storage  # noqa: E402
-from engine.flight.machine import Flight, FlightConfig  # noqa: E402
+from bot.storage import CrewMember, FlightRecord, SqliteStorage, Storage
+from engine.flight.machine import Flight, FlightConfig
 
 
 def engine_state() -> dict[str, Any]:
@@ -115,9 +115,8 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=3.0)
     args = parser.parse_args()
     backends = ["sqlite", "postgres"] if args.backend == "all" else [args.backend]
-    print(
-        f"{'backend':<9} {'flights':>7} {'load':<9} {'saves':>7} {'saves/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8}"
-    )
+    header = ("backend", "flights", "load", "saves", "saves/s", "p50 ms", "p99 ms", "max ms")
+    print("{:<9} {:>7} {:<9} {:>7} {:>9} {:>8} {:>8} {:>8}".format(*header))
     for backend in backends:
         for flights in args.flights:
             for load, pace in (("flat out", 0.0), ("paced", 0.2)):
