@@ -91,6 +91,24 @@ def describe_failure(path: object, exc: BaseException) -> str:
     return f"database {path}: {msg}"
 
 
+async def _connect(path: str) -> aiosqlite.Connection:
+    """aiosqlite.connect, but a failed connect also waits for the worker thread to end.
+
+    aiosqlite stops its thread after a failed connect without waiting; if the process then closes
+    its event loop first (the bot exiting with code 3), the thread dies with a traceback on
+    stderr.  Waiting here (bounded) makes the refusal one clean line."""
+    pending = aiosqlite.connect(path, isolation_level=None)
+    try:
+        return await pending
+    except BaseException:
+        thread = getattr(pending, "_thread", None)
+        for _ in range(200):
+            if thread is None or not thread.is_alive():
+                break
+            await asyncio.sleep(0.01)
+        raise
+
+
 class SqliteTransaction:
     """The statements of one unit of work, run on the writer connection inside BEGIN IMMEDIATE."""
 
@@ -288,7 +306,7 @@ class SqliteStorage(UnitsOfWork):
                 raise DatabaseUnavailable(
                     f"database {self.path}: no space left on the device ({free} bytes free); free some space"
                 )
-        self._conn = await aiosqlite.connect(str(self.path), isolation_level=None)
+        self._conn = await _connect(str(self.path))
         conn = self._conn
         await conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
         await conn.execute("PRAGMA journal_mode=WAL")
@@ -307,7 +325,7 @@ class SqliteStorage(UnitsOfWork):
             await conn.execute("ROLLBACK")
         await apply_migrations(conn, self._migrations_dir)
         if isinstance(self.path, Path):
-            self._reader = await aiosqlite.connect(str(self.path), isolation_level=None)
+            self._reader = await _connect(str(self.path))
             await self._reader.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
             await self._reader.execute("PRAGMA query_only=1")
 
