@@ -21,10 +21,11 @@ from bot.errors import report_interaction_error
 from bot.locks import FlightLocks
 from bot.settings import Settings
 from bot.storage import Storage
+from bot.text import no_mentions
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS: tuple[str, ...] = ("bot.exts.mission", "bot.exts.records")
+EXTENSIONS: tuple[str, ...] = ("bot.exts.mission", "bot.exts.records", "bot.exts.replay")
 
 
 def make_intents() -> discord.Intents:
@@ -53,6 +54,9 @@ class SpaceAlertBot(commands.Bot):
         kwargs.setdefault("intents", make_intents())
         kwargs.setdefault("command_prefix", commands.when_mentioned)
         kwargs.setdefault("help_command", None)
+        # User text (ids, names, display names) reaches messages: by default nothing pings.
+        # A message that means to mention someone passes bot.text.mention_users explicitly.
+        kwargs.setdefault("allowed_mentions", no_mentions())
         super().__init__(**kwargs)
         self.settings = settings
         self.storage = storage

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections.abc import Callable
 from typing import Any
 
 from engine import board
@@ -27,19 +28,31 @@ from engine.threats.catalog import card as card_of
 _TOKEN_ORDERS = tuple(itertools.permutations(board.DAMAGE_TOKEN_KINDS))
 
 
-def resolve(game: Game | dict[str, Any], *, log: bool = False) -> Result:
-    """Resolve a whole mission.  Same game and seed, same result, always."""
+def resolve(
+    game: Game | dict[str, Any], *, log: bool = False, observer: Callable[[Mission], None] | None = None
+) -> Result:
+    """Resolve a whole mission.  Same game and seed, same result, always.
+
+    `observer` (pictures, replay) is called with the live mission before turn 1, after each of turns
+    1-12 and once at the end (after turn 13, or in the turn the ship was lost); it must only read.
+    """
     if not isinstance(game, Game):
         game = Game.model_validate(game)
     m = build_mission(game, log=log)
+    if observer is not None:
+        observer(m)
     try:
         for turn in range(1, board.TURNS + 1):
             play_one_turn(m, turn)
+            if observer is not None:
+                observer(m)
         final_turn(m)
     except ShipDestroyed as lost:
         m.lost = (m.turn, lost.cause)
         m.lost_zone = lost.zone
         m.emit("mission_lost", cause=lost.cause)
+    if observer is not None:
+        observer(m)
     return build_result(m, log)
 
 
