@@ -105,7 +105,7 @@ def flight_params(r: FlightRecord, *, version: int, updated_at: str, created_at:
         r.host_id,
         r.status,
         r.language,
-        int(r.voice),
+        bool(r.voice),
         r.time_scale,
         json.dumps(r.options),
         json.dumps([m.to_dict() for m in r.crew]),
