@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 import aiosqlite
 
@@ -108,3 +109,38 @@ async def apply_migrations(conn: aiosqlite.Connection, directory: Path | None = 
             ) from exc
         applied.append(migration.name)
     return applied
+
+
+async def apply_postgres_migrations(conn: Any) -> list[str]:
+    """The PostgreSQL set, applied on an asyncpg connection under an advisory lock (per schema),
+    so several processes starting at once migrate once: the first applies, the others wait and
+    then find nothing left to do."""
+    migrations = load_migrations(backend="postgres")
+    key = "space-alert-bot migrations:" + str(await conn.fetchval("SELECT current_schema()"))
+    await conn.execute("SELECT pg_advisory_lock(hashtext($1))", key)
+    try:
+        await conn.execute(
+            "CREATE TABLE IF NOT EXISTS schema_version ("
+            " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())"
+        )
+        done = {int(r[0]) for r in await conn.fetch("SELECT version FROM schema_version")}
+        check_not_newer(done, migrations)
+        applied: list[str] = []
+        for migration in migrations:
+            if migration.version in done:
+                continue
+            try:
+                async with conn.transaction():
+                    await conn.execute(migration.sql)
+                    await conn.execute(
+                        "INSERT INTO schema_version (version, name) VALUES ($1, $2)", migration.version, migration.name
+                    )
+            except Exception as exc:  # asyncpg.PostgresError and friends: report, never half-apply
+                raise MigrationError(
+                    f"database migration {migration.name} failed: {str(exc).splitlines()[0]}. "
+                    "The database was left at the previous version; fix the file or restore a backup."
+                ) from exc
+            applied.append(migration.name)
+        return applied
+    finally:
+        await conn.execute("SELECT pg_advisory_unlock(hashtext($1))", key)

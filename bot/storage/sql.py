@@ -11,8 +11,10 @@ which driver exception is a constraint violation.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
@@ -158,9 +160,7 @@ class SqlTransaction:
                 [(flight_id, u, i) for i, u in enumerate(wanted)],
             )
 
-    async def update_muted(
-        self, flight_id: str, *, add: Iterable[int] = (), remove: Iterable[int] = ()
-    ) -> list[int]:
+    async def update_muted(self, flight_id: str, *, add: Iterable[int] = (), remove: Iterable[int] = ()) -> list[int]:
         found = await self.rows(f"SELECT version FROM flights WHERE id = ?{self.dialect.for_update}", (flight_id,))
         if not found:
             return []
@@ -227,22 +227,58 @@ class SqlTransaction:
             )
 
     async def update_post(self, post_id: int, payload: dict[str, Any]) -> None:
-        await self.run(
-            "UPDATE outbox SET payload = ? WHERE id = ?", (json.dumps(payload, ensure_ascii=False), post_id)
-        )
+        await self.run("UPDATE outbox SET payload = ? WHERE id = ?", (json.dumps(payload, ensure_ascii=False), post_id))
 
     async def delete_post(self, post_id: int) -> None:
         await self.run("DELETE FROM outbox WHERE id = ?", (post_id,))
 
 
+# The unit of work the current task is in, if any (a nested `transaction()` joins it).
+CURRENT_TX: ContextVar[SqlTransaction | None] = ContextVar("storage_transaction", default=None)
+
+
 class SqlStorage(UnitsOfWork):
-    """The reads of `Storage`; a backend provides `_fetch` (committed data, or the caller's own
-    transaction), `transaction()`, `open()` and `close()`."""
+    """The reads of `Storage` and the frame of a unit of work; a backend provides `_fetch`
+    (committed data, or the caller's own transaction), `transaction()`, `open()` and `close()`."""
 
     dialect: Dialect
 
     async def _fetch(self, sql: str, params: Iterable[Any] = ()) -> list[Sequence[Any]]:
         raise NotImplementedError
+
+    def _joined(self) -> SqlTransaction | None:
+        """The caller's own open transaction on this storage (same task), if it is in one."""
+        tx = CURRENT_TX.get()
+        if tx is not None and tx.open and tx.storage is self and tx.owner is asyncio.current_task():
+            return tx
+        return None
+
+    @contextlib.asynccontextmanager
+    async def _unit(
+        self,
+        tx: SqlTransaction,
+        begin: Callable[[], Awaitable[Any]],
+        commit: Callable[[], Awaitable[Any]],
+        rollback: Callable[[], Awaitable[Any]],
+    ) -> AsyncIterator[SqlTransaction]:
+        """Begin; commit if the block ends normally; else roll back, put the caller's records
+        back as they were (`Undo`) and re-raise."""
+        token = CURRENT_TX.set(tx)
+        try:
+            await begin()
+            try:
+                yield tx
+                await commit()
+            except BaseException:
+                with contextlib.suppress(Exception):
+                    await rollback()
+                tx.undo.run()
+                raise
+            tx.undo.forget()
+        finally:
+            tx.open = False
+            with contextlib.suppress(ValueError):  # a generator finalised in another context
+                CURRENT_TX.reset(token)
 
     # -- flights (the writes come from UnitsOfWork) ------------------------------------------------------
     async def load_flight(self, flight_id: str) -> FlightRecord | None:

@@ -20,7 +20,6 @@ import contextlib
 import shutil
 import sqlite3
 from collections.abc import AsyncIterator, Iterable, Sequence
-from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
@@ -40,8 +39,6 @@ SQLITE = Dialect(
     for_update="",  # BEGIN IMMEDIATE already holds the database's write lock
     unique_violation=(sqlite3.IntegrityError,),
 )
-
-_CURRENT: ContextVar[SqliteTransaction | None] = ContextVar("sqlite_transaction", default=None)
 
 
 def describe_failure(path: object, exc: BaseException) -> str:
@@ -177,42 +174,24 @@ class SqliteStorage(SqlStorage):
         return [r[0] for r in await self._fetch("SELECT version FROM schema_version ORDER BY version")]
 
     # -- units of work -------------------------------------------------------------------------------
-    def _joined(self) -> SqliteTransaction | None:
-        tx = _CURRENT.get()
-        if tx is not None and tx.open and tx.storage is self and tx.owner is asyncio.current_task():
-            return tx
-        return None
-
     @contextlib.asynccontextmanager
-    async def transaction(self) -> AsyncIterator[SqliteTransaction]:
+    async def transaction(self) -> AsyncIterator[SqlTransaction]:
         joined = self._joined()
         if joined is not None:  # nested in the same task: part of the outer unit of work
             yield joined
             return
         conn = self.conn
-        async with self._lock:
-            tx = SqliteTransaction(self, conn)
-            token = _CURRENT.set(tx)
+
+        async def begin() -> None:
             try:
-                try:
-                    await conn.execute("BEGIN IMMEDIATE")
-                except sqlite3.OperationalError as exc:  # another process held the lock too long
-                    raise StorageError(f"the database is busy: {exc}") from exc
-                try:
-                    yield tx
-                    await conn.commit()
-                except BaseException:
-                    # queued on the connection's thread before the lock is released, so the next
-                    # transaction's BEGIN always comes after this ROLLBACK, even if we are cancelled
-                    with contextlib.suppress(Exception):
-                        await conn.rollback()
-                    tx.undo.run()
-                    raise
-                tx.undo.forget()
-            finally:
-                tx.open = False
-                with contextlib.suppress(ValueError):
-                    _CURRENT.reset(token)
+                await conn.execute("BEGIN IMMEDIATE")
+            except sqlite3.OperationalError as exc:  # another process held the lock too long
+                raise StorageError(f"the database is busy: {exc}") from exc
+
+        # The ROLLBACK of a failed unit is queued on the connection's thread before the lock is
+        # released, so the next unit's BEGIN always comes after it, even if we are cancelled.
+        async with self._lock, self._unit(SqliteTransaction(self, conn), begin, conn.commit, conn.rollback) as tx:
+            yield tx
 
     async def _fetch(self, sql: str, params: Iterable[Any] = ()) -> list[Sequence[Any]]:
         """Rows of a read: inside the caller's transaction if any, else from the reader."""
