@@ -35,17 +35,12 @@ async def _run(settings: Settings) -> int:
     import discord
 
     from bot.client import SpaceAlertBot
-    from bot.storage import SqliteStorage, StorageError
+    from bot.storage import StorageError, open_storage
 
-    storage = SqliteStorage(settings.database_path)
     try:
-        await storage.open()
-    except StorageError as exc:
+        storage = await open_storage(settings)
+    except StorageError as exc:  # the storage closed whatever it had opened
         print(f"Cannot start: {exc}", file=sys.stderr)
-        return EXIT_DATABASE
-    except Exception as exc:  # anything else opening the file: still one line, still exit 3
-        await storage.close()
-        print(f"Cannot start: database {settings.database_path}: {exc}", file=sys.stderr)
         return EXIT_DATABASE
     bot = SpaceAlertBot(settings=settings, storage=storage)
     assert settings.discord_token is not None

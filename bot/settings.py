@@ -26,6 +26,9 @@ class Settings(BaseSettings):
 
     discord_token: SecretStr | None = None
     database_path: Path = Path("data/space_alert.sqlite3")
+    # postgresql://user:password@host:port/db: the shared store of several processes; when set it
+    # is used instead of DATABASE_PATH.
+    database_url: str | None = None
     # Extra folders of mission timeline files; ':' or ',' separated so it reads well in a shell.
     scenario_dirs: Annotated[list[Path], NoDecode] = Field(default_factory=list)
     command_sync: str = "global"
@@ -53,6 +56,15 @@ class Settings(BaseSettings):
     @classmethod
     def _upper(cls, value: object) -> object:
         return value.upper() if isinstance(value, str) else value
+
+    @field_validator("database_url", mode="before")
+    @classmethod
+    def _check_url(cls, value: object) -> object:
+        if isinstance(value, str):
+            value = value.strip() or None
+            if value is not None and not re.match(r"^postgres(ql)?://", value):
+                raise ValueError("must be a postgresql:// URL (leave it unset for SQLite)")
+        return value
 
     @field_validator("discord_token", mode="before")
     @classmethod

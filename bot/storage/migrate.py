@@ -1,4 +1,4 @@
-"""Find the numbered SQL files of a backend and apply the SQLite ones in order, once each.
+"""Find the numbered SQL files of a backend and apply them in order, once each.
 
 Why a hand-rolled runner: the project has a handful of plain SQL files per backend; an ORM
 migration tool would be more code to learn than this.  Files live in `migrations/<backend>/` and

@@ -61,7 +61,8 @@ def run_bot(
     max_file_bytes: int | None = None,
 ) -> tuple[int, list[str], float]:
     """Run `python -m bot`; (exit code, stderr lines, seconds)."""
-    full = {k: v for k, v in os.environ.items() if k not in ("DATABASE_PATH", "SCENARIO_DIRS", "TIME_SCALE")}
+    unset = ("DATABASE_PATH", "DATABASE_URL", "SCENARIO_DIRS", "TIME_SCALE")
+    full = {k: v for k, v in os.environ.items() if k not in unset}
     python_path = [str(ROOT)] if path_first is None else [str(path_first), str(ROOT)]
     full |= {"PYTHONPATH": os.pathsep.join(python_path), "DISCORD_TOKEN": "x", "PYTHONDONTWRITEBYTECODE": "1"}
     full |= env or {}
@@ -228,3 +229,13 @@ def test_unreadable_scenario_folder(place: Path) -> None:
 @pytest.mark.parametrize("value", ["0.05", "1000", "fast"])
 def test_absurd_time_scale(place: Path, value: str) -> None:
     assert_refused(run_bot(place, env={"TIME_SCALE": value}), 2, "TIME_SCALE")
+
+
+def test_postgres_that_does_not_answer(place: Path) -> None:
+    url = "postgresql://postgres:secret@127.0.0.1:1/test"  # nothing listens on port 1
+    line = assert_refused(run_bot(place, env={"DATABASE_URL": url}), 3, "Cannot start", "127.0.0.1:1")
+    assert "secret" not in line  # the password never reaches the terminal
+
+
+def test_database_url_that_is_not_postgres(place: Path) -> None:
+    assert_refused(run_bot(place, env={"DATABASE_URL": "mysql://root@localhost/db"}), 2, "DATABASE_URL")

@@ -282,3 +282,18 @@ async def test_closed_storage_refuses_clearly(open_storage: Opener) -> None:
     await s.close()
     with pytest.raises(StorageError):
         await s.save_flight(record())
+
+
+async def test_a_schema_newer_than_the_bot_is_refused(open_storage: Opener) -> None:
+    from bot.storage import SchemaTooNew
+    from bot.storage.migrate import load_migrations
+
+    first = await open_storage()
+    backend = "postgres" if type(first).__name__.startswith("Postgres") else "sqlite"
+    known = len(load_migrations(backend=backend))
+    async with first.transaction() as tx:
+        raw: Any = tx
+        await raw.run("INSERT INTO schema_version (version, name) VALUES (?, ?)", (known + 2, "9999_future.sql"))
+    await first.close()
+    with pytest.raises(SchemaTooNew, match=rf"database schema {known + 2} is newer than this bot \({known}\)"):
+        await open_storage()
