@@ -147,16 +147,9 @@ class PostgresStorage(SqlStorage):
         with contextlib.suppress(Exception):
             await pool.close()
 
-    async def schema_versions(self) -> list[int]:
-        return [int(r[0]) for r in await self._fetch("SELECT version FROM schema_version ORDER BY version")]
-
     # -- units of work -------------------------------------------------------------------------------
     @contextlib.asynccontextmanager
-    async def transaction(self) -> AsyncIterator[SqlTransaction]:
-        joined = self._joined()
-        if joined is not None:  # nested in the same task: part of the outer unit of work
-            yield joined
-            return
+    async def _new_unit(self) -> AsyncIterator[SqlTransaction]:
         async with self.pool.acquire() as conn:
             transaction = conn.transaction()
             tx = PostgresTransaction(self, conn)

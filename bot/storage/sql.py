@@ -253,6 +253,22 @@ class SqlStorage(UnitsOfWork):
             return tx
         return None
 
+    async def schema_versions(self) -> list[int]:
+        return [int(r[0]) for r in await self._fetch("SELECT version FROM schema_version ORDER BY version")]
+
+    @contextlib.asynccontextmanager
+    async def transaction(self) -> AsyncIterator[SqlTransaction]:
+        joined = self._joined()
+        if joined is not None:  # nested in the same task: part of the outer unit of work
+            yield joined
+            return
+        async with self._new_unit() as tx:
+            yield tx
+
+    def _new_unit(self) -> contextlib.AbstractAsyncContextManager[SqlTransaction]:
+        """A fresh unit of work on this backend (a backend builds it with `_unit`)."""
+        raise NotImplementedError
+
     @contextlib.asynccontextmanager
     async def _unit(
         self,

@@ -170,16 +170,9 @@ class SqliteStorage(SqlStorage):
                 with contextlib.suppress(Exception):
                     await conn.close()
 
-    async def schema_versions(self) -> list[int]:
-        return [r[0] for r in await self._fetch("SELECT version FROM schema_version ORDER BY version")]
-
     # -- units of work -------------------------------------------------------------------------------
     @contextlib.asynccontextmanager
-    async def transaction(self) -> AsyncIterator[SqlTransaction]:
-        joined = self._joined()
-        if joined is not None:  # nested in the same task: part of the outer unit of work
-            yield joined
-            return
+    async def _new_unit(self) -> AsyncIterator[SqlTransaction]:
         conn = self.conn
 
         async def begin() -> None:
