@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import re
+import sqlite3
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -72,37 +73,57 @@ def check_not_newer(applied: set[int], migrations: list[Migration]) -> None:
         raise SchemaTooNew(f"database schema {newest} is newer than this bot ({latest}); upgrade the bot")
 
 
+def statements(sql: str) -> list[str]:
+    """A migration file cut into single statements (sqlite3 decides where one is complete)."""
+    found: list[str] = []
+    buffer = ""
+    for line in sql.splitlines(keepends=True):
+        buffer += line
+        if sqlite3.complete_statement(buffer):
+            found.append(buffer.strip())
+            buffer = ""
+    if buffer.strip():
+        found.append(buffer.strip())  # a trailing comment, or a last statement without ';'
+    return found
+
+
 async def applied_versions(conn: aiosqlite.Connection) -> set[int]:
     await conn.execute(
         "CREATE TABLE IF NOT EXISTS schema_version ("
         " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL DEFAULT (datetime('now')))"
     )
-    await conn.commit()
     rows = await conn.execute_fetchall("SELECT version FROM schema_version")
     return {row[0] for row in rows}
 
 
 async def apply_migrations(conn: aiosqlite.Connection, directory: Path | None = None) -> list[str]:
-    """Apply what is missing; return the names applied (empty when already up to date)."""
+    """Apply what is missing; return the names applied (empty when already up to date).
+
+    `conn` must be in autocommit mode (isolation_level=None).  Each file runs inside BEGIN
+    IMMEDIATE, which also re-reads what is applied: two processes opening one new database at
+    once then migrate it once, the second waiting for the first and finding nothing to do."""
     migrations = load_migrations(directory)
-    done = await applied_versions(conn)
-    check_not_newer(done, migrations)
+    check_not_newer(await applied_versions(conn), migrations)
     applied: list[str] = []
     for migration in migrations:
-        if migration.version in done:
-            continue
-        name_sql = migration.name.replace("'", "''")
-        script = (
-            "BEGIN;\n"
-            f"{migration.sql}\n;\n"
-            f"INSERT INTO schema_version (version, name) VALUES ({migration.version}, '{name_sql}');\n"
-            "COMMIT;"
-        )
+        await conn.execute("BEGIN IMMEDIATE")
         try:
-            await conn.executescript(script)
-        except Exception as exc:  # sqlite3.Error and friends: report, never half-apply
-            with contextlib.suppress(Exception):  # no transaction open: nothing to undo
+            done = await applied_versions(conn)
+            check_not_newer(done, migrations)
+            if migration.version in done:
                 await conn.execute("ROLLBACK")
+                continue
+            for statement in statements(migration.sql):
+                await conn.execute(statement)
+            await conn.execute(
+                "INSERT INTO schema_version (version, name) VALUES (?, ?)", (migration.version, migration.name)
+            )
+            await conn.execute("COMMIT")
+        except BaseException as exc:
+            with contextlib.suppress(Exception):
+                await conn.execute("ROLLBACK")
+            if isinstance(exc, MigrationError) or not isinstance(exc, Exception):
+                raise
             raise MigrationError(
                 f"database migration {migration.name} failed: {exc}. "
                 "The database was left at the previous version; fix the file or restore a backup."

@@ -126,8 +126,10 @@ class PostgresStorage(SqlStorage):
         settings = {"search_path": self.schema} if self.schema else None
         if self.schema:
             conn = await asyncpg.connect(self.url, timeout=CONNECT_TIMEOUT_S)
-            try:
-                await conn.execute(f"CREATE SCHEMA IF NOT EXISTS {self.schema}")
+            try:  # IF NOT EXISTS still races another process creating it: serialise on a lock
+                async with conn.transaction():
+                    await conn.execute("SELECT pg_advisory_xact_lock(hashtext($1))", f"space-alert-bot:{self.schema}")
+                    await conn.execute(f"CREATE SCHEMA IF NOT EXISTS {self.schema}")
             finally:
                 await conn.close()
         self._pool = await asyncpg.create_pool(

@@ -6,8 +6,10 @@ once per backend (tests/bot/storage_backends.py).
 
 from __future__ import annotations
 
+import asyncio
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -147,3 +149,11 @@ async def test_settings_and_custom_missions(storage: Storage) -> None:
     assert await storage.remove_custom_mission(1, "club-1") is True
     assert await storage.remove_custom_mission(1, "club-1") is False
     assert await storage.custom_missions(1) == {}
+
+
+async def test_two_processes_opening_a_new_database_together_migrate_it_once(open_storage: Any) -> None:
+    first, second = await asyncio.gather(open_storage(), open_storage())
+    expected = [m.version for m in load_migrations(backend=type(first).__module__.rsplit(".", 1)[-1])]
+    assert await first.schema_versions() == expected and await second.schema_versions() == expected
+    await first.create_flight(record())
+    assert (await second.load_flight("0000abcd")) is not None
