@@ -71,13 +71,36 @@ async def open_storage(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncI
     for storage in opened:
         await storage.close()
     if backend == "postgres":
-        import asyncpg
+        await drop_schema(schema)
 
-        conn = await asyncpg.connect(PG_URL, timeout=3)
-        try:
-            await conn.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
-        finally:
-            await conn.close()
+
+async def drop_schema(schema: str) -> None:
+    import asyncpg
+
+    conn = await asyncpg.connect(PG_URL, timeout=3)
+    try:
+        await conn.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
+    finally:
+        await conn.close()
+
+
+@pytest.fixture(params=BACKENDS)
+async def bot_backend(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[str]:
+    """Bots made by tests.bot.helpers.new_bot store in this backend (one fresh schema per test for
+    PostgreSQL, shared by every bot of the test: a restart finds its flights)."""
+    backend: str = request.param
+    if backend == "sqlite":
+        yield backend
+        return
+    if reason := await postgres_reason():
+        pytest.skip(reason)
+    from bot.storage.postgres import PostgresStorage
+    from tests.bot import helpers
+
+    schema = f"t_{uuid.uuid4().hex[:16]}"
+    monkeypatch.setattr(helpers, "SqliteStorage", lambda _path: PostgresStorage(PG_URL, schema=schema))
+    yield backend
+    await drop_schema(schema)
 
 
 @pytest.fixture

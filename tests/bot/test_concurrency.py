@@ -22,11 +22,11 @@ from bot.exts.mission import _ids
 from bot.exts.mission._flights import enc_card
 from bot.storage import ChannelBusy, FlightRecord, StaleWrite, Storage
 from tests.bot.helpers import World, click, new_bot, open_lobby, stop_bot
-from tests.bot.storage_backends import open_storage, storage
+from tests.bot.storage_backends import bot_backend, open_storage, storage
 from tests.bot.test_storage import record
 from tests.bot.test_storage_units import entry_for
 
-__all__ = ["open_storage", "storage"]  # fixtures used by the tests below
+__all__ = ["bot_backend", "open_storage", "storage"]  # fixtures used by the tests below
 
 FLIGHTS = 20
 PLAYERS = 5
@@ -145,7 +145,7 @@ async def _start(bot: Any, world: World) -> tuple[str, list[Any]]:
     return fid, crew
 
 
-async def test_twenty_flights_through_the_bot(tmp_path: Path, clock: Any) -> None:
+async def test_twenty_flights_through_the_bot(tmp_path: Path, clock: Any, bot_backend: str) -> None:
     from tests.bot.helpers import FakeClock
 
     assert isinstance(clock, FakeClock)
@@ -215,7 +215,7 @@ async def test_twenty_flights_through_the_bot(tmp_path: Path, clock: Any) -> Non
 
 
 async def test_finish_killed_between_logbook_and_status_then_restarted(
-    tmp_path: Path, clock: Any, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, clock: Any, monkeypatch: pytest.MonkeyPatch, bot_backend: str
 ) -> None:
     """The bot writes the logbook entry, then dies before the flight is marked finished; after the
     restart the timer finishes it again: one logbook entry, the channel free, no endless retry."""
@@ -237,7 +237,7 @@ async def test_finish_killed_between_logbook_and_status_then_restarted(
     clock.advance(2000)
     with pytest.raises(RuntimeError, match="killed"):
         await bot1.get_cog("Mission").flights.tick(fid)
-    monkeypatch.undo()
+    monkeypatch.setattr(storage, "save_flight", real_save)
     await stop_bot(bot1)
 
     bot2 = await new_bot(db, clock, world=world)
