@@ -25,7 +25,7 @@ from bot.text import no_mentions
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS: tuple[str, ...] = ("bot.exts.mission", "bot.exts.records", "bot.exts.replay")
+EXTENSIONS: tuple[str, ...] = ("bot.exts.mission", "bot.exts.records", "bot.exts.replay", "bot.exts.elite")
 
 
 def make_intents() -> discord.Intents:

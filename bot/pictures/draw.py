@@ -24,6 +24,7 @@ from bot.pictures.labels import TOKEN_SHORT, threat_label, word
 from bot.pictures.states import CrewView, ThreatView, TurnState
 from bot.text import strip_unsafe
 from engine import board
+from engine.vocab import Station
 
 W, H = 1000, 860
 BG = (18, 22, 34)
@@ -180,7 +181,7 @@ class Painter:
 
     # -- tracks --------------------------------------------------------------------------------------
     def track_step(self) -> float:
-        longest = max(board.TRACKS[tid].length for tid in self.tracks.values())
+        longest = max(board.track(tid).length for tid in self.tracks.values())
         return (TRACK_BOTTOM - TRACK_TOP) / longest
 
     def space_y(self, space: int) -> float:
@@ -190,7 +191,7 @@ class Painter:
         step = self.track_step()
         for col, tid in self.tracks.items():
             x = COLUMNS[col]
-            track = board.TRACKS[tid]
+            track = board.track(tid)
             self.d.rectangle((x, 54, x + COL_W[col], 86), fill=ZONE_DARK[col])
             self.d.rectangle((x, 54, x + 6, 86), fill=ZONE_RGB[col])
             name = word(self.lang, "internal") if col == "internal" else ""
@@ -291,8 +292,8 @@ class Painter:
             self._station(st)
         self._shots()
 
-    def _station(self, st: str) -> None:
-        deck, zone = st.split("_", 1)
+    def _station(self, st: Station) -> None:
+        deck, zone = st.split("_", 1)[0], board.zone_of(st)
         x0, y0, x1, y1 = station_box(st)
         fired = st in self.marks.fired
         outline, width = (SHOT, 4) if fired else (ZONE_RGB[zone], 2)

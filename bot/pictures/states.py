@@ -102,7 +102,7 @@ def snapshot(m: Mission, events: list[dict[str, Any]]) -> TurnState:
     crew = tuple(
         CrewView(
             name=p.name,
-            station=p.station,  # type: ignore[arg-type]  # the engine keeps positions as str
+            station=p.station,
             knocked_out=p.knocked_out,
             bots=p.bots,
             intercepting=p.station == board.SPACE,
@@ -116,7 +116,7 @@ def snapshot(m: Mission, events: list[dict[str, Any]]) -> TurnState:
             number=t.number,
             internal=t.internal,
             kind=t.card.internal_type,
-            zone=t.zone,  # type: ignore[arg-type]
+            zone=t.zone,
             track=t.track.id,
             track_length=t.track.length,
             position=t.position,
@@ -133,13 +133,13 @@ def snapshot(m: Mission, events: list[dict[str, Any]]) -> TurnState:
     )
     return TurnState(
         turn=m.turn,
-        shields=dict(ship.shields),
-        reactors=dict(ship.reactors),
+        shields={zone: n for zone, n in ship.shields.items()},
+        reactors={zone: n for zone, n in ship.reactors.items()},
         damage={z: tuple(ship.damage[z]) for z in board.ZONES},
         fuel=ship.fuel,
         rockets=ship.rockets,
         rocket_flying=ship.rocket_launched or ship.rocket_in_flight,
-        depots=dict(ship.depots),
+        depots={st: state for st, state in ship.depots.items()},
         crew=crew,
         threats=threats,
         events=tuple(dict(e) for e in events),
