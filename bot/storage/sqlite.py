@@ -160,7 +160,12 @@ class SqliteStorage(SqlStorage):
         if isinstance(self.path, Path):
             self._reader = await _connect(str(self.path))
             await self._reader.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
-            await self._reader.execute("PRAGMA query_only=1")
+
+    def read_connection(self) -> aiosqlite.Connection:
+        """The connection for reads of committed data (the stats queries of bot/exts/stats run
+        their own SQL on it).  Writes belong in `transaction()`: this connection takes no part in
+        the write lock that keeps units of work apart."""
+        return self._reader if self._reader is not None else self.conn
 
     async def close(self) -> None:
         for name in ("_reader", "_conn"):
