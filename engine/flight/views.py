@@ -233,17 +233,19 @@ def station(flight: Flight, name: str) -> StationView:
         boards: list[tuple[str | None, _Member]] = [(None, me)] if me.on_board else []
         boards += [(m.name, m) for m in flight.members if m.android]
         for key, board in boards:
+            # `_check_place` is these checks in this order; taken apart so a hand of 90 cards (solo)
+            # costs cards + turns checks, not cards x turns
+            if isinstance(flight._board_of(me, key), Rejected):
+                continue
+            free = tuple(
+                t
+                for t in range(1, flight.last_turn + 1)
+                if flight._turn_open(me, board, t) is None and t not in board.board
+            )
             candidates = list(me.hand) + (list(board.hand) if board.android else [])
-            for cid in dict.fromkeys(candidates):
-                if isinstance(flight._card_owner(me, board, cid), Rejected):
-                    continue
-                turns = tuple(
-                    t
-                    for t in range(1, flight.last_turn + 1)
-                    if not isinstance(flight._check_place(me, cid, t, key), Rejected)
-                )
-                if turns:
-                    placements.append(Placement(card_view(cid), key, turns))
+            for cid in dict.fromkeys(candidates) if free else ():
+                if not isinstance(flight._card_owner(me, board, cid), Rejected):
+                    placements.append(Placement(card_view(cid), key, free))
             for turn in sorted(board.board):
                 back = flight._check_take_back(me, key, turn)
                 if isinstance(back, Rejected):
