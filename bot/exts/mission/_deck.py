@@ -11,6 +11,7 @@ from bot.exts.mission._components import FlightButton, view_of
 from bot.exts.mission._render import COLOR_FLIGHT, ZONE_EMOJI, mission_label
 from bot.i18n import t, threat_name, threat_text
 from bot.storage import FlightRecord
+from bot.text import strip_unsafe
 from engine.flight.views import DeckView, ThreatView
 
 
@@ -55,7 +56,9 @@ def deck_message(record: FlightRecord, deck: DeckView | None) -> tuple[discord.E
         f"{ZONE_EMOJI.get(th.zone, '🟨')} T+{th.turn} · {threat_name(lang, th.id)} · {th.track}" for th in deck.threats
     ]
     embed.add_field(name=t(lang, "deck.threats"), value="\n".join(threats)[:1024] or t(lang, "deck.none"), inline=False)
-    embed.set_footer(text=t(lang, "deck.footer", crew=", ".join(deck.crew), flight=record.id))
+    embed.set_footer(
+        text=t(lang, "deck.footer", crew=", ".join(strip_unsafe(name) for name in deck.crew), flight=record.id)
+    )
     if record.status != "flying":
         return embed, None
     button = FlightButton(

@@ -12,11 +12,10 @@ from collections.abc import Iterable
 from typing import Any
 
 import discord
-from discord.utils import escape_markdown
 
 from bot.i18n import t
 from bot.storage import FlightRecord, LeaderboardRow, LogbookEntry
-from bot.text import escape, strip_unsafe
+from bot.text import escape, strip_unsafe, user_text
 
 ROLE_EMOJI = {"captain": "⭐", "comms": "📡", "security": "🛡️"}
 ZONE_EMOJI = {"red": "🟥", "white": "⬜", "blue": "🟦", None: "🟨"}
@@ -34,7 +33,7 @@ def mission_label(lang: str, options: dict[str, Any]) -> str:
         if preset != "mission":
             return t(lang, "mission.random_preset", preset=t(lang, f"preset.{preset}"), seed=options["seed"])
         return t(lang, "mission.random", seed=options["seed"])
-    return escape_markdown(mission)
+    return user_text(mission)
 
 
 def difficulty_label(lang: str, normal: str, serious: str) -> str:
@@ -211,8 +210,8 @@ def leaderboard_embed(lang: str, rows: list[LeaderboardRow], lost: list[LogbookE
         embed.description = t(lang, "leaderboard.empty")
         return embed
     lines = [
-        f"**{escape_markdown(r.mission_id)}** · {difficulty_label(lang, r.normal_difficulty, r.serious_difficulty)}: "
-        f"**{r.total}** — {escape_markdown(', '.join(r.crew)) or '?'} ({r.flown_at[:10]})"
+        f"**{user_text(r.mission_id)}** · {difficulty_label(lang, r.normal_difficulty, r.serious_difficulty)}: "
+        f"**{r.total}** — {', '.join(user_text(c) for c in r.crew) or '?'} ({r.flown_at[:10]})"
         for r in rows
     ]
     embed.description = "\n".join(lines)[:4096] or t(lang, "leaderboard.no_survivors")
@@ -221,8 +220,8 @@ def leaderboard_embed(lang: str, rows: list[LeaderboardRow], lost: list[LogbookE
         for e in lost[:10]:
             level = difficulty_label(lang, e.normal_difficulty, e.serious_difficulty)
             killer = t(lang, "logbook.destroyed_by", cause=cause_text(lang, e.destroyed_by)) if e.destroyed_by else ""
-            crew = escape_markdown(", ".join(c.name for c in e.crew if c.user_id is not None)) or "?"
-            parts = [f"💥 **{escape_markdown(e.mission_id)}** · {level}", killer, f"{crew} ({e.flown_at[:10]})"]
+            crew = ", ".join(user_text(c.name) for c in e.crew if c.user_id is not None) or "?"
+            parts = [f"💥 **{user_text(e.mission_id)}** · {level}", killer, f"{crew} ({e.flown_at[:10]})"]
             lost_lines.append(" — ".join(p for p in parts if p))
         embed.add_field(name=t(lang, "leaderboard.lost"), value="\n".join(lost_lines)[:1024], inline=False)
     return embed

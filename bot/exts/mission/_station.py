@@ -16,12 +16,12 @@ from dataclasses import dataclass
 from typing import Any
 
 import discord
-from discord.utils import escape_markdown
 
 from bot.exts.mission import _ids
 from bot.exts.mission._components import FlightButton, FlightSelect, view_of
 from bot.exts.mission._render import COLOR_FLIGHT
 from bot.i18n import t
+from bot.text import strip_unsafe, truncate, user_text
 from engine.flight.machine import (
     AgreeEnd,
     Command,
@@ -33,7 +33,7 @@ from engine.flight.machine import (
     TakeBack,
 )
 from engine.flight.views import CardView, SlotView, StationView
-from engine.vocab import ActionCode, Half
+from engine.vocab import HALVES, ActionCode, Half
 
 MAX_OPTIONS = 25  # Discord's limit per select
 HALF_KEY: dict[Half, str] = {"action": "a", "move": "m"}
@@ -112,7 +112,7 @@ def station_message(
 def station_embed(
     lang: str, flight_id: str, view: StationView, sel: Selection, note: str | None = None
 ) -> discord.Embed:
-    embed = discord.Embed(title=t(lang, "hand.title", name=escape_markdown(view.player)), colour=COLOR_FLIGHT)
+    embed = discord.Embed(title=t(lang, "hand.title", name=user_text(view.player)), colour=COLOR_FLIGHT)
     notes = [n for n in (note, _window_note(lang, view)) if n]
     chosen = sel.card(view)
     if chosen is not None:
@@ -133,7 +133,7 @@ def station_embed(
         who = t(lang, "hand.android_planners_solo" if view.solo else "hand.android_planners")
         heroic = t(lang, "hand.android_heroic", card=card_text(lang, board.heroic)) if board.heroic else ""
         value = "\n".join(x for x in (" · ".join(cells), heroic, who) if x)
-        embed.add_field(name=f"🤖 {escape_markdown(board.owner)}", value=value[:1024], inline=False)
+        embed.add_field(name=f"🤖 {user_text(board.owner)}", value=value[:1024], inline=False)
     embed.set_footer(text=t(lang, "hand.footer", phase=view.planning_phase, phases=view.phases))
     return embed
 
@@ -205,7 +205,9 @@ def _selects(lang: str, fid: str, uid: int, view: StationView, sel: Selection) -
     own = _own_targets(lang, view, sel)
     androids = _android_targets(lang, view, sel)
     gifts = [
-        discord.SelectOption(label=f"{card_text(lang, c)} → {name}"[:100], value=f"{card_key(c)}.{n}")
+        discord.SelectOption(
+            label=f"{card_text(lang, c)} → {truncate(strip_unsafe(name), 40)}"[:100], value=f"{card_key(c)}.{n}"
+        )
         for c in view.giveable
         for n, name in enumerate(view.give_to)
     ]
@@ -242,6 +244,11 @@ def _buttons(lang: str, fid: str, uid: int, view: StationView, sel: Selection) -
     return items
 
 
+def _plain(name: str, limit: int) -> str:
+    """A crew name inside a select option (options show no markdown, so only unsafe characters go)."""
+    return truncate(strip_unsafe(name), limit)
+
+
 def _slot_plain(lang: str, view: StationView, turn: int) -> str:
     assert view.board is not None
     slot = view.board.slots[turn - 1]
@@ -265,30 +272,32 @@ def _own_targets(lang: str, view: StationView, sel: Selection) -> list[discord.S
             label=f"{t(lang, 'hand.turn', n=n)} ← {code_text(lang, card.code(half))}"[:100],
             value=f"{HALF_KEY[half]}.{n}",
         )
-        for half in ("action", "move")
+        for half in HALVES
         for n in sorted(turns)
     ]
 
 
 def _android_targets(lang: str, view: StationView, sel: Selection) -> list[discord.SelectOption]:
-    """'android · turn ← half' options: the selected card, else each android's own heroic card."""
+    """'android · turn ← half' options: the selected card, else each android's own heroic card.
+
+    Ordered by turn, so when there are more than a select holds (solo: four androids) the
+    earliest turns of every android stay in reach.
+    """
     chosen = sel.card(view)
-    options = []
+    which = "o" if chosen is None else "s"  # the android's own heroic card, or the selected card
+    found: list[tuple[int, int, int, discord.SelectOption]] = []
     for index, board in enumerate(view.androids):
-        cards = [chosen] if chosen is not None else ([board.heroic] if board.heroic else [])
-        for card in cards:
-            assert card is not None
-            placement = view.placement(card.id, board.owner)
-            if placement is None:
-                continue
-            for half in ("action", "move"):
-                for n in placement.turns:
-                    label = f"🤖 {board.owner} · {t(lang, 'hand.turn', n=n)} ← {code_text(lang, card.code(half))}"
-                    own_heroic = "o" if chosen is None else "s"
-                    options.append(
-                        discord.SelectOption(label=label[:100], value=f"{index}.{own_heroic}.{HALF_KEY[half]}.{n}")
-                    )
-    return options
+        card = chosen if chosen is not None else board.heroic
+        placement = view.placement(card.id, board.owner) if card is not None else None
+        if card is None or placement is None:
+            continue
+        for h, half in enumerate(HALVES):
+            for n in placement.turns:
+                where = f"🤖 {_plain(board.owner, 30)} · {t(lang, 'hand.turn', n=n)}"
+                label = f"{where} ← {code_text(lang, card.code(half))}"[:100]
+                value = f"{index}.{which}.{HALF_KEY[half]}.{n}"
+                found.append((n, index, h, discord.SelectOption(label=label, value=value)))
+    return [option for *_, option in sorted(found, key=lambda f: f[:3])]
 
 
 # -- clicks back into commands ---------------------------------------------------------------------------
