@@ -324,3 +324,29 @@ async def test_voice_ready_flight_starts_and_stops_the_intercom(tmp_path: Path, 
     await tick(bot.get_cog("Mission").flights, fid)
     assert voice.calls[-1] == ("stop", fid)
     await stop_bot(bot)
+
+
+async def test_a_player_who_never_clicks_again_sees_draw_and_give_in_time(bot: Any, world: Any, clock: Any) -> None:
+    """Bob opens his station once at the start; incoming data and the data transfer reach him anyway."""
+    fid, _ann, bob = await start_flight(bot, world)
+    service = bot.get_cog("Mission").flights
+    clock.advance(12)
+    await tick(service, fid)
+    inter = await click(world, bob, _ids.make(fid, "station"))
+    assert "draw" not in [c.split(":")[2] for c in custom_ids(last(inter).view)]
+
+    async def at(second: float) -> Any:
+        clock.advance(second - service.flight_time(await bot.storage.load_flight(fid)))
+        await tick(service, fid)
+        return last(inter)
+
+    shown = await at(141)  # incoming data at 2:20
+    assert shown.kind == "edit_original" and find_id(shown.view, "draw")
+    assert "Incoming data" in shown.embed.description
+    shown = await at(186)  # data transfer at 3:05
+    assert select_options(shown.view, "give")
+    shown = await at(195)  # the beep, 8 s later: the give select is gone
+    assert "give" not in [c.split(":")[2] for c in custom_ids(shown.view)]
+    shown = await at(226)  # phase 1 ends at 3:45: turns 1-3 locked on the station without a click
+    board = next(f for f in shown.embed.fields if f.name == "Action board")
+    assert all("🔒" in line for line in board.value.splitlines()[:3])
