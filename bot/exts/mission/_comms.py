@@ -9,13 +9,12 @@ reported in the channel once per flight.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.exts.mission._poster import Job, Outbox
+from bot.exts.mission._poster import Job, Outbox, Outboxes
 from bot.exts.mission._posting import ChannelPosts
 from bot.exts.mission._store import FlightStore
 from bot.i18n import t
@@ -35,17 +34,16 @@ class Comms:
         self.bot = bot
         self.store = store
         self.posts = posts
-        self._queues: dict[str, Outbox] = {}
+        self._queues = Outboxes(self._new_queue)
 
     def queue(self, flight_id: str) -> Outbox:
-        box = self._queues.get(flight_id)
-        if box is None:
+        return self._queues.get(flight_id)
 
-            async def forbidden(exc: discord.Forbidden) -> None:
-                await self._mute_failed(flight_id, exc)
+    def _new_queue(self, flight_id: str) -> Outbox:
+        async def forbidden(exc: discord.Forbidden) -> None:
+            await self._mute_failed(flight_id, exc)
 
-            box = self._queues[flight_id] = Outbox(f"{flight_id}-voice", on_forbidden=forbidden)
-        return box
+        return Outbox(f"{flight_id}-voice", on_forbidden=forbidden)
 
     def _crew_in_voice(self, record: FlightRecord) -> tuple[list[Any], str | None]:
         lang = record.language
@@ -146,23 +144,13 @@ class Comms:
         await self.store.update(flight_id, change)
 
     async def join(self) -> None:
-        for box in list(self._queues.values()):
-            await box.join()
+        await self._queues.join()
 
     async def retire(self, flight_id: str) -> None:
-        box = self._queues.get(flight_id)
-        if box is None:
-            return
-        await box.join()
-        if self._queues.get(flight_id) is box and not box.pending:
-            del self._queues[flight_id]
-            await box.close()
+        await self._queues.retire(flight_id)
 
     def cancel(self) -> None:
-        for box in self._queues.values():
-            box.cancel()
-        self._queues.clear()
+        self._queues.cancel()
 
     async def shutdown(self, timeout: float) -> None:
-        boxes, self._queues = list(self._queues.values()), {}
-        await asyncio.gather(*(box.shutdown(timeout) for box in boxes))
+        await self._queues.shutdown(timeout)  # an unsent mute is not kept: a restart reconciles mutes

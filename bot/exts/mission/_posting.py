@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.exts.mission._poster import Entry, Job, Outbox
+from bot.exts.mission._poster import Entry, Job, Outbox, Outboxes
 from bot.exts.mission._store import FlightStore
 from bot.i18n import t
 
@@ -120,7 +120,7 @@ class ChannelPosts:
         self.store = store
         self.edit_interval_s = EDIT_INTERVAL_S
         self.shutdown_drain_s = SHUTDOWN_DRAIN_S
-        self._outboxes: dict[str, Outbox] = {}
+        self._outboxes = Outboxes(self._new_outbox)
         self._mirrors: dict[str, Mirror] = {}
 
     # -- what the flight says --------------------------------------------------------------------------
@@ -219,15 +219,13 @@ class ChannelPosts:
 
     # -- the queues ----------------------------------------------------------------------------------------
     def outbox(self, flight_id: str) -> Outbox:
-        box = self._outboxes.get(flight_id)
-        if box is None:
+        return self._outboxes.get(flight_id)
 
-            async def forbidden(exc: discord.Forbidden) -> None:
-                await self._forbidden(flight_id, exc)
+    def _new_outbox(self, flight_id: str) -> Outbox:
+        async def forbidden(exc: discord.Forbidden) -> None:
+            await self._forbidden(flight_id, exc)
 
-            box = Outbox(flight_id, on_forbidden=forbidden, on_settled=self._settled)
-            self._outboxes[flight_id] = box
-        return box
+        return Outbox(flight_id, on_forbidden=forbidden, on_settled=self._settled)
 
     async def _settled(self, entry: Entry) -> None:
         """A job is done (sent or given up): the next line queues a new flush; a restored post's row goes."""
@@ -280,24 +278,15 @@ class ChannelPosts:
         return None
 
     async def join(self) -> None:
-        for box in list(self._outboxes.values()):
-            await box.join()
+        await self._outboxes.join()
 
     async def retire(self, flight_id: str) -> None:
         """After the flight: let its queue empty, then drop it."""
-        box = self._outboxes.get(flight_id)
-        if box is None:
-            return
-        await box.join()
-        if self._outboxes.get(flight_id) is box and not box.pending:
-            del self._outboxes[flight_id]
+        if await self._outboxes.retire(flight_id):
             self._mirrors.pop(flight_id, None)
-            await box.close()
 
     def cancel(self) -> None:
-        for box in self._outboxes.values():
-            box.cancel()
-        self._outboxes.clear()
+        self._outboxes.cancel()
 
     async def restore(self) -> None:
         """After a restart: queue the posts a shutdown stored, before anything new."""
@@ -308,9 +297,7 @@ class ChannelPosts:
     async def shutdown(self, timeout: float | None = None) -> None:
         """Give the queues `timeout` s to drain, then store what is left (sent once after the restart)."""
         timeout = self.shutdown_drain_s if timeout is None else timeout
-        boxes, self._outboxes = dict(self._outboxes), {}
-        results = await asyncio.gather(*(box.shutdown(timeout) for box in boxes.values()))
-        for flight_id, left in zip(boxes, results, strict=True):
+        for flight_id, left in (await self._outboxes.shutdown(timeout)).items():
             await self._store_unsent(flight_id, left)
 
     async def _store_unsent(self, flight_id: str, entries: list[Entry]) -> None:
