@@ -350,3 +350,20 @@ async def test_a_player_who_never_clicks_again_sees_draw_and_give_in_time(bot: A
     shown = await at(226)  # phase 1 ends at 3:45: turns 1-3 locked on the station without a click
     board = next(f for f in shown.embed.fields if f.name == "Action board")
     assert all("🔒" in line for line in board.value.splitlines()[:3])
+
+
+async def test_a_solo_station_offers_every_kind_of_card_and_every_android(bot: Any, world: Any, clock: Any) -> None:
+    ann = world.member("Ann", in_voice=True)
+    fid, _ = await open_lobby(bot, world, ann, mission="S1-1")
+    await click(world, ann, _ids.make(fid, "start"))
+    clock.advance(5)
+    await tick(bot.get_cog("Mission").flights, fid)
+    station = await open_station(world, ann, fid)
+    picks = select_options(station.view, "pick")
+    assert len(picks) == 12  # 90 face-up cards, 4 actions x 3 moves: one option per kind
+    inter = await click(world, ann, find_id(station.view, "pick"), [picks[0]])
+    targets = select_options(last(inter).view, "android")
+    assert {t.split(".")[0] for t in targets} == {"0", "1", "2", "3"}  # all four androids in reach
+    inter = await click(world, ann, find_id(last(inter).view, "android"), [targets[0]])
+    assert last(inter).kind == "edit_message"
+    assert any(s.card for b in (await station_view(bot, fid, "Ann")).androids for s in b.slots)

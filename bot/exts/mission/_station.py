@@ -188,10 +188,11 @@ def _selects(lang: str, fid: str, uid: int, view: StationView, sel: Selection) -
     items: list[discord.ui.Item[Any]] = []
     picks = [
         discord.SelectOption(
-            label=f"{i + 1}. {card_text(lang, c)}"[:100], value=card_key(c), default=sel.key == card_key(c)
+            label=(f"{card_text(lang, c)}" + (f" ×{n}" if n > 1 else ""))[:100],
+            value=card_key(c),
+            default=sel.key == card_key(c),
         )
-        for i, c in enumerate(view.hand)
-        if any(p.card == c for p in view.placements)
+        for c, n in _kinds(view)
     ]
     picks += [
         discord.SelectOption(
@@ -242,6 +243,20 @@ def _buttons(lang: str, fid: str, uid: int, view: StationView, sel: Selection) -
         FlightButton(_ids.make(fid, "refresh", uid, sel.key), label=t(lang, "hand.refresh"), emoji="🔄", row=row)
     )
     return items
+
+
+def _kinds(view: StationView) -> list[tuple[CardView, int]]:
+    """Placeable cards, one per kind (same halves, same heroism) with how many there are.
+
+    Cards of a kind play identically, so choosing among them is noise; it also keeps a solo
+    player's 90 face-up cards within one select.
+    """
+    placeable = {p.card.id for p in view.placements}
+    kinds: dict[tuple[str, str, bool], list[CardView]] = {}
+    for c in view.hand:
+        if c.id in placeable:
+            kinds.setdefault((c.action, c.move, c.heroic), []).append(c)
+    return [(cards[0], len(cards)) for cards in kinds.values()]
 
 
 def _plain(name: str, limit: int) -> str:
