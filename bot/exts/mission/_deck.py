@@ -31,7 +31,7 @@ def threat_line(lang: str, threat: ThreatView) -> str:
 def deck_message(record: FlightRecord, deck: DeckView | None) -> tuple[discord.Embed, discord.ui.View | None]:
     lang = record.language
     embed = discord.Embed(title=t(lang, "deck.title"), colour=COLOR_FLIGHT)
-    label = mission_label(lang, record.options)
+    label = mission_label(record.options, lang)
     if deck is None:
         embed.description = f"**{label}**\n" + t(lang, "deck.operation_ended")
         return embed, None

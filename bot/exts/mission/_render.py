@@ -25,7 +25,7 @@ COLOR_WIN = discord.Colour.green()
 COLOR_LOSS = discord.Colour.red()
 
 
-def mission_label(lang: str, options: dict[str, Any]) -> str:
+def mission_label(options: dict[str, Any], lang: str = "en") -> str:
     """The mission's name as players read it: an official id, a custom id, or "random (seed …)"."""
     mission = str(options.get("mission", "?"))
     if mission == "random" and options.get("seed") is not None:
@@ -58,7 +58,7 @@ def lobby_embed(record: FlightRecord, androids: int, notes: list[str] | None = N
     lang = record.language
     o = record.options
     embed = discord.Embed(title=t(lang, "lobby.title"), colour=COLOR_LOBBY, description=t(lang, "lobby.help"))
-    embed.add_field(name=t(lang, "lobby.mission"), value=mission_label(lang, o), inline=True)
+    embed.add_field(name=t(lang, "lobby.mission"), value=mission_label(o, lang), inline=True)
     embed.add_field(
         name=t(lang, "lobby.difficulty"), value=difficulty_label(lang, o["normal"], o["serious"]), inline=True
     )

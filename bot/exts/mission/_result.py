@@ -69,7 +69,7 @@ def result_payload(record: FlightRecord, data: dict[str, Any]) -> dict[str, Any]
     """The result as one storable job: the embed, the thread's name, the captain's log in chunks."""
     lang = record.language
     names = {t_["id"]: threat_name(lang, t_["id"]) for t_ in data.get("threats", [])}
-    title = t(lang, "result.title", mission=mission_label(lang, record.options))
+    title = t(lang, "result.title", mission=mission_label(record.options, lang))
     embed = result_embed(lang, data, title=title, names=names)
     return {
         "op": "result",
