@@ -169,6 +169,11 @@ class EffectBank:
         with self._lock:
             return self._clips.setdefault(name, clip)
 
+    def forget(self) -> None:
+        """Drop the encoded effects from memory (they come back from the disk cache when needed)."""
+        with self._lock:
+            self._clips.clear()
+
     def warm(self) -> None:
         """Synthesize everything now (call off the event loop), so no flight pays for it later."""
         for name in EFFECT_NAMES:
