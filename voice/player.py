@@ -38,7 +38,7 @@ from voice.mixer import FrameMixer
 from voice.render import Blocking, Renderer, RenderStats
 from voice.scheduler import Clock, PlaybackScheduler, Sleeper
 from voice.sink import LineRecord, VoiceReport, VoiceSink
-from voice.tts import SpeechEngines, TTSError, make_engines
+from voice.tts import SpeechEngines, make_engines
 
 log = logging.getLogger(__name__)
 
@@ -240,65 +240,41 @@ class IntercomPlayer:
         that is left before its moment.
         """
         service = self.service
-        renderer = service.renderer
         ordered = in_schedule_order(cues)
         loop = asyncio.get_running_loop()
         futures: list[asyncio.Future[Line | None]] = [loop.create_future() for _ in ordered]
         no_engine = service.unavailable_reason()
+        spoken = [c for c in ordered if c.text.strip()] if no_engine is None else []
+        items = list(dict.fromkeys((c.text, c.lang) for c in spoken))
+        first_due = {}
+        for c in reversed(spoken):
+            first_due[(c.text, c.lang)] = c.at_s
 
-        async def speech(cue: CueLike) -> Clip | None:
-            if not cue.text.strip() or no_engine is not None:
+        def budget(i: int) -> float | None:
+            """A line due soon gives the online engine only the time left before its moment."""
+            if t0 is None:
                 return None
-            budget = None
-            if t0 is not None:
-                due = t0 + cue.at_s / self.time_scale
-                budget = max(service.config.online_min_budget_s, due - self._clock() - 0.2)
+            due = t0 + first_due[items[i]] / self.time_scale
+            return max(service.config.online_min_budget_s, due - self._clock() - 0.2)
+
+        async def compose(i: int, cue: CueLike, clip: asyncio.Future[Clip | None] | None) -> None:
             try:
-                return await renderer.speech(cue.text, cue.lang, stats, budget_s=budget)
-            except TTSError as exc:
-                stats.errors.append(str(exc))
-                return None
-
-        clips: dict[tuple[str, str], asyncio.Future[Clip | None]] = {}
-        sem = asyncio.Semaphore(renderer.concurrency)
-
-        async def one(key: tuple[str, str], cue: CueLike) -> None:
-            fut = clips[key]
-            async with sem:
-                try:
-                    fut.set_result(await speech(cue))
-                except Exception as exc:  # never leave a line waiting forever
-                    stats.errors.append(f"{type(exc).__name__}: {exc}")
-                    fut.set_result(None)
-
-        async def compose(i: int, cue: CueLike) -> None:
-            clip = await clips[(cue.text, cue.lang)] if cue.text.strip() else None
-            try:
-                line, problems = compose_line(i, cue, clip, service.effects)
+                line, problems = compose_line(i, cue, await clip if clip is not None else None, service.effects)
             except Exception as exc:
                 line, problems = None, [f"{type(exc).__name__}: {exc}"]
             stats.errors.extend(problems)
-            if i == 0 and self.first_line_ready_s is None:
-                self.first_line_ready_s = self._clock() - t0 if t0 is not None else None
+            if i == 0 and t0 is not None:
+                self.first_line_ready_s = self._clock() - t0
             futures[i].set_result(line)
 
         async def run() -> None:
             if no_engine is not None:
                 self._tell(no_engine)
             effects = asyncio.ensure_future(service.warm_effects())
-            keys = []
-            for cue in ordered:
-                key = (cue.text, cue.lang)
-                if cue.text.strip() and key not in clips:
-                    clips[key] = loop.create_future()
-                    keys.append((key, cue))
-            workers = [asyncio.ensure_future(one(*keys[0]))] if keys else []
-            if workers and service.engines.primary is not None:
-                await asyncio.wait(workers)  # the first line alone: see the docstring
-            workers += [asyncio.ensure_future(one(*k)) for k in keys[1:]]
+            clips, speaking = service.renderer.render_in_order(items, stats, budget=budget)
             await effects
             self._fillers[STATIC] = service.effects.clip(STATIC)  # warm now: no synthesis on the loop
-            await asyncio.gather(*(compose(i, c) for i, c in enumerate(ordered)), *workers)
+            await asyncio.gather(*(compose(i, c, clips.get((c.text, c.lang))) for i, c in enumerate(ordered)), speaking)
 
         task = asyncio.create_task(run(), name="intercom-render")
         return futures, task

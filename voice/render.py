@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -176,6 +176,55 @@ class Renderer:
                 t.exception()  # retrieved, so asyncio does not log it as never retrieved
 
         task.add_done_callback(forget)
+
+    def render_in_order(
+        self,
+        items: Sequence[tuple[str, str]],
+        stats: RenderStats,
+        *,
+        budget: Callable[[int], float | None] | None = None,
+    ) -> tuple[dict[tuple[str, str], asyncio.Future[Clip | None]], asyncio.Task[None]]:
+        """Start rendering distinct (text, lang) pairs in the given (schedule) order.
+
+        Returns one future per pair, resolved (None if no engine could speak it; the reason goes
+        to `stats.errors`) as soon as it is ready, and the task doing the work.  The first pair
+        renders alone when there is an online engine (if it is down, the breaker trips once instead
+        of every parallel request waiting for its budget); the rest `concurrency` at a time, in
+        order.  `budget(i)` is the online engine's budget for the i-th pair (its deadline).
+        """
+        loop = asyncio.get_running_loop()
+        unique = list(dict.fromkeys(items))
+        stats.requested += len(unique)
+        futures: dict[tuple[str, str], asyncio.Future[Clip | None]] = {k: loop.create_future() for k in unique}
+        sem = asyncio.Semaphore(self.concurrency)
+
+        async def one(i: int, item: tuple[str, str]) -> None:
+            async with sem:
+                try:
+                    clip: Clip | None = await self.speech(*item, stats, budget_s=budget(i) if budget else None)
+                except TTSError as exc:
+                    stats.errors.append(str(exc))
+                    clip = None
+                except Exception as exc:  # never leave a line waiting forever
+                    stats.errors.append(f"{type(exc).__name__}: {exc}")
+                    clip = None
+            futures[item].set_result(clip)
+
+        async def run() -> None:
+            jobs = list(enumerate(unique))
+            if jobs and self.engines.primary is not None:
+                await one(*jobs.pop(0))
+            await asyncio.gather(*(one(i, item) for i, item in jobs))
+
+        return futures, asyncio.ensure_future(run())
+
+    async def render_many(
+        self, items: Sequence[tuple[str, str]], stats: RenderStats | None = None
+    ) -> dict[tuple[str, str], Clip]:
+        """Render distinct pairs (see `render_in_order`) and wait for all; unspeakable ones are left out."""
+        futures, task = self.render_in_order(items, stats if stats is not None else RenderStats())
+        await task
+        return {k: clip for k, f in futures.items() if (clip := f.result()) is not None}
 
     @staticmethod
     def _count(stats: RenderStats, name: str, *, fallback: bool) -> None:

@@ -157,12 +157,10 @@ async def test_static_to_speech_has_no_gap_and_no_overlap(effects):
     sink = FakeVoice(clock)
     t0 = clock()
     await clock.run(scheduler(sink, clock, effects).run(t0, lines))
-    static = set(effects.clip("static").frames)
-    kinds = []
-    for t, f in sink.frames:
-        kind = "static" if f in static else "down" if f in lines[0].clip.frames else "restored" if f in lines[1].clip.frames else "other"
-        kinds.append((round((t - t0) / FRAME_S), kind))
-    stream = [k for _, k in kinds if k != "other" or True]
+    names = {**{f: "down" for f in lines[0].clip.frames}, **{f: "restored" for f in lines[1].clip.frames}}
+    names.update({f: "static" for f in effects.clip("static").frames})
+    kinds = [(round((t - t0) / FRAME_S), names.get(f, "other")) for t, f in sink.frames]
+    stream = [k for _, k in kinds]
     # one frame every 20 ms, none missing or doubled
     assert [i for i, _ in kinds] == list(range(len(kinds)))
     runs = [k for i, k in enumerate(stream) if i == 0 or stream[i - 1] != k]
