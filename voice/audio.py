@@ -17,6 +17,7 @@ import math
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 SAMPLE_RATE = 48_000
 CHANNELS = 2
@@ -56,7 +57,8 @@ def decode_to_pcm(data: bytes) -> bytes:
     samples = decoded.samples
     if sys.byteorder != "little":  # pragma: no cover - Discord wants little-endian PCM
         samples.byteswap()
-    return samples.tobytes()
+    out: bytes = samples.tobytes()
+    return out
 
 
 def pcm_duration_s(pcm: bytes | bytearray | memoryview) -> float:
@@ -64,7 +66,7 @@ def pcm_duration_s(pcm: bytes | bytearray | memoryview) -> float:
     return len(pcm) / BYTES_PER_SECOND
 
 
-def _samples(pcm: bytes | bytearray | memoryview) -> array.array:
+def _samples(pcm: bytes | bytearray | memoryview) -> array.array[int]:
     arr = array.array("h")
     arr.frombytes(bytes(pcm[: len(pcm) - len(pcm) % SAMPLE_WIDTH]))
     return arr
@@ -81,7 +83,7 @@ def peak(pcm: bytes | bytearray | memoryview, stride: int = 1) -> int:
         arr = arr[::stride]
     if not arr:
         return 0
-    return max(max(arr), -min(arr))
+    return int(max(max(arr), -min(arr)))
 
 
 def rms(pcm: bytes | bytearray | memoryview) -> float:
@@ -112,14 +114,14 @@ def trim_silence(pcm: bytes, threshold: int = 300, keep_s: float = 0.04) -> byte
     return arr[start:end].tobytes()
 
 
-def _loud_bounds(arr: array.array, threshold: int) -> tuple[int, int] | None:
+def _loud_bounds(arr: array.array[int], threshold: int) -> tuple[int, int] | None:
     """(index of the first loud frame's start, end of the last loud frame), or None if all quiet."""
     step = SAMPLES_PER_FRAME * CHANNELS
     n = len(arr)
 
     def loud(i: int) -> bool:
         chunk = arr[i : i + step]
-        return max(chunk) > threshold or -min(chunk) > threshold
+        return bool(max(chunk) > threshold or -min(chunk) > threshold)
 
     first = 0
     while first < n and not loud(first):
@@ -192,7 +194,7 @@ def opus_available() -> bool:
     return True
 
 
-def make_encoder(bitrate: int = OPUS_BITRATE):  # -> discord.opus.Encoder
+def make_encoder(bitrate: int = OPUS_BITRATE) -> Any:  # discord.opus.Encoder
     """A fresh Opus encoder (not thread-safe: one per clip being encoded)."""
     import discord.opus
 
@@ -212,7 +214,7 @@ def decode_opus(frames: Sequence[bytes]) -> bytes:
     """Decode Opus packets back to PCM (used by tests to check what was actually stored)."""
     import discord.opus
 
-    decoder = discord.opus.Decoder()
+    decoder = discord.opus.Decoder()  # type: ignore[no-untyped-call]
     return b"".join(decoder.decode(f, fec=False) for f in frames)
 
 

@@ -168,14 +168,14 @@ class DiscordVoiceSink:
         channel_resolver: Callable[[], Any | None] | None = None,
         connect_timeout: float = 20.0,
     ) -> None:
-        self.vc = voice_client
+        self.vc: Any = voice_client
         self._resolve = channel_resolver or (lambda: getattr(self.vc, "channel", None))
         self.connect_timeout = connect_timeout
         self.member_disconnected = False
         self.closing = False
         self._reconnecting = False
         self._source: IntercomSource | None = None
-        self._playing_on: Any | None = None  # the voice client whose player reads our source
+        self._playing_on: Any = None  # the voice client whose player reads our source
 
     def is_connected(self) -> bool:
         vc = self.vc
@@ -186,7 +186,9 @@ class DiscordVoiceSink:
 
     def is_playing(self) -> bool:
         vc = self.vc
-        return vc is not None and vc is self._playing_on and bool(vc.is_playing())
+        if vc is None or vc is not self._playing_on:
+            return False
+        return bool(vc.is_playing())
 
     def attach(self, mixer: FrameMixer) -> None:
         vc = self.vc

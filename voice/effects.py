@@ -28,7 +28,7 @@ EFFECT_NAMES = (ALERT, BEEP, STATIC, RED_ALERT)
 _FULL = 32767
 
 
-def _stereo(mono: array.array) -> bytes:
+def _stereo(mono: array.array[int]) -> bytes:
     """Duplicate a mono s16 array into interleaved stereo bytes."""
     out = array.array("h", bytes(4 * len(mono)))
     out[0::2] = mono
@@ -36,7 +36,7 @@ def _stereo(mono: array.array) -> bytes:
     return out.tobytes()
 
 
-def _to_s16(values: list[float], gain: float) -> array.array:
+def _to_s16(values: list[float], gain: float) -> array.array[int]:
     scale = _FULL * gain
     return array.array("h", (max(-_FULL, min(_FULL, int(v * scale))) for v in values))
 

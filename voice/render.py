@@ -78,9 +78,9 @@ class Renderer:
             if clip is not None:
                 return clip
         for _, key in keys:
-            clip = await self._blocking(self.cache.get, key)
-            if clip is not None:
-                return clip
+            found: Clip | None = await self._blocking(self.cache.get, key)
+            if found is not None:
+                return found
         return None
 
     async def speech(
@@ -126,7 +126,7 @@ class Renderer:
     async def _render(self, backend: TTSBackend, key: str, text: str, lang: str) -> Clip:
         """Synthesize, decode, trim, encode and cache (the CPU parts in a worker thread)."""
         data = await backend.synthesize(text, lang)
-        clip = await self._blocking(self._finish, data, backend.name)
+        clip: Clip = await self._blocking(self._finish, data, backend.name)
         await self._blocking(self.cache.put, key, clip)
         return clip
 
