@@ -103,11 +103,11 @@ class _Flight:
 class IntercomBridge:
     """The `voice` package's IntercomPlayer, one per flight, following the host's voice channel."""
 
-    def __init__(self, bot: Any) -> None:
+    def __init__(self, bot: Any, service: Any | None = None) -> None:
         from voice import VoiceConfig, VoiceService
 
         self.bot = bot
-        self.service = VoiceService(VoiceConfig.from_env())
+        self.service = service if service is not None else VoiceService(VoiceConfig.from_env())
         self.flights: dict[str, _Flight] = {}
         self.on_text_only: TextOnlyHandler | None = None
         self.on_member_disconnect: DisconnectHandler | None = None
