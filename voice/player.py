@@ -259,7 +259,9 @@ class IntercomPlayer:
 
         async def compose(i: int, cue: CueLike, clip: asyncio.Future[Clip | None] | None) -> None:
             try:
-                line, problems = compose_line(i, cue, await clip if clip is not None else None, service.effects)
+                speech = await clip if clip is not None else None
+                # in a worker: an effect not cached yet is synthesized there, not on the loop
+                line, problems = await service._blocking(compose_line, i, cue, speech, service.effects)
             except Exception as exc:
                 line, problems = None, [f"{type(exc).__name__}: {exc}"]
             stats.errors.extend(problems)
@@ -270,11 +272,17 @@ class IntercomPlayer:
         async def run() -> None:
             if no_engine is not None:
                 self._tell(no_engine)
-            effects = asyncio.ensure_future(service.warm_effects())
             clips, speaking = service.renderer.render_in_order(items, stats, budget=budget)
-            await effects
-            self._fillers[STATIC] = service.effects.clip(STATIC)  # warm now: no synthesis on the loop
-            await asyncio.gather(*(compose(i, c, clips.get((c.text, c.lang))) for i, c in enumerate(ordered)), speaking)
+
+            async def warm() -> None:
+                """The other effects after the first line, so they do not compete with it."""
+                if futures:
+                    await asyncio.wait([futures[0]])
+                await service.warm_effects()
+                self._fillers[STATIC] = service.effects.clip(STATIC)
+
+            lines = (compose(i, c, clips.get((c.text, c.lang))) for i, c in enumerate(ordered))
+            await asyncio.gather(*lines, speaking, warm())
 
         task = asyncio.create_task(run(), name="intercom-render")
         return futures, task

@@ -95,6 +95,7 @@ class PlaybackScheduler:
         self._detached = False  # a member disconnected the bot on purpose
         self._skip_stale = False
         self._wake: asyncio.Event | None = None
+        self._stopped: asyncio.Event | None = None
         self._in_mixer: dict[int, LineRecord] = {}
         self._last_end = -math.inf
         self._last_fed: LineRecord | None = None
@@ -143,6 +144,8 @@ class PlaybackScheduler:
         self._stopping = True
         self.mixer.stop()
         self._poke()
+        if self._stopped is not None:
+            self._stopped.set()
 
     async def rejoin(self) -> str | None:
         """Bring voice back after a deliberate disconnect (the host asked); None on success."""
@@ -258,13 +261,16 @@ class PlaybackScheduler:
         """
         self._loop = asyncio.get_running_loop()
         self._wake = asyncio.Event()
+        self._stopped = asyncio.Event()
+        if self._stopping:
+            self._stopped.set()
         self._all_played = asyncio.Event()
         self._skip_stale = resumed
         watchdog = asyncio.create_task(self._watch(), name="intercom-watch")
         total = len(lines)
         try:
             for i, entry in enumerate(lines):
-                line = entry if isinstance(entry, Line) else await entry
+                line = await self._line(entry)
                 if line is None:
                     continue
                 rec = LineRecord(line.index, line.kind, line.text, line.start_s, line.duration_s, self.due(line, t0))
@@ -304,6 +310,20 @@ class PlaybackScheduler:
                 with contextlib.suppress(Exception):
                     await self.sink.close()
         return self.report
+
+    async def _line(self, entry: LineSource) -> Line | None:
+        """The next line, waiting for its rendering (but not past an abort)."""
+        if isinstance(entry, Line):
+            return entry
+        assert self._stopped is not None
+        fut = asyncio.ensure_future(entry)
+        if not fut.done():
+            waker = asyncio.ensure_future(self._stopped.wait())
+            await asyncio.wait({fut, waker}, return_when=asyncio.FIRST_COMPLETED)
+            waker.cancel()
+        if not fut.done() or fut.cancelled():
+            return None
+        return fut.result()
 
     async def _drain(self) -> None:
         """Every line handed over: let them play, up to the last one's end plus the grace period."""
