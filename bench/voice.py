@@ -12,8 +12,9 @@ Figures (the last line of output is one JSON object with all of them):
     cache warm, cold (empty cache, effects not yet synthesized), and cold with gTTS hanging;
   * lateness_p50/p99_ms: per line, its first audible frame (the lead-in frame is sent one frame
     earlier) minus its scheduled instant, over every line of N concurrent flights, for lines not
-    queued behind a longer line; `jitter_p99_ms` covers every line against the instant it could
-    start (its moment, or the end of the line before it);
+    queued (behind a longer line, or the opening line still rendering: that is `first_line_*`);
+    `jitter_p99_ms` covers every line against the instant it could start (its moment, the end of
+    the line before it, or when it was rendered);
   * dropped: lines not played (anything but "played"), over all flights;
   * cpu_pct_per_flight: whole-process CPU over the mission / wall time / N (player threads,
     mixers, scheduler and watchdog tasks);
@@ -219,7 +220,7 @@ async def main() -> None:
           f"p99 {percentile(late, 99):.2f} ms, max {max(late):.2f} ms")  # fmt: skip
     if queued_late:
         jit = percentile(jitter, 99)
-        print(f"{len(queued_late)} lines queued behind a longer line (played late by design): "
+        print(f"{len(queued_late)} lines queued behind a longer line or their rendering (late by design): "
               f"max {max(queued_late):.0f} ms; jitter vs when they could start p99 {jit:.2f} ms")  # fmt: skip
     print(f"dropped lines: {dropped}; player restarts: {restarts}; statuses {sorted({r.status for r in records})}")
     print(f"RSS: start {rss_start:.1f} MiB, before flights {rss_before:.1f} MiB, during {rss_during:.1f} MiB, "

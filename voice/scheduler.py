@@ -348,8 +348,10 @@ class PlaybackScheduler:
         filler = self.fillers.get(line.filler) if line.filler is not None else None
         until = math.inf if line.filler_until_s is None else t0 + line.filler_until_s / self.time_scale
 
+        ready = self._clock() + line.clip.lead_s  # handed over now: audible a lead-in later at the soonest
+
         def started(when: float) -> None:
-            rec.earliest = max(rec.due, self._last_end + line.clip.lead_s)
+            rec.earliest = max(rec.due, self._last_end + line.clip.lead_s, ready)
             rec.started = when
             _call(self._on_line, line, rec)
 

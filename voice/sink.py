@@ -49,7 +49,7 @@ class LineRecord:
 
     * `due`: the scheduled instant (mission start + start_s / TIME_SCALE);
     * `earliest`: when it could physically start: `due`, or later if the previous line was still
-      playing (a queued line);
+      playing or the line itself was still rendering (a queued line);
     * `started`: when its first audible frame went out (not the lead-in frame before it);
     * `lateness_s` = started - due (what the crew hears), `jitter_s` = started - earliest (the
       scheduler's own delay, the figure the timing targets are about).
