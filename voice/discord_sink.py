@@ -57,9 +57,11 @@ class IntercomSource(discord.AudioSource):
 
     def __init__(self, mixer: FrameMixer) -> None:
         self.mixer = mixer
+        self.retired = False
 
     def read(self) -> bytes:
-        return self.mixer.read()
+        # A player left behind on an old connection must not take frames from the new one.
+        return b"" if self.retired else self.mixer.read()
 
     def is_opus(self) -> bool:
         return True
@@ -198,8 +200,9 @@ class DiscordVoiceSink:
             return
         if vc.is_playing():
             vc.stop()  # something else was playing on this connection; the intercom owns it now
-        source = self._source if self._source is not None and self._source.mixer is mixer else IntercomSource(mixer)
-        self._source = source
+        if self._source is not None:
+            self._source.retired = True  # one reader per mixer, whatever happened to the old player
+        source = self._source = IntercomSource(mixer)
         vc.play(source, after=self._after)
         self._playing_on = vc
 

@@ -10,7 +10,7 @@ import discord
 import pytest
 
 from tests.voice.fakes import FakeCue, FakeEngine, FakeVoice, VirtualClock
-from voice.audio import FRAME_BYTES, FRAME_S, opus_available
+from voice.audio import FRAME_BYTES, FRAME_S, OPUS_SILENCE, opus_available
 from voice.cache import AudioCache
 from voice.config import VoiceConfig
 from voice.discord_sink import (
@@ -264,6 +264,9 @@ async def test_sink_plays_the_mixer_through_one_player_and_follows_the_host():
     assert vc.play.call_count == 1 and not vc.stop.called
     vc.play.call_args.kwargs["after"](None)  # the player ended (stream over or connection gone)
     assert not sink.is_playing()
+    sink.attach(mixer)  # the watchdog re-attaches: a new reader, and the old one can never read again
+    assert vc.play.call_count == 2 and source.read() == b""
+    assert vc.play.call_args.args[0].read() == OPUS_SILENCE  # nothing due yet: silence, not the end
 
     sink.mark_member_disconnect()
     assert sink.member_disconnected  # a moderator's Disconnect is remembered, not undone
