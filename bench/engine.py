@@ -1,11 +1,13 @@
 """Resolution speed: random 4-crew, 8-threat missions resolved in-process on one core.
 
-Prints missions/second and ends with one JSON line, e.g. {"missions_per_s": 2500, "n": 5000, ...}.
-Target (engine issue): at least 2,000 missions/s.
+The headline figure is full-length missions per second: turns resolved per second / 13.  Random
+crews lose many random missions part-way and a lost mission stops resolving at once, so missions
+per second alone would flatter the engine; turns / 13 is the rate if every mission ran all 13
+turns, as a real survived game does.  Target: 5,000 full-length missions/s on one core.
 
-Random crews lose most random missions part-way, and a lost mission stops resolving at once, so
-the bench also reports `full_length_per_s`: turns resolved per second / 13, i.e. what the rate
-would be if every mission ran all 13 turns (an upper bound on the cost of a real survived game).
+Rates are measured in CPU time of this process (`time.process_time`), so other work on a shared
+machine does not skew them; the wall-clock rate is printed too.  Ends with one JSON line, e.g.
+{"full_length_per_s": 5200, "missions_per_s": 9800, "n": 5000, ...}.
 """
 
 from __future__ import annotations
@@ -27,27 +29,42 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("-n", type=int, default=5000)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--repeat", type=int, default=3, help="runs over the same games; the best counts")
     args = ap.parse_args()
     rng = random.Random(args.seed)
     games = [Game.model_validate(random_game(rng)) for _ in range(args.n)]
     resolve(games[0])  # warm caches (card data)
-    start = time.perf_counter()
+    best_cpu = best_wall = float("inf")
     outcomes = {"survived": 0, "destroyed": 0}
     turns = 0
-    for g in games:
-        res = resolve(g)
-        outcomes[res.outcome] += 1
-        turns += res.lost.turn if res.lost else 13
-    elapsed = time.perf_counter() - start
-    rate = args.n / elapsed
-    full = turns / 13 / elapsed
+    for _ in range(args.repeat):
+        outcomes = {"survived": 0, "destroyed": 0}
+        turns = 0
+        wall, cpu = time.perf_counter(), time.process_time()
+        for g in games:
+            res = resolve(g)
+            outcomes[res.outcome] += 1
+            turns += res.lost.turn if res.lost else 13
+        best_cpu = min(best_cpu, time.process_time() - cpu)
+        best_wall = min(best_wall, time.perf_counter() - wall)
+    full = turns / 13 / best_cpu
+    rate = args.n / best_cpu
     print(
-        f"resolved {args.n} missions in {elapsed:.2f} s: {rate:.0f} missions/s "
-        f"({outcomes['survived']} survived, {outcomes['destroyed']} destroyed, "
-        f"{turns / args.n:.1f} turns on average)"
+        f"resolved {args.n} missions in {best_cpu:.2f} s of CPU ({best_wall:.2f} s wall): {rate:.0f} missions/s "
+        f"({outcomes['survived']} survived, {outcomes['destroyed']} destroyed, {turns / args.n:.1f} turns on average)"
     )
-    print(f"full-length equivalent: {full:.0f} missions/s of 13 turns")
-    print(json.dumps({"missions_per_s": round(rate), "n": args.n, "full_length_per_s": round(full)}))
+    print(f"full-length missions: {full:.0f}/s of CPU, {turns / 13 / best_wall:.0f}/s wall (target 5,000)")
+    print(
+        json.dumps(
+            {
+                "full_length_per_s": round(full),
+                "missions_per_s": round(rate),
+                "n": args.n,
+                "turns": turns,
+                "full_length_per_s_wall": round(turns / 13 / best_wall),
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

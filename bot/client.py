@@ -17,13 +17,15 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.errors import report_interaction_error
 from bot.locks import FlightLocks
 from bot.settings import Settings
 from bot.storage import Storage
+from bot.text import no_mentions
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS: tuple[str, ...] = ("bot.exts.mission", "bot.exts.records")
+EXTENSIONS: tuple[str, ...] = ("bot.exts.mission", "bot.exts.records", "bot.exts.replay", "bot.exts.elite")
 
 
 def make_intents() -> discord.Intents:
@@ -52,6 +54,9 @@ class SpaceAlertBot(commands.Bot):
         kwargs.setdefault("intents", make_intents())
         kwargs.setdefault("command_prefix", commands.when_mentioned)
         kwargs.setdefault("help_command", None)
+        # User text (ids, names, display names) reaches messages: by default nothing pings.
+        # A message that means to mention someone passes bot.text.mention_users explicitly.
+        kwargs.setdefault("allowed_mentions", no_mentions())
         super().__init__(**kwargs)
         self.settings = settings
         self.storage = storage
@@ -60,6 +65,12 @@ class SpaceAlertBot(commands.Bot):
         self.voice = voice
         # Tests drive the flight clock by hand; the real bot runs one timer task per flight.
         self.run_timers = run_timers
+        # Every failing slash command gets a logged error and an apology (bot/errors.py); the
+        # buttons and selects reach the same handler through their router.
+        self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
+
+    async def on_app_command_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+        await report_interaction_error(interaction, error)
 
     async def setup_hook(self) -> None:
         from bot.exts.mission._components import FlightButton, FlightSelect

@@ -7,33 +7,61 @@ starting value lives here, so a rule that says "heavy laser 4" has exactly one p
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final, Literal
 
-ZONES: tuple[str, ...] = ("red", "white", "blue")
-DECKS: tuple[str, ...] = ("upper", "lower")
-STATIONS: tuple[str, ...] = tuple(f"{deck}_{zone}" for deck in DECKS for zone in ZONES)
-SPACE = "space"  # a crew member flying the interceptors is in no station at all
+from engine.vocab import (
+    ACTION_CODES,
+    DAMAGE_TOKEN_KINDS,
+    SHIP_DECKS,
+    STATIONS,
+    TRACK_IDS,
+    ZONES,
+    ActionCode,
+    Position,
+    Station,
+    TrackId,
+    Zone,
+)
+
+__all__ = ["ACTION_CODES", "DAMAGE_TOKEN_KINDS", "DECKS", "STATIONS", "TRACK_IDS", "ZONES"]
+
+DECKS = SHIP_DECKS
+SPACE: Final = "space"  # a crew member flying the interceptors is in no station at all
+
+# Station geometry as lookup tables, built once: the rules ask these questions every turn.
+_ZONE_OF: dict[Station, Zone] = {st: st.split("_", 1)[1] for st in STATIONS}  # type: ignore[misc]
+_OTHER_DECK: dict[Station, Station] = {
+    st: f"{'lower' if st.startswith('upper') else 'upper'}_{_ZONE_OF[st]}"  # type: ignore[misc]
+    for st in STATIONS
+}
+_NEIGHBOUR: dict[tuple[Station, Literal["red", "blue"]], Station | None] = {}
+for _st in STATIONS:
+    _deck, _zone = _st.split("_", 1)
+    for _direction, _step in (("red", -1), ("blue", 1)):
+        _i = ZONES.index(_ZONE_OF[_st]) + _step
+        _NEIGHBOUR[(_st, _direction)] = f"{_deck}_{ZONES[_i]}" if 0 <= _i < len(ZONES) else None  # type: ignore[index,assignment]
 
 
-def zone_of(st: str) -> str:
-    return st.split("_", 1)[1]
+def zone_of(st: Station) -> Zone:
+    return _ZONE_OF[st]
 
 
-def other_deck(st: str) -> str:
-    deck, zone = st.split("_", 1)
-    return f"{'lower' if deck == 'upper' else 'upper'}_{zone}"
+def other_deck(st: Station) -> Station:
+    return _OTHER_DECK[st]
 
 
-def neighbour(st: str, direction: str) -> str | None:
-    """The station one door toward `direction` ('red' or 'blue') on the same deck, or None at the hull."""
-    deck, zone = st.split("_", 1)
-    i = ZONES.index(zone) + (-1 if direction == "red" else 1)
-    if 0 <= i < len(ZONES):
-        return f"{deck}_{ZONES[i]}"
-    return None
+def neighbour(st: Station, direction: Literal["red", "blue"]) -> Station | None:
+    """The station one door toward `direction` on the same deck, or None at the hull."""
+    return _NEIGHBOUR[(st, direction)]
 
 
-# --- action codes (community resolvers' convention, see the engine issue) -------------------
-HEROIC_MOVES: dict[str, str] = {
+def aboard(position: Position) -> Station | None:
+    """The station of a crew member's position, None in space (narrows `Position` to `Station`)."""
+    return None if position == SPACE else position
+
+
+# --- action codes (the community resolvers' convention; vocab.ActionCode) ----------------------
+HEROIC_MOVES: dict[ActionCode, Station] = {
     "1": "lower_red",
     "2": "lower_white",
     "3": "lower_blue",
@@ -41,17 +69,16 @@ HEROIC_MOVES: dict[str, str] = {
     "5": "upper_white",
     "6": "upper_blue",
 }
-ACTION_CODES: tuple[str, ...] = ("a", "b", "c", "x", "<", ">", "^", "-", "A", "B", "X", *HEROIC_MOVES)
-BLANK = "-"
+BLANK: Final = "-"
 
 # --- systems ----------------------------------------------------------------------------------
-SHIELD_CAPACITY = {"red": 2, "white": 3, "blue": 2}
-SHIELD_START = {"red": 1, "white": 1, "blue": 1}
-REACTOR_CAPACITY = {"red": 3, "white": 5, "blue": 3}
-REACTOR_START = {"red": 2, "white": 3, "blue": 2}
+SHIELD_CAPACITY: dict[Zone, int] = {"red": 2, "white": 3, "blue": 2}
+SHIELD_START: dict[Zone, int] = {"red": 1, "white": 1, "blue": 1}
+REACTOR_CAPACITY: dict[Zone, int] = {"red": 3, "white": 5, "blue": 3}
+REACTOR_START: dict[Zone, int] = {"red": 2, "white": 3, "blue": 2}
 FUEL_CAPSULES = 3
 ROCKETS = 3
-HEAVY_LASER_DAMAGE = {"red": 4, "white": 5, "blue": 4}
+HEAVY_LASER_DAMAGE: dict[Zone, int] = {"red": 4, "white": 5, "blue": 4}
 LIGHT_LASER_DAMAGE = 2
 PULSE_DAMAGE = 1
 PULSE_RANGE = 2  # ranges 1-2; a lower-cannon damage token in white shrinks it to 1
@@ -59,17 +86,16 @@ ROCKET_DAMAGE = 3
 ROCKET_RANGE = 2
 INTERCEPTOR_SINGLE_DAMAGE = 3
 INTERCEPTOR_SPREAD_DAMAGE = 1
-BATTLEBOT_DEPOTS = ("upper_blue", "lower_red")
+BATTLEBOT_DEPOTS: tuple[Station, ...] = ("upper_blue", "lower_red")
 
-# --- damage tokens (§3.4 "Атака"; rules-decisions 15) -----------------------------------------
-DAMAGE_TOKEN_KINDS: tuple[str, ...] = ("structural", "lift", "shield", "reactor", "upper_cannon", "lower_cannon")
+# --- damage tokens (§3.4 "Атака"; decision 15: vocab.DAMAGE_TOKEN_KINDS) ----------------------
 MAX_ZONE_DAMAGE = 6  # a seventh token destroys the ship
 
 # --- mission structure --------------------------------------------------------------------------
 TURNS = 12
 PHASE_LAST_TURNS = (3, 7, 12)  # phase 1 = turns 1-3, phase 2 = 4-7, phase 3 = 8-12
-COMPUTER_CHECK_TURNS = (2, 5, 9)  # §3.5; rules-decisions 2: a miss delays turns 3, 6, 10
-OBSERVATION_POINTS = (0, 1, 2, 3, 5, 7)  # rules-decisions 5: best single turn per phase
+COMPUTER_CHECK_TURNS = (2, 5, 9)  # §3.5; decision 2: a miss delays turns 3, 6, 10
+OBSERVATION_POINTS = (0, 1, 2, 3, 5, 7)  # decision 5: best single turn per phase
 
 
 def phase_of(turn: int) -> int:
@@ -80,25 +106,33 @@ def phase_of(turn: int) -> int:
     return len(PHASE_LAST_TURNS)
 
 
-# --- trajectories (threats.md §2) ----------------------------------------------------------------
+PHASE_OF: tuple[int, ...] = tuple(phase_of(turn) for turn in range(TURNS + 2))  # by turn, 0..13
+
+
+# --- trajectories (the seven printed trajectory boards) ------------------------------------------
 @dataclass(frozen=True, slots=True)
 class Track:
     """A trajectory board: spaces are counted from the ship, Z is space 1, a threat starts on `length`."""
 
-    id: str
+    id: TrackId
     length: int
     x: tuple[int, ...]
     y: tuple[int, ...]
-    letters: tuple[str | None, ...] = ()  # letters[space], filled in __post_init__
+    letters: tuple[Literal["X", "Y", "Z"] | None, ...] = ()  # letters[space], filled in __post_init__
+    marks_upto: tuple[int, ...] = ()  # marks_upto[space]: lettered spaces from 1 to `space`
 
     def __post_init__(self) -> None:
-        marks = [None] * (self.length + 1)
+        marks: list[Literal["X", "Y", "Z"] | None] = [None] * (self.length + 1)
         marks[1] = "Z"
         for s in self.x:
             marks[s] = "X"
         for s in self.y:
             marks[s] = "Y"
         object.__setattr__(self, "letters", tuple(marks))
+        counts = [0]
+        for space in range(1, self.length + 1):
+            counts.append(counts[-1] + (marks[space] is not None))
+        object.__setattr__(self, "marks_upto", tuple(counts))
 
 
 def distance(space: int) -> int:
@@ -106,7 +140,7 @@ def distance(space: int) -> int:
     return 1 if space <= 5 else 2 if space <= 10 else 3
 
 
-TRACKS: dict[str, Track] = {
+TRACKS: dict[TrackId, Track] = {
     t.id: t
     for t in (
         Track("T1", 10, (5,), ()),
@@ -118,4 +152,10 @@ TRACKS: dict[str, Track] = {
         Track("T7", 16, (12,), (8, 5)),
     )
 }
-TRACK_IDS: tuple[str, ...] = tuple(TRACKS)
+assert tuple(TRACKS) == TRACK_IDS
+_TRACKS_BY_TEXT: dict[str, Track] = {tid: t for tid, t in TRACKS.items()}
+
+
+def track(track_id: str) -> Track:
+    """A trajectory by an id read from outside (a game's JSON, a stored flight); KeyError if unknown."""
+    return _TRACKS_BY_TEXT[track_id]

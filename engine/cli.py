@@ -8,57 +8,38 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
-
-from pydantic import ValidationError
+from typing import NoReturn
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # one line, exit 2, as for every invalid input
+    def error(self, message: str) -> NoReturn:  # one line, exit 2, as for every invalid input
         print(f"error: {message}", file=sys.stderr)
         raise SystemExit(2)
 
 
-def _field_path(loc: tuple[Any, ...]) -> str:
-    out = ""
-    for part in loc:
-        if isinstance(part, int):
-            out += f"[{part}]"
-        elif part in ("function-after", "function-before") or str(part).startswith("function-"):
-            continue
-        else:
-            out += ("." if out else "") + str(part)
-    return out or "game"
+def _read_game(source: str) -> bytes:
+    """The raw GAME.json: stdin or a file, refused by size before it is read whole."""
+    from engine.documents import MAX_GAME_BYTES
+    from engine.flight.timeline import read_capped
 
-
-def validation_message(err: ValidationError) -> str:
-    first = err.errors()[0]
-    msg = first["msg"].removeprefix("Value error, ")
-    return f"invalid game: {_field_path(first['loc'])}: {msg}"
+    if source == "-":
+        return sys.stdin.buffer.read(MAX_GAME_BYTES + 1)
+    return read_capped(source, MAX_GAME_BYTES)
 
 
 def _resolve(args: argparse.Namespace) -> int:
-    from engine.model import Game
+    from engine.documents import DocumentError, parse_game
     from engine.resolution.mission import resolve
 
     try:
-        if args.game == "-":
-            text = sys.stdin.read()
-        else:
-            with open(args.game, encoding="utf-8") as fh:
-                text = fh.read()
-    except OSError as exc:
-        print(f"error: cannot read {args.game}: {exc.strerror}", file=sys.stderr)
+        raw = _read_game(args.game)
+    except DocumentError as exc:
+        print(f"error: {exc}", file=sys.stderr)
         return 2
     try:
-        raw = json.loads(text)
-    except json.JSONDecodeError as exc:
-        print(f"invalid game: malformed JSON at line {exc.lineno} column {exc.colno}: {exc.msg}", file=sys.stderr)
-        return 2
-    try:
-        game = Game.model_validate(raw)
-    except ValidationError as exc:
-        print(validation_message(exc), file=sys.stderr)
+        game = parse_game(raw)
+    except DocumentError as exc:
+        print(f"invalid game: {exc}", file=sys.stderr)
         return 2
     result = resolve(game, log=args.log)
     json.dump(result.to_json_dict(with_log=args.log), sys.stdout, ensure_ascii=False)

@@ -8,28 +8,34 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from engine import board
 from engine.board import Track
 from engine.threats.catalog import ThreatCard
+from engine.vocab import ActionCode, DamageTokenKind, EventKind, Position, Station, Zone
 
 
 class ShipDestroyed(Exception):
     """Raised the moment the mission is lost; the turn loop stops there (rulebook §3.4, "уничтожение")."""
 
-    def __init__(self, cause: str, zone: str | None = None) -> None:
-        super().__init__(cause)
-        self.cause = cause
-        self.zone = zone  # the zone that needed a seventh damage token, if that was the cause
+    def __init__(self, *, threat: str | None = None, zone: Zone | None = None) -> None:
+        self.threat = threat  # the card whose action destroyed the ship, or
+        self.zone = zone  # the zone that needed a seventh damage token
+        super().__init__(self.cause)
+
+    @property
+    def cause(self) -> str:
+        """The result's `lost.cause`: a threat id or "zone <colour> destroyed" (the public contract)."""
+        return self.threat if self.threat is not None else f"zone {self.zone} destroyed"
 
 
 @dataclass(slots=True)
 class CrewMember:
     index: int
     name: str
-    actions: list[str]  # the 12 cards of the action board; delays shift them right
-    station: str = "upper_white"  # rulebook §3: everybody starts on the bridge
+    actions: list[ActionCode]  # the 12 cards of the action board; delays shift them right
+    station: Position = "upper_white"  # rulebook §3: everybody starts on the bridge
     bots: str | None = None  # None, "active" or "disabled" (a squad follows its leader)
     knocked_out: bool = False
     knocked_out_turn: int | None = None
@@ -40,6 +46,15 @@ class CrewMember:
     @property
     def aboard(self) -> bool:
         return self.station != board.SPACE
+
+    @property
+    def post(self) -> Station:
+        """The station of a crew member the rules know to be aboard (a player's own action aboard,
+        a threat's effect on the crew aboard); in space that is a bug, so it raises."""
+        st = self.station
+        if st == "space":
+            raise RuntimeError(f"{self.name} is in space, not in a station")
+        return st
 
     @property
     def active(self) -> bool:
@@ -53,32 +68,37 @@ class ThreatState:
     card: ThreatCard
     number: int  # T+ turn, the number on its token
     order: int  # position in the input list: the last tie-breaker
-    zone: str | None  # external threats: the zone of their trajectory
+    zone: Zone | None  # external threats: the zone of their trajectory
     track: Track
     health: int
     speed: int
     shield: int
     position: int = 0  # space counted from the ship (Z = 1); 0 = not on the track
     appeared: bool = False
-    fate: str | None = None  # None while present; "destroyed" or "survived"
+    fate: Literal["destroyed", "survived"] | None = None  # None while present
     fate_turn: int | None = None
     damage: int = 0
     visible: bool = True  # stealth threats are invisible until their X
     cryoshield: bool = False
     breakpoints: int = 0  # X/Y spaces passed (asteroids' break-up attack)
-    bonus_active: bool = False  # Scout's attack bonus / Marauder's shield bonus switched on
+    bonus_active: bool = False  # its X switched on an aura (attack or shield bonus for others)
+    attack_aura: int = 0  # Scout: + this to external threats' attacks while it is not destroyed
+    aura_others_only: bool = False  # the attack aura spares the card itself
+    shield_aura: int = 0  # Marauder: + this to every external threat's shield
     grown_up: bool = False  # Alien after X
-    station: str | None = None  # intruders: the station of the oval token
-    stations: list[str] = field(default_factory=list)  # malfunctions / contamination tokens
-    slime: list[list[Any]] = field(default_factory=list)  # [[station, health], ...] parent first
+    station: Station | None = None  # intruders: the station of the oval token
+    stations: list[Station] = field(default_factory=list)  # malfunctions / contamination tokens
+    slime: list[list[Any]] = field(default_factory=list)  # [[station, health, is_parent], ...] parent first
     hits_this_turn: int = 0  # Nuclear Device: repairs this turn
-    stations_hit: set[str] = field(default_factory=set)  # multi-station malfunctions this turn
+    stations_hit: set[Station] = field(default_factory=set)  # multi-station malfunctions this turn
     damage_this_step: int = 0
     sort_key: tuple[int, int, int, int] = (0, 0, 0, 0)
     internal: bool = False  # copied from the card: read on every targeting decision
+    immune: frozenset[str] = frozenset()  # weapons that cannot aim at it (from its traits)
+    hides_far: bool = False  # untargetable at range 3 (from its traits)
     present: bool = False  # on its track and still a threat; kept by appear() and set_fate()
 
-    def set_fate(self, fate: str, turn: int) -> None:
+    def set_fate(self, fate: Literal["destroyed", "survived"], turn: int) -> None:
         self.fate = fate
         self.fate_turn = turn
         self.present = False
@@ -87,35 +107,31 @@ class ThreatState:
     def remaining_health(self) -> int:
         return max(0, self.health - self.damage)
 
-    @property
-    def label(self) -> str:
-        return f"{self.card.name} ({self.card.id}, T+{self.number})"
-
 
 @dataclass(slots=True)
 class Ship:
-    shields: dict[str, int]
-    shield_cap: dict[str, int]
-    reactors: dict[str, int]
-    reactor_cap: dict[str, int]
-    damage: dict[str, list[str]]  # tokens taken, in order
-    piles: dict[str, list[str]]  # tokens still to draw, next first
+    shields: dict[Zone, int]
+    shield_cap: dict[Zone, int]
+    reactors: dict[Zone, int]
+    reactor_cap: dict[Zone, int]
+    damage: dict[Zone, list[DamageTokenKind]]  # tokens taken, in order
+    piles: dict[Zone, list[DamageTokenKind]]  # tokens still to draw, next first
     fuel: int = board.FUEL_CAPSULES
     rockets: int = board.ROCKETS  # aboard, in lower blue
     rocket_launched: bool = False  # on the first space of the rocket track (fired this turn)
     rocket_in_flight: bool = False  # on the second space: hits in this turn's damage step
-    depots: dict[str, str | None] = field(default_factory=dict)  # "ready", "disabled" or None (taken)
-    lifts_used: set[str] = field(default_factory=set)
-    cannons: dict[str, int] = field(default_factory=dict)  # station -> heroic bonus, fired this turn
+    depots: dict[Station, Literal["ready", "disabled"] | None] = field(default_factory=dict)  # None: taken
+    lifts_used: set[Zone] = field(default_factory=set)
+    cannons: dict[Station, int] = field(default_factory=dict)  # station -> heroic bonus, fired this turn
     maintained: set[int] = field(default_factory=set)  # phases whose computer was maintained
     observers: int = 0  # visual confirmations this turn
     observation_best: list[int] = field(default_factory=lambda: [0, 0, 0])
-    broken: set[tuple[str, str]] = field(default_factory=set)  # (station, letter) after a malfunction's Z
-    multiplier: dict[str, int] = field(default_factory=lambda: dict.fromkeys(board.ZONES, 1))
-    contaminated_entry: set[str] = field(default_factory=set)  # Contamination after Z
+    broken: set[tuple[Station, str]] = field(default_factory=set)  # (station, letter) after a malfunction's Z
+    multiplier: dict[Zone, int] = field(default_factory=lambda: dict.fromkeys(board.ZONES, 1))
+    contaminated_entry: dict[Station, str] = field(default_factory=dict)  # Contamination after Z: its card id
     in_space: CrewMember | None = None  # only one crew member may fly the interceptors
 
-    def has_token(self, zone: str, token: str) -> bool:
+    def has_token(self, zone: Zone, token: DamageTokenKind) -> bool:
         return token in self.damage[zone]
 
 
@@ -129,23 +145,39 @@ class Mission:
     events: list[dict[str, Any]] = field(default_factory=list)
     turn: int = 0
     step: str = "setup"
-    lost: tuple[int, str] | None = None
-    lost_zone: str | None = None
+    lost: ShipDestroyed | None = None
+    lost_turn: int = 0
     # Threats grouped by the rules that need them, built once by build_mission so the hot loop
     # does not ask every card about every trait every turn.
-    scouts: list[ThreatState] = field(default_factory=list)  # Scout: attack bonus aura
-    marauders: list[ThreatState] = field(default_factory=list)  # Marauder: shield bonus aura
+    attack_auras: list[ThreatState] = field(default_factory=list)  # cards that can raise attacks
+    shield_auras: list[ThreatState] = field(default_factory=list)  # cards that can raise shields
     multi_station: list[ThreatState] = field(default_factory=list)
     turn_counters: list[ThreatState] = field(default_factory=list)  # reset at the end of each turn
     end_of_step: list[ThreatState] = field(default_factory=list)  # Nemesis, asteroids
+    slimes: list[ThreatState] = field(default_factory=list)  # Slime: tokens that spread and delay
+    malfunctions: list[ThreatState] = field(default_factory=list)  # repaired by A/B/C actions
+    appearing: dict[int, list[ThreatState]] = field(default_factory=dict)  # by T+ turn
+    in_input_order: list[ThreatState] = field(default_factory=list)  # the game's order, for the result
 
-    def emit(self, kind: str, **data: Any) -> None:
+    def role_groups(self) -> tuple[list[ThreatState], ...]:
+        """The threat groups build_mission fills from each card's roles, in its order."""
+        return (
+            self.attack_auras,
+            self.shield_auras,
+            self.multi_station,
+            self.turn_counters,
+            self.end_of_step,
+            self.slimes,
+            self.malfunctions,
+        )
+
+    def emit(self, kind: EventKind, **data: Any) -> None:
         """Record a structured event; cheap no-op when nobody asked for the log."""
         if self.log_enabled:
             self.events.append({"turn": self.turn, "step": self.step, "kind": kind, **data})
 
     # --- queries used all over the rules --------------------------------------------------
-    def crew_in(self, st: str) -> list[CrewMember]:
+    def crew_in(self, st: Position) -> list[CrewMember]:
         return [p for p in self.crew if p.station == st and not p.knocked_out]
 
     def crew_aboard(self) -> list[CrewMember]:

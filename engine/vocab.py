@@ -46,3 +46,109 @@ ACTION_CODES: tuple[ActionCode, ...] = get_args(ActionCode)
 def is_language(value: object) -> bool:
     """True for a language the bot and the intercom speak (a narrowing check for outside input)."""
     return value in LANGUAGES
+
+
+# --- resolution events (engine/resolution emits them; engine/log_text renders them) --------------
+# An event is a kind plus parameters: card ids, zones, stations, numbers and the codes below,
+# never a sentence.  Every language's table in engine/log_text renders every kind and code.
+EventKind: TypeAlias = Literal[
+    "threat_appears",
+    "move",
+    "delay",
+    "knocked_out",
+    "no_effect",
+    "fire",
+    "energy",
+    "refuel",
+    "maintenance",
+    "bots",
+    "observe",
+    "rocket_launched",
+    "interceptors",
+    "repair_attempt",
+    "threat_hit",
+    "threat_destroyed",
+    "returns_fire",
+    "no_target",
+    "rocket_fizzles",
+    "cryoshield",
+    "threat_damage",
+    "retaliation",
+    "breakup",
+    "threat_action",
+    "threat_moved",
+    "threat_survived",
+    "attack",
+    "damage_token",
+    "zone_destroyed",
+    "ship_lost",
+    "mission_lost",
+    "computer_ok",
+    "computer_not_maintained",
+    "phase_end",
+    "hyperspace_jump",
+    "threat_repairs",
+    "self_damage",
+    "threat_speed",
+    "threat_shield",
+    "threat_visible",
+    "threat_aura",
+    "threat_breakpoint",
+    "energy_lost",
+    "energy_moved",
+    "threat_moves",
+    "threat_stays",
+    "threat_grows_up",
+    "rocket_destroyed",
+    "bots_disabled",
+    "fuel_destroyed",
+    "slime_spreads",
+    "slime_blocked",
+    "damage_doubled",
+    "no_effect_threat",
+]
+# How a crew member got somewhere (event "move").
+MoveHow: TypeAlias = Literal["red_arrow", "blue_arrow", "gravolift", "heroic_move", "launch", "return"]
+# Why a crew member is delayed when no card caused it (event "delay"; a card's delay names the card).
+DelayCause: TypeAlias = Literal["computer", "lift_damaged", "lift_busy", "return_from_space"]
+# Why a crew member's action did nothing (event "no_effect").
+NoEffectReason: TypeAlias = Literal[
+    "hull_end",
+    "system_broken",
+    "cannon_fired",
+    "no_energy",
+    "no_fuel",
+    "no_bots_to_take",
+    "no_active_bots",
+    "no_intruder",
+    "space_taken",
+    "no_rocket",
+    "rocket_fired",
+]
+# Why a threat's action did nothing (event "no_effect_threat").
+ThreatNoEffect: TypeAlias = Literal["condition_unmet", "no_rockets", "no_stored_bots"]
+# What hit or destroyed a threat (events "threat_hit", "threat_destroyed").
+HitHow: TypeAlias = Literal[
+    "damage",
+    "explosion",
+    "self_damage",
+    "rocket_lost",
+    "no_rockets",
+    "repair",
+    "battlebots",
+    "interceptors",
+    "all_repaired",
+]
+Weapon: TypeAlias = Literal["heavy", "light", "pulse", "rocket", "interceptors", "explosion"]
+BotsChange: TypeAlias = Literal["reactivated", "picked_up", "picked_up_disabled"]
+EnergyStore: TypeAlias = Literal["reactor", "shield"]
+
+EVENT_KINDS: tuple[EventKind, ...] = get_args(EventKind)
+MOVE_HOWS: tuple[MoveHow, ...] = get_args(MoveHow)
+DELAY_CAUSES: tuple[DelayCause, ...] = get_args(DelayCause)
+NO_EFFECT_REASONS: tuple[NoEffectReason, ...] = get_args(NoEffectReason)
+THREAT_NO_EFFECTS: tuple[ThreatNoEffect, ...] = get_args(ThreatNoEffect)
+HIT_HOWS: tuple[HitHow, ...] = get_args(HitHow)
+WEAPONS: tuple[Weapon, ...] = get_args(Weapon)
+BOTS_CHANGES: tuple[BotsChange, ...] = get_args(BotsChange)
+ENERGY_STORES: tuple[EnergyStore, ...] = get_args(EnergyStore)

@@ -1,4 +1,7 @@
-"""Seeded random missions with the constraints of the official tracks (shared/reference/missions.md §1-§2.1).
+"""Seeded random missions that keep the habits of the 16 official soundtracks.
+
+The constraints (threat counts per difficulty, T+ slot rules, zones, data operations per phase,
+phase lengths) are the ones every official track obeys, so a generated mission feels like one.
 
 The pipeline follows mkalus/JSpaceAlertMissionGenerator (the best community generator, Dec 2025
 version): threat numbers -> T+ slots by backtracking -> zones -> data operations -> white-noise
@@ -16,8 +19,9 @@ from __future__ import annotations
 import itertools
 import math
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
@@ -277,8 +281,21 @@ def _threats(rng: random.Random, p: GeneratorParams) -> list[_Threat]:
 
 
 # --- step 2: T+ slots ------------------------------------------------------------------------------------
-def slots_ok(threats: list[_Threat] | list[TimelineEvent], half: int = 4) -> str | None:
-    """The slot rules of missions.md §2.1 on a complete assignment (objects with turn/internal/serious)."""
+class _Slotted(Protocol):
+    """What the slot rules read of a threat, generated (`_Threat`) or from a timeline (`TimelineEvent`)."""
+
+    @property
+    def turn(self) -> int | None: ...
+    @property
+    def internal(self) -> bool | None: ...
+    @property
+    def serious(self) -> bool | None: ...
+
+
+def slots_ok(threats: Sequence[_Slotted], half: int = 4) -> str | None:
+    """The T+ slot rules of the official tracks on a complete assignment: distinct numbers, no adjacent
+    internal threats, serious internal ones three apart, an external one between two internals, and
+    the threats split evenly between the two halves of the mission."""
     by_turn = sorted(threats, key=lambda t: int(t.turn or 0))
     turns = [int(t.turn or 0) for t in by_turn]
     if len(set(turns)) != len(turns):
@@ -538,10 +555,10 @@ def check_constraints(tl: Timeline, p: GeneratorParams) -> list[str]:
         if a.zone == b.zone:
             problems.append(f"consecutive external threats T+{a.turn}, T+{b.turn} share zone {a.zone}")
     starts = [0, *tl.phase_end_s[:-1]]
-    for i, (s, e) in enumerate(zip(starts, tl.phase_end_s, strict=True)):
+    for i, (start_s, end_s) in enumerate(zip(starts, tl.phase_end_s, strict=True)):
         lo, hi = p.phase_length_s[i]
-        if not lo <= e - s <= hi:
-            problems.append(f"phase {i + 1} lasts {e - s} s")
+        if not lo <= end_s - start_s <= hi:
+            problems.append(f"phase {i + 1} lasts {end_s - start_s} s")
     ambushes = 0
     for e in threats:
         ph = tl.phase_at(e.t)
@@ -569,13 +586,13 @@ def check_constraints(tl: Timeline, p: GeneratorParams) -> list[str]:
     incoming = [tl.phase_at(e.t) for e in tl.events if e.event == "incoming_data"]
     transfers = [tl.phase_at(e.t) for e in tl.events if e.event == "data_transfer"]
     for ph in range(1, tl.phases + 1):
-        a, b = incoming.count(ph), transfers.count(ph)
-        if not p.incoming_data[ph - 1][0] <= a <= p.incoming_data[ph - 1][1]:
-            problems.append(f"phase {ph}: {a} incoming data")
-        if not p.data_transfers[ph - 1][0] <= b <= p.data_transfers[ph - 1][1]:
-            problems.append(f"phase {ph}: {b} data transfers")
-        if not p.data_operations[ph - 1][0] <= a + b <= p.data_operations[ph - 1][1]:
-            problems.append(f"phase {ph}: {a + b} data operations")
+        n_in, n_tr = incoming.count(ph), transfers.count(ph)
+        if not p.incoming_data[ph - 1][0] <= n_in <= p.incoming_data[ph - 1][1]:
+            problems.append(f"phase {ph}: {n_in} incoming data")
+        if not p.data_transfers[ph - 1][0] <= n_tr <= p.data_transfers[ph - 1][1]:
+            problems.append(f"phase {ph}: {n_tr} data transfers")
+        if not p.data_operations[ph - 1][0] <= n_in + n_tr <= p.data_operations[ph - 1][1]:
+            problems.append(f"phase {ph}: {n_in + n_tr} data operations")
     if len(incoming) < p.min_incoming_total or len(transfers) < p.min_transfers_total:
         problems.append("too few data operations in total")
     if any(e.t < p.first_transfer_min_s for e in tl.events if e.event == "data_transfer"):

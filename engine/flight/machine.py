@@ -25,11 +25,11 @@ from engine.board import TRACK_IDS, phase_of
 from engine.flight.cards import Half, card, heroic_cards, is_card, normal_cards
 from engine.flight.phrases import LANGS, render
 from engine.flight.script import Cue, intercom_script
+from engine.flight.snapshot import SCHEMA_VERSION, SnapshotError, migrate
 from engine.flight.timeline import TRANSFER_BEEP_AFTER_S, Timeline, load_official, official_ids
 from engine.model import Game, PlayerPlan, Result, ThreatPlacement, Tracks
 from engine.threats.catalog import base_cards
 
-SCHEMA_VERSION = 1
 Difficulty = Literal["white", "yellow", "mixed"]
 Lang = Literal["en", "ru", "cs"]
 assert set(LANGS) == {"en", "ru", "cs"}
@@ -88,6 +88,10 @@ REASONS: tuple[str, ...] = (
 
 class FlightError(ValueError):
     """Bad configuration, a clock moved backwards, or a snapshot that cannot be restored."""
+
+
+class UnrestorableSnapshot(FlightError, SnapshotError):
+    """A stored state no upgrade leads from (see engine/flight/snapshot.py): end that flight."""
 
 
 # --- configuration ---------------------------------------------------------------------------------
@@ -914,8 +918,10 @@ class Flight:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Flight:
-        if d.get("schema_version") != SCHEMA_VERSION:
-            raise FlightError(f"cannot restore a flight snapshot of schema {d.get('schema_version')!r}")
+        try:
+            d = migrate(d)  # older shapes are upgraded step by step
+        except SnapshotError as exc:
+            raise UnrestorableSnapshot(str(exc)) from exc
         self = cls()
         timeline = Timeline.model_validate(d["timeline"])
         cfg = dict(d["config"])

@@ -2,10 +2,10 @@
 
 Voice (text to speech) and text (the Discord log) both call `render`, so what is heard and what is
 read can never drift apart.  Wording:
-  * ru: the Russian rulebook (seed 000) §2.1, word for word where it gives the line;
-  * cs: the Czech intercom quoted in the Slovak rulebook (seed 001) §2.1 (its "vnútorné" for the
-    internal threat is Slovak spilling into the quote; the Czech word "vnitřní" is used);
-  * en: the English CD as transcribed in shared/reference/missions.md §3.1.
+  * ru: the Russian rulebook's intercom section (§2.1), word for word where it gives the line;
+  * cs: the Czech intercom quoted in the Slovak rulebook's §2.1 (its "vnútorné" for the internal
+    threat is Slovak spilling into the quote; the Czech word "vnitřní" is used);
+  * en: the wording of the English soundtrack CD.
 Numbers are spelled out so a TTS engine reads "T plus three", never "T dash three".
 Slovak UI text will be added as lang "sk" later; `LANGS` lists what is complete.
 """

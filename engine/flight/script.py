@@ -1,6 +1,6 @@
 """The spoken script of a mission: every intercom line at its second, derived from a Timeline.
 
-This is where the soundtrack's fixed habits live (missions.md §1, §3): the warnings one minute and
+This is where the official soundtrack's fixed habits live: the warnings one minute and
 twenty seconds before each phase end, the countdown whose "one" falls exactly on the phase end,
 "phase has ended / begin next phase" right after it, the data-transfer countdown whose beep marks
 the end of the giving window, and silence (apart from the failure lines themselves) while

@@ -15,12 +15,17 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
+import re
+import unicodedata
 from functools import cache
 from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from engine.documents import MAX_TIMELINE_BYTES, DocumentError, check_size, decode_json
 
 EventKind = Literal["threat", "incoming_data", "data_transfer", "comm_down"]
 Zone = Literal["red", "white", "blue"]
@@ -47,9 +52,29 @@ COMM_RESTORED_RESERVED_S = 5  # after "communications restored"
 
 MAX_COMM_DOWN_S = 120
 
+# --- bounds on a file a server admin hands in (the official tracks use a fraction of each) -------
+MAX_MISSION_S = 30 * 60  # official missions end by 10:20; half an hour is a generous ceiling
+MAX_PHASE_S = 12 * 60  # official phases last 140-250 s
+MAX_EVENTS = 100  # official tracks hold 12-20 events
+MAX_ID_CHARS = 32
+MAX_LABEL_CHARS = 100  # name, group, source: shown in menus (Discord's option label is 100)
+_ID_CHARS = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
 
-class TimelineError(ValueError):
+
+class TimelineError(DocumentError):
     """A timeline file or object breaks a rule; the message names the first problem found."""
+
+
+def _printable_label(value: str | None) -> str | None:
+    """Names are shown to players: no control, bidirectional-override or other format characters."""
+    if value is None:
+        return value
+    for ch in value:
+        if unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn"):
+            raise ValueError(f"contains the invisible or control character U+{ord(ch):04X}")
+    if not value.strip():
+        raise ValueError("must not be blank")
+    return value
 
 
 def fmt_time(t: float) -> str:
@@ -134,13 +159,25 @@ class Timeline(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    id: str = Field(min_length=1, max_length=64)
+    id: str = Field(min_length=1, max_length=MAX_ID_CHARS)
     phases: Literal[2, 3]
-    phase_end_s: list[int]
-    events: list[TimelineEvent]
-    name: str | None = None
-    group: str | None = None
-    source: str | None = None
+    phase_end_s: list[int] = Field(min_length=2, max_length=3)
+    events: list[TimelineEvent] = Field(max_length=MAX_EVENTS)
+    name: str | None = Field(default=None, max_length=MAX_LABEL_CHARS)
+    group: str | None = Field(default=None, max_length=MAX_LABEL_CHARS)
+    source: str | None = Field(default=None, max_length=MAX_LABEL_CHARS)
+
+    @field_validator("id")
+    @classmethod
+    def _id_charset(cls, value: str) -> str:
+        if not _ID_CHARS.fullmatch(value):
+            raise ValueError("use only letters, digits, '-', '_' and '.', starting with a letter or digit")
+        return value
+
+    @field_validator("name", "group", "source")
+    @classmethod
+    def _label(cls, value: str | None) -> str | None:
+        return _printable_label(value)
 
     @model_validator(mode="before")
     @classmethod
@@ -254,6 +291,10 @@ def first_problem(tl: Timeline) -> str | None:
         min_len = ONE_MINUTE_WARNING_S + COUNTDOWN_AFTER_S
         if end - prev < min_len:
             return f"phase {i} ends at {fmt_time(end)}, less than {min_len} s after it starts"
+        if end - prev > MAX_PHASE_S:
+            return f"phase {i} lasts {end - prev} s, more than {MAX_PHASE_S} s"
+        if end > MAX_MISSION_S:
+            return f"phase {i} ends at {fmt_time(end)}, after the {fmt_time(MAX_MISSION_S)} a mission may last"
         prev = end
     if any(b.t < a.t for a, b in zip(tl.events, tl.events[1:], strict=False)):
         for a, b in zip(tl.events, tl.events[1:], strict=False):
@@ -295,50 +336,67 @@ def official_ids() -> list[str]:
     return list(_OFFICIAL_IDS)
 
 
-def _format_error(err: ValidationError | json.JSONDecodeError | ValueError) -> str:
-    if isinstance(err, ValidationError):
-        first = err.errors()[0]
-        where = ".".join(str(p) for p in first["loc"])
-        msg = first["msg"].removeprefix("Value error, ")
-        if where and not where.startswith("events"):
-            return f"{where}: {msg}"
-        if where.startswith("events"):
-            parts = where.split(".")
-            if len(parts) >= 2 and parts[1].isdigit():
-                return f"event {int(parts[1]) + 1}: {msg}" + (f" ({'.'.join(parts[2:])})" if parts[2:] else "")
-        return msg
-    if isinstance(err, json.JSONDecodeError):
-        return f"not valid JSON: {err.msg} at line {err.lineno} column {err.colno}"
-    return str(err)
+def _format_error(err: ValidationError) -> str:
+    """`event N: problem (field)` for an event, `field: problem` otherwise; the value is never echoed."""
+    first = err.errors(include_url=False, include_input=False)[0]
+    parts = [str(p) for p in first["loc"] if not str(p).startswith("function-")]
+    msg = str(first["msg"]).removeprefix("Value error, ")
+    if len(parts) >= 2 and parts[0] == "events" and parts[1].isdigit():
+        field = f" ({'.'.join(parts[2:])})" if parts[2:] else ""
+        return f"event {int(parts[1]) + 1}: {msg}{field}"
+    return f"{'.'.join(parts)}: {msg}" if parts else msg
 
 
 def parse_timeline(data: Any) -> Timeline:
-    """Validate a decoded JSON object as a timeline, raising TimelineError naming the first problem."""
+    """Validate a decoded JSON object as a timeline (strict types), raising TimelineError naming the
+    first problem."""
     if not isinstance(data, dict):
         raise TimelineError("a timeline must be a JSON object with id, phases, phase_end_s and events")
     try:
-        return Timeline.model_validate(data)
+        return Timeline.model_validate(data, strict=True)
     except ValidationError as err:
         raise TimelineError(_format_error(err)) from None
+
+
+def timeline_from_bytes(raw: bytes) -> Timeline:
+    """The one verdict on a timeline document, whoever hands it in (CLI --file, SCENARIO_DIRS,
+    `/mission custom add`): size, UTF-8, bounded JSON, then the model and the timing rules."""
+    try:
+        data = decode_json(raw, MAX_TIMELINE_BYTES)
+    except TimelineError:
+        raise
+    except DocumentError as err:
+        raise TimelineError(str(err)) from None
+    return parse_timeline(data)
+
+
+def read_capped(path: str | Path, limit: int) -> bytes:
+    """A file's bytes, refused by size (stat, then a bounded read) before it is read whole.
+
+    Raises DocumentError for a file too large or unreadable, naming the path once.
+    """
+    try:
+        with open(path, "rb") as fh:
+            check_size(os.fstat(fh.fileno()).st_size, limit)
+            raw = fh.read(limit + 1)  # a file that grew (or a pipe) still cannot exceed the cap
+    except OSError as err:
+        raise DocumentError(f"cannot read {path}: {err.strerror or err}") from None
+    check_size(len(raw), limit)
+    return raw
 
 
 def load_timeline_file(path: str | Path) -> Timeline:
     """Load and validate a custom mission file (same format as the official ones)."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as err:
-        raise TimelineError(f"cannot read {path}: {err.strerror or err}") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise TimelineError(_format_error(err)) from None
-    return parse_timeline(data)
+        raw = read_capped(path, MAX_TIMELINE_BYTES)
+    except DocumentError as err:
+        raise TimelineError(str(err)) from None
+    return timeline_from_bytes(raw)
 
 
 @cache
 def _official(mission_id: str) -> Timeline:
-    text = resources.files("scenarios").joinpath("official", f"{mission_id}.json").read_text(encoding="utf-8")
-    return parse_timeline(json.loads(text))
+    return timeline_from_bytes(resources.files("scenarios").joinpath("official", f"{mission_id}.json").read_bytes())
 
 
 def load_official(mission_id: str) -> Timeline:

@@ -2,17 +2,18 @@
 
 Delay ("Задержка"): the card of the delayed turn moves one turn right, pushing the following
 cards until one lands on an empty turn; a card pushed off turn 12 is lost.  Several delays in the
-same turn do not add up (rulebook, Slime note; rules-decisions 3).
+same turn do not add up (rulebook, Slime note; decision 3).
 """
 
 from __future__ import annotations
 
 from engine import board
 from engine.state import CrewMember, Mission
+from engine.vocab import DelayCause, MoveHow, Position
 
 
-def delay(m: Mission, p: CrewMember, turn: int, cause: str) -> None:
-    """Delay `p`'s action of `turn` (1..12) by one turn."""
+def delay(m: Mission, p: CrewMember, turn: int, cause: DelayCause | str) -> None:
+    """Delay `p`'s action of `turn` (1..12) by one turn.  `cause`: a code, or the card id."""
     if turn > board.TURNS or p.knocked_out or turn in p.delayed_turns:
         return
     p.delayed_turns.add(turn)
@@ -25,11 +26,13 @@ def delay(m: Mission, p: CrewMember, turn: int, cause: str) -> None:
     lost = acts[gap] if gap == len(acts) - 1 and acts[gap] != board.BLANK else None
     del acts[gap]
     acts.insert(i, board.BLANK)
-    m.emit("delay", player=p.name, delayed_turn=turn, cause=cause, lost_card=lost)
+    if m.log_enabled:
+        m.emit("delay", player=p.name, delayed_turn=turn, cause=cause, lost_card=lost)
 
 
 def knock_out(m: Mission, p: CrewMember, cause: str) -> None:
-    """Unconscious for the rest of the mission; a squad it leads is disabled with it."""
+    """Unconscious for the rest of the mission; a squad it leads is disabled with it.  `cause`:
+    the card id of the threat that did it."""
     if p.knocked_out:
         return
     p.knocked_out = True
@@ -40,15 +43,17 @@ def knock_out(m: Mission, p: CrewMember, cause: str) -> None:
     m.emit("knocked_out", player=p.name, station=p.station, cause=cause)
 
 
-def enter(m: Mission, p: CrewMember, st: str, how: str) -> None:
+def enter(m: Mission, p: CrewMember, st: Position, how: MoveHow) -> None:
     """Move a crew member into `st`, applying what waits there (slime, contamination after Z)."""
     frm = p.station
     p.station = st
-    m.emit("move", player=p.name, frm=frm, to=st, how=how)
-    for t in m.threats:
-        if t.card.has("slime") and t.appeared and any(tok[0] == st for tok in t.slime):
+    if m.log_enabled:
+        m.emit("move", player=p.name, frm=frm, to=st, how=how)
+    for t in m.slimes:
+        if t.appeared and any(tok[0] == st for tok in t.slime):
             # Slime (§7.2): entering a slimed station delays your next action.
-            delay(m, p, m.turn + 1, cause=f"slime:{t.card.id}")
+            delay(m, p, m.turn + 1, cause=t.card.id)
             break
-    if st in m.ship.contaminated_entry:
-        knock_out(m, p, cause="contamination")
+    contaminated_by = m.ship.contaminated_entry.get(st) if st != "space" else None
+    if contaminated_by is not None:
+        knock_out(m, p, cause=contaminated_by)

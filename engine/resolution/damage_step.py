@@ -1,37 +1,58 @@
 """Damage computation step (rulebook §3.3): every weapon of the turn hits external threats at once.
 
-All targeting happens before anything is removed.  Damage on one threat is summed, its shield
-subtracted once, the rest placed as damage cubes.  Appendix rules (§7.1) hook in by card trait:
-stealth, cryoshield, pulse-stripped shields, Swarm, Jellyfish's negative shield (plain data),
-Marauder's shield bonus, Juggernaut and rockets, Behemoth and interceptors, the Leviathan
-Tanker's death, Nemesis' retaliation and the asteroids' break-up.
+Three parts, in the rulebook's order.  `aim`: every weapon picks its target before anything is
+removed.  `apply_hits`: damage on one threat is summed, its shield subtracted once, the rest placed
+as damage cubes.  `after_step`: what happens once the step is over (Leviathan Tanker's explosion,
+Juggernaut's shield, Behemoth's pilot, Nemesis' retaliation, the asteroids' break-up).  Appendix
+rules (§7.1) hook in by card trait.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
+from dataclasses import dataclass, field
 
 from engine import board
 from engine.board import distance
 from engine.resolution.crew_effects import knock_out
 from engine.resolution.internal_threats import destroy
-from engine.resolution.ship_damage import heavy_laser_damage, light_laser_damage, pulse_range
-from engine.state import Mission, ThreatState
-from engine.threats.ops import attack_bonus, run_attack, shield_of
+from engine.resolution.ship_damage import heavy_laser_damage, light_laser_damage, pulse_range, threat_attack
+from engine.state import CrewMember, Mission, ThreatState
+from engine.vocab import Weapon
 
 
-def targetable(t: ThreatState, weapon: str) -> bool:
-    """Can `weapon` ('heavy', 'light', 'pulse', 'rocket', 'interceptors') aim at this threat?"""
-    if not t.present or t.internal:
+@dataclass(slots=True)
+class Volley:
+    """Everything the weapons of one damage step aimed at, before any damage is placed."""
+
+    hits: dict[ThreatState, list[tuple[Weapon, int]]] = field(default_factory=dict)
+    pulse_fired: bool = False
+    behemoth_pilot: tuple[CrewMember, ThreatState] | None = None  # the pilot and the Behemoth hit
+    rocket_hit_juggernaut: ThreatState | None = None
+
+    def add(self, t: ThreatState, weapon: Weapon, damage: int) -> None:
+        shots = self.hits.get(t)
+        if shots is None:
+            self.hits[t] = [(weapon, damage)]
+        else:
+            shots.append((weapon, damage))
+
+
+def targetable(t: ThreatState, weapon: Weapon) -> bool:
+    """Can `weapon` aim at this threat?  Stealth / Phantom Fighter until X: no weapon sees it;
+    heavy-laser and rocket immunity and hiding at range 3 come from the card's traits (the
+    mission builder turns them into `immune` and `hides_far`)."""
+    if not t.present or t.internal or not t.visible or weapon in t.immune:
         return False
-    card = t.card
-    if not t.visible:  # Stealth/Phantom Fighter until X: every weapon ignores it
-        return False
-    if card.has("untargetable_at_range_3") and distance(t.position) == 3:
-        return False
-    if weapon == "heavy" and card.has("heavy_laser_immune"):
-        return False
-    return not (weapon == "rocket" and card.has("rocket_immune"))
+    return not (t.hides_far and distance(t.position) == 3)
+
+
+def shield_of(m: Mission, t: ThreatState) -> int:
+    """Current shield: the card's, as changed by its own actions, + every Marauder's bonus (§7.1)."""
+    bonus = 0
+    for s in m.shield_auras:
+        if s.shield_aura and s.fate != "destroyed":
+            bonus += s.shield_aura
+    return t.shield + bonus
 
 
 def _nearest(candidates: list[ThreatState]) -> ThreatState | None:
@@ -46,100 +67,128 @@ def damage_step(m: Mission, *, weapons: bool = True) -> None:
     ship = m.ship
     if not ship.rocket_in_flight and (not weapons or (not ship.cannons and ship.in_space is None)):
         return  # nothing fires this turn
-    hits: dict[ThreatState, list[tuple[str, int]]] = defaultdict(list)
-    externals = m.present_threats(internal=False)
-    pulse_fired = False
-    behemoth_pilot = None
-    rocket_hit_juggernaut: ThreatState | None = None
+    volley = aim(m, weapons=weapons)
+    destroyed = apply_hits(m, volley)
+    after_step(m, volley, destroyed)
+    ship.cannons.clear()
 
+
+def aim(m: Mission, *, weapons: bool = True) -> Volley:
+    """Targeting (§3.3): cannons, the rocket in flight and the interceptors pick their targets."""
+    ship = m.ship
+    volley = Volley()
+    externals = m.present_threats(internal=False)
     if weapons:
         for st, bonus in ship.cannons.items():
             zone = board.zone_of(st)
             if st == "lower_white":
-                pulse_fired = True
-                rng = pulse_range(m)
+                volley.pulse_fired = True
+                reach = pulse_range(m)
                 for t in externals:
-                    if targetable(t, "pulse") and distance(t.position) <= rng:
-                        hits[t].append(("pulse cannon", board.PULSE_DAMAGE + bonus))
+                    if targetable(t, "pulse") and distance(t.position) <= reach:
+                        volley.add(t, "pulse", board.PULSE_DAMAGE + bonus)
                 continue
-            weapon = "heavy" if st.startswith("upper") else "light"
+            weapon: Weapon = "heavy" if st.startswith("upper") else "light"
             dmg = heavy_laser_damage(m, zone) if weapon == "heavy" else light_laser_damage(m, zone)
             target = _nearest([t for t in externals if t.zone == zone and targetable(t, weapon)])
             if target is not None:
-                hits[target].append((f"{weapon} laser {zone}", dmg + bonus))
+                volley.add(target, weapon, dmg + bonus)
             else:
-                m.emit("no_target", weapon=f"{weapon} laser {zone}")
+                if m.log_enabled:
+                    m.emit("no_target", weapon=weapon, zone=zone)
 
     if ship.rocket_in_flight:
         ship.rocket_in_flight = False
-        jugg = [t for t in externals if t.card.has("rocket_magnet") and t.visible]
-        target = (
-            jugg[0]
-            if jugg
-            else _nearest(
-                [t for t in externals if targetable(t, "rocket") and distance(t.position) <= board.ROCKET_RANGE]
-            )
-        )
-        if target is None:
-            m.emit("no_target", weapon="rocket")
-        elif target.card.has("rocket_fizzles"):
-            m.emit("rocket_fizzles", threat=target.card.id)  # Phantom Fighter: aimed at, no effect
-        else:
-            hits[target].append(("rocket", board.ROCKET_DAMAGE))
-            if target.card.has("rocket_magnet"):
-                rocket_hit_juggernaut = target
+        _aim_rocket(m, volley, externals)
 
     if weapons:
         for p in m.crew:
             if p.intercepting and not p.knocked_out and p.station == board.SPACE:
-                in_range = [t for t in externals if targetable(t, "interceptors") and distance(t.position) == 1]
-                bonus = 1 if p.intercept_heroic else 0
-                if len(in_range) == 1:
-                    t = in_range[0]
-                    dmg = board.INTERCEPTOR_SINGLE_DAMAGE + bonus
-                    if t.card.has("behemoth"):
-                        dmg += 6  # §7.1 Behemoth: 9 (heroic 10), and the pilot is knocked out
-                        behemoth_pilot = p
-                    hits[t].append(("interceptors", dmg))
-                else:
-                    for t in in_range:
-                        hits[t].append(("interceptors", board.INTERCEPTOR_SPREAD_DAMAGE + bonus))
+                _aim_interceptors(volley, p, externals)
+    return volley
 
-    # --- sum, subtract shields once, place damage (all targeting is done) -------------------
+
+def _aim_rocket(m: Mission, volley: Volley, externals: list[ThreatState]) -> None:
+    """The rocket hits the Juggernaut wherever it is, else the nearest target at range 1-2."""
+    magnets = [t for t in externals if t.card.has("rocket_magnet") and t.visible]
+    if magnets:
+        target: ThreatState | None = magnets[0]
+    else:
+        target = _nearest(
+            [t for t in externals if targetable(t, "rocket") and distance(t.position) <= board.ROCKET_RANGE]
+        )
+    if target is None:
+        m.emit("no_target", weapon="rocket", zone=None)
+    elif target.card.has("rocket_fizzles"):
+        m.emit("rocket_fizzles", threat=target.card.id)  # Phantom Fighter: aimed at, no effect
+    else:
+        volley.add(target, "rocket", board.ROCKET_DAMAGE)
+        if target.card.has("rocket_magnet"):
+            volley.rocket_hit_juggernaut = target
+
+
+def _aim_interceptors(volley: Volley, p: CrewMember, externals: list[ThreatState]) -> None:
+    """3 to a lone threat at range 1, else 1 to each; +1 heroic (§3.2 interceptors)."""
+    in_range = [t for t in externals if targetable(t, "interceptors") and distance(t.position) == 1]
+    bonus = 1 if p.intercept_heroic else 0
+    if len(in_range) == 1:
+        t = in_range[0]
+        dmg = board.INTERCEPTOR_SINGLE_DAMAGE + bonus
+        if t.card.has("behemoth"):
+            dmg += 6  # §7.1 Behemoth: 9 (heroic 10), and the pilot is knocked out
+            volley.behemoth_pilot = (p, t)
+        volley.add(t, "interceptors", dmg)
+    else:
+        for t in in_range:
+            volley.add(t, "interceptors", board.INTERCEPTOR_SPREAD_DAMAGE + bonus)
+
+
+def apply_hits(m: Mission, volley: Volley) -> list[ThreatState]:
+    """Sum the damage on each threat, subtract its shield once, place the cubes; returns the threats
+    destroyed, in token order (they are destroyed here)."""
     for t in m.end_of_step:
         t.damage_this_step = 0
-    destroyed_now: list[ThreatState] = []
-    for t, shots in hits.items():
+    destroyed: list[ThreatState] = []
+    reach = pulse_range(m) if volley.pulse_fired else 0
+    for t, shots in volley.hits.items():
         total = sum(d for _, d in shots)
         if t.cryoshield:
             t.cryoshield = False  # §7.1 Cryoshield: the first step it is targeted it takes nothing
             m.emit("cryoshield", threat=t.card.id, absorbed=total, weapons=[w for w, _ in shots])
             continue
-        shield = shield_of(m, t)
-        if pulse_fired and t.card.has("pulse_strips_shield") and distance(t.position) <= pulse_range(m):
-            shield = 0  # §7.1 Energy Cloud / Maelstrom
+        if reach and t.card.has("pulse_strips_shield") and distance(t.position) <= reach:
+            shield = 0  # §7.1 Energy Cloud / Maelstrom: "equals 0", whatever bonus (decision 19)
+        else:
+            shield = shield_of(m, t)
         net = max(0, total - shield)
         if t.card.has("swarm"):
             net = min(net, 1)  # §7.1 Swarm: one damage per step, whatever hits it
-        m.emit(
-            "threat_damage",
-            threat=t.card.id,
-            number=t.number,
-            weapons=[w for w, _ in shots],
-            total=total,
-            shield=shield,
-            damage=net,
-        )
+        if m.log_enabled:
+            m.emit(
+                "threat_damage",
+                threat=t.card.id,
+                number=t.number,
+                zone=t.zone,
+                weapons=[w for w, _ in shots],
+                total=total,
+                shield=shield,
+                damage=net,
+            )
         if net > 0:
             t.damage += net
             t.damage_this_step += net
         if t.damage >= t.health:
-            destroyed_now.append(t)
-    for t in sorted(destroyed_now, key=lambda t: t.sort_key):
+            destroyed.append(t)
+    destroyed.sort(key=lambda t: t.sort_key)
+    for t in destroyed:
         destroy(m, t, None, "damage")
+    return destroyed
 
-    # §7.1 Leviathan Tanker: its destruction puts one cube on every other external threat.
-    for lev in [t for t in destroyed_now if t.card.has("leviathan")]:
+
+def after_step(m: Mission, volley: Volley, destroyed: list[ThreatState]) -> None:
+    """What the end of the damage step triggers (§7.1), in the rulebook's order."""
+    # Leviathan Tanker: its destruction puts one cube on every other external threat.
+    for lev in [t for t in destroyed if t.card.has("leviathan")]:
         for t in m.present_threats(internal=False):
             t.damage += 1
             t.damage_this_step += 1
@@ -147,29 +196,30 @@ def damage_step(m: Mission, *, weapons: bool = True) -> None:
                 "threat_damage",
                 threat=t.card.id,
                 number=t.number,
-                weapons=[f"{lev.card.id} explosion"],
+                zone=t.zone,
+                weapons=["explosion"],
+                source=lev.card.id,
                 total=1,
                 shield=0,
                 damage=1,
             )
             if t.damage >= t.health:
-                destroyed_now.append(t)
-                destroy(m, t, None, "Leviathan Tanker explosion")
+                destroyed.append(t)
+                destroy(m, t, None, "explosion", source=lev.card.id)
 
-    if rocket_hit_juggernaut is not None:
-        rocket_hit_juggernaut.shield += 1  # §7.1 Juggernaut: +1 shield after each rocket hit
-    if behemoth_pilot is not None:
-        knock_out(m, behemoth_pilot, cause="Behemoth")
+    if volley.rocket_hit_juggernaut is not None:
+        volley.rocket_hit_juggernaut.shield += 1  # §7.1 Juggernaut: +1 shield after each rocket hit
+    if volley.behemoth_pilot is not None:
+        pilot, behemoth = volley.behemoth_pilot
+        knock_out(m, pilot, cause=behemoth.card.id)
 
-    # End of the step: Nemesis retaliates, destroyed asteroids break up (lowest number first).
+    # Nemesis retaliates after any step that hurt it, even one that destroyed it (decision 16);
+    # destroyed asteroids break up.  Lowest number first.
     for t in m.end_of_step:
-        if t.card.has("retaliates") and t.damage_this_step > 0 and t.fate is None:
+        if t.card.has("retaliates") and t.damage_this_step > 0:
             m.emit("retaliation", threat=t.card.id)
             for zone in board.ZONES:
-                run_attack(m, t, zone, 1 + attack_bonus(m, t))
-        elif t.card.breakup_per_breakpoint and t in destroyed_now and t.breakpoints:
-            amount = t.card.breakup_per_breakpoint * t.breakpoints
+                threat_attack(m, t, zone, 1)
+        elif t.card.breakup_per_breakpoint and t in destroyed and t.breakpoints:
             m.emit("breakup", threat=t.card.id, breakpoints=t.breakpoints)
-            run_attack(m, t, t.zone or "white", amount + attack_bonus(m, t))
-
-    ship.cannons.clear()
+            threat_attack(m, t, t.zone or "white", t.card.breakup_per_breakpoint * t.breakpoints)

@@ -11,21 +11,28 @@ from __future__ import annotations
 from engine import board
 from engine.resolution.crew_effects import knock_out
 from engine.state import CrewMember, Mission, ThreatState
+from engine.vocab import HitHow, Station
 
 
-def malfunctions_on(m: Mission, st: str, letter: str) -> list[ThreatState]:
+def malfunctions_on(m: Mission, st: Station, letter: str) -> list[ThreatState]:
     """Present malfunctions covering system `letter` in station `st`, lowest token first."""
-    return [
-        t
-        for t in m.threats
-        if t.present and t.card.internal_type == "malfunction" and t.card.damaged_by == letter and st in t.stations
-    ]
+    if not m.malfunctions:
+        return []
+    return [t for t in m.malfunctions if t.present and t.card.damaged_by == letter and st in t.stations]
 
 
-def destroy(m: Mission, t: ThreatState, by: CrewMember | None, how: str) -> None:
-    """The threat is beaten: the captain takes its card (rulebook §3.2/§3.3)."""
+def destroy(m: Mission, t: ThreatState, by: CrewMember | None, how: HitHow, source: str | None = None) -> None:
+    """The threat is beaten: the captain takes its card (rulebook §3.2/§3.3).  `source`: the card
+    whose explosion did it (Leviathan Tanker)."""
     t.set_fate("destroyed", m.turn)
-    m.emit("threat_destroyed", threat=t.card.id, name=t.card.name, number=t.number, by=by.name if by else None, how=how)
+    m.emit(
+        "threat_destroyed",
+        threat=t.card.id,
+        number=t.number,
+        by=by.name if by else None,
+        how=how,
+        source=source,
+    )
     if t.card.has("fissure"):
         for z in board.ZONES:
             m.ship.multiplier[z] = 1
@@ -33,13 +40,13 @@ def destroy(m: Mission, t: ThreatState, by: CrewMember | None, how: str) -> None
         # §7.2 Overheated Reactor: whoever is in lower red or lower blue at this moment is knocked out.
         for p in m.crew:
             if p.station in ("lower_red", "lower_blue") and not p.knocked_out:
-                knock_out(m, p, cause=f"{t.card.id} destroyed")
+                knock_out(m, p, cause=t.card.id)
     if t.card.has("seeker") and by is not None:
         # §7.2 Seeker: the crew member who destroys it is knocked out, his squad disabled.
-        knock_out(m, by, cause=f"{t.card.id} destroyed")
+        knock_out(m, by, cause=t.card.id)
 
 
-def hit(m: Mission, t: ThreatState, amount: int, by: CrewMember | None, how: str) -> None:
+def hit(m: Mission, t: ThreatState, amount: int, by: CrewMember | None, how: HitHow) -> None:
     """Put `amount` damage cubes on an internal threat and destroy it when they reach its health."""
     t.damage += amount
     m.emit(
@@ -59,7 +66,7 @@ def hit(m: Mission, t: ThreatState, amount: int, by: CrewMember | None, how: str
 def repair(m: Mission, p: CrewMember, mal: ThreatState, heroic: bool) -> None:
     """One repair action on a malfunction (heroic: 2 cubes)."""
     amount = 2 if heroic else 1
-    mal.stations_hit.add(p.station)
+    mal.stations_hit.add(p.post)
     if mal.card.has("needs_three"):
         # §7.2 Nuclear Device: only three repairs in the same turn do anything.
         mal.hits_this_turn += 1
@@ -74,11 +81,16 @@ def multi_station_bonus(m: Mission) -> None:
     """End of the player actions step: BattleBot Uprising / Power System Overload bonus (§7.2)."""
     for t in m.multi_station:
         if t.present and set(t.stations) <= t.stations_hit:
-            hit(m, t, len(t.stations) - 1, None, "every station repaired")
+            hit(m, t, len(t.stations) - 1, None, "all_repaired")
 
 
-def intruder_targets(m: Mission, st: str) -> list[ThreatState]:
-    found = []
+def slimed(m: Mission, st: Station) -> bool:
+    """Does `st` hold a slime token?  Tokens of a slime past its Z stay on the ship (§7.2)."""
+    return any(t.appeared and t.slime and any(tok[0] == st for tok in t.slime) for t in m.slimes)
+
+
+def intruder_targets(m: Mission, st: Station) -> list[ThreatState]:
+    found: list[ThreatState] = []
     for t in m.threats:
         if not t.present or t.card.damaged_by != "battlebots":
             continue
@@ -96,11 +108,12 @@ def intruder_targets(m: Mission, st: str) -> list[ThreatState]:
 def battlebot_attack(m: Mission, p: CrewMember, heroic: bool) -> None:
     """The battlebots action aboard (§3.2): 1 damage to the lowest-numbered intruder here."""
     if p.bots != "active":
-        m.emit("no_effect", player=p.name, action="battlebots", reason="no active battlebots")
+        m.emit("no_effect", player=p.name, action="x", reason="no_active_bots")
         return
-    targets = intruder_targets(m, p.station)
+    st = p.post
+    targets = intruder_targets(m, st)
     if not targets:
-        m.emit("no_effect", player=p.name, action="battlebots", reason="no intruder here")
+        m.emit("no_effect", player=p.name, action="x", reason="no_intruder")
         return
     t = targets[0]
     if t.card.has("slime"):
@@ -122,7 +135,7 @@ def battlebot_attack(m: Mission, p: CrewMember, heroic: bool) -> None:
             if not t.slime:
                 destroy(m, t, p, "battlebots")
     elif t.card.has("contamination"):
-        t.stations.remove(p.station)
+        t.stations.remove(st)
         t.damage += 1
         m.emit(
             "threat_hit",

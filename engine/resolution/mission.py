@@ -10,10 +10,13 @@ from __future__ import annotations
 
 import itertools
 import random
-from typing import Any
+from collections.abc import Callable
+from functools import cache
+from typing import Any, NamedTuple, cast
 
 from engine import board
 from engine.board import TRACKS
+from engine.campaign.carried import apply_carried, end_state
 from engine.model import Game, LogEntry, Lost, Result, Score, ThreatOutcome
 from engine.resolution.crew_effects import delay, enter
 from engine.resolution.damage_step import damage_step
@@ -23,35 +26,51 @@ from engine.resolution.scoring import disabled_squads, observation_points, score
 from engine.resolution.threat_actions import appear, threat_actions
 from engine.state import CrewMember, Mission, Ship, ShipDestroyed, ThreatState
 from engine.threats.catalog import card as card_of
+from engine.vocab import ActionCode, DamageTokenKind, Fate, Zone
 
 _TOKEN_ORDERS = tuple(itertools.permutations(board.DAMAGE_TOKEN_KINDS))
 
 
-def resolve(game: Game | dict[str, Any], *, log: bool = False) -> Result:
-    """Resolve a whole mission.  Same game and seed, same result, always."""
+def resolve(
+    game: Game | dict[str, Any], *, log: bool = False, observer: Callable[[Mission], None] | None = None
+) -> Result:
+    """Resolve a whole mission.  Same game and seed, same result, always.
+
+    `observer` (pictures, replay) is called with the live mission before turn 1, after each of turns
+    1-12 and once at the end (after turn 13, or in the turn the ship was lost); it must only read.
+    """
     if not isinstance(game, Game):
         game = Game.model_validate(game)
     m = build_mission(game, log=log)
+    if observer is not None:
+        observer(m)
     try:
         for turn in range(1, board.TURNS + 1):
             play_one_turn(m, turn)
+            if observer is not None:
+                observer(m)
         final_turn(m)
     except ShipDestroyed as lost:
-        m.lost = (m.turn, lost.cause)
-        m.lost_zone = lost.zone
-        m.emit("mission_lost", cause=lost.cause)
-    return build_result(m, log)
+        m.lost = lost
+        m.lost_turn = m.turn
+        m.emit("mission_lost", threat=lost.threat, zone=lost.zone)
+    if observer is not None:
+        observer(m)
+    result = build_result(m, log)
+    if game.carried is not None:  # a campaign mission hands back the ship state to carry on
+        result.carry = end_state(m)
+    return result
 
 
 def build_mission(game: Game, *, log: bool = False) -> Mission:
     rng = random.Random(game.seed)
     given = game.damage_tokens or {}
-    piles: dict[str, list[str]] = {}
+    piles: dict[Zone, list[DamageTokenKind]] = {}
     for zone in board.ZONES:
         # A seeded shuffle of the six tokens, drawn as one of the 720 orders.  Every zone draws,
         # given tokens or not, so fixing one zone's order does not change the others.
         pile = list(_TOKEN_ORDERS[rng.randrange(len(_TOKEN_ORDERS))])
-        first = list(given.get(zone, []))
+        first: list[DamageTokenKind] = list(given.get(zone) or [])
         piles[zone] = first + [tok for tok in pile if tok not in first]
     ship = Ship(
         shields=dict(board.SHIELD_START),
@@ -62,10 +81,17 @@ def build_mission(game: Game, *, log: bool = False) -> Mission:
         piles=piles,
         depots=dict.fromkeys(board.BATTLEBOT_DEPOTS, "ready"),
     )
-    crew = [CrewMember(index=i, name=p.name, actions=list(p.actions)) for i, p in enumerate(game.players)]
+    if game.carried is not None:
+        apply_carried(ship, game.carried)
+    # The model has validated every action against vocab.ACTION_CODES.
+    crew = [
+        CrewMember(index=i, name=p.name, actions=cast(list[ActionCode], list(p.actions)))
+        for i, p in enumerate(game.players)
+    ]
     threats = []
     for i, placement in enumerate(game.threats):
         card = card_of(placement.id)
+        roles = _roles(card.id)
         track_id = game.tracks.internal if card.internal else getattr(game.tracks, placement.zone or "white")
         t = ThreatState(
             card=card,
@@ -76,36 +102,71 @@ def build_mission(game: Game, *, log: bool = False) -> Mission:
             health=card.health,
             speed=card.speed,
             shield=card.shield,
-            visible=not card.has("stealth_until_x"),
-            cryoshield=card.has("cryoshield"),
+            visible=not roles.stealth,
+            cryoshield=roles.cryoshield,
             internal=card.internal,
+            immune=roles.immune,
+            hides_far=roles.hides_far,
         )
-        # rules-decisions 13: by number; same number -> internal first, serious before common.
+        # decision 13: by number; same number -> internal first, serious before common.
         t.sort_key = (placement.turn, 0 if card.internal else 1, 0 if card.serious else 1, i)
         threats.append(t)
+    in_input_order = list(threats)
     threats.sort(key=lambda t: t.sort_key)  # token order, used by every "lowest number first" rule
-    m = Mission(crew=crew, ship=ship, threats=threats, rng=rng, log_enabled=log)
+    m = Mission(crew=crew, ship=ship, threats=threats, rng=rng, log_enabled=log, in_input_order=in_input_order)
     for t in threats:
-        card = t.card
-        if card.id == "E2-02":
-            m.scouts.append(t)
-        elif card.id == "E2-06":
-            m.marauders.append(t)
-        if card.has("multi_station_bonus"):
-            m.multi_station.append(t)
-        if card.has("multi_station_bonus") or card.has("needs_three"):
-            m.turn_counters.append(t)
-        if card.has("retaliates") or card.breakup_per_breakpoint:
-            m.end_of_step.append(t)
+        roles = _roles(t.card.id)
+        m.appearing.setdefault(t.number, []).append(t)
+        if roles.any:
+            for group, member in zip(m.role_groups(), roles.groups, strict=True):
+                if member:
+                    group.append(t)
     return m
+
+
+class _Roles(NamedTuple):
+    """What a card asks of the turn loop, worked out once per card (not per mission)."""
+
+    stealth: bool
+    cryoshield: bool
+    immune: frozenset[str]  # weapons that cannot aim at it
+    hides_far: bool  # untargetable at range 3
+    groups: tuple[bool, ...]  # membership of each of Mission.role_groups(), in that order
+    any: bool
+
+
+@cache
+def _roles(card_id: str) -> _Roles:
+    card = card_of(card_id)
+    groups = (
+        "global_external_attack_bonus" in card.op_names,  # attack_auras: from the data
+        "global_external_shield_bonus" in card.op_names,  # shield_auras: from the data
+        card.has("multi_station_bonus"),  # multi_station
+        card.has("multi_station_bonus") or card.has("needs_three"),  # turn_counters
+        card.has("retaliates") or card.breakup_per_breakpoint > 0,  # end_of_step
+        card.has("slime"),  # slimes
+        card.internal_type == "malfunction",  # malfunctions
+    )
+    immune = frozenset(
+        weapon
+        for weapon, immune in (("heavy", card.has("heavy_laser_immune")), ("rocket", card.has("rocket_immune")))
+        if immune
+    )
+    return _Roles(
+        card.has("stealth_until_x"),
+        card.has("cryoshield"),
+        immune,
+        card.has("untargetable_at_range_3"),
+        groups,
+        any(groups),
+    )
 
 
 def play_one_turn(m: Mission, turn: int) -> None:
     m.turn = turn
     m.step = "appear"
-    for t in m.threats:
-        if t.number == turn and not t.appeared:
-            appear(m, t)
+    for t in m.appearing.get(turn, ()):
+        appear(m, t)
     m.step = "actions"
     play_turn(m)
     multi_station_bonus(m)
@@ -118,17 +179,20 @@ def play_one_turn(m: Mission, turn: int) -> None:
         computer_check(m, turn)
     if turn in board.PHASE_LAST_TURNS:
         m.step = "phase_end"
-        m.emit("phase_end", phase=board.phase_of(turn), observers=m.ship.observation_best[board.phase_of(turn) - 1])
+        phase = board.PHASE_OF[turn]
+        m.emit("phase_end", phase=phase, observers=m.ship.observation_best[phase - 1])
 
 
 def end_of_turn(m: Mission) -> None:
     ship = m.ship
     ship.rocket_in_flight = ship.rocket_launched  # the rocket moves to the second space (§3.4 end)
     ship.rocket_launched = False
-    ship.lifts_used.clear()
-    phase = board.phase_of(m.turn) - 1
-    ship.observation_best[phase] = max(ship.observation_best[phase], ship.observers)
-    ship.observers = 0
+    if ship.lifts_used:
+        ship.lifts_used.clear()
+    if ship.observers:
+        phase = board.PHASE_OF[m.turn] - 1
+        ship.observation_best[phase] = max(ship.observation_best[phase], ship.observers)
+        ship.observers = 0
     for t in m.turn_counters:
         t.hits_this_turn = 0
         t.stations_hit.clear()
@@ -143,7 +207,7 @@ def computer_check(m: Mission, turn: int) -> None:
         return
     m.emit("computer_not_maintained", phase=phase)
     for p in m.crew_aboard():
-        delay(m, p, turn + 1, cause="computer not maintained")
+        delay(m, p, turn + 1, cause="computer")
 
 
 def final_turn(m: Mission) -> None:
@@ -158,7 +222,7 @@ def final_turn(m: Mission) -> None:
             if p.knocked_out:
                 p.station = "upper_red"
             else:
-                enter(m, p, "upper_red", how="return from space")
+                enter(m, p, "upper_red", how="return")
     m.step = "threats"
     threat_actions(m)
     m.step = "jump"
@@ -168,7 +232,8 @@ def final_turn(m: Mission) -> None:
 def build_result(m: Mission, log: bool) -> Result:
     lost = m.lost is not None
     outcomes = []
-    for t in sorted(m.threats, key=lambda t: t.order):  # the input's order
+    for t in m.in_input_order:
+        fate: Fate
         if t.fate is not None:
             fate = t.fate
         elif t.appeared:
@@ -180,14 +245,16 @@ def build_result(m: Mission, log: bool) -> Result:
     parts = Score() if lost else Score(**score(m))
     entries = None
     if log:
+        # The public log format carries an English `text` next to each event's code and
+        # parameters; the words come from the presentation package, which the rules never import.
         from engine.log_text import describe
 
-        entries = [LogEntry(**e, text=describe(e)) for e in m.events]
+        entries = [LogEntry(**e, text=describe("en", e)) for e in m.events]
     return Result.model_construct(
         outcome="destroyed" if lost else "survived",
-        lost=Lost(turn=m.lost[0], cause=m.lost[1]) if m.lost else None,
+        lost=Lost(turn=m.lost_turn, cause=m.lost.cause) if m.lost else None,
         # the destroyed zone reports the seventh token it could not take
-        damage={z: len(m.ship.damage[z]) + (z == m.lost_zone) for z in board.ZONES},
+        damage={z: len(m.ship.damage[z]) + (m.lost is not None and z == m.lost.zone) for z in board.ZONES},
         threats=outcomes,
         knocked_out=[p.name for p in m.crew if p.knocked_out],
         disabled_battlebots=disabled_squads(m),

@@ -1,4 +1,4 @@
-"""Scoring (rulebook §4; rules-decisions 5 and 6).
+"""Scoring (rulebook §4; decision 5 and 6).
 
 Threat points (survived / destroyed values), minus the damage of all zones, minus the most
 damaged zone once more, minus 2 per knocked-out crew member, minus 1 per battlebot squad disabled
@@ -31,14 +31,18 @@ def observation_points(best_per_phase: list[int]) -> list[int]:
 
 
 def score(m: Mission) -> dict[str, int]:
-    threats = sum(threat_points(t.fate, t.card.points_survived, t.card.points_destroyed) for t in m.threats)
-    damage = {z: len(m.ship.damage[z]) for z in board.ZONES}
+    threats = 0
+    for t in m.threats:
+        if t.fate is not None:
+            threats += threat_points(t.fate, t.card.points_survived, t.card.points_destroyed)
+    damage = [len(tokens) for tokens in m.ship.damage.values()]
     knocked = sum(1 for p in m.crew if p.knocked_out)
-    observation = sum(observation_points(m.ship.observation_best))
+    table = board.OBSERVATION_POINTS
+    observation = sum(table[n] for n in m.ship.observation_best)
     parts = {
         "threats": threats,
-        "damage": -sum(damage.values()),
-        "worst_zone": -max(damage.values()),
+        "damage": -sum(damage),
+        "worst_zone": -max(damage),
         "knocked_out": -2 * knocked,
         "battlebots": -disabled_squads(m),
         "observation": observation,

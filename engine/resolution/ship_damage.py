@@ -2,62 +2,94 @@
 
 External attacks are absorbed point for point by the zone's shield; what gets through draws one
 damage token per point from that zone's pile.  Internal threats' damage ignores shields.  A zone
-that must take a seventh token is destroyed and the mission is lost at once.
+that must take a seventh token is destroyed and the mission is lost at once.  The Scout's attack
+bonus is added here, where every threat attack passes.
 """
 
 from __future__ import annotations
 
 from engine import board
-from engine.state import Mission, ShipDestroyed
+from engine.state import Mission, ShipDestroyed, ThreatState
+from engine.vocab import DamageTokenKind, Zone
+
+
+def attack_bonus(m: Mission, t: ThreatState) -> int:
+    """§7.1 Scout: after its X external threats attack with +its amount (every OTHER one, by its
+    data), until it is destroyed; a Scout that did its Z keeps giving it.  Nemesis' retaliation
+    and the asteroids' break-up count as attacks (Slovak rulebook, Scout)."""
+    if t.internal:
+        return 0
+    bonus = 0
+    for s in m.attack_auras:
+        if s.attack_aura and s.fate != "destroyed" and not (s is t and s.aura_others_only):
+            bonus += s.attack_aura
+    return bonus
+
+
+def threat_attack(
+    m: Mission, t: ThreatState, zone: Zone, amount: int, *, pierce: bool = False, double: bool = False
+) -> None:
+    """An attack by threat `t`: internal threats' damage and `pierce` ignore shields; external
+    attacks get the Scout's bonus (only an attack that has a value to raise)."""
+    if t.internal:
+        attack_zone(m, zone, amount, t.card.id, shields=False, double=double)
+    else:
+        attack_zone(m, zone, amount + attack_bonus(m, t), t.card.id, shields=not pierce, double=double)
 
 
 def attack_zone(
     m: Mission,
-    zone: str,
+    zone: Zone,
     amount: int,
     source: str,
     *,
     shields: bool = True,
     double: bool = False,
 ) -> None:
-    """One attack of `amount` on `zone`.  `double`: Destroyer, every point past the shield counts twice."""
+    """One attack of `amount` on `zone` by card `source`.  `double`: Destroyer, every point past the
+    shield counts twice."""
     if amount <= 0:
         return
+    ship = m.ship
     absorbed = 0
     if shields:
-        absorbed = min(m.ship.shields[zone], amount)
-        m.ship.shields[zone] -= absorbed
+        absorbed = min(ship.shields[zone], amount)
+        ship.shields[zone] -= absorbed
     through = amount - absorbed
     if double:
         through *= 2
-    through *= m.ship.multiplier[zone]  # Fissure (§7.2): two tokens per damage
-    m.emit(
-        "attack",
-        zone=zone,
-        amount=amount,
-        absorbed=absorbed,
-        damage=through,
-        source=source,
-        ignores_shields=not shields,
-    )
-    damage_zone(m, zone, through, source)
+    through *= ship.multiplier[zone]  # Fissure (§7.2): two tokens per damage
+    if m.log_enabled:
+        m.emit(
+            "attack",
+            zone=zone,
+            amount=amount,
+            absorbed=absorbed,
+            damage=through,
+            source=source,
+            ignores_shields=not shields,
+        )
+    if through:
+        damage_zone(m, zone, through, source)
 
 
-def damage_zone(m: Mission, zone: str, points: int, source: str) -> None:
+def damage_zone(m: Mission, zone: Zone, points: int, source: str) -> None:
     """Draw `points` damage tokens in `zone`, applying each token's effect as it is drawn."""
     ship = m.ship
+    pile = ship.piles[zone]
+    taken = ship.damage[zone]
     for _ in range(points):
-        pile = ship.piles[zone]
         if not pile:
             m.emit("zone_destroyed", zone=zone, source=source)
-            raise ShipDestroyed(f"zone {zone} destroyed", zone=zone)
+            raise ShipDestroyed(zone=zone)
         token = pile.pop(0)
-        ship.damage[zone].append(token)
+        taken.append(token)
         _token_effect(m, zone, token)
-        m.emit("damage_token", zone=zone, token=token, total=len(ship.damage[zone]), source=source)
+        if m.log_enabled:
+            m.emit("damage_token", zone=zone, token=token, total=len(taken), source=source)
 
 
-def _token_effect(m: Mission, zone: str, token: str) -> None:
+def _token_effect(m: Mission, zone: Zone, token: DamageTokenKind) -> None:
     ship = m.ship
     if token == "shield":
         ship.shield_cap[zone] -= 1
@@ -68,11 +100,11 @@ def _token_effect(m: Mission, zone: str, token: str) -> None:
     # lift, upper_cannon, lower_cannon are read where they matter; structural has no effect.
 
 
-def heavy_laser_damage(m: Mission, zone: str) -> int:
+def heavy_laser_damage(m: Mission, zone: Zone) -> int:
     return board.HEAVY_LASER_DAMAGE[zone] - (1 if m.ship.has_token(zone, "upper_cannon") else 0)
 
 
-def light_laser_damage(m: Mission, zone: str) -> int:
+def light_laser_damage(m: Mission, zone: Zone) -> int:
     return board.LIGHT_LASER_DAMAGE - (1 if m.ship.has_token(zone, "lower_cannon") else 0)
 
 
@@ -80,5 +112,5 @@ def pulse_range(m: Mission) -> int:
     return 1 if m.ship.has_token("white", "lower_cannon") else board.PULSE_RANGE
 
 
-def lift_damaged(m: Mission, zone: str) -> bool:
+def lift_damaged(m: Mission, zone: Zone) -> bool:
     return m.ship.has_token(zone, "lift")

@@ -1,8 +1,9 @@
 """The threat cards as data (engine/data/threats.json), loaded once into frozen records.
 
 A card is stats plus three lists of ops for X, Y and Z plus a few named traits for the appendix
-rules that change how weapons or damage treat it.  Adding an expansion card is a data change
-unless it needs a new op or trait.
+rules that change how weapons or damage treat it.  A new card that only combines existing ops and
+traits is a data change; the registries below (TRAITS here, OPS in engine/resolution/card_actions.py)
+say what the rules can read, and the catalogue test fails on a card that names anything else.
 """
 
 from __future__ import annotations
@@ -11,49 +12,121 @@ import json
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import Any, Literal, TypeAlias, get_args
+
+from engine.vocab import Severity, Station, ThreatDeck, ThreatKind
+
+# Every trait the rules read, and nothing else: `ThreatCard.has` takes only these, so mypy
+# rejects a trait the data does not know, and the catalogue test rejects data naming a trait the
+# rules do not read (it also checks that each one is read somewhere in the rules).
+Trait: TypeAlias = Literal[
+    "stealth_until_x",  # damage_step.targetable: invisible to every weapon until its X
+    "pulse_strips_shield",  # damage_step: shield 0 in a turn the pulse cannon reached it
+    "cryoshield",  # damage_step: the first targeted step does nothing
+    "rocket_immune",  # damage_step.targetable
+    "heavy_laser_immune",  # damage_step.targetable
+    "rocket_fizzles",  # damage_step: aimed at by the rocket, which then does nothing
+    "swarm",  # damage_step: at most 1 damage per step
+    "leviathan",  # damage_step: its destruction damages every other external threat
+    "untargetable_at_range_3",  # damage_step.targetable
+    "behemoth",  # damage_step: interceptors alone deal 9 and knock out the pilot
+    "rocket_magnet",  # damage_step: draws every rocket, +1 shield after each hit
+    "retaliates",  # damage_step: Nemesis attacks every zone after a step that hurt it
+    "rockets_are_health",  # threat_actions.appear / card_actions.rockets_lost
+    "fissure",  # internal_threats: doubles damage tokens; the interceptors repair it
+    "multi_station_bonus",  # internal_threats.multi_station_bonus
+    "slime",  # internal_threats / card_actions: tokens that spread, delay and attack
+    "overheated",  # internal_threats.destroy: knocks out the lower side stations
+    "seeker",  # internal_threats.destroy: knocks out whoever destroys it
+    "contamination",  # internal_threats / card_actions: one token per station
+    "needs_three",  # internal_threats.repair: three repairs in one turn
+]
+TRAITS: tuple[Trait, ...] = get_args(Trait)
+
+InternalType: TypeAlias = Literal["intruder", "malfunction", "special"]
+DamagedBy: TypeAlias = Literal["A", "B", "C", "battlebots", "interceptors"]
+ReturnsFire: TypeAlias = Literal["always", "never", "after_x"]
+Letter: TypeAlias = Literal["X", "Y", "Z"]
+LETTERS: tuple[Letter, ...] = get_args(Letter)
+Op = dict[str, Any]
+
+# The fields a card may carry in the data file.  Everything but `notes` is read by the rules or
+# shown to players; `notes` are reviewers' remarks on a card (never shown, never read).
+CARD_FIELDS: frozenset[str] = frozenset(
+    {
+        "id",
+        "name",
+        "kind",
+        "severity",
+        "color",
+        "health",
+        "speed",
+        "points",
+        "shield",
+        "internal_type",
+        "stations",
+        "damaged_by",
+        "returns_fire",
+        "traits",
+        "breakup_per_breakpoint",
+        *LETTERS,
+        "text",
+        "notes",
+    }
+)
 
 
 @dataclass(frozen=True, slots=True)
 class ThreatCard:
     id: str
     name: str
-    kind: str  # "external" | "internal"
-    severity: str  # "common" | "serious"
-    color: str  # "white" | "yellow"
+    kind: ThreatKind
+    severity: Severity
+    color: Literal["white", "yellow"]  # the mission's difficulty picks white and/or yellow cards
     health: int
     speed: int
     points_survived: int
     points_destroyed: int
     shield: int = 0
-    internal_type: str | None = None  # "intruder" | "malfunction" | "special"
-    stations: tuple[str, ...] = ()
-    damaged_by: str | None = None  # "A" | "B" | "C" | "battlebots" | "interceptors"
-    returns_fire: str = "never"  # "always" | "never" | "after_x"
-    traits: frozenset[str] = frozenset()
+    internal_type: InternalType | None = None
+    stations: tuple[Station, ...] = ()
+    damaged_by: DamagedBy | None = None
+    returns_fire: ReturnsFire = "never"
+    traits: frozenset[Trait] = frozenset()
     breakup_per_breakpoint: int = 0
-    actions: dict[str, tuple[dict[str, Any], ...]] = field(default_factory=dict)
-    text: dict[str, str] = field(default_factory=dict)
-
-    @property
-    def internal(self) -> bool:
-        return self.kind == "internal"
+    actions: dict[Letter, tuple[Op, ...]] = field(default_factory=dict)
+    text: dict[Letter, str] = field(default_factory=dict)  # the card's own words, shown to players
+    internal: bool = False  # derived from `kind`, stored because targeting asks it all the time
+    op_names: frozenset[str] = frozenset()  # every op the card's X/Y/Z use (nested ones too)
 
     @property
     def serious(self) -> bool:
         return self.severity == "serious"
 
     @property
-    def deck(self) -> str:
+    def deck(self) -> ThreatDeck:
         """Which of the four threat decks (rulebook §1) the card belongs to, e.g. 'serious_internal'."""
-        return f"{self.severity}_{self.kind}"
+        deck: ThreatDeck = f"{self.severity}_{self.kind}"  # type: ignore[assignment]
+        return deck
 
-    def has(self, trait: str) -> bool:
+    def has(self, trait: Trait) -> bool:
         return trait in self.traits
+
+
+def iter_ops(ops: tuple[Op, ...] | list[Op]) -> list[Op]:
+    """The ops of one letter with the nested `then` / `else` branches, flattened."""
+    found: list[Op] = []
+    for op in ops:
+        found.append(op)
+        for key in ("then", "else"):
+            if key in op:
+                found.extend(iter_ops([op[key]]))
+    return found
 
 
 def _card(raw: dict[str, Any]) -> ThreatCard:
     surv, destr = raw["points"]
+    actions: dict[Letter, tuple[Op, ...]] = {k: tuple(raw[k]) for k in LETTERS}
     return ThreatCard(
         id=raw["id"],
         name=raw["name"],
@@ -71,16 +144,25 @@ def _card(raw: dict[str, Any]) -> ThreatCard:
         returns_fire=raw.get("returns_fire", "never"),
         traits=frozenset(raw.get("traits", ())),
         breakup_per_breakpoint=raw.get("breakup_per_breakpoint", 0),
-        actions={k: tuple(raw[k]) for k in "XYZ"},
+        actions=actions,
         text=dict(raw.get("text", {})),
+        internal=raw["kind"] == "internal",
+        op_names=frozenset(op["op"] for ops in actions.values() for op in iter_ops(ops)),
     )
+
+
+@cache
+def raw_cards() -> list[dict[str, Any]]:
+    """The data file's card records as written (the catalogue test checks their fields)."""
+    raw = json.loads(resources.files("engine").joinpath("data/threats.json").read_text("utf-8"))
+    cards: list[dict[str, Any]] = raw["threats"]
+    return cards
 
 
 @cache
 def base_cards() -> dict[str, ThreatCard]:
     """All 55 base-game threat cards by id, in the data file's order."""
-    raw = json.loads(resources.files("engine").joinpath("data/threats.json").read_text("utf-8"))
-    return {c["id"]: _card(c) for c in raw["threats"]}
+    return {c["id"]: _card(c) for c in raw_cards()}
 
 
 def card(card_id: str) -> ThreatCard:

@@ -63,11 +63,11 @@ def test_rulebook_names() -> None:
 def test_the_log_uses_translated_names_and_card_texts() -> None:
     line = describe("ru", {"kind": "threat_action", "threat": "E1-02", "letter": "Y", "card_text": "attack 2"})
     assert line == "Эсминец (E1-02) выполняет действие Y: атака 2"
-    line = describe("cs", {"kind": "mission_lost", "cause": "SE2-05"})
+    line = describe("cs", {"kind": "mission_lost", "threat": "SE2-05", "zone": None})
     assert "Nemesis (SE2-05)" in line
-    line = describe("ru", {"kind": "knocked_out", "player": "Ann", "station": "space", "cause": "Behemoth"})
+    line = describe("ru", {"kind": "knocked_out", "player": "Ann", "station": "space", "cause": "SE2-01"})
     assert "Бегемот (SE2-01)" in line and "Behemoth" not in line
-    line = describe("ru", {"kind": "threat_damage", "threat": "E1-07", "total": 5, "weapons": ["heavy laser red"],
+    line = describe("ru", {"kind": "threat_damage", "threat": "E1-07", "zone": "red", "total": 5, "weapons": ["heavy"],
                            "shield": 2, "damage": 3})  # fmt: skip
     assert "тяжёлая лазерная пушка" in line and "laser" not in line
 

@@ -19,34 +19,34 @@ def _crew(actions: str) -> tuple[Mission, CrewMember]:
 
 def test_3_2_delay_pushes_cards_right_and_the_last_falls_off() -> None:
     m, p = _crew("abxc^aaaaaaa")
-    delay(m, p, 3, cause="test")
+    delay(m, p, 3, cause="computer")
     assert "".join(p.actions) == "ab-xc^aaaaaa"
 
 
 def test_3_2_delay_stops_at_the_first_blank() -> None:
     m, p = _crew("abx-c^aaaaaa")
-    delay(m, p, 3, cause="test")
+    delay(m, p, 3, cause="computer")
     assert "".join(p.actions) == "ab-xc^aaaaaa"
 
 
 def test_3_2_delay_of_a_blank_turn_changes_nothing() -> None:
     m, p = _crew("ab-c^-------")
-    delay(m, p, 3, cause="test")
+    delay(m, p, 3, cause="computer")
     assert "".join(p.actions) == "ab-c^-------"
 
 
 def test_3_2_two_delays_in_the_same_turn_do_not_add_up() -> None:
-    """Rulebook Slime note; rules-decisions 3."""
+    """Rulebook Slime note; decision 3."""
     m, p = _crew("abxc^aaaaaaa")
-    delay(m, p, 3, cause="one")
-    delay(m, p, 3, cause="two")
+    delay(m, p, 3, cause="computer")
+    delay(m, p, 3, cause="lift_busy")
     assert "".join(p.actions) == "ab-xc^aaaaaa"
 
 
 def test_3_2_delays_in_consecutive_turns_each_count() -> None:
     m, p = _crew("abc^A-------")
-    delay(m, p, 3, cause="one")
-    delay(m, p, 4, cause="two")
+    delay(m, p, 3, cause="computer")
+    delay(m, p, 4, cause="lift_busy")
     assert "".join(p.actions) == "ab--c^A-----"
 
 
@@ -56,7 +56,7 @@ def test_3_2_delays_in_consecutive_turns_each_count() -> None:
 def test_3_2_red_arrow_moves_one_station_and_stops_at_the_red_end() -> None:
     m = mission_after(game("<<" + "-" * 10, KEEPER), 2)
     assert m.crew[0].station == "upper_red"
-    assert kinds(m, "no_effect")[0]["reason"] == "already at that end of the ship"
+    assert kinds(m, "no_effect")[0]["reason"] == "hull_end"
 
 
 def test_3_2_blue_arrow_and_gravolift() -> None:
@@ -73,7 +73,7 @@ def test_3_2_second_gravolift_user_in_a_turn_is_delayed() -> None:
 
 
 def test_3_2_damaged_gravolift_delays_its_user() -> None:
-    """Damage token 'lift' (rules-decisions 15): using that lift delays the next action."""
+    """Damage token 'lift' (decision 15): using that lift delays the next action."""
     m = mission_after(game("^b" + "-" * 10), 0)
     m.ship.damage["white"].append("lift")
     from engine.resolution.mission import play_one_turn
@@ -101,7 +101,7 @@ def test_3_2_heavy_laser_without_reactor_energy_does_nothing() -> None:
     m = mission_after(game("<aaa" + "-" * 8, KEEPER), 4)
     assert m.ship.reactors["red"] == 0
     assert len(kinds(m, "fire")) == 2
-    assert kinds(m, "no_effect")[0]["reason"] == "no energy in the reactor"
+    assert kinds(m, "no_effect")[0]["reason"] == "no_energy"
 
 
 def test_3_2_light_laser_uses_its_own_battery() -> None:
@@ -177,7 +177,7 @@ def test_3_2_rocket_one_per_turn_and_three_aboard() -> None:
 
 
 def test_3_2_visual_confirmation_counts_the_best_turn_per_phase() -> None:
-    """rules-decisions 5: 1 observer 1 point, 2 -> 2, 3 -> 3, 4 -> 5, 5 -> 7."""
+    """decision 5: 1 observer 1 point, 2 -> 2, 3 -> 3, 4 -> 5, 5 -> 7."""
     from engine import resolve
 
     res = resolve(game("^-c" + "-" * 9, "^-c" + "-" * 9, "^-c" + "-" * 9, "^-c" + "-" * 9, KEEPER))
@@ -192,7 +192,7 @@ def test_3_2_computer_maintained_in_the_first_two_turns_prevents_the_delay() -> 
 
 
 def test_3_5_computer_maintained_too_late_delays_everyone_aboard() -> None:
-    """§3.5 / rules-decisions 2: maintenance in turn 3 is too late for phase 1."""
+    """§3.5 / decision 2: maintenance in turn 3 is too late for phase 1."""
     m = mission_after(game("--c" + "-" * 9, "a" * 12), 3)
     assert kinds(m, "computer_not_maintained")[0]["phase"] == 1
     assert "".join(m.crew[0].actions[:4]) == "---c"
@@ -205,7 +205,7 @@ def test_3_5_computer_maintained_too_late_delays_everyone_aboard() -> None:
 def test_3_2_interceptors_need_active_battlebots() -> None:
     m = mission_after(game("<c" + "-" * 10, KEEPER), 2)
     assert m.crew[0].station == "upper_red"
-    assert kinds(m, "no_effect")[0]["reason"] == "needs active battlebots"
+    assert kinds(m, "no_effect")[0]["reason"] == "no_active_bots"
 
 
 def test_3_2_interceptors_single_target_takes_three_then_stay_out_with_battlebots() -> None:

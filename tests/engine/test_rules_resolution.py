@@ -141,7 +141,7 @@ def test_3_4_attacks_on_every_zone_go_red_white_blue() -> None:
 
 
 def test_3_4_same_number_internal_acts_before_external() -> None:
-    """rules-decisions 13."""
+    """decision 13."""
     data = game(KEEPER, threats=[ext("E1-07", 1, "red"), inn("I1-01", 1)])
     m = mission_after(data, 1)
     movers = [e["threat"] for e in kinds(m, "threat_moved")]
@@ -182,7 +182,7 @@ def test_3_6_a_pilot_in_space_returns_aboard_at_turn_13() -> None:
 
 
 def test_4_score_subtracts_every_penalty() -> None:
-    """rules-decisions 6: damage, worst zone again, 2 per knocked out, 1 per disabled squad."""
+    """decision 6: damage, worst zone again, 2 per knocked out, 1 per disabled squad."""
     m = mission_after(game("-" * 12, "-" * 12), 0)
     m.crew[0].knocked_out = True
     m.crew[0].bots = "disabled"
@@ -202,7 +202,7 @@ def test_4_score_subtracts_every_penalty() -> None:
     }
 
 
-# --- damage tokens (rules-decisions 15) -------------------------------------------------------------
+# --- damage tokens (decision 15) -------------------------------------------------------------
 
 
 def test_damage_tokens_given_are_drawn_in_order_with_their_effects() -> None:

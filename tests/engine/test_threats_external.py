@@ -1,10 +1,10 @@
 """The 31 base-game external threat cards: X, Y, Z and the appendix special rule of each.
 
-Card values: shared/reference/threats.md §1a (= engine/data/threats.json), decisions in
-shared/reference/rules-decisions.md (rd N below).  Rulebook = shared/seeds/000 (Russian):
+Card values: engine/data/threats.json; decisions and rulebook sections: docs/rules.md
+(decision N below).  Rulebook = the Russian edition:
 §3.3 damage step, §3.4 threat actions ("Атака x", shields absorb point for point), §7.1 appendix.
 
-Track timings used below (positions counted from the ship, Z = 1, rulebook §3.4 / threats.md §2):
+Track timings used below (positions counted from the ship, Z = 1, rulebook §3.4, engine/board.py TRACKS):
 T5 (14, X 11, Y 7): speed 2 appearing in turn 1 -> X turn 2, Y turn 4, Z turn 7;
                     speed 3 -> X turn 1, Y turn 3, Z turn 5.
 Unless said otherwise nobody raises a shield, so the first attack point on each zone is absorbed by
@@ -38,7 +38,7 @@ from tests.engine.threat_helpers import (
 
 
 def test_E1_01_pulse_ball_attacks_every_zone_x1_y1_z2() -> None:
-    """threats.md §1a Pulse Ball; rd 7 (Y = attack 1 in every zone); §3.4 "Атака x по всем секторам"."""
+    """Card data: Pulse Ball; decision 7 (Y = attack 1 in every zone); §3.4 "Атака x по всем секторам"."""
     m = start(game([ext("E1-01", 1, "white")]))
     play(m, 2)
     assert letters(m, "E1-01") == [(2, "X")]
@@ -69,7 +69,7 @@ def test_E1_03_stealth_fighter_untargetable_until_x() -> None:
     T7 red (16, X 12, Y 8 and 5): turn 1 at 13, X in turn 2, Y in turns 3 and 4, Z in turn 5."""
     m = start(game([ext("E1-03", 1, "red")], "<aa" + "-" * 9, keeper=True, red="T7"))
     play(m, 2)
-    assert events(m, "no_target", weapon="heavy laser red")  # turn-2 shot: still invisible
+    assert events(m, "no_target", weapon="heavy", zone="red")  # turn-2 shot: still invisible
     assert threat(m, "E1-03").damage == 0
     assert letters(m, "E1-03") == [(2, "X")]
     assert dmg(m) == (0, 0, 0) and shields(m)[0] == 1  # X is no attack
@@ -82,7 +82,7 @@ def test_E1_03_stealth_fighter_untargetable_until_x() -> None:
 
 
 def test_E1_04_energy_cloud_drains_shields_and_hits_the_other_zones() -> None:
-    """threats.md §1a Energy Cloud: X every shield loses all energy, Y attack 1 / Z attack 2 in each
+    """Card data: Energy Cloud: X every shield loses all energy, Y attack 1 / Z attack 2 in each
     of the other two zones."""
     m = start(game([ext("E1-04", 1, "white")]))
     play(m, 2)
@@ -104,7 +104,7 @@ def test_E1_04_energy_cloud_pulse_cannon_strips_its_shield_for_that_turn() -> No
 
 
 def test_E1_05_gunship_x2_y2_z3() -> None:
-    """threats.md §1a Gunship: X attack 2, Y attack 2, Z attack 3 (§3.4 shield absorbs first)."""
+    """Card data: Gunship: X attack 2, Y attack 2, Z attack 3 (§3.4 shield absorbs first)."""
     m = start(game([ext("E1-05", 1, "red")]))
     play(m, 2)
     assert dmg(m) == (1, 0, 0)
@@ -116,7 +116,7 @@ def test_E1_05_gunship_x2_y2_z3() -> None:
 
 
 def test_E1_06_cryoshield_fighter_x1_y2_z2() -> None:
-    """threats.md §1a Cryoshield Fighter (speed 3): X 1 (absorbed), Y 2, Z 2."""
+    """Card data: Cryoshield Fighter (speed 3): X 1 (absorbed), Y 2, Z 2."""
     m = start(game([ext("E1-06", 1, "red")]))
     play(m, 1)
     assert letters(m, "E1-06") == [(1, "X")] and dmg(m) == (0, 0, 0) and shields(m)[0] == 0
@@ -137,7 +137,7 @@ def test_E1_06_cryoshield_fighter_first_targeted_step_does_nothing() -> None:
 
 
 def test_E1_07_fighter_x1_y2_z3_acceptance_case_1() -> None:
-    """threats.md §6 case 1 (JustAFighterNoActions): Fighter T+5 red on T5, nobody acts:
+    """Traced game 1 (JustAFighterNoActions): Fighter T+5 red on T5, nobody acts:
     red 5 damage (X 1 absorbed, Y 2, Z 3), survived."""
     data = game([ext("E1-07", 5, "red")])
     res = run(data)
@@ -152,7 +152,7 @@ def test_E1_07_fighter_x1_y2_z3_acceptance_case_1() -> None:
 
 
 def test_E1_08_armored_grappler_y_repairs_one() -> None:
-    """threats.md §1a Armored Grappler: X attack 1, Y repairs 1 damage (§3.4 "Восстанавливает"), Z 4.
+    """Card data: Armored Grappler: X attack 1, Y repairs 1 damage (§3.4 "Восстанавливает"), Z 4.
     Central heavy laser in turn 2: 5 - shield 3 = 2 damage."""
     m = start(game([ext("E1-08", 1, "white")], "ca" + "-" * 10))
     play(m, 2)
@@ -165,7 +165,7 @@ def test_E1_08_armored_grappler_y_repairs_one() -> None:
 
 
 def test_E1_09_amoeba_repairs_two_at_x_and_y_z5() -> None:
-    """threats.md §1a Amoeba: X repairs 2, Y repairs 2, Z attack 5 (rd none; table value)."""
+    """Card data: Amoeba: X repairs 2, Y repairs 2, Z attack 5 (the printed value)."""
     m = start(game([ext("E1-09", 1, "blue")], "6a-a" + "-" * 8))
     play(m, 2)
     assert threat(m, "E1-09").damage == 4 - 2  # blue heavy laser 4 (shield 0), X repairs 2
@@ -176,13 +176,13 @@ def test_E1_09_amoeba_repairs_two_at_x_and_y_z5() -> None:
 
 
 def test_E1_09_amoeba_rockets_cannot_target_it() -> None:
-    """threats.md §1a Amoeba: rockets cannot target it (§3.3 rocket finds no valid target)."""
+    """Card data: Amoeba: rockets cannot target it (§3.3 rocket finds no valid target)."""
     m = rocket_ignores("E1-09")
     assert events(m, "no_target", weapon="rocket") and threat(m, "E1-09").damage == 0
 
 
 def test_E1_10_meteoroid_z_is_its_remaining_health() -> None:
-    """threats.md §1a Meteoroid (speed 5): X and Y do nothing, Z attack = remaining health
+    """Card data: Meteoroid (speed 5): X and Y do nothing, Z attack = remaining health
     (§3.4 "Атака соответственно оставшимся очкам прочности").  Light laser 2 in turn 2 -> Z 3."""
     m = start(game([ext("E1-10", 1, "red")], "1a" + "-" * 10))
     play(m, 2)
@@ -194,7 +194,7 @@ def test_E1_10_meteoroid_z_is_its_remaining_health() -> None:
 
 
 def test_E1_10_meteoroid_rockets_cannot_target_it() -> None:
-    """threats.md §1a Meteoroid: rockets cannot target it."""
+    """Card data: Meteoroid: rockets cannot target it."""
     m = rocket_ignores("E1-10")
     assert events(m, "no_target", weapon="rocket") and threat(m, "E1-10").damage == 0
 
@@ -203,7 +203,7 @@ def test_E1_10_meteoroid_rockets_cannot_target_it() -> None:
 
 
 def test_E2_01_kamikaze_speeds_up_and_drops_its_shield() -> None:
-    """threats.md §1a Kamikaze (speed 4): X speed +1 and shield 1, Y speed +1 and shield 0, Z 6.
+    """Card data: Kamikaze (speed 4): X speed +1 and shield 1, Y speed +1 and shield 0, Z 6.
     T5: turn 1 14->10 (X), turn 2 10->5 (Y), turn 3 Z."""
     m = start(game([ext("E2-01", 1, "red")]))
     play(m, 1)
@@ -216,7 +216,7 @@ def test_E2_01_kamikaze_speeds_up_and_drops_its_shield() -> None:
 
 
 def test_E2_02_scout_z_ignores_shields() -> None:
-    """threats.md §1a Scout: Z attack 3 ignoring shields (rd 7); alone, X and Y affect nothing."""
+    """Card data: Scout: Z attack 3 ignoring shields (decision 7); alone, X and Y affect nothing."""
     m = start(game([ext("E2-02", 1, "white")]))
     play(m, 6)
     assert dmg(m) == (0, 0, 0)
@@ -239,11 +239,11 @@ def test_E2_02_scout_x_bonus_and_y_moves_the_others() -> None:
 
 
 def test_E2_02_scout_heavy_lasers_ignore_it_light_lasers_do_not() -> None:
-    """§7.1 Разведчик: the heavy laser ignores the Scout; rd 7: light lasers can target it.
+    """§7.1 Разведчик: the heavy laser ignores the Scout; decision 7: light lasers can target it.
     Turn 2: heavy red finds no target, light red 2 - shield 1 = 1."""
     m = start(game([ext("E2-02", 1, "red")], "<a" + "-" * 10, "1a" + "-" * 10))
     play(m, 2)
-    assert events(m, "no_target", weapon="heavy laser red")
+    assert events(m, "no_target", weapon="heavy", zone="red")
     assert threat(m, "E2-02").damage == 1
 
 
@@ -266,7 +266,7 @@ def test_E2_02_scout_bonus_ends_when_destroyed_and_stays_when_survived() -> None
 
 
 def test_E2_03_phantom_fighter_x_reveal_y2_z3() -> None:
-    """threats.md §1a Phantom Fighter (speed 3): X becomes visible, Y attack 2, Z attack 3."""
+    """Card data: Phantom Fighter (speed 3): X becomes visible, Y attack 2, Z attack 3."""
     m = start(game([ext("E2-03", 1, "red")]))
     play(m, 1)
     assert dmg(m) == (0, 0, 0) and shields(m)[0] == 1
@@ -282,7 +282,7 @@ def test_E2_03_phantom_fighter_invisible_until_x_and_rockets_fizzle() -> None:
     rocket fired t3 hits in t4 at range 2: nothing."""
     m = start(game([ext("E2-03", 1, "red")], "<aa" + "-" * 9, "3-c" + "-" * 9, keeper=True, red="T7"))
     play(m, 2)
-    assert events(m, "no_target", weapon="heavy laser red") and threat(m, "E2-03").damage == 0
+    assert events(m, "no_target", weapon="heavy", zone="red") and threat(m, "E2-03").damage == 0
     play(m, 3)
     assert threat(m, "E2-03").damage == 1
     play(m, 4)
@@ -291,7 +291,7 @@ def test_E2_03_phantom_fighter_invisible_until_x_and_rockets_fizzle() -> None:
 
 
 def test_E2_04_swarm_hits_its_zone_and_the_others() -> None:
-    """threats.md §1a Swarm: X 1; Y 2 own + 1 each other zone; Z 3 own + 2 each other zone."""
+    """Card data: Swarm: X 1; Y 2 own + 1 each other zone; Z 3 own + 2 each other zone."""
     m = start(game([ext("E2-04", 1, "white")]))
     play(m, 2)
     assert dmg(m) == (0, 0, 0)
@@ -311,13 +311,13 @@ def test_E2_04_swarm_takes_one_damage_per_step() -> None:
 
 
 def test_E2_04_swarm_rockets_cannot_target_it() -> None:
-    """threats.md §1a Swarm: rockets cannot target it."""
+    """Card data: Swarm: rockets cannot target it."""
     m = rocket_ignores("E2-04")
     assert events(m, "no_target", weapon="rocket") and threat(m, "E2-04").damage == 0
 
 
 def test_E2_05_jellyfish_attacks_all_zones() -> None:
-    """threats.md §1a Jellyfish: X/Y attack 1 in every zone (then repair half), Z attack 2 every zone."""
+    """Card data: Jellyfish: X/Y attack 1 in every zone (then repair half), Z attack 2 every zone."""
     m = start(game([ext("E2-05", 1, "white")]))
     play(m, 2)
     assert dmg(m) == (0, 0, 0) and shields(m) == (0, 0, 0)
@@ -328,7 +328,7 @@ def test_E2_05_jellyfish_attacks_all_zones() -> None:
 
 
 def test_E2_05_jellyfish_negative_shield_and_half_repair() -> None:
-    """§7.1 Медуза: shield -2 adds 2 to the damage of a hit; threats.md: X/Y repair half the damage
+    """§7.1 Медуза: shield -2 adds 2 to the damage of a hit; card data: X/Y repair half the damage
     taken (rounded down).  Heavy laser t1: 5 + 2 = 7; X t2 repairs 3 -> 4; Y t4 repairs 2 -> 2."""
     m = start(game([ext("E2-05", 1, "white")], "ac" + "-" * 10))
     play(m, 1)
@@ -340,13 +340,13 @@ def test_E2_05_jellyfish_negative_shield_and_half_repair() -> None:
 
 
 def test_E2_05_jellyfish_rockets_cannot_target_it() -> None:
-    """threats.md §1a Jellyfish: rockets cannot target it."""
+    """Card data: Jellyfish: rockets cannot target it."""
     m = rocket_ignores("E2-05")
     assert events(m, "no_target", weapon="rocket") and threat(m, "E2-05").damage == 0
 
 
 def test_E2_06_marauder_y_drains_one_from_each_shield_z4() -> None:
-    """threats.md §1a Marauder (speed 3): X shield aura, Y every shield loses 1, Z attack 4."""
+    """Card data: Marauder (speed 3): X shield aura, Y every shield loses 1, Z attack 4."""
     m = start(game([ext("E2-06", 1, "red")]))
     play(m, 3)
     assert shields(m) == (0, 0, 0) and dmg(m) == (0, 0, 0)
@@ -369,7 +369,7 @@ def test_E2_06_marauder_shield_bonus_for_all_until_destroyed() -> None:
 
 
 def test_E2_07_minor_asteroid_z_is_remaining_health() -> None:
-    """threats.md §1a Minor Asteroid (health 7, speed 4): X/Y nothing, Z attack = remaining health."""
+    """Card data: Minor Asteroid (health 7, speed 4): X/Y nothing, Z attack = remaining health."""
     m = start(game([ext("E2-07", 1, "red")]))
     play(m, 3)
     assert letters(m, "E2-07") == [(1, "X"), (2, "Y")] and dmg(m) == (0, 0, 0)
@@ -387,7 +387,7 @@ def test_E2_07_minor_asteroid_breaks_up_when_destroyed() -> None:
 
 
 def test_E2_07_minor_asteroid_rockets_cannot_target_it() -> None:
-    """threats.md §1a/1d Minor Asteroid: rockets cannot target it."""
+    """Card data: Minor Asteroid: rockets cannot target it."""
     m = rocket_ignores("E2-07")
     assert events(m, "no_target", weapon="rocket") and threat(m, "E2-07").damage == 0
 
@@ -396,7 +396,7 @@ def test_E2_07_minor_asteroid_rockets_cannot_target_it() -> None:
 
 
 def test_SE1_01_frigate_x2_y3_z4() -> None:
-    """threats.md §1a Frigate: X 2, Y 3, Z 4.  P0 fills the red shield (2) in turns 2 and 5."""
+    """Card data: Frigate: X 2, Y 3, Z 4.  P0 fills the red shield (2) in turns 2 and 5."""
     m = start(game([ext("SE1-01", 1, "red")], "<b--b" + "-" * 7))
     play(m, 2)
     assert dmg(m) == (0, 0, 0) and shields(m)[0] == 0
@@ -407,8 +407,8 @@ def test_SE1_01_frigate_x2_y3_z4() -> None:
 
 
 def test_SE1_02_man_of_war_speeds_up_at_x_shields_up_at_y() -> None:
-    """threats.md §1a Man-of-War (speed 1): X attack 2 then speed +1, Y attack 3 then shield +1,
-    rd 7: Z attack 5.  T5: X t3 (at 11), then 9, Y t5 (at 7), 5, 3, Z t8.
+    """Card data: Man-of-War (speed 1): X attack 2 then speed +1, Y attack 3 then shield +1,
+    decision 7: Z attack 5.  T5: X t3 (at 11), then 9, Y t5 (at 7), 5, 3, Z t8.
     Heroic B in upper red (§3.2) puts the red shield to 3 in turns 2 and 4."""
     m = start(game([ext("SE1-02", 1, "red")], "<B-B" + "-" * 8))
     play(m, 3)
@@ -422,7 +422,7 @@ def test_SE1_02_man_of_war_speeds_up_at_x_shields_up_at_y() -> None:
 
 
 def test_SE1_03_leviathan_tanker_y_attacks_then_repairs_two() -> None:
-    """threats.md §1a Leviathan Tanker: X 2, Y 2 then repairs 2, Z 2.  Heavy red t3: 4 - 3 = 1."""
+    """Card data: Leviathan Tanker: X 2, Y 2 then repairs 2, Z 2.  Heavy red t3: 4 - 3 = 1."""
     m = start(game([ext("SE1-03", 1, "red")], "<-a" + "-" * 9, keeper=True))
     play(m, 3)
     assert dmg(m) == (1, 0, 0) and threat(m, "SE1-03").damage == 1
@@ -452,7 +452,7 @@ def test_SE1_03_leviathan_tanker_death_damages_every_other_external_threat() -> 
 
 
 def test_SE1_04_pulse_satellite_attacks_every_zone() -> None:
-    """threats.md §1a Pulse Satellite (speed 3): X 1, Y 2, Z 3 in every zone."""
+    """Card data: Pulse Satellite (speed 3): X 1, Y 2, Z 3 in every zone."""
     m = start(game([ext("SE1-04", 1, "white")]))
     play(m, 1)
     assert dmg(m) == (0, 0, 0)
@@ -468,13 +468,13 @@ def test_SE1_04_pulse_satellite_untargetable_at_distance_3() -> None:
     m = start(game([ext("SE1-04", 1, "white")], "aaa" + "-" * 9, keeper=True))
     play(m, 2)
     assert threat(m, "SE1-04").damage == 0
-    assert len(events(m, "no_target", weapon="heavy laser white")) == 2
+    assert len(events(m, "no_target", weapon="heavy", zone="white")) == 2
     play(m, 3)
     assert threat(m, "SE1-04").damage == 3
 
 
 def test_SE1_05_cryoshield_frigate_x2_y3_z4() -> None:
-    """threats.md §1a Cryoshield Frigate: X 2, Y 3, Z 4.  Heroic B makes the red shield 3 in t2, t4."""
+    """Card data: Cryoshield Frigate: X 2, Y 3, Z 4.  Heroic B makes the red shield 3 in t2, t4."""
     m = start(game([ext("SE1-05", 1, "red")], "<B-B" + "-" * 8))
     play(m, 2)
     assert dmg(m) == (0, 0, 0) and shields(m)[0] == 1
@@ -494,7 +494,7 @@ def test_SE1_05_cryoshield_frigate_first_targeted_step_does_nothing() -> None:
 
 
 def test_SE1_06_interstellar_octopus_x_y_only_when_damaged() -> None:
-    """threats.md §1a Interstellar Octopus: X / Y only if it has taken damage."""
+    """Card data: Interstellar Octopus: X / Y only if it has taken damage."""
     m = start(game([ext("SE1-06", 1, "white")]))
     play(m, 4)
     assert letters(m, "SE1-06") == [(2, "X"), (4, "Y")]
@@ -502,7 +502,7 @@ def test_SE1_06_interstellar_octopus_x_y_only_when_damaged() -> None:
 
 
 def test_SE1_06_interstellar_octopus_damaged_attacks_and_z_twice_remaining_health() -> None:
-    """threats.md §1a Interstellar Octopus: damaged -> X 1 all zones, Y 2 all zones; Z 2 x remaining
+    """Card data: Interstellar Octopus: damaged -> X 1 all zones, Y 2 all zones; Z 2 x remaining
     health in its zone.  Red heavy 4 - 1 = 3 in t2 and t3 -> remaining 2 -> Z 4."""
     m = start(game([ext("SE1-06", 1, "red")], "<aa" + "-" * 9, keeper=True))
     play(m, 2)
@@ -514,13 +514,13 @@ def test_SE1_06_interstellar_octopus_damaged_attacks_and_z_twice_remaining_healt
 
 
 def test_SE1_06_interstellar_octopus_rockets_cannot_target_it() -> None:
-    """threats.md §1a Interstellar Octopus: rockets cannot target it."""
+    """Card data: Interstellar Octopus: rockets cannot target it."""
     m = rocket_ignores("SE1-06")
     assert events(m, "no_target", weapon="rocket") and threat(m, "SE1-06").damage == 0
 
 
 def test_SE1_07_maelstrom_drains_shields_and_hits_the_other_zones() -> None:
-    """threats.md §1a Maelstrom: X every shield emptied, Y 2 / Z 3 in each other zone."""
+    """Card data: Maelstrom: X every shield emptied, Y 2 / Z 3 in each other zone."""
     m = start(game([ext("SE1-07", 1, "white")]))
     play(m, 2)
     assert shields(m) == (0, 0, 0) and dmg(m) == (0, 0, 0)
@@ -541,7 +541,7 @@ def test_SE1_07_maelstrom_pulse_cannon_strips_its_shield_for_that_turn() -> None
 
 
 def test_SE1_08_asteroid_z_is_remaining_health() -> None:
-    """threats.md §1a Asteroid (health 9, speed 3): X/Y nothing, Z remaining health.
+    """Card data: Asteroid (health 9, speed 3): X/Y nothing, Z remaining health.
     Red heavy 4 in t2 -> Z 5, 1 absorbed."""
     m = start(game([ext("SE1-08", 1, "red")], "<a" + "-" * 10))
     play(m, 3)
@@ -562,7 +562,7 @@ def test_SE1_08_asteroid_breaks_up_two_per_breakpoint() -> None:
 
 
 def test_SE1_08_asteroid_rockets_cannot_target_it() -> None:
-    """threats.md §1a/1d Asteroid: rockets cannot target it."""
+    """Card data: Asteroid: rockets cannot target it."""
     m = rocket_ignores("SE1-08")
     assert events(m, "no_target", weapon="rocket") and threat(m, "SE1-08").damage == 0
 
@@ -571,7 +571,7 @@ def test_SE1_08_asteroid_rockets_cannot_target_it() -> None:
 
 
 def test_SE2_01_behemoth_attacks_while_little_damaged() -> None:
-    """threats.md §1a Behemoth: X attack 2 (unless 2+ damage), Y attack 3 (unless 3+)."""
+    """Card data: Behemoth: X attack 2 (unless 2+ damage), Y attack 3 (unless 3+)."""
     m = start(game([ext("SE2-01", 1, "white")]))
     play(m, 2)
     assert dmg(m) == (0, 1, 0)
@@ -580,7 +580,7 @@ def test_SE2_01_behemoth_attacks_while_little_damaged() -> None:
 
 
 def test_SE2_01_behemoth_x_and_y_silenced_by_damage() -> None:
-    """threats.md §1a Behemoth: central heavy 5 - 4 = 1 per turn; 2 damage before X, 3 before Y
+    """Card data: Behemoth: central heavy 5 - 4 = 1 per turn; 2 damage before X, 3 before Y
     -> neither attacks."""
     m = start(game([ext("SE2-01", 1, "white")], "aaa" + "-" * 9, "c" + "-" * 11))
     play(m, 4)
@@ -601,7 +601,7 @@ def test_SE2_01_behemoth_interceptors_deal_9_and_knock_out_the_pilot() -> None:
 
 
 def test_SE2_02_juggernaut_speeds_up_by_two_x2_y3_z7() -> None:
-    """threats.md §1a/1d Juggernaut (speed 1): X speed +2 attack 2, Y speed +2 attack 3, Z 7.
+    """Card data: Juggernaut (speed 1): X speed +2 attack 2, Y speed +2 attack 3, Z 7.
     T5: 13, 12, X t3 (11), 8, Y t5 (5), Z t6.  Heroic B in upper red and a refilled red reactor keep
     the shield at 3 before each attack."""
     m = start(game([ext("SE2-02", 1, "red")], "<B-B-B" + "-" * 6, "1b" + "-" * 10, keeper=True))
@@ -630,7 +630,7 @@ def test_SE2_02_juggernaut_draws_every_rocket_and_gains_shield() -> None:
 
 
 def test_SE2_03_psionic_satellite_delays_then_knocks_out() -> None:
-    """threats.md §1a Psionic Satellite; rd 1 (a threat's delay hits the NEXT turn): X delays the
+    """Card data: Psionic Satellite; decision 1 (a threat's delay hits the NEXT turn): X delays the
     players in its zone, Y everyone aboard, Z knocks out everyone aboard; §3.2: a player in space
     is not affected."""
     data = game([ext("SE2-03", 1, "red")], "<-x-x" + "-" * 7, "c--cx" + "-" * 7, ">c<<--c-----")
@@ -651,13 +651,13 @@ def test_SE2_03_psionic_satellite_untargetable_at_distance_3() -> None:
     laser gunner to turn 4 (at 8): 4 - 2 = 2."""
     m = start(game([ext("SE2-03", 1, "red")], "<aa" + "-" * 9, keeper=True))
     play(m, 3)
-    assert events(m, "no_target", weapon="heavy laser red") and threat(m, "SE2-03").damage == 0
+    assert events(m, "no_target", weapon="heavy", zone="red") and threat(m, "SE2-03").damage == 0
     play(m, 4)
     assert threat(m, "SE2-03").damage == 2
 
 
 def test_SE2_04_nebula_crab_shield_changes_and_z_hits_red_and_blue() -> None:
-    """threats.md §1a Nebula Crab: X shield 4; Y speed +2, shield 2; Z attack 5 red and 5 blue.
+    """Card data: Nebula Crab: X shield 4; Y speed +2, shield 2; Z attack 5 red and 5 blue.
     T5 white: X t2 (10), Y t4 (6), 2, Z t6."""
     m = start(game([ext("SE2-04", 1, "white")]))
     play(m, 2)
@@ -670,13 +670,13 @@ def test_SE2_04_nebula_crab_shield_changes_and_z_hits_red_and_blue() -> None:
 
 
 def test_SE2_04_nebula_crab_rockets_cannot_target_it() -> None:
-    """threats.md §1a Nebula Crab: rockets cannot target it."""
+    """Card data: Nebula Crab: rockets cannot target it."""
     m = rocket_ignores("SE2-04")
     assert events(m, "no_target", weapon="rocket") and threat(m, "SE2-04").damage == 0
 
 
 def test_SE2_05_nemesis_hurts_itself_and_z_destroys_the_ship() -> None:
-    """threats.md §1a / §7.1 Мститель: X attack 1 then 1 damage to itself, Y attack 2 then 2 to
+    """§7.1 Мститель: X attack 1 then 1 damage to itself, Y attack 2 then 2 to
     itself; Z: the ship is destroyed (§3.4 "уничтожение корабля")."""
     data = game([ext("SE2-05", 1, "red")])
     m = start(data)
@@ -711,14 +711,14 @@ def test_SE2_05_nemesis_destroyed_by_its_own_y_counts_as_destroyed() -> None:
 
 
 def test_SE2_05_nemesis_rockets_can_target_it() -> None:
-    """threats.md §1d / rd: Nemesis is not rocket-immune (rocket 3 - shield 1 = 2; it then retaliates)."""
+    """Card data: Nemesis is not rocket-immune (rocket 3 - shield 1 = 2; it then retaliates)."""
     m = rocket_ignores("SE2-05")
     assert threat(m, "SE2-05").damage >= 2
     assert not events(m, "no_target", weapon="rocket")
 
 
 def test_SE2_06_major_asteroid_z_is_remaining_health() -> None:
-    """threats.md §1a Major Asteroid (health 11): Z remaining health.  Central heavy 5 in t1 -> Z 6."""
+    """Card data: Major Asteroid (health 11): Z remaining health.  Central heavy 5 in t1 -> Z 6."""
     m = start(game([ext("SE2-06", 1, "white")], "ac" + "-" * 10))
     play(m, 4)
     assert letters(m, "SE2-06") == [(2, "X"), (4, "Y")] and dmg(m) == (0, 0, 0)
@@ -737,7 +737,7 @@ def test_SE2_06_major_asteroid_breaks_up_three_per_breakpoint() -> None:
 
 
 def test_SE2_06_major_asteroid_rockets_cannot_target_it() -> None:
-    """threats.md §1a/1d Major Asteroid: rockets cannot target it."""
+    """Card data: Major Asteroid: rockets cannot target it."""
     m = rocket_ignores("SE2-06")
     assert events(m, "no_target", weapon="rocket") and threat(m, "SE2-06").damage == 0
 

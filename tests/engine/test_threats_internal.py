@@ -1,7 +1,7 @@
 """The 24 base-game internal threat cards: X, Y, Z and the appendix special rule of each.
 
-Card values: shared/reference/threats.md §1b (= engine/data/threats.json), decisions in
-shared/reference/rules-decisions.md (rd N).  Rulebook = shared/seeds/000 (Russian): §3.2 player
+Card values: engine/data/threats.json; decisions and rulebook sections: docs/rules.md
+(decision N).  Rulebook = the Russian edition: §3.2 player
 actions (repair, battlebots, "стреляет в ответ"), §3.4 threat actions ("Наносит x повреждений" of
 internal threats ignores shields; "без сознания"; "задерживаются"), §7.2 appendix.
 
@@ -35,7 +35,7 @@ from tests.engine.threat_helpers import (
 
 
 def test_I1_01_skirmishers_move_blue_change_deck_attack_3() -> None:
-    """threats.md §1b Skirmishers (upper red, speed 3): X toward blue, Y change deck, Z 3 in its zone;
+    """Card data: Skirmishers (upper red, speed 3): X toward blue, Y change deck, Z 3 in its zone;
     §3.4: internal damage ignores shields."""
     m = start(game([inn("I1-01", 1)]))
     play(m, 1)
@@ -56,7 +56,7 @@ def test_I1_01_skirmishers_return_fire_disables_the_squad() -> None:
 
 
 def test_I1_02_skirmishers_move_red_change_deck_attack_3() -> None:
-    """threats.md §1b Skirmishers (upper blue): X toward red, Y change deck, Z attack 3."""
+    """Card data: Skirmishers (upper blue): X toward red, Y change deck, Z attack 3."""
     m = start(game([inn("I1-02", 1)]))
     play(m, 1)
     assert threat(m, "I1-02").station == "upper_white"
@@ -75,7 +75,7 @@ def test_I1_02_skirmishers_heroic_battlebots_are_not_disabled() -> None:
 
 
 def test_I1_03_saboteur_moves_blue_drains_reactor_attacks_2() -> None:
-    """threats.md §1b Saboteur (lower white, speed 4): X toward blue, Y its zone's reactor loses 1,
+    """Card data: Saboteur (lower white, speed 4): X toward blue, Y its zone's reactor loses 1,
     Z attack 2."""
     m = start(game([inn("I1-03", 1)]))
     play(m, 1)
@@ -87,7 +87,7 @@ def test_I1_03_saboteur_moves_blue_drains_reactor_attacks_2() -> None:
 
 
 def test_I1_03_saboteur_does_not_return_fire() -> None:
-    """threats.md §1b Saboteur: no return fire -> the squad stays active after the hit (§3.2)."""
+    """Card data: Saboteur: no return fire -> the squad stays active after the hit (§3.2)."""
     m = start(game([inn("I1-03", 4)], "1c>x" + "-" * 8, keeper=True))
     play(m, 4)
     assert threat(m, "I1-03").fate == "destroyed"
@@ -95,7 +95,7 @@ def test_I1_03_saboteur_does_not_return_fire() -> None:
 
 
 def test_I1_04_saboteur_moves_red_drains_reactor_attacks_2() -> None:
-    """threats.md §1b Saboteur (lower white): X toward red, Y red reactor -1, Z attack 2."""
+    """Card data: Saboteur (lower white): X toward red, Y red reactor -1, Z attack 2."""
     m = start(game([inn("I1-04", 1)]))
     play(m, 1)
     assert threat(m, "I1-04").station == "lower_red"
@@ -106,7 +106,7 @@ def test_I1_04_saboteur_moves_red_drains_reactor_attacks_2() -> None:
 
 
 def test_I1_04_saboteur_attacks_1_when_the_reactor_is_empty() -> None:
-    """threats.md §1b Saboteur Y: "if it had none, attack 1 instead".  T+2: X t2, Y t3, Z t5; the red
+    """Card data: Saboteur Y: "if it had none, attack 1 instead".  T+2: X t2, Y t3, Z t5; the red
     heavy laser empties the red reactor in turns 2 and 3 (energy is spent even without a target)."""
     m = start(game([inn("I1-04", 2)], "<aa" + "-" * 9, keeper=True))
     play(m, 3)
@@ -117,7 +117,7 @@ def test_I1_04_saboteur_attacks_1_when_the_reactor_is_empty() -> None:
 
 
 def test_I1_05_hacked_shields_blue_x_shield_y_reactor_z2() -> None:
-    """threats.md §1b Hacked Shields (upper blue): X blue shield emptied, Y blue reactor emptied, Z 2."""
+    """Card data: Hacked Shields (upper blue): X blue shield emptied, Y blue reactor emptied, Z 2."""
     m = start(game([inn("I1-05", 1)]))
     play(m, 2)
     assert shields(m) == (1, 1, 0)
@@ -140,7 +140,7 @@ def test_I1_05_hacked_shields_b_repairs_instead_of_transferring() -> None:
 
 
 def test_I1_06_hacked_shields_red_x_shield_y_reactor_z2() -> None:
-    """threats.md §1b Hacked Shields (upper red): X red shield emptied, Y red reactor emptied, Z 2."""
+    """Card data: Hacked Shields (upper red): X red shield emptied, Y red reactor emptied, Z 2."""
     m = start(game([inn("I1-06", 1)]))
     play(m, 2)
     assert shields(m) == (0, 1, 1)
@@ -160,7 +160,7 @@ def test_I1_06_hacked_shields_system_stays_broken_after_z() -> None:
 
 
 def test_I1_07_unstable_warheads_health_is_rockets_aboard() -> None:
-    """§7.2 Нестабильные боеголовки / rd 10: one health per rocket aboard when it appears (the rocket
+    """§7.2 Нестабильные боеголовки / decision 10: one health per rocket aboard when it appears (the rocket
     in flight does not count); Z 3 x remaining health in blue.  Rocket fired t2, T+3: Z turn 7."""
     m = start(game([inn("I1-07", 3)], "3c" + "-" * 10, keeper=True))
     play(m, 3)
@@ -171,7 +171,7 @@ def test_I1_07_unstable_warheads_health_is_rockets_aboard() -> None:
 
 
 def test_I1_07_unstable_warheads_c_in_lower_blue_repairs() -> None:
-    """rd 10: while present, C in lower blue repairs it instead of firing: Z 3 x (2 - 1) = 3."""
+    """decision 10: while present, C in lower blue repairs it instead of firing: Z 3 x (2 - 1) = 3."""
     m = start(game([inn("I1-07", 3)], "3c-c" + "-" * 8, keeper=True))
     play(m, 4)
     assert threat(m, "I1-07").damage == 1 and m.ship.rockets == 2
@@ -187,7 +187,7 @@ def test_I1_07_unstable_warheads_destroyed_at_once_without_rockets() -> None:
 
 
 def test_I1_07_unstable_warheads_lose_health_when_slime_destroys_a_rocket() -> None:
-    """§7.2 Слизь: the blue slime's destroyed rocket lowers the warheads' health (rd 10).
+    """§7.2 Слизь: the blue slime's destroyed rocket lowers the warheads' health (decision 10).
     Warheads T+1 (health 3, Z turn 5), blue Slime T+1 X turn 2 -> Z 3 x 2 = 6."""
     m = start(game([inn("I1-07", 1), inn("I2-01", 1)]))
     play(m, 2)
@@ -200,7 +200,7 @@ def test_I1_07_unstable_warheads_lose_health_when_slime_destroys_a_rocket() -> N
 
 
 def test_SI1_01_commandos_undamaged_attack_and_z_knocks_out() -> None:
-    """threats.md §1b Commandos (lower red): X change deck, Y (undamaged) attack 2, Z attack 4 and
+    """Card data: Commandos (lower red): X change deck, Y (undamaged) attack 2, Z attack 4 and
     knock out everyone in its station."""
     m = start(game([inn("SI1-01", 1)], "<" + "-" * 11))
     play(m, 2)
@@ -212,7 +212,7 @@ def test_SI1_01_commandos_undamaged_attack_and_z_knocks_out() -> None:
 
 
 def test_SI1_01_commandos_damaged_move_blue_and_return_fire() -> None:
-    """threats.md §1b Commandos Y: if damaged it moves toward blue instead of attacking; it returns
+    """Card data: Commandos Y: if damaged it moves toward blue instead of attacking; it returns
     fire (§3.2).  T+2: X t3 (upper red), Y t5 -> upper white, Z t8 there."""
     m = start(game([inn("SI1-01", 2)], "c1c^x" + "-" * 7))
     play(m, 5)
@@ -223,7 +223,7 @@ def test_SI1_01_commandos_damaged_move_blue_and_return_fire() -> None:
 
 
 def test_SI1_02_commandos_blue_side() -> None:
-    """threats.md §1b Commandos (upper blue): X change deck, Y attack 2, Z attack 4 + knock-out."""
+    """Card data: Commandos (upper blue): X change deck, Y attack 2, Z attack 4 + knock-out."""
     m = start(game([inn("SI1-02", 1)], "3" + "-" * 11))
     play(m, 2)
     assert threat(m, "SI1-02").station == "lower_blue"
@@ -234,7 +234,7 @@ def test_SI1_02_commandos_blue_side() -> None:
 
 
 def test_SI1_03_alien_grows_y_attacks_by_players_z_destroys_ship() -> None:
-    """threats.md §1b Alien (lower white): Y change deck then attack = players in its new station;
+    """Card data: Alien (lower white): Y change deck then attack = players in its new station;
     Z: the ship is destroyed (§3.4)."""
     data = game([inn("SI1-03", 1)], "-" * 12, "-" * 12)
     m = start(data)
@@ -249,7 +249,7 @@ def test_SI1_03_alien_grows_y_attacks_by_players_z_destroys_ship() -> None:
 
 
 def test_SI1_03_alien_returns_fire_only_after_x() -> None:
-    """§7.2 Чужой / rd 12: before its X it does not disable attacking battlebots, afterwards it does.
+    """§7.2 Чужой / decision 12: before its X it does not disable attacking battlebots, afterwards it does.
     T+3: X in turn 4 (after the turn-4 hit)."""
     m = start(game([inn("SI1-03", 3)], "1c>xx" + "-" * 7, keeper=True))
     play(m, 4)
@@ -261,14 +261,14 @@ def test_SI1_03_alien_returns_fire_only_after_x() -> None:
 def test_SI1_04_fissure_doubles_red_then_everything() -> None:
     """§7.2 Пробоина: after X every damage to red counts twice, after Y to every zone.
     Fissure T+1 (X t2, Y t4).  Fighters: red T+1 and white T+1 (Y t3), blue T+2 (Y t4, after the
-    Fissure's Y: internal first, rd 13)."""
+    Fissure's Y: internal first, decision 13)."""
     m = start(game([inn("SI1-04", 1), ext("E1-07", 1, "red"), ext("E1-07", 1, "white"), ext("E1-07", 2, "blue")]))
     play(m, 4)
     assert dmg(m) == (4, 2, 4)
 
 
 def test_SI1_04_fissure_z_destroys_the_ship() -> None:
-    """threats.md §1b Fissure Z: the ship is destroyed."""
+    """Card data: Fissure Z: the ship is destroyed."""
     res = run(game([inn("SI1-04", 1)]))
     assert res.outcome == "destroyed" and res.lost is not None and res.lost.turn == 7
 
@@ -287,7 +287,7 @@ def test_SI1_04_fissure_repaired_by_two_interceptor_attacks() -> None:
 
 
 def test_SI1_05_crossed_wires_x_y_z() -> None:
-    """threats.md §1b Crossed Wires (upper white, speed 3): X central reactor -> central shield, the
+    """Card data: Crossed Wires (upper white, speed 3): X central reactor -> central shield, the
     excess hurts white; Y the central shield empties, 1 damage per unit; Z every reactor empties,
     each zone takes its reactor's energy as damage."""
     m = start(game([inn("SI1-05", 1)]))
@@ -310,7 +310,7 @@ def test_SI1_05_crossed_wires_repaired_with_b_in_upper_white() -> None:
 
 
 def test_SI1_06_battlebot_uprising_knock_outs() -> None:
-    """§7.2 Восстание боевых роботов / rd 9: X knocks out squad leaders aboard, Y everyone in upper blue
+    """§7.2 Восстание боевых роботов / decision 9: X knocks out squad leaders aboard, Y everyone in upper blue
     and lower red, Z everyone aboard except in upper white.  T+3: X t4, Y t6, Z t9."""
     data = game([inn("SI1-06", 3)], ">c" + "-" * 10, "1" + "-" * 11, "2" + "-" * 11, keeper=True)
     m = start(data)
@@ -332,7 +332,7 @@ def test_SI1_06_battlebot_uprising_both_stations_same_turn_bonus() -> None:
 
 
 def test_SI1_06_battlebot_uprising_x_hits_disabled_squads_but_not_the_pilot_in_space() -> None:
-    """§7.2 Восстание боевых роботов / rd 9: X knocks out players leading squads, active or disabled,
+    """§7.2 Восстание боевых роботов / decision 9: X knocks out players leading squads, active or disabled,
     except those in space.  P0's squad was disabled by the Skirmishers' return fire in turn 4; P1
     launches the interceptors in turn 5, when the Uprising (T+4) does its X."""
     data = game([inn("I1-01", 4), inn("SI1-06", 4)], "1c^x" + "-" * 8, ">c<<c" + "-" * 7, keeper=True)
@@ -347,7 +347,7 @@ def test_SI1_06_battlebot_uprising_x_hits_disabled_squads_but_not_the_pilot_in_s
 
 
 def test_I2_01_slime_blue_destroys_rocket_spreads_red_attacks() -> None:
-    """threats.md §1b / §7.2 Слизь (lower blue): X destroys a rocket, Y spreads toward red (lower
+    """§7.2 Слизь (lower blue): X destroys a rocket, Y spreads toward red (lower
     white), Z each slime token attacks 2 in its zone; entering a slimed station delays your next
     action (heroic move into lower blue in turn 5)."""
     m = start(game([inn("I2-01", 1)], "----3c" + "-" * 6, keeper=True))
@@ -362,7 +362,7 @@ def test_I2_01_slime_blue_destroys_rocket_spreads_red_attacks() -> None:
 
 
 def test_I2_02_slime_red_acceptance_case_3_and_4() -> None:
-    """threats.md §6 cases 3 and 4: red Slime T+3, one computer keeper.  Internal T1: red 2, stored
+    """Traced games 3 and 4: red Slime T+3, one computer keeper.  Internal T1: red 2, stored
     lower-red squad disabled, survived.  Internal T6: spreads twice (the parent's 2nd Y is blocked,
     the progeny's Y reaches lower blue): 2 in every zone."""
     res = run(game([inn("I2-02", 3)], "c--c---c----", internal="T1"))
@@ -384,7 +384,7 @@ def test_I2_02_slime_progeny_dies_to_one_hit_without_hurting_the_parent() -> Non
 
 
 def test_I2_03_troopers_change_deck_move_blue_attack_4() -> None:
-    """threats.md §1b/1d Troopers (upper red): X change deck, Y toward blue, Z attack 4."""
+    """Card data: Troopers (upper red): X change deck, Y toward blue, Z attack 4."""
     m = start(game([inn("I2-03", 1)]))
     play(m, 2)
     assert threat(m, "I2-03").station == "lower_red"
@@ -395,7 +395,7 @@ def test_I2_03_troopers_change_deck_move_blue_attack_4() -> None:
 
 
 def test_I2_04_troopers_change_deck_move_red_attack_4() -> None:
-    """threats.md §1b/1d Troopers (lower blue): X change deck, Y toward red, Z attack 4."""
+    """Card data: Troopers (lower blue): X change deck, Y toward red, Z attack 4."""
     m = start(game([inn("I2-04", 1)]))
     play(m, 2)
     assert threat(m, "I2-04").station == "upper_blue"
@@ -406,14 +406,14 @@ def test_I2_04_troopers_change_deck_move_red_attack_4() -> None:
 
 
 def test_I2_04_troopers_return_fire() -> None:
-    """threats.md §1b Troopers return fire: the attacking squad is disabled (§3.2)."""
+    """Card data: Troopers return fire: the attacking squad is disabled (§3.2)."""
     m = start(game([inn("I2-04", 2)], ">c-x" + "-" * 8, keeper=True))
     play(m, 4)
     assert threat(m, "I2-04").damage == 1 and player(m, "P0").bots == "disabled"
 
 
 def test_I2_05_virus_drains_delays_attacks() -> None:
-    """threats.md §1b Virus (speed 3): X every reactor -1, Y everyone aboard delayed (rd 1: next turn),
+    """Card data: Virus (speed 3): X every reactor -1, Y everyone aboard delayed (decision 1: next turn),
     Z attack 1 in every zone."""
     m = start(game([inn("I2-05", 1)], "---a" + "-" * 8))
     play(m, 1)
@@ -425,7 +425,7 @@ def test_I2_05_virus_drains_delays_attacks() -> None:
 
 
 def test_I2_05_virus_c_in_upper_white_repairs_instead_of_maintenance() -> None:
-    """§3.2: C on the infected computer repairs; the maintenance is then not done (§3.5, rd 2)."""
+    """§3.2: C on the infected computer repairs; the maintenance is then not done (§3.5, decision 2)."""
     m = start(game([inn("I2-05", 1)], "cc-c" + "-" * 8))
     play(m, 2)
     assert threat(m, "I2-05").damage == 2
@@ -435,8 +435,8 @@ def test_I2_05_virus_c_in_upper_white_repairs_instead_of_maintenance() -> None:
 
 
 def test_I2_06_overheated_reactor_x_y_z() -> None:
-    """threats.md §1b Overheated Reactor (lower white): X attack = energy in the central reactor,
-    Y destroys a fuel capsule, rd 11: Z attack 3."""
+    """Card data: Overheated Reactor (lower white): X attack = energy in the central reactor,
+    Y destroys a fuel capsule, decision 11: Z attack 3."""
     m = start(game([inn("I2-06", 1)]))
     play(m, 2)
     assert dmg(m) == (0, 3, 0)
@@ -460,7 +460,7 @@ def test_I2_06_overheated_reactor_repair_knocks_out_lower_red_and_blue() -> None
 
 
 def test_SI2_01_executioner_knocks_out_players_without_battlebots() -> None:
-    """threats.md §1b Executioner (upper blue): X toward red, Y change deck, each followed by knocking
+    """Card data: Executioner (upper blue): X toward red, Y change deck, each followed by knocking
     out players in its station without battlebots; Z attack 3.  T+3: X t4, Y t6, Z t9."""
     data = game([inn("SI2-01", 3)], "c" + "-" * 11, ">c<-^" + "-" * 7, "2" + "-" * 11)
     m = start(data)
@@ -493,7 +493,7 @@ def test_SI2_02_seeker_tie_means_it_stays() -> None:
 
 
 def test_SI2_02_seeker_destroyer_is_knocked_out() -> None:
-    """§7.2 Охотник / rd 8: no return fire, but whoever destroys it is knocked out and his squad
+    """§7.2 Охотник / decision 8: no return fire, but whoever destroys it is knocked out and his squad
     disabled; 15 points destroyed."""
     data = game([inn("SI2-02", 1)], ">cxx" + "-" * 8, keeper=True)
     m = start(data)
@@ -506,7 +506,7 @@ def test_SI2_02_seeker_destroyer_is_knocked_out() -> None:
 
 
 def test_SI2_03_power_system_overload_x_y_z() -> None:
-    """threats.md §1b Power System Overload (speed 3): X central reactor -2, Y every reactor -1,
+    """Card data: Power System Overload (speed 3): X central reactor -2, Y every reactor -1,
     Z attack 3 in every zone."""
     m = start(game([inn("SI2-03", 1)]))
     play(m, 1)
@@ -527,8 +527,8 @@ def test_SI2_03_power_system_overload_three_stations_same_turn_bonus() -> None:
 
 
 def test_SI2_04_contamination_delays_attacks_knocks_out() -> None:
-    """threats.md §1b / §7.2 Заражение (upper/lower red and blue): X players in contaminated stations
-    delayed (rd 1), Y attack 1 per contaminated station in its zone, Z knocks out players there; after
+    """§7.2 Заражение (upper/lower red and blue): X players in contaminated stations
+    delayed (decision 1), Y attack 1 per contaminated station in its zone, Z knocks out players there; after
     Z anyone entering a contaminated station is knocked out."""
     m = start(game([inn("SI2-04", 1)], "<-x" + "-" * 9, "-------3----", keeper=True))
     play(m, 2)
@@ -556,7 +556,7 @@ def test_SI2_04_contamination_tokens_removed_by_battlebots() -> None:
 
 
 def test_SI2_05_nuclear_device_speeds_up_and_z_destroys_the_ship() -> None:
-    """threats.md §1b Nuclear Device (speed 4): X and Y speed +1; Z the ship is destroyed."""
+    """Card data: Nuclear Device (speed 4): X and Y speed +1; Z the ship is destroyed."""
     m = start(game([inn("SI2-05", 1)]))
     play(m, 1)
     assert threat(m, "SI2-05").speed == 5

@@ -1,5 +1,5 @@
-"""The traced example games of shared/reference/threats.md §6, end to end, with our rule
-decisions (rules-decisions.md 6: the score includes every penalty)."""
+"""The traced example games of docs/rules.md ("Traced games"), end to end, with the
+project's decisions (decision 6: the score includes every penalty)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from tests.engine.helpers import ext, game, inn
 
 
 def test_case1_just_a_fighter_no_actions() -> None:
-    """§6 case 1: X absorbed by the red shield, Y 2, Z 3 -> 5 red; 2 points - 5 - 5 worst zone."""
+    """Traced game 1: X absorbed by the red shield, Y 2, Z 3 -> 5 red; 2 points - 5 - 5 worst zone."""
     res = resolve(game("-" * 12, threats=[ext("E1-07", 5, "red")]))
     assert res.outcome == "survived"
     assert res.damage == {"red": 5, "white": 0, "blue": 0}
@@ -20,7 +20,7 @@ def test_case1_just_a_fighter_no_actions() -> None:
 
 
 def test_case2_six_basic_threats() -> None:
-    """§6 case 2: Fissure repaired by interceptors, Nuclear Device by three C in one turn,
+    """Traced game 2: Fissure repaired by interceptors, Nuclear Device by three C in one turn,
     computer missed in phase 3.  Threat points 30; penalties 10 damage + 4 worst zone."""
     data = game(
         "-^b^aaaaaa--",
@@ -55,7 +55,7 @@ def test_case2_six_basic_threats() -> None:
 
 
 def test_case3_red_slime_single_player_t1() -> None:
-    """§6 case 3: slime X disables the stored lower-red squad, Z attacks 2 red; -1 for the squad."""
+    """Traced game 3: slime X disables the stored lower-red squad, Z attacks 2 red; -1 for the squad."""
     res = resolve(game("c--c---c----", tracks=("T1", "T2", "T3", "T1"), threats=[inn("I2-02", 3)]))
     assert res.damage == {"red": 2, "white": 0, "blue": 0}
     assert res.threats[0].fate == "survived"
@@ -66,7 +66,7 @@ def test_case3_red_slime_single_player_t1() -> None:
 
 
 def test_case4_red_slime_spreading_twice_t6() -> None:
-    """§6 case 4: progeny in lower white at the first Y; at the second Y the parent is blocked but
+    """Traced game 4: progeny in lower white at the first Y; at the second Y the parent is blocked but
     the progeny spreads to lower blue; three tokens attack at Z."""
     res = resolve(game("c--c---c----", tracks=("T1", "T2", "T3", "T6"), threats=[inn("I2-02", 3)]))
     assert res.damage == {"red": 2, "white": 2, "blue": 2}
@@ -81,7 +81,7 @@ def test_case4_variant_t4() -> None:
 
 
 def test_case5_interceptor_station_turns_1_to_5_and_invalid_action_in_space() -> None:
-    """§6 case 5, base rules only (rules-decisions 4): a C in space returns the pilot and is
+    """Traced game 5, base rules only (decision 4): a C in space returns the pilot and is
     delayed, so he launches again from upper red one turn later."""
     g = Game.model_validate(game("<^c^cc>^----", "c--c---c----", tracks=("T1", "T2", "T3", "T4")))
     m = build_mission(g)
@@ -102,7 +102,7 @@ def test_case5_interceptor_station_turns_1_to_5_and_invalid_action_in_space() ->
 
 
 def test_llks10_standard_mission_score_41() -> None:
-    """threats.md §6 extra case: LLks10's full base mission, penalty-inclusive score 41."""
+    """Traced game: LLks10's full base mission, penalty-inclusive score 41."""
     data = game(
         "^cb>cc>-c<-c",
         "bx-c<aa-^->c",

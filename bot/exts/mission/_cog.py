@@ -8,7 +8,6 @@ live-flight part of the routing sits in `_flights.FlightService`.
 
 from __future__ import annotations
 
-import json
 import logging
 import random
 import secrets
@@ -28,6 +27,8 @@ from bot.exts.mission._respond import Reply
 from bot.i18n import t
 from bot.settings import LANGUAGES
 from bot.storage import ChannelBusy, CrewMember, FlightRecord
+from bot.text import code_text
+from engine.documents import MAX_TIMELINE_BYTES
 
 if TYPE_CHECKING:
     from bot.client import SpaceAlertBot
@@ -46,7 +47,7 @@ VOICE_CHOICES = [app_commands.Choice(name="on", value="on"), app_commands.Choice
 # the generator's difficulty presets (the official groups: training, simulations, missions)
 PRESETS = ("test_run", "simulation", "advanced_simulation", "mission")
 PRESET_CHOICES = [app_commands.Choice(name=p.replace("_", " "), value=p) for p in PRESETS]
-MAX_MISSION_FILE = 64 * 1024  # a timeline file is a few kilobytes; refuse anything silly
+MAX_MISSION_FILE = MAX_TIMELINE_BYTES  # the engine's own cap, checked here before downloading
 
 
 def new_flight_id() -> str:
@@ -66,6 +67,7 @@ class MissionCog(commands.Cog, name="Mission"):
         self.flights = FlightService(bot, self.catalog)
 
     async def cog_load(self) -> None:
+        self.catalog.file_missions()  # validate SCENARIO_DIRS at start-up (bad files logged, skipped)
         await self.flights.resume_all()
 
     async def cog_unload(self) -> None:
@@ -229,16 +231,17 @@ class MissionCog(commands.Cog, name="Mission"):
             return
         async with Reply(interaction) as reply:
             if file.size > MAX_MISSION_FILE:
-                await reply.reject(t(lang, "error.bad_file", reason=f"larger than {MAX_MISSION_FILE // 1024} KB"))
+                reason = f"too large: {file.size} bytes, the limit is {MAX_MISSION_FILE} bytes"
+                await reply.reject(t(lang, "error.bad_file", reason=code_text(reason, 320)))
                 return
             try:
                 raw = await file.read()
             except discord.HTTPException as exc:
-                await reply.reject(t(lang, "error.bad_file", reason=f"cannot download it ({exc})"))
+                await reply.reject(t(lang, "error.bad_file", reason=code_text(f"cannot download it ({exc.status})")))
                 return
             problem, timeline = validate_timeline(raw)
             if timeline is None:
-                await reply.reject(t(lang, "error.bad_file", reason=problem))
+                await reply.reject(t(lang, "error.bad_file", reason=code_text(problem, 320)))
                 return
             if timeline.id.upper() in {m.upper() for m in _official_ids()} or timeline.id.lower() == RANDOM:
                 await reply.reject(t(lang, "custom.reserved_id", mission=timeline.id))
@@ -432,16 +435,10 @@ def _official_ids() -> list[str]:
 
 
 def validate_timeline(raw: bytes) -> tuple[str, Any]:
-    """(problem, None) or ("", Timeline): the engine's validator, its one-line first problem."""
-    from engine.flight.timeline import TimelineError, parse_timeline
+    """(problem, None) or ("", Timeline): the very function `python -m engine timeline --file` uses."""
+    from engine.flight.timeline import TimelineError, timeline_from_bytes
 
     try:
-        data = json.loads(raw.decode("utf-8-sig"))
-    except UnicodeDecodeError:
-        return "not a UTF-8 text file", None
-    except json.JSONDecodeError as err:  # the same wording as engine.flight.timeline.load_timeline_file
-        return f"not valid JSON: {err.msg} at line {err.lineno} column {err.colno}", None
-    try:
-        return "", parse_timeline(data)
+        return "", timeline_from_bytes(raw)
     except TimelineError as err:
-        return str(err).splitlines()[0][:300], None
+        return str(err), None

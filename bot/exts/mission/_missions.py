@@ -27,21 +27,51 @@ class MissionCatalog:
         self._files: dict[str, tuple[str, Path]] | None = None
 
     def file_missions(self) -> dict[str, tuple[str, Path]]:
-        """id -> (label, path) of valid timeline files in SCENARIO_DIRS (read once, bad files logged)."""
-        if self._files is None:
-            from engine.flight.timeline import TimelineError, load_timeline_file
+        """id -> (label, path) of the valid timeline files in SCENARIO_DIRS, read once.
 
-            found: dict[str, tuple[str, Path]] = {}
-            for directory in self.scenario_dirs:
-                for path in sorted(Path(directory).glob("*.json")):
-                    try:
-                        timeline = load_timeline_file(path)
-                    except (TimelineError, OSError, ValueError) as exc:
-                        log.warning("skipping mission file %s: %s", path, exc)
-                        continue
-                    found[timeline.id] = (timeline.name or timeline.id, path)
-            self._files = found
+        The cog calls this at start-up, so a bad file is reported when the bot starts.  Each file
+        goes through the same edge as an upload (`timeline_from_bytes` via `load_timeline_file`);
+        a bad one is skipped with one log line and never keeps the others or the official
+        missions from loading.
+        """
+        if self._files is None:
+            self._files = self._scan()
         return self._files
+
+    def _scan(self) -> dict[str, tuple[str, Path]]:
+        from engine.documents import DocumentError
+        from engine.flight.timeline import load_timeline_file
+
+        reserved = {m.upper() for m in _official_ids()} | {RANDOM.upper()}
+        found: dict[str, tuple[str, Path]] = {}
+        for directory in self.scenario_dirs:
+            try:
+                paths = sorted(Path(directory).glob("*.json"))
+            except OSError as exc:
+                log.warning("skipping mission folder %s: %s", directory, exc)
+                continue
+            for path in paths:
+                try:
+                    timeline = load_timeline_file(path)
+                except DocumentError as exc:
+                    log.warning("skipping mission file %s: %s", path, exc)
+                    continue
+                except Exception as exc:  # whatever else a hostile file finds: skip it, keep the rest
+                    log.warning("skipping mission file %s: unexpected %s", path, type(exc).__name__)
+                    continue
+                if timeline.id.upper() in reserved:
+                    log.warning("skipping mission file %s: id %s belongs to an official mission", path, timeline.id)
+                elif timeline.id in found:
+                    log.warning(
+                        "skipping mission file %s: id %s is already used by %s",
+                        path,
+                        timeline.id,
+                        found[timeline.id][1],
+                    )
+                else:
+                    found[timeline.id] = (timeline.name or timeline.id, path)
+        log.info("%d mission file(s) loaded from SCENARIO_DIRS", len(found))
+        return found
 
     async def choices(self, guild_id: int | None) -> list[tuple[str, str]]:
         """(value, label) pairs for autocomplete, official first."""

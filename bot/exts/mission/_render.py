@@ -15,6 +15,7 @@ import discord
 
 from bot.i18n import t
 from bot.storage import FlightRecord, LeaderboardRow, LogbookEntry
+from bot.text import escape, strip_unsafe
 
 ROLE_KEYS: tuple[str, ...] = ("captain", "comms", "security")
 ROLE_EMOJI = {"captain": "⭐", "comms": "📡", "security": "🛡️"}
@@ -145,7 +146,8 @@ def captains_log(lang: str, entries: Iterable[dict[str, Any]]) -> list[str]:
         if entry.get("turn") != last_turn:
             last_turn = entry.get("turn")
             lines.append(f"\n__{t(lang, 'log.turn', n=last_turn)}__")
-        lines.append(f"• {describe(lang, entry)}")
+        # the line carries crew names (display names, GAME.json names): shown inert
+        lines.append(f"• {escape(strip_unsafe(describe(lang, entry)))}")
         for line in lines:
             if len(current) + len(line) + 1 > 1900:
                 chunks.append(current)

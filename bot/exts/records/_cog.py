@@ -9,32 +9,31 @@ from __future__ import annotations
 
 import asyncio
 import io
-import json
+import logging
 from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
-from pydantic import ValidationError
 
 from bot.exts.mission._render import captains_log, leaderboard_embed, logbook_embed, result_embed
 from bot.i18n import t
+from bot.text import MESSAGE_LIMIT, code_text, no_mentions
+from engine.documents import MAX_GAME_BYTES, DocumentError, parse_game
+from engine.vocab import is_language
 
 if TYPE_CHECKING:
     from bot.client import SpaceAlertBot
 
-MAX_GAME_BYTES = 256 * 1024
+log = logging.getLogger(__name__)
+
 DIFFICULTY_CHOICES = [app_commands.Choice(name=d, value=d) for d in ("white", "yellow", "mixed")]
 
 
-def game_problem(exc: ValidationError) -> str:
-    """First validation problem, phrased like the engine CLI does."""
-    try:
-        from engine.cli import validation_message
-
-        return validation_message(exc)
-    except ImportError:  # pragma: no cover - the CLI is part of the engine
-        return str(exc.errors()[0].get("msg"))
+def _client_language(interaction: discord.Interaction) -> str | None:
+    """The caller's Discord client language when the bot speaks it ("ru", "cs", "en-GB" -> "en")."""
+    code = str(getattr(interaction, "locale", "")).split("-")[0]
+    return code if is_language(code) else None
 
 
 class RecordsCog(commands.Cog, name="Records"):
@@ -103,35 +102,38 @@ class RecordsCog(commands.Cog, name="Records"):
         json_text: str | None = None,
         language: str | None = None,
     ) -> None:
-        lang = language or self.lang
+        lang = language or self.lang  # the public result: the chosen language, else the server's
+        mine = language or _client_language(interaction) or self.lang  # private errors: the caller's own
         if game is None and not json_text:
-            await interaction.response.send_message(t(lang, "resolve.need_input"), ephemeral=True)
+            await interaction.response.send_message(t(mine, "resolve.need_input"), ephemeral=True)
             return
+        # Refused by declared size before anything is downloaded.
         if game is not None and game.size > MAX_GAME_BYTES:
-            await interaction.response.send_message(t(lang, "resolve.invalid", reason="file too large"), ephemeral=True)
+            reason = f"too large: {game.size} bytes, the limit is {MAX_GAME_BYTES} bytes"
+            await interaction.response.send_message(
+                t(mine, "resolve.invalid", reason=code_text(reason, 320)), ephemeral=True
+            )
             return
-        await interaction.response.defer(thinking=True)
+        # Private until the input is known to be valid: a bad game's error is nobody else's business.
+        await interaction.response.defer(ephemeral=True, thinking=True)
         try:
-            raw_bytes = await game.read() if game is not None else (json_text or "").encode()
-            raw = json.loads(raw_bytes.decode("utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-            await interaction.followup.send(t(lang, "resolve.invalid", reason=f"malformed JSON: {exc}"))
-            return
+            raw_bytes = await game.read() if game is not None else (json_text or "").encode("utf-8", "replace")
+            parsed = await asyncio.to_thread(parse_game, raw_bytes)  # up to ~0.1 s at the size cap
         except discord.HTTPException as exc:
-            await interaction.followup.send(t(lang, "resolve.invalid", reason=f"cannot read the attachment: {exc}"))
+            await self._private(
+                interaction, t(mine, "resolve.invalid", reason=code_text(f"cannot download: {exc.status}", 80))
+            )
+            return
+        except DocumentError as exc:
+            await self._private(interaction, t(mine, "resolve.invalid", reason=code_text(str(exc), 320)))
             return
         from engine import resolve
-        from engine.model import Game
 
         try:
-            parsed = Game.model_validate(raw)
-        except ValidationError as exc:
-            await interaction.followup.send(t(lang, "resolve.invalid", reason=game_problem(exc))[:2000])
-            return
-        try:
             result = await asyncio.to_thread(resolve, parsed, log=True)
-        except Exception as exc:
-            await interaction.followup.send(t(lang, "resolve.failed", reason=str(exc)[:300]))
+        except Exception as exc:  # an engine bug: say so privately, never leave "thinking…"
+            log.exception("resolving a valid game failed")
+            await self._private(interaction, t(mine, "resolve.failed", reason=code_text(str(exc), 320)))
             return
         data = result.to_json_dict(with_log=True)
         from engine.threats.catalog import card_or_none
@@ -140,4 +142,12 @@ class RecordsCog(commands.Cog, name="Records"):
         embed = result_embed(lang, data, title=t(lang, "resolve.title"), names=names)
         log_text = "\n".join(captains_log(lang, data.get("log") or []))
         file = discord.File(io.BytesIO(log_text.encode("utf-8")), filename="captains-log.md")
-        await interaction.followup.send(embed=embed, file=file)
+        # The first follow-up after an ephemeral defer stays ephemeral (it replaces "thinking…"),
+        # so the private note goes first and the result after it, public.
+        await interaction.edit_original_response(content=t(mine, "resolve.title"))
+        await interaction.followup.send(embed=embed, file=file, ephemeral=False, allowed_mentions=no_mentions())
+
+    @staticmethod
+    async def _private(interaction: discord.Interaction, content: str) -> None:
+        """An error after the ephemeral defer: it replaces "thinking…", seen by the caller only."""
+        await interaction.followup.send(content[:MESSAGE_LIMIT], ephemeral=True, allowed_mentions=no_mentions())

@@ -1,26 +1,31 @@
-"""The named behaviours threat cards are made of: each X/Y/Z action is a list of ops (data), and
-each op name maps to one function here.  The 55 base cards need nothing else; an expansion card
-adds data, and a new op only when its text does something no op does yet.
+"""Threat tokens moving and the named behaviours threat cards are made of (rulebook §3.4, §7).
+
+A token moves `speed` spaces toward the ship and does the X, Y or Z of every lettered space it
+crosses or stops on; Z ends its life (the crew "survived" it).  Each X/Y/Z is a list of ops in the
+card data, and each op name maps to one function here (`OPS`, with the parameters it reads).  The
+55 base cards need nothing else; a new card is data, and a new op only when its text does
+something no op does yet.  Movement lives here with the ops because the Scout's Y moves the other
+threats: both directions of that call stay inside this module.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from engine.board import ZONES, neighbour, other_deck, zone_of
 from engine.resolution.crew_effects import delay, knock_out
-from engine.resolution.internal_threats import destroy
-from engine.resolution.ship_damage import attack_zone, damage_zone
-from engine.state import Mission, ShipDestroyed, ThreatState
-
-Op = dict[str, Any]
-
+from engine.resolution.internal_threats import destroy, slimed
+from engine.resolution.ship_damage import damage_zone, threat_attack
+from engine.state import CrewMember, Mission, ShipDestroyed, ThreatState
+from engine.threats.catalog import Op
+from engine.vocab import EnergyStore, Station, Zone
 
 # --- shared helpers ------------------------------------------------------------------------------
 
 
-def own_zone(t: ThreatState) -> str:
+def own_zone(t: ThreatState) -> Zone:
     """External: its trajectory's zone.  Internal: the zone of the station its token is in."""
     if t.zone is not None:
         return t.zone
@@ -31,24 +36,6 @@ def own_zone(t: ThreatState) -> str:
     if t.slime:
         return zone_of(t.slime[0][0])
     return "white"
-
-
-def attack_bonus(m: Mission, t: ThreatState) -> int:
-    """§7.1 Scout: after its X every OTHER external threat attacks with +1, until it is destroyed."""
-    if t.internal:
-        return 0
-    return sum(1 for s in m.scouts if s is not t and s.bonus_active and s.fate != "destroyed")
-
-
-def shield_of(m: Mission, t: ThreatState) -> int:
-    """Current shield: the card's, as changed by its own actions, +1 per active Marauder (§7.1)."""
-    return t.shield + sum(1 for s in m.marauders if s.bonus_active and s.fate != "destroyed")
-
-
-def run_attack(
-    m: Mission, t: ThreatState, zone: str, amount: int, *, pierce: bool = False, double: bool = False
-) -> None:
-    attack_zone(m, zone, amount, t.card.id, shields=not (t.internal or pierce), double=double)
 
 
 def _amount(m: Mission, t: ThreatState, value: Any) -> int:
@@ -69,7 +56,7 @@ def _amount(m: Mission, t: ThreatState, value: Any) -> int:
     raise ValueError(f"unknown amount {value!r}")
 
 
-def _zones(t: ThreatState, spec: Any) -> list[str]:
+def _zones(t: ThreatState, spec: Any) -> list[Zone]:
     if spec in ("own", "own_zone"):
         return [own_zone(t)]
     if spec in ("all", "all_zones"):
@@ -89,7 +76,7 @@ def _condition(t: ThreatState, cond: str | None) -> bool:
     raise ValueError(f"unknown condition {cond!r}")
 
 
-def _tokens_stations(t: ThreatState) -> list[str]:
+def _tokens_stations(t: ThreatState) -> list[Station]:
     """Stations the threat occupies: intruder token, malfunction systems, slime / contamination tokens."""
     if t.slime:
         return [tok[0] for tok in t.slime]
@@ -103,30 +90,23 @@ def _tokens_stations(t: ThreatState) -> list[str]:
 
 def op_attack(m: Mission, t: ThreatState, op: Op) -> None:
     if not _condition(t, op.get("condition")):
-        m.emit("no_effect_threat", threat=t.card.id, reason=op.get("condition"))
+        m.emit("no_effect_threat", threat=t.card.id, reason="condition_unmet")
         return
     kind = op.get("damage_type", "standard")
     if op.get("target") == "own_stations_each":
         # Contamination Y: one attack per contaminated station, in that station's zone.
         for st in list(t.stations):
-            run_attack(m, t, zone_of(st), _amount(m, t, op["amount"]))
+            threat_attack(m, t, zone_of(st), _amount(m, t, op["amount"]))
         return
     if t.card.has("slime"):
         # Slime Z: every slime token attacks its own zone.
         for st in _tokens_stations(t):
-            run_attack(m, t, zone_of(st), _amount(m, t, op["amount"]))
+            threat_attack(m, t, zone_of(st), _amount(m, t, op["amount"]))
         return
     amount = _amount(m, t, op["amount"])
     zones = _zones(t, op.get("zones", op.get("target", "own_zone")))
     for zone in zones:
-        run_attack(
-            m,
-            t,
-            zone,
-            amount + attack_bonus(m, t),
-            pierce=kind == "ignores_shields",
-            double=kind == "double_through_shields",
-        )
+        threat_attack(m, t, zone, amount, pierce=kind == "ignores_shields", double=kind == "double_through_shields")
 
 
 def op_repair(m: Mission, t: ThreatState, op: Op) -> None:
@@ -141,7 +121,7 @@ def op_self_damage(m: Mission, t: ThreatState, op: Op) -> None:
     t.damage += op["amount"]
     m.emit("self_damage", threat=t.card.id, amount=op["amount"], damage=t.damage)
     if t.damage >= t.health:
-        destroy(m, t, None, "its own attack")
+        destroy(m, t, None, "self_damage")
 
 
 def op_speed(m: Mission, t: ThreatState, op: Op) -> None:
@@ -164,8 +144,19 @@ def op_reveal(m: Mission, t: ThreatState, op: Op) -> None:
     m.emit("threat_visible", threat=t.card.id)
 
 
-def op_bonus(m: Mission, t: ThreatState, op: Op) -> None:
-    """Scout X / Marauder X: switch on the aura read by attack_bonus / shield_of."""
+def op_attack_bonus(m: Mission, t: ThreatState, op: Op) -> None:
+    """Scout X: from now on external threats attack with +amount (only the others with
+    `others_only`), until it is destroyed; read by ship_damage.attack_bonus (§7.1)."""
+    t.attack_aura = op["amount"]
+    t.aura_others_only = bool(op.get("others_only", False))
+    t.bonus_active = True
+    m.emit("threat_aura", threat=t.card.id)
+
+
+def op_shield_bonus(m: Mission, t: ThreatState, op: Op) -> None:
+    """Marauder X: every external threat, itself included, has +amount shield until it is
+    destroyed; read by damage_step.shield_of (§7.1)."""
+    t.shield_aura = op["amount"]
     t.bonus_active = True
     m.emit("threat_aura", threat=t.card.id)
 
@@ -174,7 +165,7 @@ def op_count_breakpoint(m: Mission, t: ThreatState, op: Op) -> None:
     m.emit("threat_breakpoint", threat=t.card.id, passed=t.breakpoints)
 
 
-def _drain(m: Mission, t: ThreatState, op: Op, store: dict[str, int], name: str) -> None:
+def _drain(m: Mission, t: ThreatState, op: Op, store: dict[Zone, int], name: EnergyStore) -> None:
     """Shields or reactors lose energy; Crossed Wires turns each lost unit into 1 damage, and the
     Saboteur attacks instead when the reactor is already empty ("else")."""
     for zone in _zones(t, op["zones"]):
@@ -184,7 +175,7 @@ def _drain(m: Mission, t: ThreatState, op: Op, store: dict[str, int], name: str)
             continue
         lost = have if op["amount"] == "all" else min(have, op["amount"])
         store[zone] -= lost
-        m.emit("energy_lost", threat=t.card.id, where=f"{name}:{zone}", amount=lost)
+        m.emit("energy_lost", threat=t.card.id, system=name, zone=zone, amount=lost)
         if op.get("damage_per_unit") and lost:
             damage_zone(m, zone, lost * op["damage_per_unit"] * m.ship.multiplier[zone], t.card.id)
 
@@ -199,7 +190,7 @@ def op_drain_reactor(m: Mission, t: ThreatState, op: Op) -> None:
 
 def op_reactor_to_shield(m: Mission, t: ThreatState, op: Op) -> None:
     """Crossed Wires X: the central reactor empties into the central shield; what does not fit hurts."""
-    zone = op["zone"]
+    zone: Zone = op["zone"]
     energy = m.ship.reactors[zone]
     m.ship.reactors[zone] = 0
     fits = max(0, min(energy, m.ship.shield_cap[zone] - m.ship.shields[zone]))
@@ -211,7 +202,7 @@ def op_reactor_to_shield(m: Mission, t: ThreatState, op: Op) -> None:
 
 
 def op_delay(m: Mission, t: ThreatState, op: Op) -> None:
-    """Threat delays hit the NEXT turn's action (rulebook §3.4; rules-decisions 1)."""
+    """Threat delays hit the NEXT turn's action (rulebook §3.4; decision 1)."""
     for p in _players(m, t, op["where"]):
         delay(m, p, m.turn + 1, cause=t.card.id)
 
@@ -229,13 +220,13 @@ def op_knock_out(m: Mission, t: ThreatState, op: Op) -> None:
             knock_out(m, p, cause=t.card.id)
 
 
-def _players(m: Mission, t: ThreatState, where: Any) -> list:
+def _players(m: Mission, t: ThreatState, where: Any) -> list[CrewMember]:
     """Crew members aboard a place; players in space are never affected (§3.2 interceptors)."""
     if where == "ship":
         return m.crew_aboard()
     if where == "own_zone":
         zone = own_zone(t)
-        return [p for p in m.crew_aboard() if zone_of(p.station) == zone]
+        return [p for p in m.crew_aboard() if zone_of(p.post) == zone]
     if where == "own_station":
         return m.crew_in(t.station) if t.station else []
     if where == "own_stations":
@@ -247,7 +238,7 @@ def _players(m: Mission, t: ThreatState, where: Any) -> list:
 
 def op_lose(m: Mission, t: ThreatState, op: Op) -> None:
     m.emit("ship_lost", threat=t.card.id)
-    raise ShipDestroyed(t.card.id)
+    raise ShipDestroyed(threat=t.card.id)
 
 
 def op_move(m: Mission, t: ThreatState, op: Op) -> None:
@@ -286,12 +277,14 @@ def op_grow_up(m: Mission, t: ThreatState, op: Op) -> None:
 
 
 def op_destroy_rocket(m: Mission, t: ThreatState, op: Op) -> None:
-    if m.ship.rockets > 0:
+    """Slime (blue) X: `count` rockets aboard are lost (rockets in flight are not aboard)."""
+    if m.ship.rockets == 0:
+        m.emit("no_effect_threat", threat=t.card.id, reason="no_rockets")
+        return
+    for _ in range(min(op["count"], m.ship.rockets)):
         m.ship.rockets -= 1
         m.emit("rocket_destroyed", threat=t.card.id, rockets_left=m.ship.rockets)
         rockets_lost(m)
-    else:
-        m.emit("no_effect_threat", threat=t.card.id, reason="no rockets aboard")
 
 
 def rockets_lost(m: Mission) -> None:
@@ -300,7 +293,7 @@ def rockets_lost(m: Mission) -> None:
         if w.present and w.card.has("rockets_are_health"):
             w.health -= 1
             if w.damage >= w.health:
-                destroy(m, w, None, "rocket lost")
+                destroy(m, w, None, "rocket_lost")
 
 
 def op_disable_stored_bots(m: Mission, t: ThreatState, op: Op) -> None:
@@ -309,7 +302,7 @@ def op_disable_stored_bots(m: Mission, t: ThreatState, op: Op) -> None:
         m.ship.depots[st] = "disabled"
         m.emit("bots_disabled", threat=t.card.id, station=st)
     else:
-        m.emit("no_effect_threat", threat=t.card.id, reason="no battlebots stored there")
+        m.emit("no_effect_threat", threat=t.card.id, reason="no_stored_bots")
 
 
 def op_destroy_fuel(m: Mission, t: ThreatState, op: Op) -> None:
@@ -319,10 +312,11 @@ def op_destroy_fuel(m: Mission, t: ThreatState, op: Op) -> None:
 
 
 def op_spread(m: Mission, t: ThreatState, op: Op) -> None:
-    """§7.2 Slime Y: every slime token spreads one station in its direction unless one is there."""
+    """§7.2 Slime Y: every slime token spreads one station in its direction unless a slime token
+    is already there: any slime's, even one left behind after that slime's Z (decision 17)."""
     for tok in list(t.slime):
         to = neighbour(tok[0], op["dir"])
-        if to is None or any(o[0] == to for o in t.slime):
+        if to is None or slimed(m, to):
             m.emit("slime_blocked", threat=t.card.id, frm=tok[0])
             continue
         t.slime.append([to, 1, False])
@@ -337,65 +331,108 @@ def op_multiplier(m: Mission, t: ThreatState, op: Op) -> None:
 
 
 def op_contaminate_on_entry(m: Mission, t: ThreatState, op: Op) -> None:
-    m.ship.contaminated_entry.update(t.stations)
+    """Contamination Z: entering one of its stations knocks you out from now on (§7.2)."""
+    for st in t.stations:
+        m.ship.contaminated_entry.setdefault(st, t.card.id)
 
 
 def op_move_others(m: Mission, t: ThreatState, op: Op) -> None:
     """§7.1 Scout Y: every other external threat moves one space, in token order, doing the X/Y/Z
     it crosses.  The Russian text says only "other threats"; the Slovak one (seed 001) says "all
     other external" (všetkých ostatných vonkajších), which settles it."""
-    from engine.resolution.threat_actions import move_threat  # threat_actions imports this module
-
     for other in m.present_threats(internal=False):
         if other is not t and other.present:
             move_threat(m, other, op["spaces"])
 
 
-OPS: dict[str, Callable[[Mission, ThreatState, Op], None]] = {
-    "attack": op_attack,
-    "repair": op_repair,
-    "self_damage": op_self_damage,
-    "speed": op_speed,
-    "shield": op_shield,
-    "set_shield": op_set_shield,
-    "reveal": op_reveal,
-    "global_external_attack_bonus": op_bonus,
-    "global_external_shield_bonus": op_bonus,
-    "count_breakpoint": op_count_breakpoint,
-    "drain_shields": op_drain_shields,
-    "drain_reactor": op_drain_reactor,
-    "reactor_to_shield": op_reactor_to_shield,
-    "delay_players": op_delay,
-    "knock_out": op_knock_out,
-    "lose_game": op_lose,
-    "move": op_move,
-    "move_to_most_players": op_move_to_most_players,
-    "if_damaged": op_if_damaged,
-    "grow_up": op_grow_up,
-    "destroy_rocket": op_destroy_rocket,
-    "disable_stored_battlebots": op_disable_stored_bots,
-    "destroy_fuel_capsule": op_destroy_fuel,
-    "spread": op_spread,
-    "zone_damage_multiplier": op_multiplier,
-    "contaminate_on_entry": op_contaminate_on_entry,
-    "move_other_external_threats": op_move_others,
+@dataclass(frozen=True, slots=True)
+class OpSpec:
+    """One op: the function that does it and the parameters it reads from the card data."""
+
+    run: Callable[[Mission, ThreatState, Op], None]
+    params: frozenset[str] = frozenset()
+
+
+def _spec(run: Callable[[Mission, ThreatState, Op], None], *params: str) -> OpSpec:
+    return OpSpec(run, frozenset(params))
+
+
+OPS: dict[str, OpSpec] = {
+    "attack": _spec(op_attack, "amount", "target", "zones", "damage_type", "condition"),
+    "repair": _spec(op_repair, "amount"),
+    "self_damage": _spec(op_self_damage, "amount"),
+    "speed": _spec(op_speed, "delta"),
+    "shield": _spec(op_shield, "delta"),
+    "set_shield": _spec(op_set_shield, "value"),
+    "reveal": _spec(op_reveal),
+    "global_external_attack_bonus": _spec(op_attack_bonus, "amount", "others_only"),
+    "global_external_shield_bonus": _spec(op_shield_bonus, "amount"),
+    "count_breakpoint": _spec(op_count_breakpoint),
+    "drain_shields": _spec(op_drain_shields, "zones", "amount", "damage_per_unit", "else"),
+    "drain_reactor": _spec(op_drain_reactor, "zones", "amount", "damage_per_unit", "else"),
+    "reactor_to_shield": _spec(op_reactor_to_shield, "zone"),
+    "delay_players": _spec(op_delay, "where"),
+    "knock_out": _spec(op_knock_out, "where", "filter", "except"),
+    "lose_game": _spec(op_lose),
+    "move": _spec(op_move, "dir"),
+    "move_to_most_players": _spec(op_move_to_most_players),
+    "if_damaged": _spec(op_if_damaged, "then", "else"),
+    "grow_up": _spec(op_grow_up),
+    "destroy_rocket": _spec(op_destroy_rocket, "count"),
+    "disable_stored_battlebots": _spec(op_disable_stored_bots, "station"),
+    "destroy_fuel_capsule": _spec(op_destroy_fuel),
+    "spread": _spec(op_spread, "dir"),
+    "zone_damage_multiplier": _spec(op_multiplier, "zones", "factor"),
+    "contaminate_on_entry": _spec(op_contaminate_on_entry),
+    "move_other_external_threats": _spec(op_move_others, "spaces"),
 }
 
 
 def run_op(m: Mission, t: ThreatState, op: Op) -> None:
-    OPS[op["op"]](m, t, op)
+    OPS[op["op"]].run(m, t, op)
 
 
-def unknown_ops() -> set[str]:
-    """Ops named in the card data that no function implements (checked by a test)."""
-    from engine.threats.catalog import base_cards
+# --- movement (§3.4) ---------------------------------------------------------------------------------
 
-    names = set()
-    for card in base_cards().values():
-        for ops in card.actions.values():
-            for op in ops:
-                names.add(op["op"])
-                for key in ("then", "else"):
-                    if key in op:
-                        names.add(op[key]["op"])
-    return names - set(OPS)
+
+def move_threat(m: Mission, t: ThreatState, spaces: int) -> None:
+    """Move `spaces` toward the ship, acting on each X/Y/Z crossed (Z: the threat is survived)."""
+    start = t.position
+    track = t.track
+    marks = track.marks_upto
+    if start - spaces >= 1 and marks[start - 1] == marks[start - spaces - 1]:
+        t.position = start - spaces  # no lettered space crossed or reached: just move
+        if m.log_enabled:
+            m.emit("threat_moved", threat=t.card.id, number=t.number, frm=start, to=t.position)
+        return
+    letters = track.letters
+    actions = t.card.actions
+    for _ in range(spaces):
+        t.position -= 1
+        letter = letters[t.position]
+        if letter is None:
+            continue
+        if letter != "Z":
+            t.breakpoints += 1
+        if m.log_enabled:
+            m.emit("threat_action", threat=t.card.id, number=t.number, letter=letter)
+        for op in actions[letter]:
+            OPS[op["op"]].run(m, t, op)
+            if t.fate is not None:  # e.g. Nemesis destroyed by its own attack
+                return
+        if letter == "Z":
+            survive(m, t)
+            return
+    if m.log_enabled:
+        m.emit("threat_moved", threat=t.card.id, number=t.number, frm=start, to=t.position)
+
+
+def survive(m: Mission, t: ThreatState) -> None:
+    """After Z the threat leaves the track.  A malfunction's system stays broken for good;
+    slime and contamination tokens stay on the ship (§3.4, §7.2)."""
+    t.set_fate("survived", m.turn)
+    letter = t.card.damaged_by
+    if t.card.internal_type == "malfunction" and letter in ("A", "B", "C"):
+        for st in t.stations:
+            m.ship.broken.add((st, letter))
+    m.emit("threat_survived", threat=t.card.id, number=t.number)

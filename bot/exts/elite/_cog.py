@@ -1,0 +1,526 @@
+"""`/elite start|roll|pack|schema|stop`: the Project: ELITE director in a channel.
+
+One game per channel.  `/elite start` is the wizard (map, mission, difficulty, players as options,
+then a hero picker); the director then posts the setup and ONE status message, which it edits
+after every step; its buttons drive the round (Next, Start, Pause/Resume, -15 s, +15 s, Peek,
+Reveal, Victory, Defeat, Stop).  The Action Phase timer runs in a task that sleeps until the next
+call (never more than `TICK_S`, so a time change is honoured at once) and speaks it in voice.
+
+Storage: finished games are handed to `storage.record_game(guild_id, row_dict)` and read back with
+`storage.game_rows(guild_id, "elite")` when the storage has them (the row carries `game = "elite"`);
+until then they are kept in memory (`finished`).
+Data packs live in memory per guild for the same reason.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import json
+import logging
+import re
+import secrets
+import time
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any, cast
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.exts.elite._session import Session
+from bot.exts.elite._voice import EliteVoice
+from engine.elite.activation import HeroRoll
+from engine.elite.datapack import AlienAbility, DataPack, PackError, load_pack, pack_json_schema
+from engine.elite.exploration import ExplorationError
+from engine.elite.game import EliteGame, GameError
+from engine.elite.logbook import LogbookRow, leaderboard
+from engine.elite.setup import EliteConfig
+from engine.elite.texts import call_text, text
+from engine.elite.timer import ALL_CALLS, TimerError
+from engine.elite.vocab import (
+    BOSSES,
+    DEFEAT_CAUSES,
+    ELITE_DIFFICULTIES,
+    HEROES,
+    MAP_SIDES,
+    MISSIONS,
+    SWARM_TYPES,
+    DefeatCause,
+    HeroId,
+)
+from engine.vocab import Language, is_language
+
+if TYPE_CHECKING:
+    from bot.client import SpaceAlertBot
+
+log = logging.getLogger(__name__)
+
+TICK_S = 0.25
+NO_PINGS = discord.AllowedMentions.none()
+MAX_PACK_BYTES = 256_000
+
+
+def _choices(values: tuple[str, ...]) -> list[app_commands.Choice[str]]:
+    return [app_commands.Choice(name=v.replace("_", " "), value=v) for v in values]
+
+
+def parse_in_range(raw: str) -> dict[HeroId, int]:
+    """ "akosha 2, gerid 1" -> {"akosha": 2, "gerid": 1}; a bare name counts one alien."""
+    out: dict[HeroId, int] = {}
+    for part in raw.replace(";", ",").split(","):
+        words = part.split()
+        if not words:
+            continue
+        name = words[0].lower()
+        hero = next((h for h in HEROES if h == name), None)
+        if hero is None:
+            raise ValueError(f"unknown hero {words[0]!r} (one of {', '.join(HEROES)})")
+        count = int(words[1]) if len(words) > 1 else 1
+        if not 0 <= count <= 15:
+            raise ValueError("aliens in range: 0..15")
+        out[hero] = count
+    if not out:
+        raise ValueError("name at least one hero in range")
+    return out
+
+
+class HeroPicker(discord.ui.View):
+    """The wizard's last step: pick exactly as many heroes as the game needs."""
+
+    def __init__(self, cog: EliteCog, fields: dict[str, Any], count: int, lang: Language) -> None:
+        super().__init__(timeout=300)
+        self.cog, self.fields, self.lang = cog, fields, lang
+        select: discord.ui.Select[HeroPicker] = discord.ui.Select(
+            placeholder=f"{count} heroes",
+            min_values=count,
+            max_values=count,
+            options=[discord.SelectOption(label=text(lang, f"hero.{h}"), value=h) for h in HEROES],
+        )
+        select.callback = self._picked  # type: ignore[method-assign]
+        self.select = select
+        self.add_item(select)
+
+    async def _picked(self, interaction: discord.Interaction) -> None:
+        config = EliteConfig.model_validate({**self.fields, "heroes": tuple(self.select.values)})
+        await self.cog.begin(interaction, config, self.lang)
+
+
+class ControlView(discord.ui.View):
+    """The status message's buttons; each one is a step of the director."""
+
+    def __init__(self, cog: EliteCog, channel_id: int, lang: Language) -> None:
+        super().__init__(timeout=None)
+        self.cog, self.channel_id = cog, channel_id
+        buttons: list[tuple[str, str, discord.ButtonStyle, int]] = [
+            ("next", text(lang, "ui.next"), discord.ButtonStyle.primary, 0),
+            ("start", text(lang, "ui.start"), discord.ButtonStyle.success, 0),
+            ("pause", text(lang, "ui.pause"), discord.ButtonStyle.secondary, 0),
+            ("minus", "−15 s", discord.ButtonStyle.secondary, 0),
+            ("plus", "+15 s", discord.ButtonStyle.secondary, 0),
+            ("peek", text(lang, "ui.peek"), discord.ButtonStyle.secondary, 1),
+            ("reveal", text(lang, "ui.reveal"), discord.ButtonStyle.secondary, 1),
+            ("victory", text(lang, "ui.victory"), discord.ButtonStyle.success, 1),
+            ("defeat", text(lang, "ui.defeat"), discord.ButtonStyle.danger, 1),
+            ("stop", text(lang, "ui.stop"), discord.ButtonStyle.danger, 1),
+        ]
+        for action, label, style, row in buttons:
+            self.add_item(EliteButton(action, channel_id, label=label, style=style, row=row))
+
+
+class EliteButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"elite:(?P<action>[a-z]+):(?P<channel>\d+)"
+):
+    """A status-message button, routed by its custom id, so a click is answered even after a restart."""
+
+    def __init__(self, action: str, channel_id: int, **button: Any) -> None:
+        super().__init__(discord.ui.Button(custom_id=f"elite:{action}:{channel_id}", **button))
+        self.action, self.channel_id = action, channel_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> EliteButton:
+        return cls(match["action"], int(match["channel"]), label=getattr(item, "label", None))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        cog = interaction.client.get_cog("ELITE") if isinstance(interaction.client, commands.Bot) else None
+        if not isinstance(cog, EliteCog):
+            await interaction.response.send_message("The ELITE director is not loaded.", ephemeral=True)
+            return
+        await cog.on_button(interaction, self.channel_id, self.action)
+
+
+class CellPicker(discord.ui.View):
+    """Ephemeral: which Exploration token to peek at or reveal."""
+
+    def __init__(self, cog: EliteCog, channel_id: int, action: str, cells: list[int], lang: Language) -> None:
+        super().__init__(timeout=120)
+        self.cog, self.channel_id, self.action = cog, channel_id, action
+        options = [discord.SelectOption(label=text(lang, "ui.cell", cell=c), value=str(c)) for c in cells]
+        select: discord.ui.Select[CellPicker] = discord.ui.Select(
+            placeholder=text(lang, "ui.which_token"), options=options
+        )
+        select.callback = self._picked  # type: ignore[method-assign]
+        self.select = select
+        self.add_item(select)
+
+    async def _picked(self, interaction: discord.Interaction) -> None:
+        await self.cog.on_cell(interaction, self.channel_id, self.action, int(self.select.values[0]))
+
+
+class CausePicker(discord.ui.View):
+    def __init__(self, cog: EliteCog, channel_id: int, lang: Language) -> None:
+        super().__init__(timeout=120)
+        self.cog, self.channel_id = cog, channel_id
+        select: discord.ui.Select[CausePicker] = discord.ui.Select(
+            placeholder="cause",
+            options=[discord.SelectOption(label=text(lang, f"cause.{c}")[:100], value=c) for c in DEFEAT_CAUSES],
+        )
+        select.callback = self._picked  # type: ignore[method-assign]
+        self.select = select
+        self.add_item(select)
+
+    async def _picked(self, interaction: discord.Interaction) -> None:
+        cause = next(c for c in DEFEAT_CAUSES if c == self.select.values[0])
+        await self.cog.on_defeat(interaction, self.channel_id, cause)
+
+
+class EliteCog(commands.Cog, name="ELITE"):
+    elite = app_commands.Group(name="elite", description="Project: ELITE director", guild_only=True)
+
+    def __init__(self, bot: SpaceAlertBot | Any) -> None:
+        self.bot = bot
+        self.sessions: dict[int, Session] = {}
+        self.status_messages: dict[int, discord.Message] = {}
+        self.voices: dict[int, EliteVoice] = {}
+        self.tasks: dict[int, asyncio.Task[None]] = {}
+        self.packs: dict[int, DataPack] = {}
+        self.finished: list[tuple[int, LogbookRow]] = []
+        self.clock: Callable[[], float] = time.monotonic
+        self.sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
+        self.use_voice = True
+        self._background: set[asyncio.Task[None]] = set()
+
+    async def cog_load(self) -> None:
+        add = getattr(self.bot, "add_dynamic_items", None)
+        if add is not None:
+            add(EliteButton)
+
+    async def cog_unload(self) -> None:
+        remove = getattr(self.bot, "remove_dynamic_items", None)
+        if remove is not None:
+            remove(EliteButton)
+        for task in self.tasks.values():
+            task.cancel()
+        for voice in self.voices.values():
+            await voice.close()
+
+    def _lang(self, raw: str | None) -> Language:
+        value = raw or getattr(getattr(self.bot, "settings", None), "default_language", "en")
+        return cast(Language, value) if is_language(value) else "en"
+
+    # -- the wizard --------------------------------------------------------------------------------
+    @elite.command(name="start", description="Set up a Project: ELITE game in this channel")
+    @app_commands.describe(players="1 = solo (two heroes)", language="Language of the director")
+    @app_commands.choices(
+        map=_choices(MAP_SIDES),
+        mission=_choices(MISSIONS),
+        difficulty=_choices(ELITE_DIFFICULTIES),
+        language=_choices(("en", "ru")),
+    )
+    async def start(
+        self,
+        interaction: discord.Interaction,
+        map: str,
+        mission: str,
+        difficulty: str,
+        players: app_commands.Range[int, 1, 6],
+        language: str | None = None,
+    ) -> None:
+        channel_id = interaction.channel_id or 0
+        running = self.sessions.get(channel_id)
+        if running is not None and running.game.phase != "over":
+            await interaction.response.send_message(text(running.lang, "ui.running_here"), ephemeral=True)
+            return
+        lang = self._lang(language)
+        count = 2 if players == 1 else players
+        fields = {"map": map, "mission": mission, "difficulty": difficulty, "players": players}
+        await interaction.response.send_message(
+            text(lang, "ui.pick_heroes", count=count), view=HeroPicker(self, fields, count, lang), ephemeral=True
+        )
+
+    async def begin(self, interaction: discord.Interaction, config: EliteConfig, lang: Language) -> None:
+        channel = interaction.channel
+        channel_id = interaction.channel_id or 0
+        guild_id = interaction.guild_id or 0
+        game = EliteGame(config, secrets.randbelow(2**31), self.clock, self.packs.get(guild_id))
+        session = Session(game, lang, interaction.user.id, channel_id)
+        self.sessions[channel_id] = session
+        await interaction.response.edit_message(content=text(lang, "ui.setup_posted"), view=None)
+        if not isinstance(channel, discord.abc.Messageable):
+            return
+        await channel.send(session.setup_text(), allowed_mentions=NO_PINGS)
+        self.status_messages[channel_id] = await channel.send(
+            session.status(), view=ControlView(self, channel_id, lang), allowed_mentions=NO_PINGS
+        )
+        if self.use_voice:
+            await self._join_voice(interaction, session)
+
+    async def _join_voice(self, interaction: discord.Interaction, session: Session) -> None:
+        game = session.game
+        voice = EliteVoice(session.lang, lambda: game.timer.remaining() if game.timer else 120.0)
+        why = await voice.connect(interaction.user)
+        if why is not None:
+            with contextlib.suppress(discord.HTTPException):
+                await interaction.followup.send(text(session.lang, "ui.no_voice", why=why), ephemeral=True)
+            return
+        self.voices[session.channel_id] = voice
+        lines = [call_text(session.lang, c) for c in ALL_CALLS]
+        lines += [text(session.lang, k) for k in ("say.paused", "say.resumed", "say.get_ready")]
+        task = asyncio.create_task(voice.prepare(lines))
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    # -- the buttons -------------------------------------------------------------------------------
+    async def on_button(self, interaction: discord.Interaction, channel_id: int, action: str) -> None:
+        session = self.sessions.get(channel_id)
+        if session is None or session.game.phase == "over":
+            await interaction.response.send_message(text(self._lang(None), "ui.no_game"), ephemeral=True)
+            return
+        game = session.game
+        try:
+            if action in ("peek", "reveal"):
+                if game.exploration is None:
+                    raise GameError("Exploration tokens exist only in the Exploration mission")
+                cells = [t.cell for t in game.exploration.public_view() if t.state == "hidden"]
+                if not cells:
+                    raise GameError("no face-down Exploration token is left")
+                view = CellPicker(self, channel_id, action, cells, session.lang)
+                await interaction.response.send_message(
+                    f"{text(session.lang, f'ui.{action}')}: {text(session.lang, 'ui.which_token')}",
+                    view=view,
+                    ephemeral=True,
+                )
+                return
+            if action == "defeat":
+                await interaction.response.send_message(
+                    text(session.lang, "ui.cause"), view=CausePicker(self, channel_id, session.lang), ephemeral=True
+                )
+                return
+            if action == "next":
+                lines = session.step()
+            elif action == "start":
+                lines = session.start()
+            elif action == "pause":
+                timer = game.timer
+                lines = session.resume() if timer is not None and timer.state == "paused" else session.pause()
+            elif action in ("minus", "plus"):
+                lines = session.adjust(15 if action == "plus" else -15)
+            elif action == "victory":
+                lines = session.victory()
+            elif action == "stop":
+                lines = session.abandon()
+            else:
+                raise GameError(f"unknown action {action}")
+        except (GameError, TimerError, ExplorationError) as exc:
+            await interaction.response.send_message(str(exc), ephemeral=True)
+            return
+        # The click's own answer edits the status message (no second edit: rate limits).
+        done: dict[str, Any] = {"view": None} if game.phase == "over" else {}
+        await interaction.response.edit_message(content=session.status(), allowed_mentions=NO_PINGS, **done)
+        await self._after(session, lines, action)
+
+    async def on_cell(self, interaction: discord.Interaction, channel_id: int, action: str, cell: int) -> None:
+        session = self.sessions.get(channel_id)
+        if session is None or session.game.phase == "over":
+            await interaction.response.edit_message(content=text(self._lang(None), "ui.no_game"), view=None)
+            return
+        try:
+            if action == "peek":
+                private = session.peek(cell, interaction.user.id)
+                await interaction.response.edit_message(content=private, view=None)  # only the peeker sees it
+                await self._refresh(session)
+                return
+            lines = session.reveal(cell)
+        except (GameError, ExplorationError) as exc:
+            await interaction.response.edit_message(content=str(exc), view=None)
+            return
+        await interaction.response.edit_message(content=text(session.lang, "ui.revealed"), view=None)
+        channel = interaction.channel
+        if isinstance(channel, discord.abc.Messageable):
+            await channel.send("\n".join(lines), allowed_mentions=NO_PINGS)
+        await self._after(session, lines, "reveal")
+
+    async def on_defeat(self, interaction: discord.Interaction, channel_id: int, cause: DefeatCause) -> None:
+        session = self.sessions.get(channel_id)
+        if session is None or session.game.phase == "over":
+            await interaction.response.edit_message(content=text(self._lang(None), "ui.no_game"), view=None)
+            return
+        lines = session.defeat(cause)
+        await interaction.response.edit_message(content=lines[0], view=None)
+        await self._after(session, lines, "defeat")
+
+    async def _after(self, session: Session, lines: list[str], action: str) -> None:
+        """Speak, refresh the status message, and run or stop the timer task."""
+        voice = self.voices.get(session.channel_id)
+        timer = session.game.timer
+        if voice is not None:
+            voice.music(session.game.phase == "action" and timer is not None and timer.state == "running")
+            await voice.say(lines)
+        if action in ("reveal", "defeat"):  # answered in an ephemeral: the status message needs an edit
+            await self._refresh(session)
+        if action == "start":
+            self.tasks[session.channel_id] = asyncio.create_task(self._run_timer(session))
+        if session.game.phase == "over":
+            await self._finish(session)
+
+    async def _refresh(self, session: Session) -> None:
+        message = self.status_messages.get(session.channel_id)
+        if message is None:
+            return
+        view = None if session.game.phase == "over" else discord.utils.MISSING
+        with contextlib.suppress(discord.HTTPException):
+            await message.edit(content=session.status(), view=view, allowed_mentions=NO_PINGS)
+
+    async def _run_timer(self, session: Session) -> None:
+        """Sleep to the next call (at most TICK_S at a time), speak it, refresh on marks and time's up."""
+        game = session.game
+        while game.phase == "action" and game.timer is not None and game.timer.state in ("running", "paused"):
+            due = game.timer.next_due()
+            await self.sleep(TICK_S if due is None else min(TICK_S, max(0.0, due - self.clock())))
+            if game.phase != "action":
+                break
+            words = session.calls()
+            if not words:
+                continue
+            voice = self.voices.get(session.channel_id)
+            if voice is not None:
+                await voice.say(words, interrupt=True)
+                voice.music(game.timer.state == "running")
+            if any(not w.isdigit() for w in words):
+                await self._refresh(session)
+
+    async def _finish(self, session: Session) -> None:
+        task = self.tasks.pop(session.channel_id, None)
+        if task is not None and task is not asyncio.current_task():
+            task.cancel()
+        voice = self.voices.pop(session.channel_id, None)
+        if voice is not None:
+            await voice.close()
+        row = session.row()
+        guild_id = getattr(self.status_messages.get(session.channel_id), "guild", None)
+        gid = getattr(guild_id, "id", 0) or 0
+        if row is not None:
+            await self.record(gid, row)
+
+    async def record(self, guild_id: int, row: LogbookRow) -> None:
+        """Hand the row to storage when it can keep ELITE games; else keep it in memory."""
+        self.finished.append((guild_id, row))
+        saver = getattr(getattr(self.bot, "storage", None), "record_game", None)
+        if callable(saver):
+            try:
+                await saver(guild_id, row.model_dump(mode="json"))
+            except Exception:
+                log.exception("could not store the ELITE logbook row")
+
+    # -- helpers -----------------------------------------------------------------------------------
+    @elite.command(name="roll", description="Alien activation: roll Hit dice for an alien type")
+    @app_commands.describe(
+        alien="Swarm type or boss",
+        in_range="Heroes in range and how many of these aliens reach them, e.g. 'akosha 2, gerid 1'",
+        hit_value="Hit value from the card (when no data pack has it)",
+    )
+    @app_commands.choices(alien=_choices(SWARM_TYPES + BOSSES))
+    async def roll(
+        self,
+        interaction: discord.Interaction,
+        alien: str,
+        in_range: str,
+        hit_value: app_commands.Range[int, 1, 6] | None = None,
+    ) -> None:
+        session = self.sessions.get(interaction.channel_id or 0)
+        if session is None:
+            await interaction.response.send_message(text(self._lang(None), "ui.no_game"), ephemeral=True)
+            return
+        kind = next(a for a in (*SWARM_TYPES, *BOSSES) if a == alien)
+        try:
+            targets = parse_in_range(in_range)
+            ability = AlienAbility(hit_value=hit_value) if hit_value is not None else None
+            rolls: tuple[HeroRoll, ...] = session.game.roll_alien(kind, targets, ability)
+        except (ValueError, GameError) as exc:
+            await interaction.response.send_message(str(exc), ephemeral=True)
+            return
+        lang = session.lang
+        lines = [f"**{text(lang, 'swarm.' + kind if kind in SWARM_TYPES else 'boss.' + kind)}**"]
+        for r in rolls:
+            dice = "🎲 " + (" ".join(map(str, r.rolls)) or "—")
+            line = text(lang, "ui.damage", hero=text(lang, f"hero.{r.hero}"), dice=dice, damage=r.damage)
+            moved = session.game.damage_hero(r.hero, r.damage) if session.game.phase != "over" else None
+            if moved is not None and moved.died:
+                line += f"; {text(lang, 'ui.dies')}"
+            elif moved is not None and moved.dice_locked:
+                line += f"; {text(lang, 'ui.locks', count=moved.dice_locked)}"
+            lines.append(line)
+        await interaction.response.send_message("\n".join(lines), allowed_mentions=NO_PINGS)
+        if session.game.phase == "over":
+            session.log.extend(session.ending())
+            await self._refresh(session)
+            await self._finish(session)
+
+    @elite.command(name="pack", description="Upload this server's ELITE data pack (JSON; admins)")
+    @app_commands.default_permissions(manage_guild=True)
+    async def pack(self, interaction: discord.Interaction, file: discord.Attachment) -> None:
+        if file.size > MAX_PACK_BYTES:
+            await interaction.response.send_message(f"Too large ({file.size} bytes).", ephemeral=True)
+            return
+        try:
+            pack = load_pack(await file.read())
+        except PackError as exc:
+            await interaction.response.send_message(f"Not loaded: {exc}", ephemeral=True)
+            return
+        self.packs[interaction.guild_id or 0] = pack
+        await interaction.response.send_message(
+            f"Pack loaded: {len(pack.swarm_spawn)} swarm spawn cards, {len(pack.bosses)} bosses, "
+            f"{len(pack.events)} events, {len(pack.equipment)} equipment cards. New games use it.",
+            ephemeral=True,
+        )
+
+    @elite.command(name="schema", description="The JSON schema of an ELITE data pack")
+    async def schema(self, interaction: discord.Interaction) -> None:
+        data = json.dumps(pack_json_schema(), indent=2).encode()
+        await interaction.response.send_message(
+            "Fill this in with your own cards' values.",
+            file=discord.File(io.BytesIO(data), filename="elite-pack.schema.json"),
+            ephemeral=True,
+        )
+
+    @elite.command(name="board", description="ELITE leaderboard: wins per difficulty, fewest rounds per mission")
+    @app_commands.choices(language=_choices(("en", "ru")))
+    async def board(self, interaction: discord.Interaction, language: str | None = None) -> None:
+        lang = self._lang(language)
+        rows = await self.rows(interaction.guild_id or 0)
+        if not rows:
+            await interaction.response.send_message(text(lang, "ui.board_empty"), ephemeral=True)
+            return
+        standing = leaderboard(rows)
+        wins = ", ".join(f"{text(lang, f'difficulty.{d}')} {n}" for d, n in standing.wins.items())
+        fewest = ", ".join(f"{text(lang, f'mission.{m}')} {n}" for m, n in standing.fewest_rounds.items()) or "—"
+        lines = [
+            text(lang, "ui.board_title"),
+            text(lang, "ui.board_games", games=standing.games),
+            text(lang, "ui.board_wins", wins=wins),
+            text(lang, "ui.board_fewest", fewest=fewest),
+        ]
+        await interaction.response.send_message("\n".join(lines), allowed_mentions=NO_PINGS)
+
+    async def rows(self, guild_id: int) -> list[LogbookRow]:
+        """This guild's finished games: from storage when it keeps them, else this process's memory."""
+        loader = getattr(getattr(self.bot, "storage", None), "game_rows", None)
+        if callable(loader):
+            try:
+                return [LogbookRow.model_validate(r) for r in await loader(guild_id, "elite")]
+            except Exception:
+                log.exception("could not read ELITE logbook rows; showing this session's games")
+        return [row for gid, row in self.finished if gid == guild_id]

@@ -1,0 +1,409 @@
+"""`/replay <flight>` and `/whatif <flight>`: a logged flight's pictures and captain's log again, and
+the same flight with one crew member's 12 actions changed.
+
+Both re-resolve the stored game (the engine is deterministic: same game and seed, same flight), so
+nothing but the game needs storing.  Resolution and drawing run in `asyncio.to_thread`; every
+click answers within Discord's 3 seconds (a deferral first where the work is heavier).  What-if
+results are only ever shown ephemerally: nothing here writes to the store.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.exts.mission._components import view_of
+from bot.exts.mission._render import captains_log, mission_label
+from bot.exts.replay import _ids
+from bot.exts.replay._components import ReplayButton, ReplaySelect
+from bot.exts.replay._text import text
+from bot.exts.replay._whatif import (
+    Hand,
+    Slot,
+    WhatIfError,
+    alternative,
+    compare,
+    decode,
+    encode,
+    flip,
+    hand_of,
+    place,
+)
+from bot.i18n import t
+from bot.pictures import Replay, render_overview, render_turn, resolve_with_states
+from bot.pictures.labels import word
+from bot.text import code_text, user_text
+from engine import board
+from engine.flight.cards import card
+from engine.flight.machine import Flight
+from engine.model import Game
+from engine.vocab import Half
+
+if TYPE_CHECKING:
+    from bot.client import SpaceAlertBot
+    from bot.storage import FlightRecord
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Logged:
+    """A finished flight of this server and the game it was resolved from."""
+
+    record: FlightRecord
+    flight: Flight
+    game: Game
+
+    @property
+    def lang(self) -> str:
+        return self.record.language
+
+    @property
+    def mission(self) -> str:
+        return mission_label(self.record.options)
+
+
+def game_of(record: FlightRecord, flight: Flight) -> Game:
+    """The game to re-resolve: a stored copy if the store kept one, else rebuilt from the snapshot.
+
+    Today the logbook keeps only the result; the flight row keeps the final `Flight` snapshot, from
+    which `to_game()` rebuilds exactly what was resolved.  A `game` entry in the flight's notes
+    (or a logbook column, once storage adds one) wins, so a snapshot schema change cannot make old
+    flights unreplayable.
+    """
+    stored = record.notes.get("game")
+    if isinstance(stored, dict):
+        return Game.model_validate(stored)
+    return flight.to_game()
+
+
+def replay_picture(game: Game, index: int, lang: str) -> tuple[Replay, bytes]:
+    """Resolve and draw snapshot `index` (clamped to the flight); run in a worker thread."""
+    replay = resolve_with_states(game)
+    index = max(0, min(index, len(replay.states) - 1))
+    return replay, render_turn(replay, index, lang)
+
+
+def outcome_text(lang: str, outcome: str) -> str:
+    return text(lang, "survived" if outcome == "survived" else "destroyed")
+
+
+class ReplayCog(commands.Cog, name="Replay"):
+    def __init__(self, bot: SpaceAlertBot) -> None:
+        self.bot = bot
+
+    # -- loading ------------------------------------------------------------------------------------------
+    async def load(self, guild_id: int | None, flight_id: str) -> Logged | str:
+        """The logged flight, or the text to answer with."""
+        lang = self.bot.settings.default_language
+        fid = flight_id.strip().lower()
+        record = await self.bot.storage.load_flight(fid) if len(fid) == 8 else None
+        if record is None or record.guild_id != guild_id or record.status != "finished" or record.state is None:
+            return text(lang, "not_found", flight=code_text(fid, 20))
+        try:
+            flight = Flight.from_dict(record.state)
+            return Logged(record, flight, game_of(record, flight))
+        except Exception as exc:  # an old snapshot schema, a game the engine no longer accepts
+            log.warning("flight %s: cannot rebuild its game: %s", fid, exc)
+            return text(record.language, "cannot_replay", reason=str(exc)[:200])
+
+    async def _flight_choices(
+        self, interaction: discord.Interaction, current: str, *, mine: bool
+    ) -> list[app_commands.Choice[str]]:
+        entries = await self.bot.storage.logbook(
+            interaction.guild_id or 0, user_id=interaction.user.id if mine else None, limit=25
+        )
+        out = []
+        for e in entries:
+            if not e.flight_id:
+                continue
+            label = f"{e.flown_at[:16].replace('T', ' ')} · {e.mission_id} · {e.outcome} · {e.total} · {e.flight_id}"
+            if current.lower() in label.lower():
+                out.append(app_commands.Choice(name=label[:100], value=e.flight_id))
+        return out[:25]
+
+    # -- /replay ---------------------------------------------------------------------------------------------
+    @app_commands.command(name="replay", description="A logged flight's pictures and captain's log again")
+    @app_commands.guild_only()
+    @app_commands.describe(flight="The flight (pick from the logbook)", turn="Start at this turn (0 = before turn 1)")
+    async def replay(
+        self, interaction: discord.Interaction, flight: str, turn: app_commands.Range[int, 0, 13] | None = None
+    ) -> None:
+        logged = await self.load(interaction.guild_id, flight)
+        if isinstance(logged, str):
+            await interaction.response.send_message(logged, ephemeral=True)
+            return
+        index = turn if turn is not None else board.TURNS + 1  # the end by default
+        replay = await self.post_turn(interaction, logged, index, ephemeral=False)
+        data = replay.result.to_json_dict(with_log=True)
+        chunks = captains_log(logged.lang, data.get("log") or [])
+        log_file = discord.File(io.BytesIO("\n".join(chunks).encode("utf-8")), filename="captains-log.md")
+        await interaction.followup.send(text(logged.lang, "log_file", flight=logged.record.id), file=log_file)
+
+    async def post_turn(
+        self, interaction: discord.Interaction, logged: Logged, index: int, *, ephemeral: bool
+    ) -> Replay:
+        """A new message with snapshot `index` and the previous/next buttons (deferred first)."""
+        await interaction.response.defer(thinking=True, ephemeral=ephemeral)
+        replay, picture = await asyncio.to_thread(replay_picture, logged.game, index, logged.lang)
+        index = max(0, min(index, len(replay.states) - 1))
+        embed, file, view = self.turn_message(logged, replay, index, picture)
+        await interaction.followup.send(embed=embed, file=file, view=view, ephemeral=ephemeral)
+        return replay
+
+    def turn_message(
+        self, logged: Logged, replay: Replay, index: int, picture: bytes
+    ) -> tuple[discord.Embed, discord.File, discord.ui.View]:
+        lang, fid = logged.lang, logged.record.id
+        result = replay.result
+        won = result.outcome == "survived"
+        embed = discord.Embed(
+            title=text(
+                lang,
+                "replay_title",
+                mission=logged.mission,
+                outcome=outcome_text(lang, result.outcome),
+                total=result.score.total,
+            )[:256],
+            colour=discord.Colour.green() if won else discord.Colour.red(),
+        )
+        name = f"turn-{index:02d}.png"
+        embed.set_image(url=f"attachment://{name}")
+        embed.set_footer(text=text(lang, "replay_footer", flight=fid))
+        last = len(replay.states) - 1
+        view = view_of(
+            ReplayButton(_ids.make(fid, "turn", 0), label="⏮", disabled=index == 0),
+            ReplayButton(_ids.make(fid, "turn", max(index - 1, 0)), label="◀", disabled=index == 0),
+            ReplayButton(
+                _ids.make(fid, "turn", index), label=f"{index}/{last}", disabled=True, style=discord.ButtonStyle.primary
+            ),
+            ReplayButton(_ids.make(fid, "turn", min(index + 1, last)), label="▶", disabled=index == last),
+            ReplayButton(_ids.make(fid, "turn", last), label="⏭", disabled=index == last),
+        )
+        return embed, discord.File(io.BytesIO(picture), filename=name), view
+
+    async def show_turn(self, interaction: discord.Interaction, logged: Logged, index: int) -> None:
+        await interaction.response.defer()
+        replay, picture = await asyncio.to_thread(replay_picture, logged.game, index, logged.lang)
+        index = max(0, min(index, len(replay.states) - 1))
+        embed, file, view = self.turn_message(logged, replay, index, picture)
+        await interaction.edit_original_response(embed=embed, attachments=[file], view=view)
+
+    # -- /whatif ---------------------------------------------------------------------------------------------
+    @app_commands.command(name="whatif", description="Change your own 12 actions of a logged flight and compare")
+    @app_commands.guild_only()
+    @app_commands.describe(flight="A flight you flew (pick from the logbook)")
+    async def whatif(self, interaction: discord.Interaction, flight: str) -> None:
+        found = await self.whatif_hand(interaction, flight)
+        if found is None:
+            return
+        logged, hand = found
+        embed, view = self.editor(logged, hand, hand.real, 1)
+        await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
+
+    async def whatif_hand(self, interaction: discord.Interaction, flight_id: str) -> tuple[Logged, Hand] | None:
+        """The flight and the caller's cards, or None after answering why not."""
+        logged = await self.load(interaction.guild_id, flight_id)
+        if isinstance(logged, str):
+            await interaction.response.send_message(logged, ephemeral=True)
+            return None
+        member = logged.record.member(interaction.user.id)
+        if member is None:
+            await interaction.response.send_message(text(logged.lang, "not_crew"), ephemeral=True)
+            return None
+        try:
+            return logged, hand_of(logged.flight, member.name)
+        except WhatIfError as exc:
+            await interaction.response.send_message(text(logged.lang, str(exc)), ephemeral=True)
+            return None
+
+    def slot_text(self, lang: str, hand: Hand, slot: Slot) -> str:
+        if slot is None:
+            return text(lang, "empty")
+        c = card(hand.cards[slot[0]])
+        code = c.code(slot[1])
+        return (f"★{code}" if c.heroic else code.upper()) if slot[1] == "action" else _move_label(lang, code)
+
+    def editor(
+        self, logged: Logged, hand: Hand, plan: tuple[Slot, ...], turn: int
+    ) -> tuple[discord.Embed, discord.ui.View]:
+        lang, fid = logged.lang, logged.record.id
+        code = encode(plan)
+        lines = []
+        for i, slot in enumerate(plan, start=1):
+            mark = "▶" if i == turn else "▫"
+            changed = " ✎" if slot != hand.real[i - 1] else ""
+            lines.append(f"{mark} **{i}** · {self.slot_text(lang, hand, slot)}{changed}")
+        embed = discord.Embed(
+            title=text(lang, "whatif_title", name=user_text(hand.name), mission=logged.mission)[:256],
+            description=text(lang, "whatif_help") + "\n\n" + "\n".join(lines),
+            colour=discord.Colour.blurple(),
+        )
+        turns = [
+            discord.SelectOption(
+                label=text(lang, "turn_option", turn=i),
+                value=str(i),
+                description=self.slot_text(lang, hand, plan[i - 1])[:100],
+                default=i == turn,
+            )
+            for i in range(1, board.TURNS + 1)
+        ]
+        where = {s[0]: i for i, s in enumerate(plan, start=1) if s is not None}
+        cards = [discord.SelectOption(label=text(lang, "empty"), value="-")]
+        for index, cid in enumerate(hand.cards[:24]):
+            note = text(lang, "on_turn", turn=where[index]) if index in where else None
+            cards.append(discord.SelectOption(label=_card_label(lang, cid), value=str(index), description=note))
+        view = view_of(
+            ReplaySelect(_ids.make(fid, "wturn", code), options=turns, placeholder=text(lang, "choose_turn"), row=0),
+            ReplaySelect(
+                _ids.make(fid, "wcard", turn, code),
+                options=cards,
+                placeholder=text(lang, "choose_card", turn=turn),
+                row=1,
+            ),
+            ReplayButton(_ids.make(fid, "flip", turn, code), label=text(lang, "flip"), row=2),
+            ReplayButton(_ids.make(fid, "clear", turn, code), label=text(lang, "clear"), row=2),
+            ReplayButton(_ids.make(fid, "reset"), label=text(lang, "reset"), row=2),
+            ReplayButton(
+                _ids.make(fid, "run", code), label=text(lang, "run"), style=discord.ButtonStyle.primary, row=2
+            ),
+        )
+        return embed, view
+
+    async def run_whatif(
+        self, interaction: discord.Interaction, logged: Logged, hand: Hand, plan: tuple[Slot, ...]
+    ) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        real, alt, cmp = await asyncio.to_thread(_compare_flights, logged.game, hand, plan)
+        lang = logged.lang
+        real_png, alt_png = await asyncio.to_thread(lambda: (render_overview(real, lang), render_overview(alt, lang)))
+        lines = [
+            text(lang, "score_line", real=cmp.real_total, alt=cmp.alt_total, delta=cmp.delta),
+            text(
+                lang,
+                "outcome_line",
+                real=outcome_text(lang, cmp.real_outcome),
+                alt=outcome_text(lang, cmp.alt_outcome),
+            ),
+        ]
+        for zone in board.ZONES:
+            if cmp.real_damage[zone] != cmp.alt_damage[zone]:
+                lines.append(
+                    text(
+                        lang,
+                        "damage_line",
+                        zone=word(lang, zone),
+                        real=cmp.real_damage[zone],
+                        alt=cmp.alt_damage[zone],
+                    )
+                )
+        if cmp.first_divergence is None:
+            lines.append(text(lang, "same"))
+        else:
+            lines.append(text(lang, "diverges", turn=cmp.first_divergence))
+        embed = discord.Embed(
+            title=text(lang, "whatif_title", name=user_text(hand.name), mission=logged.mission)[:256],
+            description="\n".join(lines),
+            colour=discord.Colour.green() if cmp.delta > 0 else discord.Colour.dark_grey(),
+        )
+        embed.set_footer(text=text(lang, "not_logged"))
+        files = [
+            discord.File(io.BytesIO(real_png), filename="real.png", description=text(lang, "real")),
+            discord.File(io.BytesIO(alt_png), filename="whatif.png", description=text(lang, "alt")),
+        ]
+        await interaction.followup.send(embed=embed, files=files, ephemeral=True)
+
+    # -- the one router --------------------------------------------------------------------------------------
+    async def on_component(self, interaction: discord.Interaction, cid: _ids.ReplayId, values: list[str]) -> None:
+        if cid.action in ("turn", "open"):
+            logged = await self.load(interaction.guild_id, cid.flight)
+            if isinstance(logged, str):
+                await interaction.response.send_message(logged, ephemeral=True)
+                return
+            parts = cid.parts
+            index = int(parts[0]) if parts and parts[0].isdigit() else 0
+            if cid.action == "turn":
+                await self.show_turn(interaction, logged, index)
+            else:
+                await self.post_turn(interaction, logged, index, ephemeral=True)
+            return
+        found = await self.whatif_hand(interaction, cid.flight)
+        if found is None:
+            return
+        logged, hand = found
+        try:
+            turn, plan = self._edit(cid, hand, values)
+        except (WhatIfError, ValueError, IndexError):
+            await interaction.response.send_message(text(logged.lang, "bad_plan"), ephemeral=True)
+            return
+        if cid.action == "run":
+            await self.run_whatif(interaction, logged, hand, plan)
+            return
+        embed, view = self.editor(logged, hand, plan, turn)
+        await interaction.response.edit_message(embed=embed, view=view)
+
+    @staticmethod
+    def _edit(cid: _ids.ReplayId, hand: Hand, values: list[str]) -> tuple[int, tuple[Slot, ...]]:
+        """Apply one editor click: (the turn to show selected, the new plan)."""
+        parts = cid.parts
+        if cid.action == "reset":
+            return 1, hand.real
+        if cid.action in ("run", "wturn"):
+            plan = decode(parts[0], hand)
+            turn = int(values[0]) if cid.action == "wturn" and values else 1
+            if not 1 <= turn <= board.TURNS:
+                raise WhatIfError("bad_plan")
+            return turn, plan
+        turn, plan = int(parts[0]), decode(parts[1], hand)
+        if not 1 <= turn <= board.TURNS:
+            raise WhatIfError("bad_plan")
+        if cid.action == "flip":
+            return turn, flip(plan, turn)
+        if cid.action == "clear":
+            return turn, place(plan, turn, None)
+        # wcard: the chosen card on this turn, with the half it had in the real plan (else its action)
+        choice = values[0] if values else "-"
+        if choice == "-":
+            return turn, place(plan, turn, None)
+        index = int(choice)
+        if not 0 <= index < len(hand.cards):
+            raise WhatIfError("bad_plan")
+        half: Half = next((s[1] for s in hand.real if s is not None and s[0] == index), "action")
+        return turn, place(plan, turn, (index, half))
+
+    # -- autocomplete ------------------------------------------------------------------------------------------
+    @replay.autocomplete("flight")
+    async def _replay_flights(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return await self._flight_choices(interaction, current, mine=False)
+
+    @whatif.autocomplete("flight")
+    async def _whatif_flights(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return await self._flight_choices(interaction, current, mine=True)
+
+
+def _compare_flights(game: Game, hand: Hand, plan: tuple[Slot, ...]) -> tuple[Replay, Replay, Any]:
+    real = resolve_with_states(game)
+    alt = resolve_with_states(alternative(game, hand, plan))
+    return real, alt, compare(real, alt)
+
+
+_MOVE_KEYS = {"<": "card.red", ">": "card.blue", "^": "card.lift"}
+
+
+def _move_label(lang: str, code: str) -> str:
+    key = _MOVE_KEYS.get(code) or f"card.heroic_{code}"
+    label = t(lang, key)
+    return code if label == key else label
+
+
+def _card_label(lang: str, card_id: str) -> str:
+    c = card(card_id)
+    action = c.action if c.heroic else c.action.upper()
+    return f"{'★' if c.heroic else ''}{action} | {_move_label(lang, c.move)}"[:100]

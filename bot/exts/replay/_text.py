@@ -1,0 +1,115 @@
+"""The replay and what-if texts in the bot's three languages.
+
+Kept in this extension (not in bot/locales) so the feature lands without touching the shared
+catalogues; `text()` falls back to English for an unknown language.
+"""
+
+from __future__ import annotations
+
+TEXTS: dict[str, dict[str, str]] = {
+    "en": {
+        "not_found": "No finished flight {flight} on this server.",
+        "cannot_replay": "This flight cannot be replayed: {reason}",
+        "not_crew": "Only the crew of that flight can ask what if.",
+        "no_board": "You had no action board of your own in that flight (a solo captain plans for androids).",
+        "too_many_cards": "You held more cards than the editor can show.",
+        "bad_plan": "This what-if is out of date; start again with /whatif.",
+        "replay_title": "Replay · {mission} · {outcome}, score {total}",
+        "replay_footer": "Flight {flight} · re-resolved from the stored game",
+        "log_file": "The captain's log of flight {flight}.",
+        "whatif_title": "What if {name} had played differently? · {mission}",
+        "whatif_help": "Pick a turn, then a card you held for it; flip its half; then **Resolve**. "
+        "Only you see this, and what-if results never enter the logbook.",
+        "turn_option": "Turn {turn}",
+        "empty": "— empty —",
+        "on_turn": "now on turn {turn}",
+        "choose_turn": "Turn to edit",
+        "choose_card": "Card for turn {turn}",
+        "flip": "Flip half",
+        "clear": "Clear turn",
+        "reset": "Real plan",
+        "run": "Resolve what-if",
+        "real": "Real flight",
+        "alt": "What if",
+        "score_line": "Score {real} → {alt} ({delta:+d})",
+        "outcome_line": "{real} → {alt}",
+        "damage_line": "Damage {zone}: {real} → {alt}",
+        "diverges": "First difference: turn {turn}",
+        "same": "Nothing changes: the flight goes exactly the same way.",
+        "survived": "survived",
+        "destroyed": "destroyed",
+        "not_logged": "Not recorded in the logbook or the leaderboard.",
+    },
+    "ru": {
+        "not_found": "На этом сервере нет завершённого полёта {flight}.",
+        "cannot_replay": "Этот полёт нельзя воспроизвести: {reason}",
+        "not_crew": "Спросить «а что если» может только экипаж этого полёта.",
+        "no_board": "В этом полёте у вас не было своего планшета действий (капитан-одиночка планирует за андроидов).",
+        "too_many_cards": "У вас было больше карт, чем помещается в редактор.",
+        "bad_plan": "Этот вариант устарел; начните заново с /whatif.",
+        "replay_title": "Повтор · {mission} · {outcome}, очки {total}",
+        "replay_footer": "Полёт {flight} · заново разрешён по сохранённой игре",
+        "log_file": "Бортовой журнал полёта {flight}.",
+        "whatif_title": "А что если бы {name} сыграл(а) иначе? · {mission}",
+        "whatif_help": "Выберите ход, затем карту, которая у вас была; переверните её; затем **Разрешить**. "
+        "Это видите только вы, и варианты не попадают в журнал.",
+        "turn_option": "Ход {turn}",
+        "empty": "— пусто —",
+        "on_turn": "сейчас на ходу {turn}",
+        "choose_turn": "Ход для правки",
+        "choose_card": "Карта для хода {turn}",
+        "flip": "Перевернуть",
+        "clear": "Очистить ход",
+        "reset": "Настоящий план",
+        "run": "Разрешить вариант",
+        "real": "Настоящий полёт",
+        "alt": "А что если",
+        "score_line": "Очки {real} → {alt} ({delta:+d})",
+        "outcome_line": "{real} → {alt}",
+        "damage_line": "Урон {zone}: {real} → {alt}",
+        "diverges": "Первое отличие: ход {turn}",
+        "same": "Ничего не меняется: полёт идёт точно так же.",
+        "survived": "выжили",
+        "destroyed": "уничтожены",
+        "not_logged": "Не попадает в журнал и таблицу рекордов.",
+    },
+    "cs": {
+        "not_found": "Na tomto serveru není dokončený let {flight}.",
+        "cannot_replay": "Tento let nelze přehrát: {reason}",
+        "not_crew": "„Co kdyby“ se může ptát jen posádka toho letu.",
+        "no_board": "V tom letu jste neměli vlastní plán akcí (kapitán sám plánuje za androidy).",
+        "too_many_cards": "Měli jste víc karet, než editor ukáže.",
+        "bad_plan": "Tato varianta je zastaralá; začněte znovu příkazem /whatif.",
+        "replay_title": "Záznam · {mission} · {outcome}, skóre {total}",
+        "replay_footer": "Let {flight} · znovu vyhodnocen z uložené hry",
+        "log_file": "Lodní deník letu {flight}.",
+        "whatif_title": "Co kdyby {name} hrál(a) jinak? · {mission}",
+        "whatif_help": "Vyberte kolo, pak kartu, kterou jste měli; otočte ji; pak **Vyhodnotit**. "
+        "Vidíte to jen vy a varianty se nezapisují do deníku.",
+        "turn_option": "Kolo {turn}",
+        "empty": "— prázdné —",
+        "on_turn": "teď v kole {turn}",
+        "choose_turn": "Kolo k úpravě",
+        "choose_card": "Karta pro kolo {turn}",
+        "flip": "Otočit",
+        "clear": "Vyprázdnit kolo",
+        "reset": "Skutečný plán",
+        "run": "Vyhodnotit variantu",
+        "real": "Skutečný let",
+        "alt": "Co kdyby",
+        "score_line": "Skóre {real} → {alt} ({delta:+d})",
+        "outcome_line": "{real} → {alt}",
+        "damage_line": "Poškození {zone}: {real} → {alt}",
+        "diverges": "První rozdíl: kolo {turn}",
+        "same": "Nic se nemění: let proběhne úplně stejně.",
+        "survived": "přežili",
+        "destroyed": "zničeni",
+        "not_logged": "Nezapisuje se do deníku ani do žebříčku.",
+    },
+}
+
+
+def text(lang: str, key: str, /, **params: object) -> str:
+    table = TEXTS.get(lang, TEXTS["en"])
+    raw = table.get(key, TEXTS["en"][key])
+    return raw.format(**params) if params else raw
