@@ -24,6 +24,7 @@ import contextlib
 import ctypes
 import gc
 import logging
+import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -103,6 +104,12 @@ class VoiceService:
         )
         self._active: set[IntercomPlayer] = set()
         self.releases = 0
+        # espeak-ng's version is part of every cache key: ask for it now, off the loop, so the
+        # first flight's first line does not wait ~100 ms for a subprocess.
+        for engine in (self.engines.primary, self.engines.fallback):
+            version = getattr(engine, "version", None)
+            if callable(version):
+                threading.Thread(target=version, name="voice-warm", daemon=True).start()
 
     # -- flights in progress and memory ----------------------------------------------------------
 

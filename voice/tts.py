@@ -133,6 +133,10 @@ class EspeakBackend:
             proc.kill()
             await proc.wait()
             raise TTSTimeout(f"espeak-ng took longer than {self.timeout_s:g} s", backend=self.name) from None
+        except asyncio.CancelledError:  # the flight was aborted mid-render: leave no process behind
+            with contextlib.suppress(ProcessLookupError):
+                proc.kill()
+            raise
         if proc.returncode != 0 or len(out) <= 44:
             raise TTSError(
                 f"espeak-ng failed (exit {proc.returncode}): {err.decode('utf-8', 'replace').strip()[:200]}",
