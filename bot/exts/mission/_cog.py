@@ -26,7 +26,7 @@ from bot.exts.mission._render import ROLE_EMOJI, closed_embed, lobby_embed
 from bot.exts.mission._respond import Reply
 from bot.i18n import t
 from bot.settings import LANGUAGES
-from bot.storage import ChannelBusy, CrewMember, FlightRecord
+from bot.storage import ChannelBusy, CrewMember, FlightRecord, StaleWrite
 from bot.text import code_text
 from engine.documents import MAX_TIMELINE_BYTES
 from engine.flight import lobby
@@ -157,10 +157,11 @@ class MissionCog(commands.Cog, name="Mission"):
             message = await interaction.original_response()
         except discord.HTTPException:
             return
-        async with self.flights.store.locked(record.id) as fresh:
-            if fresh is not None:
-                fresh.lobby_message_id = message.id
-                await self.flights.store.save(fresh)
+
+        def remember_lobby(fresh: FlightRecord) -> None:
+            fresh.lobby_message_id = message.id
+
+        await self.flights.store.update(record.id, remember_lobby)
 
     @mission_start.autocomplete("mission")
     async def _mission_autocomplete(
@@ -195,13 +196,25 @@ class MissionCog(commands.Cog, name="Mission"):
         if not self._may_manage(interaction, found):
             await interaction.response.send_message(t(lang, "error.not_host_or_manager"), ephemeral=True)
             return
-        async with Reply(interaction, ephemeral=False) as reply, self.flights.store.locked(found.id) as record:
-            if record is None or not record.active:
+        was_flying: bool | None = None  # None: it was over before this abort
+
+        def abort(record: FlightRecord) -> dict[str, Any] | None:
+            nonlocal was_flying
+            was_flying = record.status == "flying" if record.active else None
+            if was_flying is None:
+                return None
+            record.status = "aborted"
+            return {"kind": "abort", "actor_id": interaction.user.id, "payload": {}}
+
+        async with Reply(interaction, ephemeral=False) as reply:
+            try:
+                record = await self.flights.store.update(found.id, abort)
+            except StaleWrite:  # the flight kept changing under every attempt: ask to try again
+                await reply.reject(t(lang, "error.busy"))
+                return
+            if record is None or was_flying is None:
                 await reply.reject(t(lang, "error.flight_over"))
                 return
-            was_flying = record.status == "flying"
-            record.status = "aborted"
-            await self.flights.store.save(record, {"kind": "abort", "actor_id": interaction.user.id, "payload": {}})
             await reply.send(t(lang, "flight.aborted", user=interaction.user.mention))
         if was_flying:
             await self.flights.after_abort(record)
@@ -306,11 +319,24 @@ class MissionCog(commands.Cog, name="Mission"):
 
     async def _lobby_action(self, interaction: discord.Interaction, cid: _ids.ComponentId, values: list[str]) -> None:
         user = interaction.user
-        async with Reply(interaction, update=True) as reply, self.flights.store.locked(cid.flight) as record:
-            lang = record.language if record else self.bot.settings.default_language
-            if record is None or record.status != "lobby":
-                await reply.reject(t(lang, "error.lobby_closed"))
-                return
+        voice_channel = getattr(getattr(user, "voice", None), "channel", None)
+        mission: dict[str, Any] = {}
+        problem: str | None = None
+        if cid.action == "start":  # the mission may read files and custom missions: before the unit of work
+            peeked = await self.flights.store.peek(cid.flight)
+            if peeked is not None and peeked.status == "lobby" and peeked.host_id == user.id:
+                mission, problem = await self.flights.mission_part(peeked)
+        refusal: str | None = None
+        closed: str | None = None  # the key of the closed lobby's line (cancelled or started)
+
+        def act(record: FlightRecord) -> dict[str, Any] | None:
+            """The lobby click as a pure change (the store may run it again on a stale version)."""
+            nonlocal refusal, closed
+            refusal = closed = None
+            lang = record.language
+            if record.status != "lobby":
+                refusal = t(lang, "error.lobby_closed")
+                return None
             event: dict[str, Any] = {"kind": cid.action, "actor_id": user.id, "payload": {}}
             if cid.action in ("join", "leave", "roles"):
                 seats = [Seat(m.user_id, m.name, list(m.roles)) for m in record.crew]  # type: ignore[arg-type]
@@ -324,34 +350,41 @@ class MissionCog(commands.Cog, name="Mission"):
                         {"roles": next(s.roles for s in seats if s.key == user.id)} if not refused else {}
                     )
                 if refused:
-                    await reply.reject(t(lang, f"lobby.{refused}", n=lobby.MAX_CREW))
-                    return
+                    refusal = t(lang, f"lobby.{refused}", n=lobby.MAX_CREW)
+                    return None
                 record.crew = [CrewMember(int(s.key), s.name, list(s.roles)) for s in seats]
-            elif cid.action in ("start", "cancel"):
-                if user.id != record.host_id:
-                    await reply.reject(t(lang, "lobby.host_only"))
-                    return
-                if cid.action == "cancel":
-                    record.status = "aborted"
-                    await self.flights.store.save(record, event)
-                    await reply.send(embed=closed_embed(record, t(lang, "lobby.cancelled")), view=None)
-                    return
-                seats = [Seat(m.user_id, m.name) for m in record.crew]
-                if (refused := lobby.ready(seats)) is not None:
-                    await reply.reject(t(lang, f"lobby.{refused}"))
-                    return
-                problem = await self.flights.start(record, interaction)
-                if problem:
-                    await reply.reject(problem)
-                    return
-                await self.flights.store.save(record, event)
-                await reply.send(embed=closed_embed(record, t(lang, "lobby.started")), view=None)
-                started = record
-            if cid.action not in ("start",):
-                await self.flights.store.save(record, event)
+                return event
+            if user.id != record.host_id:
+                refusal = t(lang, "lobby.host_only")
+                return None
+            if cid.action == "cancel":
+                record.status, closed = "aborted", "lobby.cancelled"
+                return event
+            if (refused := lobby.ready([Seat(m.user_id, m.name) for m in record.crew])) is not None:
+                refusal = t(lang, f"lobby.{refused}")
+                return None
+            refusal = problem or self.flights.start(record, mission, voice_channel.id if voice_channel else None)
+            if refusal:
+                return None
+            closed = "lobby.started"
+            return event
+
+        async with Reply(interaction, update=True) as reply:
+            try:
+                record = await self.flights.store.update(cid.flight, act)
+            except StaleWrite:  # the lobby kept changing under every attempt: ask for another click
+                await reply.reject(t(self.bot.settings.default_language, "error.busy"))
+                return
+            lang = record.language if record else self.bot.settings.default_language
+            if record is None or refusal:
+                await reply.reject(refusal or t(lang, "error.lobby_closed"))
+                return
+            if closed is None:
                 await reply.send(embed=self._lobby_embed(record), view=self.lobby_view(record))
                 return
-        await self.flights.after_start(started)
+            await reply.send(embed=closed_embed(record, t(lang, closed)), view=None)
+        if closed == "lobby.started":
+            await self.flights.after_start(record)
 
     # -- helpers -------------------------------------------------------------------------------------
     def _lobby_embed(self, record: FlightRecord) -> discord.Embed:

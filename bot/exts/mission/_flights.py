@@ -1,10 +1,13 @@
 """Live flights: start, the clock-driven timer, clicks on a station, and the end of the operation.
 
 The game is `engine.flight.machine.Flight`; this module only moves it between the store and
-Discord.  Every entry point (a click, a timer tick) runs: take the flight's lock, load the
-snapshot, advance the flight to "now", apply the command, save (with the events in the flight's
-journal), release, then publish.  "Now" is derived from the stored `started_at` wall-clock
+Discord.  Every entry point (a click, a timer tick) is one unit of work through `FlightStore`:
+load the snapshot, advance the flight to "now", apply the command, save (with the events in the
+flight's journal), all in a pure function the store may re-run on a stale version; then answer
+and publish what that function found.  "Now" is derived from the stored `started_at` wall-clock
 instant and TIME_SCALE, so after a restart the timeline re-arms at exactly the right second.
+A snapshot that cannot be restored (written by a newer bot, or no upgrade leads from it) ends its
+flight politely, once, instead of failing every tick.
 
 Publishing is handed out: text to `ChannelPosts` (the intercom mirror and alerts), voice mutes
 to `Comms`, station redraws to `LiveHands`, and the flight deck is re-drawn in the background;
@@ -15,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -27,12 +31,13 @@ from bot.exts.mission._posting import ChannelPosts
 from bot.exts.mission._respond import Reply
 from bot.exts.mission._result import generator_record, logbook_entry, result_payload
 from bot.exts.mission._station import Selection, command_for, station_message
-from bot.exts.mission._store import FlightStore, journal
+from bot.exts.mission._store import Ending, FlightStore, abandon, journal
 from bot.exts.mission._voice import VoiceLink
 from bot.i18n import t
-from bot.storage import FlightRecord
+from bot.storage import FlightRecord, StaleWrite
 from engine.flight.lobby import Seat, role_holder
 from engine.flight.machine import Flight, FlightConfig, FlightError, FlightEvent, Rejected
+from engine.flight.snapshot import SnapshotError
 
 if TYPE_CHECKING:
     from bot.client import SpaceAlertBot
@@ -50,6 +55,18 @@ REDRAW_DECK = REDRAW_ALL | {"round_started", "threat_drawn", "end_agreed", "roun
 def reason_text(lang: str, rejected: Rejected) -> str:
     """Why the engine refused a command, in the flight's language."""
     return t(lang, f"reason.{rejected.reason}", **rejected.params)
+
+
+@dataclass
+class Step:
+    """What one run of a flight's change found (reset on every attempt: the store may re-run it)."""
+
+    flight: Flight | None = None
+    events: list[FlightEvent] = field(default_factory=list)
+    refusal: str | None = None  # the click's private answer instead of a station
+    unrestorable: bool = False  # the change ended the flight: its state cannot be restored
+    name: str = ""  # the clicking crew member's seat
+    sel: Selection = field(default_factory=Selection)
 
 
 class FlightService:
@@ -73,8 +90,17 @@ class FlightService:
         self.posts.shutdown_drain_s = value
 
     # -- lobby -> flight ----------------------------------------------------------------------------
-    async def start(self, record: FlightRecord, interaction: discord.Interaction) -> str | None:
-        """Build the engine Flight from the lobby (in place on `record`); a message if it cannot."""
+    async def mission_part(self, record: FlightRecord) -> tuple[dict[str, Any], str | None]:
+        """The config's mission part for the lobby's options, or why the flight cannot start.  Read
+        before the start's unit of work: it may read files and the server's custom missions."""
+        try:
+            return await self._timeline(record), None
+        except (ValueError, FlightError, ImportError) as exc:
+            return {}, t(record.language, "error.start_failed", reason=str(exc).splitlines()[0][:300])
+
+    def start(self, record: FlightRecord, mission: dict[str, Any], voice_channel_id: int | None) -> str | None:
+        """Build the engine Flight from the lobby (in place on `record`; pure, so it can run inside
+        a unit of work); a message if it cannot."""
         lang = record.language
         options = record.options
         seats = [Seat(m.user_id, m.name, list(m.roles)) for m in record.crew]  # type: ignore[arg-type]
@@ -89,17 +115,13 @@ class FlightService:
             "lang": lang,
         }
         try:
-            config |= await self._timeline(record)
-            flight = Flight.start(FlightConfig.model_validate(config))
-        except (ValueError, FlightError, ImportError) as exc:
+            flight = Flight.start(FlightConfig.model_validate(config | mission))
+        except (ValueError, FlightError) as exc:
             return t(lang, "error.start_failed", reason=str(exc).splitlines()[0][:300])
         record.state = flight.to_dict()
         record.status = "flying"
         record.started_at = self.bot.clock()
-        user: Any = interaction.user
-        voice_channel = getattr(getattr(user, "voice", None), "channel", None)
-        record.notes["voice_channel_id"] = voice_channel.id if voice_channel is not None else None
-        record.notes["muted"] = []
+        record.notes["voice_channel_id"] = voice_channel_id
         return None
 
     async def _timeline(self, record: FlightRecord) -> dict[str, Any]:
@@ -132,17 +154,20 @@ class FlightService:
             except discord.HTTPException as exc:
                 log.warning("flight %s: cannot post the flight deck: %s", record.id, exc)
         if message_id is not None:
-            async with self.store.locked(record.id) as fresh:
-                if fresh is not None:
-                    fresh.deck_message_id = message_id
-                    await self.store.save(fresh)
-                    record.deck_message_id = message_id
-                    record.version = fresh.version
+
+            def remember_deck(fresh: FlightRecord) -> None:
+                fresh.deck_message_id = message_id
+
+            record = await self.store.update(record.id, remember_deck) or record
         await self._start_voice(record)
         self.arm(record.id)
 
     async def _start_voice(self, record: FlightRecord) -> None:
-        flight = Flight.from_dict(record.state or {})
+        try:
+            flight = Flight.from_dict(record.state or {})
+        except SnapshotError as exc:
+            await self.end_unrestorable(record.id, exc)
+            return
         reason = await self.voice.start(record, flight.timeline, self.flight_time(record))
         if reason:
             self.posts.say(record.id, record.channel_id, alerts=[t(record.language, "voice.text_only", reason=reason)])
@@ -173,15 +198,32 @@ class FlightService:
             await asyncio.sleep(delay)
 
     async def tick(self, flight_id: str) -> float | None:
-        """Advance a flight to now and publish what fell due; seconds until the next due moment."""
-        async with self.store.locked(flight_id) as record:
-            if record is None or record.status != "flying" or record.state is None:
+        """Advance a flight to now and publish what fell due; seconds until the next due moment
+        (None: the flight is over, the timer stops)."""
+        step = Step()
+
+        def advance(record: FlightRecord) -> dict[str, Any] | None:
+            nonlocal step
+            step = Step()  # a retry starts from scratch
+            if record.status != "flying" or record.state is None:
                 return None
-            flight = Flight.from_dict(record.state)
-            events = flight.advance_to(max(flight.now_s, self.flight_time(record)))
+            try:
+                flight = Flight.from_dict(record.state)
+            except SnapshotError as exc:
+                step.unrestorable = True
+                return abandon(record, exc)
+            step.flight, step.events = flight, flight.advance_to(max(flight.now_s, self.flight_time(record)))
+            if not step.events:
+                return None  # nothing fell due: nothing to write
             record.state = flight.to_dict()
-            if events:
-                await self.store.save(record, journal(None, "clock", events))
+            return journal(None, "clock", step.events)
+
+        record = await self.store.update(flight_id, advance)
+        if record is not None and step.unrestorable:
+            await self._unrestorable(record)
+        flight, events = step.flight, step.events
+        if record is None or flight is None:
+            return None
         await self.publish(record, flight, events)
         if flight.complete:  # the round is over and its last line is out: resolve
             await self.finish(flight_id)
@@ -236,7 +278,11 @@ class FlightService:
             self._spawn(self.refresh_deck(fid))
 
     def deck(self, record: FlightRecord) -> tuple[discord.Embed, discord.ui.View | None]:
-        flight = Flight.from_dict(record.state) if record.state else None
+        """The flight deck as stored (an unrestorable state draws as an ended operation)."""
+        try:
+            flight = Flight.from_dict(record.state) if record.state else None
+        except SnapshotError:
+            flight = None
         return deck_message(record, flight.deck() if flight is not None else None)
 
     async def refresh_deck(self, flight_id: str) -> None:
@@ -256,42 +302,63 @@ class FlightService:
     async def on_component(self, interaction: discord.Interaction, cid: _ids.ComponentId, values: list[str]) -> None:
         user_id = interaction.user.id
         opening = cid.action == "station"
-        accepted: list[FlightEvent] = []
-        async with Reply(interaction, update=not opening) as reply:
-            async with self.store.locked(cid.flight) as record:
-                lang = record.language if record else self.bot.settings.default_language
-                if record is None or record.status != "flying" or record.state is None:
-                    await reply.reject(t(lang, "error.flight_over"))
-                    return
-                member = record.member(user_id)
-                if member is None:
-                    await reply.reject(t(lang, "error.not_crew"))
-                    return
-                if not opening and cid.player != user_id:
-                    await reply.reject(t(lang, "error.not_your_hand"))
-                    return
+        step = Step()
+
+        def play(record: FlightRecord) -> dict[str, Any] | None:
+            """The click as a pure change: checks, advance to now, the command; nothing is saved
+            when it is refused (a rejection leaves the flight as it was, clock included)."""
+            nonlocal step
+            step = Step()  # a retry starts from scratch
+            lang = record.language
+            member = record.member(user_id)
+            if record.status != "flying" or record.state is None:
+                step.refusal = t(lang, "error.flight_over")
+            elif member is None:
+                step.refusal = t(lang, "error.not_crew")
+            elif not opening and cid.player != user_id:
+                step.refusal = t(lang, "error.not_your_hand")
+            if step.refusal is not None or member is None or record.state is None:
+                return None
+            try:
                 flight = Flight.from_dict(record.state)
-                events = flight.advance_to(max(flight.now_s, self.flight_time(record)))
-                parts = cid.parts[1:] if not opening else []
-                sel = Selection(values[0] if cid.action == "pick" and values else parts[0] if parts else "-")
-                command = None
-                if cid.action in STATION_ACTIONS:
-                    command = command_for(flight.station(member.name), cid.action, sel, values)
-                    outcome = flight.apply(command) if command is not None else None
-                    if outcome is None or isinstance(outcome, Rejected):
-                        # nothing is saved: a rejection leaves the flight as it was (clock included)
-                        text = reason_text(lang, outcome) if outcome else t(lang, "reason.bad_input")
-                        await reply.reject(text)
-                        return
-                    accepted, sel = outcome.events, Selection()
-                if events or command is not None:
-                    record.state = flight.to_dict()
-                    dumped = command.model_dump(mode="json") if command is not None else None
-                    await self.store.save(record, journal(user_id, cid.action, [*events, *accepted], dumped))
-                embed, view = station_message(lang, record.id, user_id, flight.station(member.name), sel)
-                await reply.send(embed=embed, view=view)
-            self.hands.remember(record.id, user_id, interaction, sel)
-        await self.publish(record, flight, [*events, *accepted])
+            except SnapshotError as exc:
+                step.refusal, step.unrestorable = t(lang, "error.unrestorable"), True
+                return abandon(record, exc)
+            events = flight.advance_to(max(flight.now_s, self.flight_time(record)))
+            parts = cid.parts[1:] if not opening else []
+            sel = Selection(values[0] if cid.action == "pick" and values else parts[0] if parts else "-")
+            command = None
+            if cid.action in STATION_ACTIONS:
+                command = command_for(flight.station(member.name), cid.action, sel, values)
+                outcome = flight.apply(command) if command is not None else None
+                if outcome is None or isinstance(outcome, Rejected):
+                    step.refusal = reason_text(lang, outcome) if outcome else t(lang, "reason.bad_input")
+                    return None
+                events, sel = [*events, *outcome.events], Selection()
+            step.flight, step.events, step.name, step.sel = flight, events, member.name, sel
+            if not events and command is None:
+                return None  # opening the station at a quiet moment: nothing to write
+            record.state = flight.to_dict()
+            dumped = command.model_dump(mode="json") if command is not None else None
+            return journal(user_id, cid.action, events, dumped)
+
+        async with Reply(interaction, update=not opening) as reply:
+            try:
+                record = await self.store.update(cid.flight, play)
+            except StaleWrite:  # the flight kept changing under every attempt: ask for another click
+                await reply.reject(t(self.bot.settings.default_language, "error.busy"))
+                return
+            flight = step.flight
+            if record is None or flight is None:
+                lang = record.language if record is not None else self.bot.settings.default_language
+                await reply.reject(step.refusal or t(lang, "error.flight_over"))
+                if record is not None and step.unrestorable:
+                    await self._unrestorable(record)
+                return
+            embed, view = station_message(record.language, record.id, user_id, flight.station(step.name), step.sel)
+            await reply.send(embed=embed, view=view)
+            self.hands.remember(record.id, user_id, interaction, step.sel)
+        await self.publish(record, flight, step.events)
         if flight.complete:
             await self.finish(record.id)
 
@@ -303,32 +370,53 @@ class FlightService:
         member = record.member(user_id) if record is not None else None
         if record is None or member is None or record.state is None or record.status != "flying":
             return None
-        flight = Flight.from_dict(record.state)
+        try:
+            flight = Flight.from_dict(record.state)
+        except SnapshotError:
+            return None  # the next tick or click ends the flight and says why
         return station_message(record.language, flight_id, user_id, flight.station(member.name), sel)
 
     # -- the end of the operation ----------------------------------------------------------------------------
     async def finish(self, flight_id: str) -> None:
-        """Lock, resolve, record in the logbook, then post the result and the captain's log."""
-        async with self.store.locked(flight_id) as record:
-            if record is None or record.status != "flying" or record.state is None:
-                return
-            flight = Flight.from_dict(record.state)
+        """Resolve, then record the logbook entry and the finished status as one unit of work
+        (once, however often this runs), then post the result and the captain's log."""
+        outcome: dict[str, Any] = {}
+
+        def conclude(record: FlightRecord) -> Ending | None:
+            outcome.clear()  # a retry starts from scratch
+            if record.state is None:
+                return None
+            try:
+                flight = Flight.from_dict(record.state)
+            except SnapshotError as exc:
+                outcome["unrestorable"] = True
+                return Ending(abandon(record, exc))
             try:
                 result = flight.resolve(log=True)
             except Exception as exc:  # the engine failing must not leave the flight stuck "flying"
                 log.exception("flight %s: resolution failed", flight_id)
+                outcome["failed"] = str(exc)
                 record.status = "finished"
                 record.notes["resolution_error"] = str(exc)
-                await self.store.save(record, {"kind": "resolution_failed", "payload": {"error": str(exc)}})
-                failed = t(record.language, "resolve.failed", reason=str(exc)[:300])
-                self.posts.say(flight_id, record.channel_id, alerts=[failed])
-                return
-            data = result.to_json_dict(with_log=True)
-            await self.store.add_logbook_entry(logbook_entry(record, flight, data))
+                return Ending({"kind": "resolution_failed", "payload": {"error": str(exc)}})
+            outcome["data"] = data = result.to_json_dict(with_log=True)
             record.status = "finished"
             record.notes["result"] = result.to_json_dict()
-            await self.store.save(record, {"kind": "finished", "payload": {"outcome": data["outcome"]}})
-        self.comms.unmute(record)
+            event = {"kind": "finished", "payload": {"outcome": data["outcome"]}}
+            return Ending(event, logbook_entry(record, flight, data))
+
+        record = await self.store.finish(flight_id, conclude)
+        if record is None:
+            return  # not flying any more: finished (or ended) by an earlier call
+        if outcome.get("unrestorable"):
+            await self._unrestorable(record)
+            return
+        if "failed" in outcome:
+            failed = t(record.language, "resolve.failed", reason=outcome["failed"][:300])
+            self.posts.say(flight_id, record.channel_id, alerts=[failed])
+            return
+        data = outcome["data"]
+        await self.comms.unmute(record)
         await self.voice.stop(record)
         # queued behind the flight's last intercom lines, so the result never overtakes them
         self.posts.post_result(record.id, result_payload(record, data))
@@ -343,12 +431,35 @@ class FlightService:
     # -- abort, restart, shutdown ---------------------------------------------------------------------------
     async def after_abort(self, record: FlightRecord) -> None:
         timer = self._timers.pop(record.id, None)
-        if timer is not None:
+        if timer is not None and timer is not asyncio.current_task():  # a tick ending it returns None
             timer.cancel()
-        self.comms.unmute(record)
+        await self.comms.unmute(record)
         await self.voice.stop(record)
         await self.refresh_deck(record.id)
         self._wind_down(record.id)
+
+    async def end_unrestorable(self, flight_id: str, error: Exception) -> None:
+        """End a flight whose stored state cannot be restored, found outside a tick or a click
+        (at a restart, when the voice starts): aborted once, then the same goodbye as theirs."""
+        ended = False
+
+        def end(record: FlightRecord) -> dict[str, Any] | None:
+            nonlocal ended
+            ended = record.active
+            return abandon(record, error) if ended else None
+
+        record = await self.store.update(flight_id, end)
+        if record is not None and ended:
+            await self._unrestorable(record)
+
+    async def _unrestorable(self, record: FlightRecord) -> None:
+        """After a change ended the flight for an unrestorable state: say so once in its channel,
+        unmute the crew, stop the voice and the timer."""
+        log.warning(
+            "flight %s: stored state cannot be restored (%s); flight ended", record.id, record.notes.get("unrestorable")
+        )
+        self.posts.say(record.id, record.channel_id, alerts=[t(record.language, "flight.unrestorable")])
+        await self.after_abort(record)
 
     async def resume_all(self) -> None:
         """After a restart: re-queue the posts a shutdown stored (before anything new), put the
@@ -356,11 +467,15 @@ class FlightService:
         await self.posts.restore()
         for record in await self.store.ended_flights_with_muted_members():
             log.info("flight %s ended with members still muted: unmuting them", record.id)
-            self.comms.unmute(record)
+            await self.comms.unmute(record)
         for record in await self.store.active_flights():
             if record.status == "flying" and record.state is not None:
                 log.info("resuming flight %s in channel %s", record.id, record.channel_id)
-                deck = Flight.from_dict(record.state).deck()
+                try:
+                    deck = Flight.from_dict(record.state).deck()
+                except SnapshotError as exc:
+                    await self.end_unrestorable(record.id, exc)
+                    continue
                 await self.comms.reconcile(record, deck.comm_down_until_s, self.flight_time(record))
                 self.arm(record.id)
                 if self.bot.run_timers:  # rejoin voice in the background; text goes on meanwhile

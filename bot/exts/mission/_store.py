@@ -1,22 +1,31 @@
 """Every read and write of a live flight's stored record, in one place.
 
-A flight is changed only under its lock: load the record, change it, save it (with a journal
-entry when the game moved).  Keeping those calls here, instead of spread over the flight's
-modules, means a change in how the store works (a unit of work, another backend) touches one
-file, and the rest of the mission code only sees `FlightRecord`s and engine `Flight`s.
+A flight changes only as one unit of work: `update` hands a pure function to the storage's
+`update_flight`, which loads the record, applies the function and saves it (with a journal entry
+when the game moved) in one transaction, and re-applies it to a fresh load when another writer
+got there first.  The function must not talk to Discord (it may run more than once and holds the
+database's write lock); callers keep what it found in closure variables and answer afterwards.
+The flight's asyncio lock is kept around it so clicks of one process queue instead of retrying.
+
+Keeping those calls here, instead of spread over the flight's modules, means a change in how the
+store works (another backend, ownership of flights by shards) touches one file, and the rest of
+the mission code only sees `FlightRecord`s and engine `Flight`s.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from bot.storage import FlightRecord, LogbookEntry
-from engine.flight.machine import Flight, FlightEvent
+from bot.storage import FlightRecord, LogbookEntry, StaleWrite
+from bot.storage.base import FlightChange
+from engine.flight.machine import FlightEvent
 
 if TYPE_CHECKING:
     from bot.client import SpaceAlertBot
+
+FINISH_ATTEMPTS = 5
 
 
 def journal(actor: int | None, kind: str, events: list[FlightEvent], command: Any = None) -> dict[str, Any]:
@@ -27,15 +36,57 @@ def journal(actor: int | None, kind: str, events: list[FlightEvent], command: An
     return {"kind": kind, "actor_id": actor, "payload": payload}
 
 
+def abandon(record: FlightRecord, error: Exception) -> dict[str, Any]:
+    """A change that ends a flight whose stored state cannot be restored (a snapshot no upgrade
+    leads from): aborted, with the reason kept in its notes and an `unrestorable` journal entry."""
+    reason = str(error).splitlines()[0][:300] if str(error) else type(error).__name__
+    record.status = "aborted"
+    record.notes["unrestorable"] = reason
+    return {"kind": "unrestorable", "actor_id": None, "payload": {"error": reason}}
+
+
+@dataclass
+class Ending:
+    """How `conclude` ended a flight: the journal entry, and the logbook entry when it was flown
+    to a result (None when it ended without one: an engine failure, an unrestorable state)."""
+
+    event: dict[str, Any]
+    entry: LogbookEntry | None = None
+
+
 class FlightStore:
     def __init__(self, bot: SpaceAlertBot) -> None:
         self.bot = bot
 
-    @asynccontextmanager
-    async def locked(self, flight_id: str) -> AsyncIterator[FlightRecord | None]:
-        """The record under the flight's lock (None if there is no such flight)."""
+    async def update(self, flight_id: str, change: FlightChange) -> FlightRecord | None:
+        """Load, apply `change` (pure; returns the journal entry or None), save, in one unit of work
+        retried on a stale version; the stored record after it, None if there is no such flight.
+        Raises StaleWrite only when the flight kept changing under every attempt."""
         async with self.bot.locks.get(flight_id):
-            yield await self.bot.storage.load_flight(flight_id)
+            return await self.bot.storage.update_flight(flight_id, change)
+
+    async def finish(self, flight_id: str, conclude: Callable[[FlightRecord], Ending | None]) -> FlightRecord | None:
+        """End a flying flight once: `conclude(record)` (pure) resolves it, sets its final status and
+        notes and says how it ended (None: leave it be).  The logbook entry and the final status are
+        one transaction (`finish_flight`), so a crash in between leaves neither, and a second finish
+        (a retried tick, a click racing the timer) finds the flight over and writes nothing.
+        The record this call ended, or None when it did not end it."""
+        async with self.bot.locks.get(flight_id):
+            for _attempt in range(FINISH_ATTEMPTS):
+                record = await self.bot.storage.load_flight(flight_id)
+                if record is None or record.status != "flying":
+                    return None
+                ending = conclude(record)
+                if ending is None:
+                    return None
+                try:
+                    if ending.entry is None:
+                        await self.bot.storage.save_flight(record, ending.event)
+                        return record
+                    return record if await self.bot.storage.finish_flight(record, ending.entry, ending.event) else None
+                except StaleWrite:
+                    continue  # a mute or a click landed since the load: resolve the fresh state
+        raise StaleWrite(f"flight {flight_id} kept changing; could not finish it")
 
     async def create(self, record: FlightRecord) -> None:
         """Store a new lobby; raises `ChannelBusy` when the channel already has an active flight."""
@@ -45,48 +96,36 @@ class FlightStore:
         return await self.bot.storage.active_flight_in_channel(channel_id)
 
     async def peek(self, flight_id: str) -> FlightRecord | None:
-        """The record as stored now, without the lock (for rendering only)."""
+        """The record as stored now, without the lock (for rendering and for reads before a change)."""
         return await self.bot.storage.load_flight(flight_id)
-
-    async def save(self, record: FlightRecord, entry: dict[str, Any] | None = None) -> None:
-        """Save a record loaded through `locked` (call inside that block)."""
-        await self.bot.storage.save_flight(record, entry)
-
-    async def save_flight_state(self, record: FlightRecord, flight: Flight, entry: dict[str, Any] | None) -> None:
-        record.state = flight.to_dict()
-        if entry is not None:
-            await self.bot.storage.save_flight(record, entry)
-
-    async def update(self, flight_id: str, change: Callable[[FlightRecord], bool]) -> FlightRecord | None:
-        """Lock, load, apply `change` (True: it changed something), save; the record after it."""
-        async with self.locked(flight_id) as record:
-            if record is not None and change(record):
-                await self.bot.storage.save_flight(record)
-            return record
-
-    async def set_note(self, flight_id: str, key: str, value: Any) -> None:
-        def change(record: FlightRecord) -> bool:
-            record.notes[key] = value
-            return True
-
-        await self.update(flight_id, change)
 
     async def claim_note(self, flight_id: str, key: str) -> FlightRecord | None:
         """Set a once-per-flight flag; the record if this call set it, None if it was set already."""
         claimed = False
 
-        def change(record: FlightRecord) -> bool:
+        def change(record: FlightRecord) -> dict[str, Any] | None:
             nonlocal claimed
-            if record.notes.get(key):
-                return False
-            record.notes[key] = claimed = True
-            return True
+            claimed = not record.notes.get(key)
+            if claimed:
+                record.notes[key] = True
+            return None  # a flag, not a move of the game: nothing for the journal
 
         record = await self.update(flight_id, change)
         return record if claimed else None
 
-    async def add_logbook_entry(self, entry: LogbookEntry) -> None:
-        await self.bot.storage.add_logbook_entry(entry)
+    # -- members the flight server-muted ------------------------------------------------------------------
+    async def muted(self, flight_id: str) -> list[int]:
+        """Who the flight has muted (or is about to), in muting order."""
+        return await self.bot.storage.muted_members(flight_id)
+
+    async def update_muted(
+        self, flight_id: str, *, add: set[int] | None = None, remove: set[int] | None = None
+    ) -> None:
+        """Change who the flight has muted.  Under the flight's lock, because it bumps the flight's
+        version: a stream of mute jobs must not make a finish (which resolves before its
+        transaction) meet a stale version on every attempt."""
+        async with self.bot.locks.get(flight_id):
+            await self.bot.storage.update_muted(flight_id, add=add or (), remove=remove or ())
 
     async def active_flights(self) -> list[FlightRecord]:
         return await self.bot.storage.active_flights()
