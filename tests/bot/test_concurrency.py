@@ -220,25 +220,28 @@ async def test_finish_killed_between_logbook_and_status_then_restarted(
 ) -> None:
     """The bot writes the logbook entry, then dies before the flight is marked finished; after the
     restart the timer finishes it again: one logbook entry, the channel free, no endless retry."""
+    from bot.storage.sql import SqlTransaction
     from tests.bot.helpers import start_flight
 
     db = tmp_path / "sa.sqlite3"
     bot1 = await new_bot(db, clock)
     world = World(bot1)
     fid, _ann, _bob = await start_flight(bot1, world)
-    storage = bot1.storage
-    real_save = storage.save_flight
+    real_save = SqlTransaction.save_flight
 
-    async def dies_after_the_logbook(record: FlightRecord, event: dict[str, Any] | None = None) -> Any:
+    async def dies_after_the_logbook(
+        tx: SqlTransaction, record: FlightRecord, event: dict[str, Any] | None = None
+    ) -> Any:
         if event is not None and event.get("kind") == "finished":
+            assert await tx.rows("SELECT id FROM logbook WHERE flight_id = ?", (fid,))  # step one is done
             raise RuntimeError("killed between the two steps")
-        return await real_save(record, event)
+        return await real_save(tx, record, event)
 
-    monkeypatch.setattr(storage, "save_flight", dies_after_the_logbook)
+    monkeypatch.setattr(SqlTransaction, "save_flight", dies_after_the_logbook)
     clock.advance(2000)
     with pytest.raises(RuntimeError, match="killed"):
         await bot1.get_cog("Mission").flights.tick(fid)
-    monkeypatch.setattr(storage, "save_flight", real_save)
+    monkeypatch.setattr(SqlTransaction, "save_flight", real_save)
     await stop_bot(bot1)
 
     bot2 = await new_bot(db, clock, world=world)
