@@ -25,7 +25,7 @@ from bot.exts.mission._deck import deck_message, threat_line
 from bot.exts.mission._hands import LiveHands
 from bot.exts.mission._posting import ChannelPosts
 from bot.exts.mission._respond import Reply
-from bot.exts.mission._result import generator_record, logbook_entry, result_payload
+from bot.exts.mission._result import generator_record, logbook_entry, overview_picture, resolve_flight, result_payload
 from bot.exts.mission._station import Selection, command_for, station_message
 from bot.exts.mission._store import FlightStore, journal
 from bot.exts.mission._voice import VoiceLink
@@ -313,8 +313,8 @@ class FlightService:
             if record is None or record.status != "flying" or record.state is None:
                 return
             flight = Flight.from_dict(record.state)
-            try:
-                result = flight.resolve(log=True)
+            try:  # off the loop: the other flights' clocks keep ticking (the snapshots feed the picture)
+                result, replay = await asyncio.to_thread(resolve_flight, flight)
             except Exception as exc:  # the engine failing must not leave the flight stuck "flying"
                 log.exception("flight %s: resolution failed", flight_id)
                 record.status = "finished"
@@ -330,8 +330,9 @@ class FlightService:
             await self.store.save(record, {"kind": "finished", "payload": {"outcome": data["outcome"]}})
         self.comms.unmute(record)
         await self.voice.stop(record)
+        picture = await overview_picture(replay, record.language)  # None (logged) if drawing fails
         # queued behind the flight's last intercom lines, so the result never overtakes them
-        self.posts.post_result(record.id, result_payload(record, data))
+        self.posts.post_result(record.id, result_payload(record, data, picture))
         self._wind_down(record.id)
 
     def _wind_down(self, flight_id: str) -> None:
