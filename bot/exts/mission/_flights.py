@@ -31,6 +31,7 @@ from bot.exts.mission._store import FlightStore, journal
 from bot.exts.mission._voice import VoiceLink
 from bot.i18n import t
 from bot.storage import FlightRecord
+from bot.text import code_text
 from engine.flight.lobby import Seat, role_holder
 from engine.flight.machine import Flight, FlightConfig, FlightError, FlightEvent, Rejected
 
@@ -320,7 +321,7 @@ class FlightService:
                 record.status = "finished"
                 record.notes["resolution_error"] = str(exc)
                 await self.store.save(record, {"kind": "resolution_failed", "payload": {"error": str(exc)}})
-                failed = t(record.language, "resolve.failed", reason=str(exc)[:300])
+                failed = t(record.language, "resolve.failed", reason=code_text(exc, 300))
                 self.posts.say(flight_id, record.channel_id, alerts=[failed])
                 return
             data = result.to_json_dict(with_log=True)

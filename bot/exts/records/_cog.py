@@ -19,7 +19,7 @@ from discord.ext import commands
 from bot.exts.mission._render import captains_log, leaderboard_embed, logbook_embed, result_embed
 from bot.exts.mission._result import overview_picture, picture_file, resolve_game, with_picture
 from bot.i18n import t
-from bot.text import MESSAGE_LIMIT, code_text, no_mentions
+from bot.text import MESSAGE_LIMIT, code_text, no_mentions, plain_text
 from engine.documents import MAX_GAME_BYTES, DocumentError, parse_game
 from engine.vocab import is_language
 
@@ -75,7 +75,9 @@ class RecordsCog(commands.Cog, name="Records"):
         cog: Any = self.bot.get_cog("Mission")
         names = await cog.catalog.choices(interaction.guild_id) if cog else []
         return [
-            app_commands.Choice(name=label[:100], value=mid) for mid, label in names if current.lower() in mid.lower()
+            app_commands.Choice(name=plain_text(label, 100), value=mid)
+            for mid, label in names
+            if current.lower() in mid.lower()
         ][:25]
 
     @app_commands.command(name="leaderboard", description="Best scores per mission and difficulty on this server")
