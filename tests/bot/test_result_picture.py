@@ -65,6 +65,13 @@ async def test_the_result_post_carries_the_overview_picture_and_the_pictures_but
     # the captain's log still follows in the thread under the result
     message = world.channel.messages[[s.kwargs for s in world.channel.sent].index(post.kwargs)]
     assert "Captain's log" in "\n".join(s.content for s in message.thread.sent)
+    # the button opens this flight's last turn picture for the presser, with previous/next
+    from tests.pictures.flights import press
+
+    inter = await press(world, world.member("Bob"), f"sr:{fid}:open:99")
+    shown = inter.log[-1]
+    assert shown.ephemeral and (shown.embed.image.url or "").startswith("attachment://turn-")
+    assert any(":turn:" in cid for cid in custom_ids(shown.view))
 
 
 async def test_a_drawing_failure_still_posts_the_result(
