@@ -4,6 +4,7 @@ synced once (by the process running shard 0, and only when the tree changed)."""
 from __future__ import annotations
 
 import asyncio
+import itertools
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
@@ -43,7 +44,7 @@ async def test_two_processes_identify_at_least_5s_apart_per_bucket(storages: Ope
     assert set(identified) == {0, 1}
     for times in identified.values():
         assert len(times) == 4
-        gaps = [b - a for a, b in zip(times, times[1:], strict=False)]
+        gaps = [b - a for a, b in itertools.pairwise(times)]
         assert all(gap >= 5.0 for gap in gaps), times
     # a shard of the other bucket does not wait for this one's slots: 8 identifies one after the
     # other take 20 s here, where a single bucket would need 35

@@ -5,8 +5,8 @@ from __future__ import annotations
 import asyncio
 
 from bot.cluster import Cluster, ShardPlan
-from tests.cluster.conftest import Opener
 from tests.bot.helpers import FakeClock
+from tests.cluster.conftest import Opener
 
 TTL = 30.0
 
