@@ -215,10 +215,13 @@ class Cluster:
 
     async def renew(self) -> list[str]:
         """Renew every held lease; the flights whose lease was lost (taken after it expired)."""
-        lost = []
-        for flight_id in sorted(self._held):
-            if not await self.acquire(flight_id):
-                lost.append(flight_id)
+        held = sorted(self._held)
+        if not self.shared or not held:
+            return []
+        names = {self.lease_name(f): f for f in held}
+        kept = await self.storage.renew_leases(names, self.process, now=self.clock(), ttl=self.ttl)
+        lost = [flight for name, flight in names.items() if name not in kept]
+        self._held.difference_update(lost)
         return lost
 
     # -- the keeper ------------------------------------------------------------------------------

@@ -291,6 +291,10 @@ class Storage(Protocol):
         False when another holder's lease has not expired yet (nothing is changed then)."""
         ...
 
+    async def renew_leases(self, names: Iterable[str], holder: str, *, now: float, ttl: float) -> set[str]:
+        """Renew the leases `holder` still has among `names`, in one go; the names it still has."""
+        ...
+
     async def release_lease(self, name: str, holder: str) -> bool:
         """Give the lease up (only its holder can); True when it was held."""
         ...

@@ -431,6 +431,22 @@ class SqlStorage(UnitsOfWork):
             )
         return bool(won)
 
+    async def renew_leases(self, names: Iterable[str], holder: str, *, now: float, ttl: float) -> set[str]:
+        # One statement per 500 names instead of one per lease: a process with hundreds of flights
+        # renews them all in a few milliseconds.  A row still naming us is ours (nobody took it).
+        wanted = sorted(set(names))
+        kept: set[str] = set()
+        async with self.transaction() as tx:
+            for start in range(0, len(wanted), 500):
+                chunk = wanted[start : start + 500]
+                found = await tx.rows(
+                    f"UPDATE leases SET expires_at = ? WHERE holder = ? AND name IN ({', '.join('?' * len(chunk))})"
+                    " RETURNING name",
+                    (float(now + ttl), holder, *chunk),
+                )
+                kept.update(str(r[0]) for r in found)
+        return kept
+
     async def release_lease(self, name: str, holder: str) -> bool:
         async with self.transaction() as tx:
             return await tx.run("DELETE FROM leases WHERE name = ? AND holder = ?", (name, holder)) > 0

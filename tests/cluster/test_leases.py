@@ -98,3 +98,15 @@ def test_owns_follows_discords_shard_formula() -> None:
         guild_id = ((123456 - 123456 % 8 + shard) << 22) | 777  # the low 22 bits do not count
         assert plan.owns(guild_id) == (shard < 4)
     assert ShardPlan().owns(42) and plan.owns(None)
+
+
+async def test_renewing_many_leases_at_once(storages: Opener) -> None:
+    a, b = await storages(), await storages()
+    names = [f"flight:n{i}" for i in range(600)]  # more than one statement's worth
+    for name in names:
+        assert await a.acquire_lease(name, "a", now=0.0, ttl=TTL)
+    assert await b.acquire_lease("flight:n7", "b", now=TTL + 1, ttl=TTL)  # expired, taken over
+    kept = await a.renew_leases([*names, "flight:never"], "a", now=TTL + 2, ttl=TTL)
+    assert kept == set(names) - {"flight:n7"}
+    assert await b.lease_holder("flight:n599", now=2 * TTL) == "a"  # renewed: not expired yet
+    assert not await b.acquire_lease("flight:n599", "b", now=2 * TTL, ttl=TTL)
