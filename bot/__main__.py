@@ -29,7 +29,8 @@ def _format_validation(error: ValidationError) -> str:
     problems = []
     for item in error.errors():
         name = ".".join(str(p) for p in item.get("loc", ())).upper()
-        problems.append(f"{name}: {item.get('msg')}" if name else str(item.get("msg")))
+        msg = str(item.get("msg")).removeprefix("Value error, ")
+        problems.append(f"{name}: {msg}" if name else msg)
     return "Configuration error (check the environment or .env): " + "; ".join(problems)
 
 
