@@ -142,9 +142,9 @@ class FlightService:
                     record.deck_message_id = message_id
                     record.version = fresh.version
         self.arm(record.id)
-        self._spawn(self._start_voice(record))
+        self._spawn(self._start_voice(record, resumed=False))
 
-    async def _start_voice(self, record: FlightRecord, *, resumed: bool | None = None) -> None:
+    async def _start_voice(self, record: FlightRecord, *, resumed: bool) -> None:
         """Every line to voice (a "voice unavailable" line if it cannot speak); never on the clock's path."""
         await self.voice.start(record, Flight.from_dict(record.state or {}).timeline, resumed=resumed)
 
