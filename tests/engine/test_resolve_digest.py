@@ -1,0 +1,28 @@
+"""The engine resolves a fixed corpus of 1,000 random games exactly as it did before the speed work
+of issue 11 (results, Python values and the log, to the byte).
+
+A rules change that is meant to change results changes this digest too: check the differences
+game by game first (tests/engine/resolve_corpus.py explains how), then put the new value here.
+"""
+
+from __future__ import annotations
+
+from engine import resolve
+from engine.model import Game
+from tests.engine.resolve_corpus import corpus_digest, corpus_game
+
+GAMES = 1000
+# sha256 of the corpus' fingerprints, computed with the engine of main at dc31d49 (before the speed work).
+DIGEST = "b99c59bf58652067bc0af34ff7d085c936ff3d29d36b53162266c58329b2fd35"
+
+
+def test_corpus_resolves_exactly_as_before() -> None:
+    assert corpus_digest(GAMES) == DIGEST
+
+
+def test_a_validated_game_and_its_dict_resolve_alike() -> None:
+    """resolve() skips validating a Game it is handed; the result is the dict's to the byte."""
+    for index in range(50):
+        data = corpus_game(index)
+        from_dict = resolve(data, log=True).to_json_dict(with_log=True)
+        assert resolve(Game.model_validate(data), log=True).to_json_dict(with_log=True) == from_dict
