@@ -50,7 +50,9 @@ def resolve(
                 observer(m)
         final_turn(m)
     except ShipDestroyed as lost:
-        m.lost = lost
+        # Its traceback holds this frame, which holds the mission: a reference cycle that only the
+        # garbage collector could free, and most random missions are lost.  Drop it.
+        m.lost = lost.with_traceback(None)
         m.lost_turn = m.turn
         m.emit("mission_lost", threat=lost.threat, zone=lost.zone)
     if observer is not None:
