@@ -246,15 +246,33 @@ def build_result(m: Mission, log: bool) -> Result:
         from engine.log_text import describe
 
         entries = [LogEntry(**e, text=describe("en", e)) for e in m.events]
-    return Result.model_construct(
-        outcome="destroyed" if lost else "survived",
-        lost=Lost(turn=m.lost_turn, cause=m.lost.cause) if m.lost else None,
-        # the destroyed zone reports the seventh token it could not take
-        damage={z: len(m.ship.damage[z]) + (m.lost is not None and z == m.lost.zone) for z in board.ZONES},
-        threats=outcomes,
-        knocked_out=[p.name for p in m.crew if p.knocked_out],
-        disabled_battlebots=disabled_squads(m),
-        observation=observation_points(m.ship.observation_best),
-        score=parts,
-        log=entries,
+    return trusted_result(
+        {
+            "outcome": "destroyed" if lost else "survived",
+            "lost": Lost(turn=m.lost_turn, cause=m.lost.cause) if m.lost else None,
+            # the destroyed zone reports the seventh token it could not take
+            "damage": {z: len(m.ship.damage[z]) + (m.lost is not None and z == m.lost.zone) for z in board.ZONES},
+            "threats": outcomes,
+            "knocked_out": [p.name for p in m.crew if p.knocked_out],
+            "disabled_battlebots": disabled_squads(m),
+            "observation": observation_points(m.ship.observation_best),
+            "score": parts,
+            "log": entries,
+        }
     )
+
+
+_RESULT_FIELDS = tuple(Result.model_fields)
+
+
+def trusted_result(values: dict[str, Any]) -> Result:
+    """`Result.model_construct(**values)` for a dict holding every field in the model's order, minus
+    pydantic's per-field alias and default lookups (a third of the cost of a short mission).  The
+    instance is the same to the attribute: a test compares the two."""
+    result = Result.__new__(Result)
+    _set = object.__setattr__
+    _set(result, "__dict__", values)
+    _set(result, "__pydantic_fields_set__", set(_RESULT_FIELDS))
+    _set(result, "__pydantic_extra__", None)
+    _set(result, "__pydantic_private__", None)
+    return result

@@ -8,7 +8,7 @@ game by game first (tests/engine/resolve_corpus.py explains how), then put the n
 from __future__ import annotations
 
 from engine import resolve
-from engine.model import Game
+from engine.model import Game, Result
 from tests.engine.resolve_corpus import corpus_digest, corpus_game
 
 GAMES = 1000
@@ -26,3 +26,15 @@ def test_a_validated_game_and_its_dict_resolve_alike() -> None:
         data = corpus_game(index)
         from_dict = resolve(data, log=True).to_json_dict(with_log=True)
         assert resolve(Game.model_validate(data), log=True).to_json_dict(with_log=True) == from_dict
+
+
+def test_trusted_result_is_what_model_construct_builds() -> None:
+    """build_result skips pydantic's model_construct; the instance must not differ in any slot."""
+    for index in (0, 1, 2, 7):
+        fast = resolve(corpus_game(index), log=index % 2 == 0)
+        slow = Result.model_construct(**dict(fast.__dict__))
+        assert list(fast.__dict__.items()) == list(slow.__dict__.items())
+        assert fast.model_fields_set == slow.model_fields_set
+        assert fast.__pydantic_extra__ == slow.__pydantic_extra__
+        assert fast.__pydantic_private__ == slow.__pydantic_private__
+        assert fast == slow
