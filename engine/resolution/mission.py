@@ -24,6 +24,7 @@ from engine.resolution.player_actions import play_turn
 from engine.resolution.scoring import disabled_squads, observation_points, score, threat_points
 from engine.resolution.threat_actions import appear, threat_actions
 from engine.state import CrewMember, Mission, Ship, ShipDestroyed, ThreatState
+from engine.threats.catalog import ThreatCard
 from engine.threats.catalog import card as card_of
 from engine.vocab import ActionCode, DamageTokenKind, Fate, Zone
 
@@ -62,14 +63,22 @@ def resolve(
 
 def build_mission(game: Game, *, log: bool = False) -> Mission:
     rng = random.Random(game.seed)
-    given = game.damage_tokens or {}
+    # A seeded shuffle of the six tokens per zone, drawn as one of the 720 orders with
+    # `rng.randrange(720)`, which is getrandbits(10) until below 720 (spelled out: one C call
+    # a draw instead of three Python frames).  Every zone draws, given tokens or not, so fixing
+    # one zone's order does not change the others.
+    bits = rng.getrandbits
+    orders: list[tuple[DamageTokenKind, ...]] = []
+    for _ in board.ZONES:
+        draw = bits(_ORDER_BITS)
+        while draw >= _ORDER_COUNT:
+            draw = bits(_ORDER_BITS)
+        orders.append(_TOKEN_ORDERS[draw])
+    given = game.damage_tokens
     piles: dict[Zone, list[DamageTokenKind]] = {}
-    for zone in board.ZONES:
-        # A seeded shuffle of the six tokens, drawn as one of the 720 orders.  Every zone draws,
-        # given tokens or not, so fixing one zone's order does not change the others.
-        pile = list(_TOKEN_ORDERS[rng.randrange(len(_TOKEN_ORDERS))])
-        first: list[DamageTokenKind] = list(given.get(zone) or [])
-        piles[zone] = first + [tok for tok in pile if tok not in first]
+    for zone, pile in zip(board.ZONES, orders, strict=True):
+        first = given.get(zone) if given else None
+        piles[zone] = [*first, *(tok for tok in pile if tok not in first)] if first else list(pile)
     ship = Ship(
         shields=dict(board.SHIELD_START),
         shield_cap=dict(board.SHIELD_CAPACITY),
@@ -80,61 +89,55 @@ def build_mission(game: Game, *, log: bool = False) -> Mission:
         depots=dict.fromkeys(board.BATTLEBOT_DEPOTS, "ready"),
     )
     # The model has validated every action against vocab.ACTION_CODES.
-    crew = [
-        CrewMember(index=i, name=p.name, actions=cast(list[ActionCode], list(p.actions)))
-        for i, p in enumerate(game.players)
-    ]
+    crew = [CrewMember(i, p.name, cast(list[ActionCode], list(p.actions))) for i, p in enumerate(game.players)]
+    tracks = game.tracks
     threats = []
     for i, placement in enumerate(game.threats):
-        card = card_of(placement.id)
-        roles = _roles(card.id)
-        track_id = game.tracks.internal if card.internal else getattr(game.tracks, placement.zone or "white")
-        t = ThreatState(
-            card=card,
-            number=placement.turn,
-            order=i,
-            zone=placement.zone,
-            track=TRACKS[track_id],
-            health=card.health,
-            speed=card.speed,
-            shield=card.shield,
-            visible=not roles.stealth,
-            cryoshield=roles.cryoshield,
-            internal=card.internal,
-            immune=roles.immune,
-            hides_far=roles.hides_far,
-        )
+        setup = _setup(placement.id)
+        where = placement.zone
+        track = TRACKS[tracks.internal if setup.card.internal else getattr(tracks, where or "white")]
         # decision 13: by number; same number -> internal first, serious before common.
-        t.sort_key = (placement.turn, 0 if card.internal else 1, 0 if card.serious else 1, i)
-        threats.append(t)
+        threats.append(ThreatState(*setup.state, placement.turn, i, where, track, (placement.turn, *setup.rank, i)))
     in_input_order = list(threats)
-    threats.sort(key=lambda t: t.sort_key)  # token order, used by every "lowest number first" rule
+    threats.sort(key=_token_order)  # token order, used by every "lowest number first" rule
     m = Mission(crew=crew, ship=ship, threats=threats, rng=rng, log_enabled=log, in_input_order=in_input_order)
+    appearing = m.appearing
+    groups = m.role_groups()
     for t in threats:
-        roles = _roles(t.card.id)
-        m.appearing.setdefault(t.number, []).append(t)
-        if roles.any:
-            for group, member in zip(m.role_groups(), roles.groups, strict=True):
-                if member:
-                    group.append(t)
+        turn_list = appearing.get(t.number)
+        if turn_list is None:
+            appearing[t.number] = [t]
+        else:
+            turn_list.append(t)
+        for g in _setup(t.card.id).groups:
+            groups[g].append(t)
     return m
 
 
-class _Roles(NamedTuple):
-    """What a card asks of the turn loop, worked out once per card (not per mission)."""
+_ORDER_COUNT = len(_TOKEN_ORDERS)
+_ORDER_BITS = _ORDER_COUNT.bit_length()
 
-    stealth: bool
-    cryoshield: bool
-    immune: frozenset[str]  # weapons that cannot aim at it
-    hides_far: bool  # untargetable at range 3
-    groups: tuple[bool, ...]  # membership of each of Mission.role_groups(), in that order
-    any: bool
+
+def _token_order(t: ThreatState) -> tuple[int, int, int, int]:
+    return t.sort_key
+
+
+class _Setup(NamedTuple):
+    """What a card's token starts with and asks of the turn loop, worked out once per card (not
+    per mission)."""
+
+    card: ThreatCard
+    # ThreatState's leading fields, in its order: card, health, speed, shield, visible,
+    # cryoshield, internal, immune (weapons that cannot aim at it), hides_far (range 3)
+    state: tuple[ThreatCard, int, int, int, bool, bool, bool, frozenset[str], bool]
+    rank: tuple[int, int]  # decision 13 after the number: internal first, serious first
+    groups: tuple[int, ...]  # indices into Mission.role_groups() of the groups it belongs to
 
 
 @cache
-def _roles(card_id: str) -> _Roles:
+def _setup(card_id: str) -> _Setup:
     card = card_of(card_id)
-    groups = (
+    member = (
         "global_external_attack_bonus" in card.op_names,  # attack_auras: from the data
         "global_external_shield_bonus" in card.op_names,  # shield_auras: from the data
         card.has("multi_station_bonus"),  # multi_station
@@ -148,14 +151,19 @@ def _roles(card_id: str) -> _Roles:
         for weapon, immune in (("heavy", card.has("heavy_laser_immune")), ("rocket", card.has("rocket_immune")))
         if immune
     )
-    return _Roles(
-        card.has("stealth_until_x"),
+    state = (
+        card,
+        card.health,
+        card.speed,
+        card.shield,
+        not card.has("stealth_until_x"),
         card.has("cryoshield"),
+        card.internal,
         immune,
         card.has("untargetable_at_range_3"),
-        groups,
-        any(groups),
     )
+    rank = (0 if card.internal else 1, 0 if card.serious else 1)
+    return _Setup(card, state, rank, tuple(i for i, yes in enumerate(member) if yes))
 
 
 def play_one_turn(m: Mission, turn: int) -> None:
