@@ -89,11 +89,13 @@ def _tokens_stations(t: ThreatState) -> list[Station]:
 
 
 def op_attack(m: Mission, t: ThreatState, op: Op) -> None:
-    if not _condition(t, op.get("condition")):
+    cond = op.get("condition")
+    if cond is not None and not _condition(t, cond):
         m.emit("no_effect_threat", threat=t.card.id, reason="condition_unmet")
         return
     kind = op.get("damage_type", "standard")
-    if op.get("target") == "own_stations_each":
+    target = op.get("target")
+    if target == "own_stations_each":
         # Contamination Y: one attack per contaminated station, in that station's zone.
         for st in list(t.stations):
             threat_attack(m, t, zone_of(st), _amount(m, t, op["amount"]))
@@ -103,10 +105,16 @@ def op_attack(m: Mission, t: ThreatState, op: Op) -> None:
         for st in _tokens_stations(t):
             threat_attack(m, t, zone_of(st), _amount(m, t, op["amount"]))
         return
-    amount = _amount(m, t, op["amount"])
-    zones = _zones(t, op.get("zones", op.get("target", "own_zone")))
-    for zone in zones:
-        threat_attack(m, t, zone, amount, pierce=kind == "ignores_shields", double=kind == "double_through_shields")
+    amount = op["amount"]
+    if not isinstance(amount, int):
+        amount = _amount(m, t, amount)
+    pierce = kind == "ignores_shields"
+    double = kind == "double_through_shields"
+    if target == "own_zone" and "zones" not in op:  # most cards: one attack on its own zone
+        threat_attack(m, t, own_zone(t), amount, pierce=pierce, double=double)
+        return
+    for zone in _zones(t, op.get("zones", op.get("target", "own_zone"))):
+        threat_attack(m, t, zone, amount, pierce=pierce, double=double)
 
 
 def op_repair(m: Mission, t: ThreatState, op: Op) -> None:
@@ -388,8 +396,11 @@ OPS: dict[str, OpSpec] = {
 }
 
 
+_RUN = {name: spec.run for name, spec in OPS.items()}  # one lookup less per op in move_threat
+
+
 def run_op(m: Mission, t: ThreatState, op: Op) -> None:
-    OPS[op["op"]].run(m, t, op)
+    _RUN[op["op"]](m, t, op)
 
 
 # --- movement (§3.4) ---------------------------------------------------------------------------------
@@ -417,7 +428,7 @@ def move_threat(m: Mission, t: ThreatState, spaces: int) -> None:
         if m.log_enabled:
             m.emit("threat_action", threat=t.card.id, number=t.number, letter=letter)
         for op in actions[letter]:
-            OPS[op["op"]].run(m, t, op)
+            _RUN[op["op"]](m, t, op)
             if t.fate is not None:  # e.g. Nemesis destroyed by its own attack
                 return
         if letter == "Z":

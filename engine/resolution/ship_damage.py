@@ -32,9 +32,11 @@ def threat_attack(
     """An attack by threat `t`: internal threats' damage and `pierce` ignore shields; external
     attacks get the Scout's bonus (only an attack that has a value to raise)."""
     if t.internal:
-        attack_zone(m, zone, amount, t.card.id, shields=False, double=double)
-    else:
-        attack_zone(m, zone, amount + attack_bonus(m, t), t.card.id, shields=not pierce, double=double)
+        attack_zone(m, zone, amount, t.card.id, False, double)
+    elif m.attack_auras:
+        attack_zone(m, zone, amount + attack_bonus(m, t), t.card.id, not pierce, double)
+    else:  # no card in this mission can raise attacks
+        attack_zone(m, zone, amount, t.card.id, not pierce, double)
 
 
 def attack_zone(
@@ -42,7 +44,6 @@ def attack_zone(
     zone: Zone,
     amount: int,
     source: str,
-    *,
     shields: bool = True,
     double: bool = False,
 ) -> None:
@@ -84,7 +85,8 @@ def damage_zone(m: Mission, zone: Zone, points: int, source: str) -> None:
             raise ShipDestroyed(zone=zone)
         token = pile.pop(0)
         taken.append(token)
-        _token_effect(m, zone, token)
+        if token == "shield" or token == "reactor":
+            _token_effect(m, zone, token)
         if m.log_enabled:
             m.emit("damage_token", zone=zone, token=token, total=len(taken), source=source)
 
