@@ -418,6 +418,8 @@ def move_threat(m: Mission, t: ThreatState, spaces: int) -> None:
         return
     letters = track.letters
     actions = t.card.actions
+    # The token's position is read back every space, not kept in a local: a Scout's Y moves the
+    # other threats, and a second Scout's Y among them moves this one (re-entrant moves).
     for _ in range(spaces):
         t.position -= 1
         letter = letters[t.position]

@@ -55,7 +55,8 @@ def resolve(
         # garbage collector could free, and most random missions are lost.  Drop it.
         m.lost = lost.with_traceback(None)
         m.lost_turn = m.turn
-        m.emit("mission_lost", threat=lost.threat, zone=lost.zone)
+        if m.log_enabled:
+            m.emit("mission_lost", threat=lost.threat, zone=lost.zone)
     if observer is not None:
         observer(m)
     return build_result(m, log)
@@ -168,12 +169,15 @@ def _setup(card_id: str) -> _Setup:
 
 def play_one_turn(m: Mission, turn: int) -> None:
     m.turn = turn
-    m.step = "appear"
-    for t in m.appearing.get(turn, ()):
-        appear(m, t)
+    appearing = m.appearing.get(turn)
+    if appearing is not None:
+        m.step = "appear"
+        for t in appearing:
+            appear(m, t)
     m.step = "actions"
     play_turn(m)
-    multi_station_bonus(m)
+    if m.multi_station:
+        multi_station_bonus(m)
     m.step = "damage"
     damage_step(m)
     m.step = "threats"
@@ -183,8 +187,9 @@ def play_one_turn(m: Mission, turn: int) -> None:
         computer_check(m, turn)
     if turn in board.PHASE_LAST_TURNS:
         m.step = "phase_end"
-        phase = board.PHASE_OF[turn]
-        m.emit("phase_end", phase=phase, observers=m.ship.observation_best[phase - 1])
+        if m.log_enabled:
+            phase = board.PHASE_OF[turn]
+            m.emit("phase_end", phase=phase, observers=m.ship.observation_best[phase - 1])
 
 
 def end_of_turn(m: Mission) -> None:
@@ -205,9 +210,10 @@ def end_of_turn(m: Mission) -> None:
 def computer_check(m: Mission, turn: int) -> None:
     """§3.5: no maintenance in the phase's first two turns -> everyone aboard is delayed next turn."""
     m.step = "computer"
-    phase = board.phase_of(turn)
+    phase = board.PHASE_OF[turn]
     if phase in m.ship.maintained:
-        m.emit("computer_ok", phase=phase)
+        if m.log_enabled:
+            m.emit("computer_ok", phase=phase)
         return
     m.emit("computer_not_maintained", phase=phase)
     for p in m.crew_aboard():
@@ -237,15 +243,15 @@ def build_result(m: Mission, log: bool) -> Result:
     lost = m.lost is not None
     outcomes = []
     for t in m.in_input_order:
+        card = t.card
         fate: Fate
         if t.fate is not None:
             fate = t.fate
-        elif t.appeared:
-            fate = "active"
+            pts = 0 if lost else threat_points(fate, card.points_survived, card.points_destroyed)
         else:
-            fate = "not_appeared"
-        pts = 0 if lost else threat_points(fate, t.card.points_survived, t.card.points_destroyed)
-        outcomes.append(ThreatOutcome(id=t.card.id, turn=t.number, zone=t.zone, fate=fate, points=pts))
+            fate = "active" if t.appeared else "not_appeared"
+            pts = 0  # only a destroyed or survived threat scores
+        outcomes.append(ThreatOutcome(card.id, t.number, t.zone, fate, pts))
     parts = Score() if lost else Score(**score(m))
     entries = None
     if log:

@@ -20,7 +20,7 @@ import hashlib
 import json
 import random
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from engine import board, resolve
@@ -97,10 +97,10 @@ def game_hashes(count: int) -> Iterator[str]:
         yield hashlib.sha256(fingerprint(corpus_game(index))).hexdigest()[:16]
 
 
-def corpus_digest(count: int) -> str:
-    """One sha256 over the fingerprints of the first `count` games."""
+def corpus_digest(indices: Iterable[int]) -> str:
+    """One sha256 over the fingerprints of the corpus games with these numbers, in that order."""
     digest = hashlib.sha256()
-    for index in range(count):
+    for index in indices:
         digest.update(fingerprint(corpus_game(index)))
     return digest.hexdigest()
 
