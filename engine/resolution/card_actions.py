@@ -121,7 +121,8 @@ def op_repair(m: Mission, t: ThreatState, op: Op) -> None:
     amount = _amount(m, t, op["amount"])
     healed = min(amount, t.damage)
     t.damage -= healed
-    m.emit("threat_repairs", threat=t.card.id, amount=healed, damage=t.damage)
+    if m.log_enabled:
+        m.emit("threat_repairs", threat=t.card.id, amount=healed, damage=t.damage)
 
 
 def op_self_damage(m: Mission, t: ThreatState, op: Op) -> None:
@@ -134,17 +135,20 @@ def op_self_damage(m: Mission, t: ThreatState, op: Op) -> None:
 
 def op_speed(m: Mission, t: ThreatState, op: Op) -> None:
     t.speed += op["delta"]
-    m.emit("threat_speed", threat=t.card.id, speed=t.speed)
+    if m.log_enabled:
+        m.emit("threat_speed", threat=t.card.id, speed=t.speed)
 
 
 def op_shield(m: Mission, t: ThreatState, op: Op) -> None:
     t.shield += op["delta"]
-    m.emit("threat_shield", threat=t.card.id, shield=t.shield)
+    if m.log_enabled:
+        m.emit("threat_shield", threat=t.card.id, shield=t.shield)
 
 
 def op_set_shield(m: Mission, t: ThreatState, op: Op) -> None:
     t.shield = op["value"]
-    m.emit("threat_shield", threat=t.card.id, shield=t.shield)
+    if m.log_enabled:
+        m.emit("threat_shield", threat=t.card.id, shield=t.shield)
 
 
 def op_reveal(m: Mission, t: ThreatState, op: Op) -> None:
@@ -170,7 +174,8 @@ def op_shield_bonus(m: Mission, t: ThreatState, op: Op) -> None:
 
 
 def op_count_breakpoint(m: Mission, t: ThreatState, op: Op) -> None:
-    m.emit("threat_breakpoint", threat=t.card.id, passed=t.breakpoints)
+    if m.log_enabled:
+        m.emit("threat_breakpoint", threat=t.card.id, passed=t.breakpoints)
 
 
 def _drain(m: Mission, t: ThreatState, op: Op, store: dict[Zone, int], name: EnergyStore) -> None:
@@ -183,7 +188,8 @@ def _drain(m: Mission, t: ThreatState, op: Op, store: dict[Zone, int], name: Ene
             continue
         lost = have if op["amount"] == "all" else min(have, op["amount"])
         store[zone] -= lost
-        m.emit("energy_lost", threat=t.card.id, system=name, zone=zone, amount=lost)
+        if m.log_enabled:
+            m.emit("energy_lost", threat=t.card.id, system=name, zone=zone, amount=lost)
         if op.get("damage_per_unit") and lost:
             damage_zone(m, zone, lost * op["damage_per_unit"] * m.ship.multiplier[zone], t.card.id)
 
@@ -448,4 +454,5 @@ def survive(m: Mission, t: ThreatState) -> None:
     if t.card.internal_type == "malfunction" and letter in ("A", "B", "C"):
         for st in t.stations:
             m.ship.broken.add((st, letter))
-    m.emit("threat_survived", threat=t.card.id, number=t.number)
+    if m.log_enabled:
+        m.emit("threat_survived", threat=t.card.id, number=t.number)

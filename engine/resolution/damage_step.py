@@ -68,8 +68,13 @@ def damage_step(m: Mission, *, weapons: bool = True) -> None:
     if not ship.rocket_in_flight and (not weapons or (not ship.cannons and ship.in_space is None)):
         return  # nothing fires this turn
     volley = aim(m, weapons=weapons)
-    destroyed = apply_hits(m, volley)
-    after_step(m, volley, destroyed)
+    if volley.hits:
+        destroyed = apply_hits(m, volley)
+        after_step(m, volley, destroyed)
+    else:  # nothing hit: no damage, so nothing happens after the step (the Behemoth's pilot and
+        # the Juggernaut's shield need a hit too)
+        for t in m.end_of_step:
+            t.damage_this_step = 0
     ship.cannons.clear()
 
 

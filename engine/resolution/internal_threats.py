@@ -18,14 +18,15 @@ def destroy(m: Mission, t: ThreatState, by: CrewMember | None, how: HitHow, sour
     """The threat is beaten: the captain takes its card (rulebook §3.2/§3.3).  `source`: the card
     whose explosion did it (Leviathan Tanker)."""
     t.set_fate("destroyed", m.turn)
-    m.emit(
-        "threat_destroyed",
-        threat=t.card.id,
-        number=t.number,
-        by=by.name if by else None,
-        how=how,
-        source=source,
-    )
+    if m.log_enabled:
+        m.emit(
+            "threat_destroyed",
+            threat=t.card.id,
+            number=t.number,
+            by=by.name if by else None,
+            how=how,
+            source=source,
+        )
     if t.card.has("fissure"):
         for z in board.ZONES:
             m.ship.multiplier[z] = 1
