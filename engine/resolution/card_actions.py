@@ -19,7 +19,7 @@ from engine.resolution.crew_effects import delay, knock_out
 from engine.resolution.internal_threats import destroy, slimed
 from engine.resolution.ship_damage import damage_zone, threat_attack
 from engine.state import CrewMember, Mission, ShipDestroyed, ThreatState
-from engine.threats.catalog import Op
+from engine.threats.catalog import Letter, Op, ThreatCard
 from engine.vocab import EnergyStore, Station, Zone
 
 # --- shared helpers ------------------------------------------------------------------------------
@@ -409,6 +409,44 @@ def run_op(m: Mission, t: ThreatState, op: Op) -> None:
     _RUN[op["op"]](m, t, op)
 
 
+# --- cards' X/Y/Z as prepared steps ----------------------------------------------------------------
+# A step is an op's function and the argument it takes: the op itself, or for the commonest op
+# (a fixed attack on the card's own zone) its parameters read once per card instead of on every
+# letter a token crosses.
+Step = tuple[Callable[[Mission, ThreatState, Any], None], Any]
+Program = dict[Letter, tuple[Step, ...]]
+_PROGRAMS: dict[str, tuple[ThreatCard, Program]] = {}
+
+
+def program(card: ThreatCard) -> Program:
+    """The card's X, Y and Z as steps, prepared on first use (kept with the card they came from)."""
+    entry = _PROGRAMS.get(card.id)
+    if entry is None or entry[0] is not card:
+        steps = {letter: tuple(_step(card, op) for op in ops) for letter, ops in card.actions.items()}
+        entry = _PROGRAMS[card.id] = (card, steps)
+    return entry[1]
+
+
+def _step(card: ThreatCard, op: Op) -> Step:
+    amount = op.get("amount")
+    if (
+        op["op"] == "attack"
+        and op.keys() <= {"op", "amount", "target", "damage_type"}
+        and op.get("target") == "own_zone"
+        and isinstance(amount, int)
+        and not card.has("slime")
+    ):
+        kind = op.get("damage_type", "standard")
+        return _attack_own_zone, (amount, kind == "ignores_shields", kind == "double_through_shields")
+    return _RUN[op["op"]], op
+
+
+def _attack_own_zone(m: Mission, t: ThreatState, plan: tuple[int, bool, bool]) -> None:
+    """`op_attack` of an unconditional attack of a fixed amount on the card's own zone."""
+    amount, pierce, double = plan
+    threat_attack(m, t, own_zone(t), amount, pierce, double)
+
+
 # --- movement (§3.4) ---------------------------------------------------------------------------------
 
 
@@ -423,7 +461,7 @@ def move_threat(m: Mission, t: ThreatState, spaces: int) -> None:
             m.emit("threat_moved", threat=t.card.id, number=t.number, frm=start, to=t.position)
         return
     letters = track.letters
-    actions = t.card.actions
+    steps = program(t.card)
     # The token's position is read back every space, not kept in a local: a Scout's Y moves the
     # other threats, and a second Scout's Y among them moves this one (re-entrant moves).
     for _ in range(spaces):
@@ -435,8 +473,8 @@ def move_threat(m: Mission, t: ThreatState, spaces: int) -> None:
             t.breakpoints += 1
         if m.log_enabled:
             m.emit("threat_action", threat=t.card.id, number=t.number, letter=letter)
-        for op in actions[letter]:
-            _RUN[op["op"]](m, t, op)
+        for run, arg in steps[letter]:
+            run(m, t, arg)
             if t.fate is not None:  # e.g. Nemesis destroyed by its own attack
                 return
         if letter == "Z":

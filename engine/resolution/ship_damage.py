@@ -27,7 +27,7 @@ def attack_bonus(m: Mission, t: ThreatState) -> int:
 
 
 def threat_attack(
-    m: Mission, t: ThreatState, zone: Zone, amount: int, *, pierce: bool = False, double: bool = False
+    m: Mission, t: ThreatState, zone: Zone, amount: int, pierce: bool = False, double: bool = False
 ) -> None:
     """An attack by threat `t`: internal threats' damage and `pierce` ignore shields; external
     attacks get the Scout's bonus (only an attack that has a value to raise)."""
