@@ -128,9 +128,9 @@ class Ship:
     cannons: dict[Station, int] = field(default_factory=dict)  # station -> heroic bonus, fired this turn
     maintained: set[int] = field(default_factory=set)  # phases whose computer was maintained
     observers: int = 0  # visual confirmations this turn
-    observation_best: list[int] = field(default_factory=lambda: [0, 0, 0])
+    observation_best: list[int] = field(default_factory=[0, 0, 0].copy)  # best per phase
     broken: set[tuple[Station, str]] = field(default_factory=set)  # (station, letter) after a malfunction's Z
-    multiplier: dict[Zone, int] = field(default_factory=lambda: dict.fromkeys(board.ZONES, 1))
+    multiplier: dict[Zone, int] = field(default_factory=dict.fromkeys(board.ZONES, 1).copy)
     contaminated_entry: dict[Station, str] = field(default_factory=dict)  # Contamination after Z: its card id
     in_space: CrewMember | None = None  # only one crew member may fly the interceptors
 

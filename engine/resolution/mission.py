@@ -11,7 +11,7 @@ from __future__ import annotations
 import itertools
 import random
 from collections.abc import Callable
-from functools import cache
+from operator import attrgetter
 from typing import Any, NamedTuple, cast
 
 from engine import board
@@ -92,11 +92,12 @@ def build_mission(game: Game, *, log: bool = False) -> Mission:
     # The model has validated every action against vocab.ACTION_CODES.
     crew = [CrewMember(i, p.name, cast(list[ActionCode], list(p.actions))) for i, p in enumerate(game.players)]
     tracks = game.tracks
+    track_of = {"red": tracks.red, "white": tracks.white, "blue": tracks.blue, None: tracks.internal}
     threats = []
     for i, placement in enumerate(game.threats):
-        setup = _setup(placement.id)
+        setup = _SETUPS.get(placement.id) or _setup(placement.id)
         where = placement.zone
-        track = TRACKS[tracks.internal if setup.card.internal else getattr(tracks, where or "white")]
+        track = TRACKS[track_of[None if setup.card.internal else where or "white"]]
         # decision 13: by number; same number -> internal first, serious before common.
         threats.append(ThreatState(*setup.state, placement.turn, i, where, track, (placement.turn, *setup.rank, i)))
     in_input_order = list(threats)
@@ -110,7 +111,7 @@ def build_mission(game: Game, *, log: bool = False) -> Mission:
             appearing[t.number] = [t]
         else:
             turn_list.append(t)
-        for g in _setup(t.card.id).groups:
+        for g in _SETUPS[t.card.id].groups:
             groups[g].append(t)
     return m
 
@@ -119,8 +120,7 @@ _ORDER_COUNT = len(_TOKEN_ORDERS)
 _ORDER_BITS = _ORDER_COUNT.bit_length()
 
 
-def _token_order(t: ThreatState) -> tuple[int, int, int, int]:
-    return t.sort_key
+_token_order = attrgetter("sort_key")
 
 
 class _Setup(NamedTuple):
@@ -135,8 +135,11 @@ class _Setup(NamedTuple):
     groups: tuple[int, ...]  # indices into Mission.role_groups() of the groups it belongs to
 
 
-@cache
+_SETUPS: dict[str, _Setup] = {}
+
+
 def _setup(card_id: str) -> _Setup:
+    """Work out (and keep in _SETUPS) what a card's token starts with."""
     card = card_of(card_id)
     member = (
         "global_external_attack_bonus" in card.op_names,  # attack_auras: from the data
@@ -164,7 +167,8 @@ def _setup(card_id: str) -> _Setup:
         card.has("untargetable_at_range_3"),
     )
     rank = (0 if card.internal else 1, 0 if card.serious else 1)
-    return _Setup(card, state, rank, tuple(i for i, yes in enumerate(member) if yes))
+    setup = _SETUPS[card_id] = _Setup(card, state, rank, tuple(i for i, yes in enumerate(member) if yes))
+    return setup
 
 
 def play_one_turn(m: Mission, turn: int) -> None:

@@ -178,7 +178,10 @@ def _transfer(
     """Energy transfer (§3.2) from a reactor: fill the destination to capacity from the source, as
     far as it goes.  Heroic B: if at least one unit moved, one more comes from the supply, even
     past capacity."""
-    moved = max(0, min(dst_cap[dst_zone] - dst[dst_zone], src[src_zone]))
+    room, have = dst_cap[dst_zone] - dst[dst_zone], src[src_zone]
+    moved = room if room < have else have
+    if moved < 0:
+        moved = 0
     src[src_zone] -= moved
     dst[dst_zone] += moved
     extra = 1 if heroic and moved > 0 else 0

@@ -54,8 +54,9 @@ def attack_zone(
     ship = m.ship
     absorbed = 0
     if shields:
-        absorbed = min(ship.shields[zone], amount)
-        ship.shields[zone] -= absorbed
+        have = ship.shields[zone]
+        absorbed = have if have < amount else amount
+        ship.shields[zone] = have - absorbed
     through = amount - absorbed
     if double:
         through *= 2
