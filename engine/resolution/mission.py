@@ -12,7 +12,7 @@ import itertools
 import random
 from collections.abc import Callable
 from operator import attrgetter
-from typing import Any, NamedTuple, cast
+from typing import Any, Literal, NamedTuple
 
 from engine import board
 from engine.board import TRACKS
@@ -26,7 +26,7 @@ from engine.resolution.threat_actions import appear, threat_actions
 from engine.state import CrewMember, Mission, Ship, ShipDestroyed, ThreatState
 from engine.threats.catalog import ThreatCard
 from engine.threats.catalog import card as card_of
-from engine.vocab import ActionCode, DamageTokenKind, Fate, Zone
+from engine.vocab import DamageTokenKind, Fate, Station, Zone
 
 _TOKEN_ORDERS = tuple(itertools.permutations(board.DAMAGE_TOKEN_KINDS))
 
@@ -81,16 +81,16 @@ def build_mission(game: Game, *, log: bool = False) -> Mission:
         first = given.get(zone) if given else None
         piles[zone] = [*first, *(tok for tok in pile if tok not in first)] if first else list(pile)
     ship = Ship(
-        shields=dict(board.SHIELD_START),
-        shield_cap=dict(board.SHIELD_CAPACITY),
-        reactors=dict(board.REACTOR_START),
-        reactor_cap=dict(board.REACTOR_CAPACITY),
-        damage={z: [] for z in board.ZONES},
+        shields=board.SHIELD_START.copy(),
+        shield_cap=board.SHIELD_CAPACITY.copy(),
+        reactors=board.REACTOR_START.copy(),
+        reactor_cap=board.REACTOR_CAPACITY.copy(),
+        damage={"red": [], "white": [], "blue": []},  # board.ZONES, spelled out: no comprehension
         piles=piles,
-        depots=dict.fromkeys(board.BATTLEBOT_DEPOTS, "ready"),
+        depots=_DEPOTS_READY.copy(),
     )
-    # The model has validated every action against vocab.ACTION_CODES.
-    crew = [CrewMember(i, p.name, cast(list[ActionCode], list(p.actions))) for i, p in enumerate(game.players)]
+    # The model has validated every action against vocab.ACTION_CODES (no cast: it is a call).
+    crew = [CrewMember(i, p.name, list(p.actions)) for i, p in enumerate(game.players)]  # type: ignore[arg-type]
     tracks = game.tracks
     track_of = {"red": tracks.red, "white": tracks.white, "blue": tracks.blue, None: tracks.internal}
     threats = []
@@ -117,6 +117,7 @@ def build_mission(game: Game, *, log: bool = False) -> Mission:
 
 
 _ORDER_COUNT = len(_TOKEN_ORDERS)
+_DEPOTS_READY: dict[Station, Literal["ready", "disabled"] | None] = dict.fromkeys(board.BATTLEBOT_DEPOTS, "ready")
 _ORDER_BITS = _ORDER_COUNT.bit_length()
 
 
