@@ -461,7 +461,9 @@ def move_threat(m: Mission, t: ThreatState, spaces: int) -> None:
             m.emit("threat_moved", threat=t.card.id, number=t.number, frm=start, to=t.position)
         return
     letters = track.letters
-    steps = program(t.card)
+    card = t.card
+    entry = _PROGRAMS.get(card.id)
+    steps = entry[1] if entry is not None and entry[0] is card else program(card)
     # The token's position is read back every space, not kept in a local: a Scout's Y moves the
     # other threats, and a second Scout's Y among them moves this one (re-entrant moves).
     for _ in range(spaces):

@@ -92,7 +92,7 @@ def aim(m: Mission, *, weapons: bool = True) -> Volley:
                     if targetable(t, "pulse") and distance(t.position) <= reach:
                         volley.add(t, "pulse", board.PULSE_DAMAGE + bonus)
                 continue
-            zone = board.zone_of(st)
+            zone = board.ZONE_OF[st]
             weapon: Weapon = "heavy" if st.startswith("upper") else "light"
             # The nearest threat in the zone; on the same space the lowest token number.
             target: ThreatState | None = None

@@ -265,12 +265,15 @@ def build_result(m: Mission, log: bool) -> Result:
         from engine.log_text import describe
 
         entries = [LogEntry(**e, text=describe("en", e)) for e in m.events]
+    taken = m.ship.damage
+    damage = {z: len(taken[z]) for z in board.ZONES}
+    if m.lost is not None and m.lost.zone is not None:
+        damage[m.lost.zone] += 1  # the destroyed zone reports the seventh token it could not take
     return trusted_result(
         {
             "outcome": "destroyed" if lost else "survived",
-            "lost": Lost(turn=m.lost_turn, cause=m.lost.cause) if m.lost else None,
-            # the destroyed zone reports the seventh token it could not take
-            "damage": {z: len(m.ship.damage[z]) + (m.lost is not None and z == m.lost.zone) for z in board.ZONES},
+            "lost": Lost(m.lost_turn, m.lost.cause) if m.lost else None,
+            "damage": damage,
             "threats": outcomes,
             "knocked_out": [p.name for p in m.crew if p.knocked_out],
             "disabled_battlebots": disabled_squads(m),

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from engine import board
-from engine.board import HEROIC_MOVES, neighbour, other_deck, zone_of
+from engine.board import HEROIC_MOVES, ZONE_OF, neighbour, other_deck, zone_of
 from engine.resolution.crew_effects import delay, enter
 from engine.resolution.internal_threats import (
     battlebot_attack,
@@ -153,13 +153,13 @@ _REACTOR_FED: dict[Station, Zone | None] = {
 
 
 def _shield(m: Mission, p: CrewMember, st: Station, heroic: bool) -> None:
-    zone = zone_of(st)
+    zone = ZONE_OF[st]
     ship = m.ship
     _transfer(m, p, heroic, ship.reactors, zone, ship.shields, ship.shield_cap, zone, "shield")
 
 
 def _side_reactor(m: Mission, p: CrewMember, st: Station, heroic: bool) -> None:
-    zone = zone_of(st)
+    zone = ZONE_OF[st]
     ship = m.ship
     _transfer(m, p, heroic, ship.reactors, "white", ship.reactors, ship.reactor_cap, zone, "reactor")
 
