@@ -24,27 +24,34 @@ from engine.vocab import ActionCode, EnergyStore, NoEffectReason, Station, Zone
 
 
 def play_turn(m: Mission) -> None:
+    """Every crew member in action order plays the card of the turn.  A, B or C of the station
+    (the most common cards, handled here without a further call) repairs a malfunction covering
+    that system, else uses it."""
     i = m.turn - 1
     for p in m.crew:
-        if not p.knocked_out:
-            code = p.actions[i]
-            p.intercepting = False
-            st = p.station
-            if st == "space":
-                _in_space(m, p, code)
-            elif code != "-":
-                _PLAY[code](m, p, st, code)
-
-
-def play_card(m: Mission, p: CrewMember) -> None:
-    """One crew member's card of the current turn (the same as one pass of `play_turn`)."""
-    code = p.actions[m.turn - 1]
-    p.intercepting = False
-    st = p.station
-    if st == "space":
-        _in_space(m, p, code)
-    elif code != "-":
-        _PLAY[code](m, p, st, code)
+        if p.knocked_out:
+            continue
+        code = p.actions[i]
+        p.intercepting = False
+        st = p.station
+        if st == "space":
+            _in_space(m, p, code)
+            continue
+        system = _SYSTEM_USES.get(code)
+        if system is None:
+            if code != "-":
+                _PLAY[code](m, p, st, code)  # moves, the gravolift, battlebots
+            continue
+        use, letter, heroic = system[st]
+        for mal in m.malfunctions:  # the lowest-numbered present one covering this system
+            if mal.present and mal.card.damaged_by == letter and st in mal.stations:
+                repair(m, p, mal, heroic)
+                break
+        else:
+            if m.ship.broken and (st, letter) in m.ship.broken:
+                m.emit("no_effect", player=p.name, action=letter, reason="system_broken")
+            else:
+                use(m, p, st, heroic)
 
 
 def _arrow(m: Mission, p: CrewMember, st: Station, code: ActionCode) -> None:
@@ -64,19 +71,6 @@ def _heroic_move(m: Mission, p: CrewMember, st: Station, code: ActionCode) -> No
 
 def _battlebots_action(m: Mission, p: CrewMember, st: Station, code: ActionCode) -> None:
     battlebot_attack(m, p, heroic=code == "X")
-
-
-def _system_action(m: Mission, p: CrewMember, st: Station, code: ActionCode) -> None:
-    """A, B or C of the station: repairs a malfunction covering that system, else uses it."""
-    use, letter, heroic = _SYSTEM_USES[code][st]
-    for mal in m.malfunctions:  # the lowest-numbered present one covering this system
-        if mal.present and mal.card.damaged_by == letter and st in mal.stations:
-            repair(m, p, mal, heroic)
-            return
-    if m.ship.broken and (st, letter) in m.ship.broken:
-        m.emit("no_effect", player=p.name, action=letter, reason="system_broken")
-        return
-    use(m, p, st, heroic)
 
 
 _SYSTEM_CODES: dict[ActionCode, tuple[str, bool]] = {
@@ -152,32 +146,14 @@ _REACTOR_FED: dict[Station, Zone | None] = {
 }
 
 
-def _shield(m: Mission, p: CrewMember, st: Station, heroic: bool) -> None:
-    zone = ZONE_OF[st]
+def _energy(m: Mission, p: CrewMember, st: Station, heroic: bool) -> None:
+    """Energy transfer (§3.2), B of a shield or side-reactor station: fill the destination to
+    capacity from a reactor, as far as it goes.  Heroic B: if at least one unit moved, one more
+    comes from the supply, even past capacity."""
     ship = m.ship
-    _transfer(m, p, heroic, ship.reactors, zone, ship.shields, ship.shield_cap, zone, "shield")
-
-
-def _side_reactor(m: Mission, p: CrewMember, st: Station, heroic: bool) -> None:
-    zone = ZONE_OF[st]
-    ship = m.ship
-    _transfer(m, p, heroic, ship.reactors, "white", ship.reactors, ship.reactor_cap, zone, "reactor")
-
-
-def _transfer(
-    m: Mission,
-    p: CrewMember,
-    heroic: bool,
-    src: dict[Zone, int],
-    src_zone: Zone,
-    dst: dict[Zone, int],
-    dst_cap: dict[Zone, int],
-    dst_zone: Zone,
-    dst_name: EnergyStore,
-) -> None:
-    """Energy transfer (§3.2) from a reactor: fill the destination to capacity from the source, as
-    far as it goes.  Heroic B: if at least one unit moved, one more comes from the supply, even
-    past capacity."""
+    src_zone, dst_name, dst_zone = _ENERGY_ROUTES[st]
+    src = ship.reactors
+    dst, dst_cap = (ship.shields, ship.shield_cap) if dst_name == "shield" else (ship.reactors, ship.reactor_cap)
     room, have = dst_cap[dst_zone] - dst[dst_zone], src[src_zone]
     moved = room if room < have else have
     if moved < 0:
@@ -197,6 +173,14 @@ def _transfer(
             amount=moved,
             heroic_bonus=extra,
         )
+
+
+# Where B moves energy: upper stations from their zone's reactor to its shield, lower red and
+# lower blue from the central reactor to their own (lower white's B is refuelling).
+_ENERGY_ROUTES: dict[Station, tuple[Zone, EnergyStore, Zone]] = {
+    **{st: (ZONE_OF[st], "shield", ZONE_OF[st]) for st in ("upper_red", "upper_white", "upper_blue")},
+    **{st: ("white", "reactor", ZONE_OF[st]) for st in ("lower_red", "lower_blue")},
+}
 
 
 def _refuel(m: Mission, p: CrewMember, st: Station, heroic: bool) -> None:
@@ -275,12 +259,12 @@ def _rocket(m: Mission, p: CrewMember, st: Station, heroic: bool) -> None:
 SystemUse = Callable[[Mission, CrewMember, Station, bool], None]
 # The A/B/C system of every station (§1 ship picture), by station then letter.
 SYSTEMS: dict[Station, dict[str, SystemUse]] = {
-    "upper_red": {"A": _cannon, "B": _shield, "C": _interceptors},
-    "upper_white": {"A": _cannon, "B": _shield, "C": _maintenance},
-    "upper_blue": {"A": _cannon, "B": _shield, "C": _battlebots},
-    "lower_red": {"A": _cannon, "B": _side_reactor, "C": _battlebots},
+    "upper_red": {"A": _cannon, "B": _energy, "C": _interceptors},
+    "upper_white": {"A": _cannon, "B": _energy, "C": _maintenance},
+    "upper_blue": {"A": _cannon, "B": _energy, "C": _battlebots},
+    "lower_red": {"A": _cannon, "B": _energy, "C": _battlebots},
     "lower_white": {"A": _cannon, "B": _refuel, "C": _observe},
-    "lower_blue": {"A": _cannon, "B": _side_reactor, "C": _rocket},
+    "lower_blue": {"A": _cannon, "B": _energy, "C": _rocket},
 }
 
 # What each of the codes a/b/c/A/B does in each station: the system, its letter, heroic or not.
@@ -289,13 +273,13 @@ _SYSTEM_USES: dict[ActionCode, dict[Station, tuple[SystemUse, str, bool]]] = {
     for code, (letter, heroic) in _SYSTEM_CODES.items()
 }
 
-# What each card code does aboard (a blank does nothing; in space `_in_space` decides).
+# What the other card codes do aboard (A/B/C: play_turn with SYSTEMS; a blank does nothing;
+# in space `_in_space` decides).
 _PLAY: dict[ActionCode, Callable[[Mission, CrewMember, Station, ActionCode], None]] = {
     "<": _arrow,
     ">": _arrow,
     "^": _gravolift,
     "x": _battlebots_action,
     "X": _battlebots_action,
-    **dict.fromkeys(_SYSTEM_CODES, _system_action),
     **dict.fromkeys(HEROIC_MOVES, _heroic_move),
 }
