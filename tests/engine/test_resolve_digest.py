@@ -7,8 +7,11 @@ game by game first (tests/engine/resolve_corpus.py explains how), then put the n
 
 from __future__ import annotations
 
+import random
+
 from engine import resolve
-from engine.model import Game, Result
+from engine.model import MAX_SEED, Game, Result
+from engine.resolution.mission import seeded_random
 from tests.engine.resolve_corpus import corpus_digest, corpus_game
 
 # The first 1,000 games, then later ones with what the first 1,000 lack or hold rarely (found by
@@ -46,3 +49,12 @@ def test_trusted_result_is_what_model_construct_builds() -> None:
         assert fast.__pydantic_extra__ == slow.__pydantic_extra__
         assert fast.__pydantic_private__ == slow.__pydantic_private__
         assert fast == slow
+
+
+def test_seeded_random_is_random_random() -> None:
+    """build_mission seeds its generator once, at C level; the state must be Random(seed)'s."""
+    for seed in (0, 1, 5, 2**31, 2**32 + 7, 123456789012345678, MAX_SEED):
+        fast, slow = seeded_random(seed), random.Random(seed)
+        assert fast.getstate() == slow.getstate()
+        assert [fast.getrandbits(10) for _ in range(20)] == [slow.getrandbits(10) for _ in range(20)]
+        assert fast.gauss(0, 1) == slow.gauss(0, 1)
