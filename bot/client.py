@@ -17,6 +17,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.errors import report_interaction_error
 from bot.locks import FlightLocks
 from bot.settings import Settings
 from bot.storage import Storage
@@ -64,6 +65,12 @@ class SpaceAlertBot(commands.Bot):
         self.voice = voice
         # Tests drive the flight clock by hand; the real bot runs one timer task per flight.
         self.run_timers = run_timers
+        # Every failing slash command gets a logged error and an apology (bot/errors.py); the
+        # buttons and selects reach the same handler through their router.
+        self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
+
+    async def on_app_command_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+        await report_interaction_error(interaction, error)
 
     async def setup_hook(self) -> None:
         from bot.exts.mission._components import FlightButton, FlightSelect

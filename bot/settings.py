@@ -7,6 +7,7 @@ The token is a `SecretStr` so it never ends up in a log line or a traceback.
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 from typing import Annotated, Literal
@@ -25,10 +26,14 @@ class Settings(BaseSettings):
 
     discord_token: SecretStr | None = None
     database_path: Path = Path("data/space_alert.sqlite3")
+    # postgresql://user:password@host:port/db: the shared store of several processes; when set it
+    # is used instead of DATABASE_PATH.
+    database_url: str | None = None
     # Extra folders of mission timeline files; ':' or ',' separated so it reads well in a shell.
     scenario_dirs: Annotated[list[Path], NoDecode] = Field(default_factory=list)
     command_sync: str = "global"
-    time_scale: float = Field(default=1.0, gt=0, le=1000)
+    # Flight seconds per wall-clock second; outside 0.1-100 it is a typo, not a choice.
+    time_scale: float = Field(default=1.0, ge=0.1, le=100)
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"] = "INFO"
     default_language: Literal["en", "ru", "cs"] = "en"
 
@@ -52,6 +57,15 @@ class Settings(BaseSettings):
     def _upper(cls, value: object) -> object:
         return value.upper() if isinstance(value, str) else value
 
+    @field_validator("database_url", mode="before")
+    @classmethod
+    def _check_url(cls, value: object) -> object:
+        if isinstance(value, str):
+            value = value.strip() or None
+            if value is not None and not re.match(r"^postgres(ql)?://", value):
+                raise ValueError("must be a postgresql:// URL (leave it unset for SQLite)")
+        return value
+
     @field_validator("discord_token", mode="before")
     @classmethod
     def _blank_is_missing(cls, value: object) -> object:
@@ -65,3 +79,35 @@ class Settings(BaseSettings):
         if self.command_sync.startswith("guild:"):
             return int(self.command_sync.split(":", 1)[1])
         return None
+
+
+class ConfigError(Exception):
+    """A configuration problem found at start-up; the message is one line for the operator."""
+
+
+def check_env_file(path: Path = Path(".env")) -> None:
+    """An `.env` that exists must be readable text: pydantic-settings would skip a folder silently
+    and a permission error would surface as a traceback."""
+    if not path.exists() and not path.is_symlink():
+        return
+    if path.is_dir():
+        raise ConfigError(f"{path} is a folder, not a settings file")
+    try:
+        path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise ConfigError(f"{path} is not UTF-8 text") from None
+
+
+def check_paths(settings: Settings) -> None:
+    """Folders the bot will read later are checked now, so a typo stops the start, not a flight."""
+    for folder in settings.scenario_dirs:
+        if not folder.exists():
+            raise ConfigError(f"SCENARIO_DIRS: folder {folder} does not exist")
+        if not folder.is_dir():
+            raise ConfigError(f"SCENARIO_DIRS: {folder} is not a folder")
+        try:
+            os.listdir(folder)
+        except OSError as exc:
+            raise ConfigError(f"SCENARIO_DIRS: cannot read folder {folder}: {exc.strerror or exc}") from None

@@ -13,6 +13,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from engine.board import ACTION_CODES, TURNS
+from engine.campaign.carried import Carried
 from engine.threats.catalog import card_or_none
 from engine.vocab import Fate, TrackId, Zone
 
@@ -103,6 +104,7 @@ class Game(_Strict):
     threats: list[ThreatPlacement] = Field(default_factory=list, max_length=MAX_THREATS)
     seed: int = Field(default=0, ge=0, le=MAX_SEED)
     damage_tokens: dict[Zone, list[DamageTokenName]] | None = None
+    carried: Carried | None = None  # campaign (rulebook §6.2): the ship's state at the start
 
     @field_validator("damage_tokens")
     @classmethod
@@ -205,9 +207,10 @@ class Result(BaseModel):
     observation: list[int]
     score: Score
     log: list[LogEntry] | None = None
+    carry: Carried | None = None  # set when the game had a `carried` block: the state to carry on
 
     def to_json_dict(self, with_log: bool = False) -> dict[str, Any]:
-        data = self.model_dump(mode="json", exclude={"log"})
+        data = self.model_dump(mode="json", exclude={"log"} if self.carry else {"log", "carry"})
         if with_log:
             data["log"] = [e.model_dump(mode="json") for e in (self.log or [])]
         return data

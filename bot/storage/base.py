@@ -8,8 +8,15 @@ hunt through the cogs.  Records are dataclasses of JSON-able values; no discord 
 
 from __future__ import annotations
 
+import inspect
+import json
+from collections.abc import Awaitable, Callable, Iterable
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from typing import Any, Protocol
+
+# What an update function returns: the event to append to the flight's log (or None).
+FlightChange = Callable[["FlightRecord"], "dict[str, Any] | Awaitable[dict[str, Any] | None] | None"]
 
 ACTIVE_STATUSES: tuple[str, ...] = ("lobby", "flying")
 
@@ -18,8 +25,19 @@ class StorageError(Exception):
     """Base class for storage failures the bot reports to users instead of crashing."""
 
 
+class DatabaseUnavailable(StorageError):
+    """The database cannot be opened or written at start-up (not a database, read-only, full...).
+
+    The message is one line for the operator; `python -m bot` prints it and exits with code 3.
+    """
+
+
 class MigrationError(StorageError):
-    """A migration file failed; the bot must not start on a half-migrated database."""
+    """A migration file failed (or none were found); the bot must not start half-migrated."""
+
+
+class SchemaTooNew(MigrationError):
+    """The database was migrated by a newer bot: running an older one on it would corrupt it."""
 
 
 class StaleWrite(StorageError):
@@ -64,6 +82,8 @@ class FlightRecord:
     started_at: float | None = None
     lobby_message_id: int | None = None
     deck_message_id: int | None = None
+    # Adapter bookkeeping.  notes["muted"] mirrors the flight_muted table (filled on load, written
+    # on save) until the bot uses `update_muted`; it is not stored in the notes column.
     notes: dict[str, Any] = field(default_factory=dict)
     version: int = 0
     created_at: str = ""
@@ -121,13 +141,62 @@ class LeaderboardRow:
     logbook_id: int
 
 
+class Transaction(Protocol):
+    """The writes (and the reads that decide them) of one unit of work, on one backend transaction.
+
+    Obtained from `Storage.transaction()`; everything done through it commits together when the
+    `async with` block ends, or not at all if the block raises.  Records passed in are updated
+    (version, ids) only when the transaction commits: a failed unit of work leaves them as they
+    were.  Never talk to Discord inside a transaction: it holds the database's write lock.
+    """
+
+    async def load_flight(self, flight_id: str) -> FlightRecord | None:
+        """The flight as this transaction sees it (locked against other writers until commit)."""
+
+    async def create_flight(self, record: FlightRecord) -> FlightRecord:
+        """Insert a new flight; raises ChannelBusy when the channel already has an active one."""
+
+    async def save_flight(self, record: FlightRecord, event: dict[str, Any] | None = None) -> FlightRecord:
+        """Write the record if its version is still current (else StaleWrite); append `event`."""
+
+    async def add_logbook_entry(self, entry: LogbookEntry) -> int:
+        """Insert the entry; a flight's entry is written once (a second call returns the first id)."""
+
+    async def update_muted(self, flight_id: str, *, add: Iterable[int] = (), remove: Iterable[int] = ()) -> list[int]:
+        """Change who the flight has muted (bumps the flight's version); returns the new list."""
+
+    async def set_setting(self, guild_id: int, key: str, value: Any) -> None: ...
+
+    async def save_custom_mission(
+        self, guild_id: int, mission_id: str, name: str, timeline: dict[str, Any], created_by: int
+    ) -> None: ...
+
+    async def remove_custom_mission(self, guild_id: int, mission_id: str) -> bool: ...
+
+    async def store_posts(self, flight_id: str, payloads: list[dict[str, Any]]) -> None: ...
+
+    async def update_post(self, post_id: int, payload: dict[str, Any]) -> None: ...
+
+    async def delete_post(self, post_id: int) -> None: ...
+
+
 class Storage(Protocol):
-    """The one persistence interface of the bot.  All methods are coroutines and commit at once."""
+    """The one persistence interface of the bot.
+
+    Every write method is its own atomic unit of work (commits whole or leaves nothing, and never
+    undoes another caller's write).  Several writes that belong together go in one
+    `async with storage.transaction() as tx:`; a read that decides a write goes through
+    `update_flight`, which loads, applies and saves in one transaction and retries on StaleWrite.
+    """
 
     async def open(self) -> None:
-        """Connect and apply pending migrations (raises MigrationError)."""
+        """Connect and apply pending migrations (raises DatabaseUnavailable, MigrationError)."""
 
     async def close(self) -> None: ...
+
+    def transaction(self) -> AbstractAsyncContextManager[Transaction]:
+        """One unit of work.  Nested use in the same task joins the outer transaction."""
+        ...
 
     # -- flights ---------------------------------------------------------------------------
     async def create_flight(self, record: FlightRecord) -> FlightRecord:
@@ -136,21 +205,44 @@ class Storage(Protocol):
     async def load_flight(self, flight_id: str) -> FlightRecord | None: ...
 
     async def save_flight(self, record: FlightRecord, event: dict[str, Any] | None = None) -> FlightRecord:
-        """Write the record if its version is still current (else StaleWrite); append `event`."""
+        """Write the record if its version is still current (else StaleWrite); append `event`.
+        On any failure the record is left exactly as it was passed in."""
+
+    async def update_flight(self, flight_id: str, change: FlightChange, *, attempts: int = 5) -> FlightRecord | None:
+        """Load, apply `change`, save, in one transaction; on StaleWrite reload and re-apply, at
+        most `attempts` times.  `change` mutates the record and returns the event to log (or None);
+        nothing is written when it returns None and left the record unchanged, and nothing at all
+        when it raises.  Returns the stored record, or None when there is no such flight."""
+
+    async def finish_flight(
+        self, record: FlightRecord, entry: LogbookEntry, event: dict[str, Any] | None = None
+    ) -> bool:
+        """Logbook entry + flight status `finished` (+ event) in one transaction.  Idempotent: a
+        flight that is no longer active is left alone and no second entry is written.  True when
+        this call finished the flight."""
 
     async def active_flight_in_channel(self, channel_id: int) -> FlightRecord | None: ...
 
     async def active_flights(self) -> list[FlightRecord]: ...
 
     async def ended_flights_with_muted_members(self) -> list[FlightRecord]:
-        """Flights no longer active whose notes still list members the bot server-muted: the bot
+        """Flights no longer active that still have members the bot server-muted: the bot
         stopped before their unmute went out, and nobody else will ever unmute them."""
+        ...
+
+    async def muted_members(self, flight_id: str) -> list[int]:
+        """User ids the flight has muted (or is about to), in the order they were muted."""
+        ...
+
+    async def update_muted(self, flight_id: str, *, add: Iterable[int] = (), remove: Iterable[int] = ()) -> list[int]:
+        """Add and remove muted members in one unit of work; returns the new list."""
         ...
 
     async def flight_events(self, flight_id: str) -> list[dict[str, Any]]: ...
 
     # -- logbook ---------------------------------------------------------------------------
-    async def add_logbook_entry(self, entry: LogbookEntry) -> int: ...
+    async def add_logbook_entry(self, entry: LogbookEntry) -> int:
+        """Insert the entry; a flight's entry is written once (a second call returns the first id)."""
 
     async def logbook(
         self,
@@ -192,3 +284,129 @@ class Storage(Protocol):
 
     async def delete_post(self, post_id: int) -> None:
         """Forget a stored post once it has been sent (or given up)."""
+
+
+class UnitsOfWork:
+    """The backend-neutral half of `Storage`: every one-shot write as a transaction of its own,
+    `update_flight`'s retry loop and `finish_flight`.  A backend supplies `transaction()` and the
+    reads; this mixin makes sure no write ever runs outside a transaction."""
+
+    def transaction(self) -> AbstractAsyncContextManager[Transaction]:
+        raise NotImplementedError
+
+    async def create_flight(self, record: FlightRecord) -> FlightRecord:
+        async with self.transaction() as tx:
+            return await tx.create_flight(record)
+
+    async def save_flight(self, record: FlightRecord, event: dict[str, Any] | None = None) -> FlightRecord:
+        async with self.transaction() as tx:
+            return await tx.save_flight(record, event)
+
+    async def update_flight(self, flight_id: str, change: FlightChange, *, attempts: int = 5) -> FlightRecord | None:
+        for _attempt in range(max(1, attempts)):
+            try:
+                async with self.transaction() as tx:
+                    record = await tx.load_flight(flight_id)
+                    if record is None:
+                        return None
+                    before = fingerprint(record)
+                    event = change(record)
+                    if inspect.isawaitable(event):
+                        event = await event
+                    if event is None and fingerprint(record) == before:
+                        return record
+                    return await tx.save_flight(record, event)
+            except StaleWrite:
+                continue  # another writer got there first: reload and re-apply
+        raise StaleWrite(f"flight {flight_id} kept changing; gave up after {attempts} attempts")
+
+    async def finish_flight(
+        self, record: FlightRecord, entry: LogbookEntry, event: dict[str, Any] | None = None
+    ) -> bool:
+        previous = record.status
+        try:
+            async with self.transaction() as tx:
+                current = await tx.load_flight(record.id)
+                if current is None or not current.active:
+                    return False  # finished (or aborted) already: the first call's entry stands
+                entry.flight_id = record.id
+                await tx.add_logbook_entry(entry)
+                record.status = "finished"
+                await tx.save_flight(record, event)
+                return True
+        except BaseException:
+            record.status = previous
+            raise
+
+    async def update_muted(self, flight_id: str, *, add: Iterable[int] = (), remove: Iterable[int] = ()) -> list[int]:
+        async with self.transaction() as tx:
+            return await tx.update_muted(flight_id, add=add, remove=remove)
+
+    async def add_logbook_entry(self, entry: LogbookEntry) -> int:
+        async with self.transaction() as tx:
+            return await tx.add_logbook_entry(entry)
+
+    async def set_setting(self, guild_id: int, key: str, value: Any) -> None:
+        async with self.transaction() as tx:
+            await tx.set_setting(guild_id, key, value)
+
+    async def save_custom_mission(
+        self, guild_id: int, mission_id: str, name: str, timeline: dict[str, Any], created_by: int
+    ) -> None:
+        async with self.transaction() as tx:
+            await tx.save_custom_mission(guild_id, mission_id, name, timeline, created_by)
+
+    async def remove_custom_mission(self, guild_id: int, mission_id: str) -> bool:
+        async with self.transaction() as tx:
+            return await tx.remove_custom_mission(guild_id, mission_id)
+
+    async def store_posts(self, flight_id: str, payloads: list[dict[str, Any]]) -> None:
+        async with self.transaction() as tx:
+            await tx.store_posts(flight_id, payloads)
+
+    async def update_post(self, post_id: int, payload: dict[str, Any]) -> None:
+        async with self.transaction() as tx:
+            await tx.update_post(post_id, payload)
+
+    async def delete_post(self, post_id: int) -> None:
+        async with self.transaction() as tx:
+            await tx.delete_post(post_id)
+
+
+def fingerprint(record: FlightRecord) -> str:
+    """Everything a save would write, as one string: tells `update_flight` whether `change` changed
+    anything (version and timestamps excluded, they change on every save).  JSON rather than
+    `asdict`, which deep-copies the whole engine state twice per click."""
+    fields = {k: v for k, v in vars(record).items() if k not in ("version", "updated_at")}
+    return json.dumps(fields, sort_keys=True, default=_plain)
+
+
+def _plain(value: object) -> Any:
+    return vars(value) if hasattr(value, "__dict__") else str(value)
+
+
+class Undo:
+    """What a transaction changed on the caller's objects, put back if it rolls back."""
+
+    def __init__(self) -> None:
+        self._steps: list[Callable[[], None]] = []
+
+    def assign(self, obj: object, **values: Any) -> None:
+        """Set attributes on `obj`, remembering the old values for `run`."""
+        saved = {name: getattr(obj, name) for name in values}
+        for name, value in values.items():
+            setattr(obj, name, value)
+
+        def restore() -> None:
+            for name, value in saved.items():
+                setattr(obj, name, value)
+
+        self._steps.append(restore)
+
+    def run(self) -> None:
+        for step in reversed(self._steps):
+            step()
+        self._steps.clear()
+
+    def forget(self) -> None:
+        self._steps.clear()

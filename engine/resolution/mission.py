@@ -17,6 +17,7 @@ from typing import Any, Literal, NamedTuple
 
 from engine import board
 from engine.board import TRACKS
+from engine.campaign.carried import apply_carried, end_state
 from engine.model import Game, LogEntry, Lost, Result, Score, ThreatOutcome
 from engine.resolution.crew_effects import delay, enter
 from engine.resolution.damage_step import damage_step
@@ -60,7 +61,10 @@ def resolve(
             m.emit("mission_lost", threat=lost.threat, zone=lost.zone)
     if observer is not None:
         observer(m)
-    return build_result(m, log)
+    result = build_result(m, log)
+    if game.carried is not None:  # a campaign mission hands back the ship state to carry on
+        result.carry = end_state(m)
+    return result
 
 
 def build_mission(game: Game, *, log: bool = False) -> Mission:
@@ -90,6 +94,8 @@ def build_mission(game: Game, *, log: bool = False) -> Mission:
         piles=piles,
         depots=_DEPOTS_READY.copy(),
     )
+    if game.carried is not None:
+        apply_carried(ship, game.carried)
     # The model has validated every action against vocab.ACTION_CODES (no cast: it is a call).
     crew = [CrewMember(i, p.name, list(p.actions)) for i, p in enumerate(game.players)]  # type: ignore[arg-type]
     tracks = game.tracks
@@ -296,17 +302,24 @@ def build_result(m: Mission, log: bool) -> Result:
     )
 
 
-_RESULT_FIELDS = tuple(Result.model_fields)
+_RESULT_FIELDS = Result.model_fields
 
 
 def trusted_result(values: dict[str, Any]) -> Result:
-    """`Result.model_construct(**values)` for a dict holding every field in the model's order, minus
-    pydantic's per-field alias and default lookups (a third of the cost of a short mission).  The
-    instance is the same to the attribute: a test compares the two."""
+    """`Result.model_construct(**values)` (fields in the model's order, no aliases), minus pydantic's
+    per-field alias and default lookups (a third of the cost of a short mission).  Fields left
+    out get their defaults and stay out of the fields set, as with model_construct; the instance
+    is the same to the attribute: a test compares the two."""
+    fields_set = set(values)
+    if len(values) != len(_RESULT_FIELDS):
+        values = {
+            name: values[name] if name in values else field.get_default(call_default_factory=True)
+            for name, field in _RESULT_FIELDS.items()
+        }
     result = Result.__new__(Result)
     _set = object.__setattr__
     _set(result, "__dict__", values)
-    _set(result, "__pydantic_fields_set__", set(_RESULT_FIELDS))
+    _set(result, "__pydantic_fields_set__", fields_set)
     _set(result, "__pydantic_extra__", None)
     _set(result, "__pydantic_private__", None)
     return result

@@ -1,9 +1,15 @@
-"""Migrations (empty database, re-applied, a failing one) and the storage interface."""
+"""Migrations (empty database, re-applied, a failing one) and the storage interface.
+
+The SQLite-specific tests take a path; the interface tests take the `storage` fixture and run
+once per backend (tests/bot/storage_backends.py).
+"""
 
 from __future__ import annotations
 
+import asyncio
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -16,8 +22,12 @@ from bot.storage import (
     MigrationError,
     SqliteStorage,
     StaleWrite,
+    Storage,
 )
 from bot.storage.migrate import load_migrations
+from tests.bot.storage_backends import open_storage, storage
+
+__all__ = ["open_storage", "storage"]  # fixtures used by the tests below
 
 
 def record(fid: str = "0000abcd", channel: int = 5) -> FlightRecord:
@@ -66,7 +76,11 @@ async def test_failed_migration_stops_with_a_clear_message(tmp_path: Path) -> No
     storage = SqliteStorage(tmp_path / "sa.sqlite3", migrations_dir=migrations)
     with pytest.raises(MigrationError, match=rf"{broken[:4]}_broken\.sql failed"):
         await storage.open()
+    assert storage._conn is None and storage._reader is None  # closed on the way out: no thread left
     # the failed file left nothing behind: the earlier versions only, no half-created table
+    (migrations / broken).unlink()
+    storage = SqliteStorage(tmp_path / "sa.sqlite3", migrations_dir=migrations)
+    await storage.open()
     assert await storage.schema_versions() == [m.version for m in existing]
     async with storage.conn.execute("SELECT name FROM sqlite_master WHERE name = 'ok_part'") as cur:
         assert await cur.fetchone() is None
@@ -74,9 +88,7 @@ async def test_failed_migration_stops_with_a_clear_message(tmp_path: Path) -> No
     shutil.rmtree(migrations)
 
 
-async def test_one_active_flight_per_channel_and_version_check(tmp_path: Path) -> None:
-    storage = SqliteStorage(tmp_path / "sa.sqlite3")
-    await storage.open()
+async def test_one_active_flight_per_channel_and_version_check(storage: Storage) -> None:
     await storage.create_flight(record())
     with pytest.raises(ChannelBusy):
         await storage.create_flight(record("1111abcd"))
@@ -90,13 +102,9 @@ async def test_one_active_flight_per_channel_and_version_check(tmp_path: Path) -
     events = await storage.flight_events("0000abcd")
     assert [e["kind"] for e in events] == ["start"]
     assert [r.id for r in await storage.active_flights()] == ["0000abcd"]
-    await storage.close()
 
 
-async def test_logbook_filters_and_leaderboard(tmp_path: Path) -> None:
-    storage = SqliteStorage(tmp_path / "sa.sqlite3")
-    await storage.open()
-
+async def test_logbook_filters_and_leaderboard(storage: Storage) -> None:
     def entry(total: int, outcome: str, mission: str = "S2-1", user: int = 7) -> LogbookEntry:
         return LogbookEntry(
             guild_id=1,
@@ -129,16 +137,23 @@ async def test_logbook_filters_and_leaderboard(tmp_path: Path) -> None:
     board = await storage.leaderboard(1)
     assert [(r.mission_id, r.total) for r in board] == [("S1-1", 8), ("S2-1", 25)]
     assert board[1].crew == ["Ann"]
-    await storage.close()
 
 
-async def test_settings_and_custom_missions(tmp_path: Path) -> None:
-    storage = SqliteStorage(tmp_path / "sa.sqlite3")
-    await storage.open()
+async def test_settings_and_custom_missions(storage: Storage) -> None:
     assert await storage.get_setting(1, "language") is None
     await storage.set_setting(1, "language", "ru")
     await storage.set_setting(1, "language", "cs")
     assert await storage.get_setting(1, "language") == "cs"
     await storage.save_custom_mission(1, "club-1", "Club night", {"id": "club-1"}, 7)
     assert (await storage.custom_missions(1))["club-1"]["name"] == "Club night"
-    await storage.close()
+    assert await storage.remove_custom_mission(1, "club-1") is True
+    assert await storage.remove_custom_mission(1, "club-1") is False
+    assert await storage.custom_missions(1) == {}
+
+
+async def test_two_processes_opening_a_new_database_together_migrate_it_once(open_storage: Any) -> None:
+    first, second = await asyncio.gather(open_storage(), open_storage())
+    expected = [m.version for m in load_migrations(backend=type(first).__module__.rsplit(".", 1)[-1])]
+    assert await first.schema_versions() == expected and await second.schema_versions() == expected
+    await first.create_flight(record())
+    assert (await second.load_flight("0000abcd")) is not None

@@ -1,0 +1,82 @@
+"""The hosting commands' few strings in the bot's languages (Slovak in the Slovak rulebook's words).
+
+Kept beside the cog rather than in bot/locales/*.json so this cog can land without touching the
+shared catalogues; the lead may move them there (same keys) when the catalogues settle.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+TEXT: dict[str, dict[str, str]] = {
+    "en": {
+        "need_manage": "Only members with the Manage Server permission can view or change the settings.",
+        "title": "Server settings",
+        "saved": "Saved: **{key}** = {value}",
+        "invalid": "Not saved: {reason}",
+        "help.channels": "channels where flights may run",
+        "help.language": "default language",
+        "help.voice": "intercom voice on or off",
+        "help.tts": "speech engine",
+        "help.starters": "who may start flights",
+        "help.log": "captain's log in a thread or in the channel",
+        "help.leaderboard": "records visible to other servers",
+        "help.custom_max_count": "most custom missions",
+        "help.custom_max_kb": "largest custom mission (KB)",
+    },
+    "ru": {
+        "need_manage": "Просматривать и менять настройки могут только участники с правом «Управлять сервером».",
+        "title": "Настройки сервера",
+        "saved": "Сохранено: **{key}** = {value}",
+        "invalid": "Не сохранено: {reason}",
+        "help.channels": "каналы, где можно летать",
+        "help.language": "язык по умолчанию",
+        "help.voice": "голос интеркома вкл/выкл",
+        "help.tts": "движок речи",
+        "help.starters": "кто может начинать полёты",
+        "help.log": "бортовой журнал в ветке или в канале",
+        "help.leaderboard": "видны ли рекорды другим серверам",
+        "help.custom_max_count": "сколько своих заданий",
+        "help.custom_max_kb": "наибольший размер своего задания (КБ)",
+    },
+    "cs": {
+        "need_manage": "Nastavení mohou zobrazit a měnit jen členové s oprávněním Spravovat server.",
+        "title": "Nastavení serveru",
+        "saved": "Uloženo: **{key}** = {value}",
+        "invalid": "Neuloženo: {reason}",
+        "help.channels": "kanály, kde se smí létat",
+        "help.language": "výchozí jazyk",
+        "help.voice": "hlas interkomu zapnutý/vypnutý",
+        "help.tts": "hlasový syntezátor",
+        "help.starters": "kdo smí spouštět lety",
+        "help.log": "lodní deník ve vlákně, nebo v kanálu",
+        "help.leaderboard": "rekordy viditelné pro jiné servery",
+        "help.custom_max_count": "nejvíce vlastních misí",
+        "help.custom_max_kb": "největší vlastní mise (KB)",
+    },
+    "sk": {
+        "need_manage": "Nastavenia môžu zobraziť a meniť len členovia s oprávnením Spravovať server.",
+        "title": "Nastavenia servera",
+        "saved": "Uložené: **{key}** = {value}",
+        "invalid": "Neuložené: {reason}",
+        "help.channels": "kanály, kde sa smie lietať",
+        "help.language": "predvolený jazyk",
+        "help.voice": "hlas palubného počítača zapnutý/vypnutý",
+        "help.tts": "hlasový syntetizátor",
+        "help.starters": "kto smie začať let",
+        "help.log": "letový denník vo vlákne, alebo v kanáli",
+        "help.leaderboard": "rekordy viditeľné pre iné servery",
+        "help.custom_max_count": "najviac vlastných misií",
+        "help.custom_max_kb": "najväčšia vlastná misia (KB)",
+    },
+}
+
+
+def lookup(table: dict[str, dict[str, str]], lang: str, text_key: str, /, **params: Any) -> str:
+    """`text_key` of `table` in `lang`, else English, else the key itself; formatted."""
+    template = table.get(lang, {}).get(text_key) or table["en"].get(text_key) or text_key
+    return template.format(**params)
+
+
+def tx(lang: str, text_key: str, /, **params: Any) -> str:
+    return lookup(TEXT, lang, text_key, **params)

@@ -1,0 +1,196 @@
+"""Per-server hosting settings: what each key means, how a typed value is parsed, and the checks
+the flight code asks before it starts a flight or accepts a custom mission.
+
+Stored through the storage interface (`get_setting` / `set_setting`, one JSON value per key) and
+read on every flight, so a change applies to the next flight without a restart.  No Discord
+objects here: the cog passes ids.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, fields
+from typing import Any, Literal, TypeAlias
+
+SettingKey: TypeAlias = Literal[
+    "channels", "language", "voice", "tts", "starters", "log", "leaderboard", "custom_max_count", "custom_max_kb"
+]
+SETTING_KEYS: tuple[SettingKey, ...] = (
+    "channels",
+    "language",
+    "voice",
+    "tts",
+    "starters",
+    "log",
+    "leaderboard",
+    "custom_max_count",
+    "custom_max_kb",
+)
+LANGUAGE_CHOICES = ("en", "ru", "cs", "sk")
+EVERYONE = "everyone"
+ANY_CHANNEL = "any"
+CUSTOM_COUNT_RANGE = (0, 200)
+CUSTOM_KB_RANGE = (1, 256)
+
+
+class SettingError(ValueError):
+    """A value that does not fit its key; the message is shown to the admin as is."""
+
+
+@dataclass(frozen=True, slots=True)
+class ServerSettings:
+    """One server's settings, defaults filled in."""
+
+    channels: tuple[int, ...] = ()  # empty: flights may run in any channel
+    language: str = "en"
+    voice: bool = True
+    tts: Literal["gtts", "espeak"] = "gtts"
+    starters: str | int = EVERYONE  # "everyone" or the id of the role that may start flights
+    log: Literal["thread", "channel"] = "thread"
+    leaderboard: Literal["private", "public"] = "private"
+    custom_max_count: int = 25
+    custom_max_kb: int = 64
+    unknown: dict[str, Any] = field(default_factory=dict)  # stored keys this version does not know
+
+    def value(self, key: SettingKey) -> Any:
+        return getattr(self, key)
+
+
+_CHANNEL = re.compile(r"<#(\d+)>|(\d{15,21})")
+_ROLE = re.compile(r"<@&(\d+)>|(\d{15,21})")
+_TRUE = {"on", "yes", "true", "1", "ano", "áno", "да", "вкл"}
+_FALSE = {"off", "no", "false", "0", "ne", "nie", "нет", "выкл"}
+
+
+def _choice(key: str, text: str, choices: tuple[str, ...]) -> str:
+    value = text.strip().lower()
+    if value not in choices:
+        raise SettingError(f"{key}: use one of {', '.join(choices)}")
+    return value
+
+
+def _number(key: str, text: str, lo: int, hi: int) -> int:
+    try:
+        value = int(text.strip())
+    except ValueError:
+        raise SettingError(f"{key}: a whole number from {lo} to {hi}") from None
+    if not lo <= value <= hi:
+        raise SettingError(f"{key}: a whole number from {lo} to {hi}")
+    return value
+
+
+def parse_setting(key: str, text: str) -> Any:
+    """The stored (JSON) value for what an admin typed after `/settings set <key>`."""
+    raw = text.strip()
+    if key == "channels":
+        if raw.lower() in (ANY_CHANNEL, ""):
+            return []
+        ids = [int(a or b) for a, b in _CHANNEL.findall(raw)]
+        if not ids:
+            raise SettingError("channels: mention the channels (#name …) or write 'any'")
+        return list(dict.fromkeys(ids))
+    if key == "language":
+        return _choice(key, raw, LANGUAGE_CHOICES)
+    if key == "voice":
+        if raw.lower() in _TRUE:
+            return True
+        if raw.lower() in _FALSE:
+            return False
+        raise SettingError("voice: on or off")
+    if key == "tts":
+        return _choice(key, raw, ("gtts", "espeak"))
+    if key == "starters":
+        if raw.lower() == EVERYONE:
+            return EVERYONE
+        roles = _ROLE.findall(raw)
+        if len(roles) != 1:
+            raise SettingError("starters: 'everyone' or one role (@role)")
+        a, b = roles[0]
+        return int(a or b)
+    if key == "log":
+        return _choice(key, raw, ("thread", "channel"))
+    if key == "leaderboard":
+        return _choice(key, raw, ("private", "public"))
+    if key == "custom_max_count":
+        return _number(key, raw, *CUSTOM_COUNT_RANGE)
+    if key == "custom_max_kb":
+        return _number(key, raw, *CUSTOM_KB_RANGE)
+    raise SettingError(f"unknown setting {key!r}: use one of {', '.join(SETTING_KEYS)}")
+
+
+def from_stored(stored: dict[str, Any]) -> ServerSettings:
+    """Settings from the stored values; a value that no longer parses falls back to the default."""
+    defaults = ServerSettings()
+    values: dict[str, Any] = {}
+    for f in fields(ServerSettings):
+        if f.name == "unknown" or f.name not in stored:
+            continue
+        value = stored[f.name]
+        try:
+            values[f.name] = parse_setting(f.name, _as_text(f.name, value))
+        except SettingError:
+            continue
+    if "channels" in values:
+        values["channels"] = tuple(values["channels"])
+    unknown = {k: v for k, v in stored.items() if k not in SETTING_KEYS}
+    return ServerSettings(
+        **{**{f.name: getattr(defaults, f.name) for f in fields(defaults)}, **values, "unknown": unknown}
+    )
+
+
+def _as_text(key: str, value: Any) -> str:
+    if key == "channels" and isinstance(value, list):
+        return " ".join(f"<#{int(v)}>" for v in value) or ANY_CHANNEL
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    if key == "starters" and isinstance(value, int):
+        return f"<@&{value}>"
+    return str(value)
+
+
+async def load_settings(storage: Any, guild_id: int) -> ServerSettings:
+    """Read every key of a server (the flight code calls this once per flight)."""
+    stored: dict[str, Any] = {}
+    for key in SETTING_KEYS:
+        value = await storage.get_setting(guild_id, key)
+        if value is not None:
+            stored[key] = value
+    return from_stored(stored)
+
+
+def show(settings: ServerSettings) -> list[tuple[SettingKey, str]]:
+    """(key, shown value) lines for /settings show; channels and roles as mentions."""
+    out: list[tuple[SettingKey, str]] = []
+    for key in SETTING_KEYS:
+        value = settings.value(key)
+        if key == "channels":
+            text = " ".join(f"<#{c}>" for c in value) or ANY_CHANNEL
+        elif key == "starters":
+            text = EVERYONE if value == EVERYONE else f"<@&{value}>"
+        elif key == "voice":
+            text = "on" if value else "off"
+        else:
+            text = str(value)
+        out.append((key, text))
+    return out
+
+
+def start_refusal(settings: ServerSettings, channel_id: int, role_ids: set[int], *, admin: bool) -> str | None:
+    """Why this member may not start a flight in this channel ('channel' / 'role'), or None.
+    Admins (Manage Server) may start anywhere, so a bad setting can always be repaired."""
+    if admin:
+        return None
+    if settings.channels and channel_id not in settings.channels:
+        return "channel"
+    if settings.starters != EVERYONE and settings.starters not in role_ids:
+        return "role"
+    return None
+
+
+def custom_refusal(settings: ServerSettings, existing: int, size_bytes: int) -> str | None:
+    """Why a new custom mission is refused by the server's limits ('count' / 'size'), or None."""
+    if existing >= settings.custom_max_count:
+        return "count"
+    if size_bytes > settings.custom_max_kb * 1024:
+        return "size"
+    return None

@@ -1,0 +1,1 @@
+"""PostgreSQL migrations: NNNN_description.sql, applied in order under an advisory lock."""

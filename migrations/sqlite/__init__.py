@@ -1,0 +1,1 @@
+"""SQLite migrations: NNNN_description.sql, applied in order, once each."""

@@ -1,0 +1,102 @@
+"""/campaign through the bot: votes by button, the flight result handed over, repairs from the
+menu, a restart in the middle, the deadline, and the end by vote with the final score."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+from bot.exts.campaign._cog import CampaignButton, CampaignSelect
+from engine.campaign.session import REPAIR_SECONDS
+from engine.resolution.mission import resolve
+from tests.bot.helpers import custom_ids, new_bot, stop_bot
+
+
+async def press(world: Any, user: Any, custom_id: str, values: list[str] | None = None) -> Any:
+    inter = world.interaction(user, custom_id=custom_id, values=values)
+    item = CampaignSelect(custom_id) if values is not None else CampaignButton(custom_id)
+    await item.callback(inter)
+    return inter
+
+
+def ids_of(view: Any, what: str) -> dict[str, str]:
+    return {cid.split(":")[3]: cid for cid in custom_ids(view) if cid.split(":")[2] == what}
+
+
+async def test_a_campaign_night_in_discord(bot: Any, world: Any, clock: Any, tmp_path: Path) -> None:
+    ann, bob, cid = world.member("Ann"), world.member("Bob"), world.member("Cid")
+    cog = bot.get_cog("Campaign")
+    start = world.interaction(ann)
+    await cog.start.callback(cog, start, p2=bob, p3=cid)
+    view = start.log[0].view
+    common, serious = ids_of(view, "common"), ids_of(view, "serious")
+    assert set(common) == {"white", "mixed", "yellow"} and not ids_of(view, "continue")
+
+    refused = await press(world, world.member("Eve"), common["yellow"])
+    assert "Only the campaign's crew" in refused.log[0].content
+    for user, choice in ((ann, "white"), (bob, "yellow"), (cid, "white")):
+        await press(world, user, common[choice])
+    for user in (ann, bob):
+        await press(world, user, serious["mixed"])
+    last = await press(world, cid, serious["yellow"])
+    assert last.log[0].kind == "edit_message" and last.log[0].kwargs["embed"].description == "The crew has voted."
+    announcement = world.channel.sent[-1].content
+    assert "Campaign mission 1: **S2-" in announcement and "threats white / mixed" in announcement
+
+    carried = await cog.carried_for(world.guild.id, world.channel.id)
+    assert carried == {"damage": {}, "battlebots": ["upper_blue", "lower_red"]}
+    game = {
+        "tracks": {"red": "T5", "white": "T3", "blue": "T1", "internal": "T4"},
+        "players": [{"name": n, "actions": "------------"} for n in ("Ann", "Bob", "Cid")],
+        "threats": [{"id": "E1-07", "turn": 1, "zone": "red"}],
+        "carried": carried,
+    }
+    record = SimpleNamespace(guild_id=world.guild.id, channel_id=world.channel.id, options={"mission": "S2-4"})
+    await cog.on_flight_resolved(record, resolve(game, log=True))
+    repair_post = world.channel.sent[-1]
+    assert repair_post.embed.title == "Repairs after mission 1"
+    menu = custom_ids(repair_post.view)[0]
+
+    # a second bot over the same database stands in for a restart: it knows only what was stored
+    bot2 = await new_bot(tmp_path / "sa.sqlite3", clock, world=world)
+    await bot2.load_extension("bot.exts.campaign")
+    try:
+        chosen = await press(world, ann, menu, values=["red.lift"])
+        assert "Ann: red: lift" in chosen.log[0].kwargs["embed"].description
+        clock.advance(REPAIR_SECONDS + 1)  # Bob and Cid never choose: defaults
+        await bot2.get_cog("Campaign").tick_channel(world.guild.id, world.channel.id, clock())
+        vote_post = world.channel.sent[-1]
+        cont = ids_of(vote_post.view, "continue")
+        assert set(cont) == {"end", "continue"}
+        doc = await bot2.storage.get_setting(world.guild.id, f"campaign:{world.channel.id}")
+        assert "lift" not in doc["session"]["campaign"]["carried"]["damage"].get("red", [])
+
+        for user, choice in ((ann, "end"), (bob, "end"), (cid, "continue")):
+            inter = await press(world, user, cont[choice])
+        for user in (ann, bob, cid):
+            await press(world, user, ids_of(vote_post.view, "common")["white"])
+            inter = await press(world, user, ids_of(vote_post.view, "serious")["white"])
+        final = inter.log[0].kwargs["embed"]
+        assert final.title == "Exploration campaign — final score" and "**Total:" in final.description
+        assert await bot2.storage.get_setting(world.guild.id, "campaigns") == []
+    finally:
+        await stop_bot(bot2)
+
+
+async def test_only_one_campaign_per_channel_and_end_by_host(bot: Any, world: Any) -> None:
+    cog = bot.get_cog("Campaign")
+    ann = world.member("Ann")
+    await cog.start.callback(cog, world.interaction(ann))
+    again = world.interaction(world.member("Bob"))
+    await cog.start.callback(cog, again)
+    assert "already running" in again.log[0].content
+    not_host = world.interaction(world.member("Bob"))
+    await cog.end.callback(cog, not_host)
+    assert "Only the host" in not_host.log[0].content
+    ended = world.interaction(ann)
+    await cog.end.callback(cog, ended)
+    assert "before its first mission" in ended.log[0].content
+    status = world.interaction(ann)
+    await cog.status.callback(cog, status)
+    assert status.log[0].ephemeral

@@ -1,0 +1,41 @@
+"""The Slovak interface (bot/locales/sk.json): complete, same placeholders as English, and in the
+Slovak rulebook's words (seed 001) rather than in Czech."""
+
+from __future__ import annotations
+
+import re
+import string
+
+from bot.i18n import catalogue, t
+
+
+def placeholders(text: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+
+
+def test_every_english_key_is_in_slovak_with_the_same_placeholders() -> None:
+    english, slovak = catalogue("en"), catalogue("sk")
+    assert set(slovak) == set(english)
+    for key, text in english.items():
+        assert placeholders(slovak[key]) == placeholders(text), key
+        if text not in ("📢", "✔ {text}"):
+            assert slovak[key] != text, (key, "untranslated")
+
+
+def test_slovak_not_czech() -> None:
+    """Czech-only letters appear only inside the quoted Czech announcements of the recordings."""
+    for key, text in catalogue("sk").items():
+        outside_quotes = re.sub(r"„[^“]*“", "", text)
+        assert not set("řůěŘŮĚ") & set(outside_quotes), key
+    everything = " ".join(catalogue("sk").values())
+    assert set("äôľ") <= set(everything)
+
+
+def test_rulebook_vocabulary() -> None:
+    assert t("sk", "log.title") == "Letový denník"  # 6.3 SKÓRE A LETOVÝ DENNÍK
+    assert t("sk", "role.comms") == "Radista" and t("sk", "role.security") == "Bezpečnostný dôstojník"
+    assert "tímy robotov" in t("sk", "penalty.battlebots")
+    assert "časť lode" in t("sk", "score.worst_zone", n=3)
+    assert t("sk", "comm.restored").endswith("Spojenie obnovené.")
+    # the intercom's announcements keep the Czech wording of the Slovak edition's recordings
+    assert "Příchozí data" in t("sk", "deck.incoming") and "Přenos dat" in t("sk", "deck.transfer")
