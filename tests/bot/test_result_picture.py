@@ -148,10 +148,12 @@ async def test_a_result_stored_at_shutdown_keeps_its_picture(bot: Any, world: An
     """The job is stored as JSON and sent after a restart: the picture travels inside it."""
     png = b"\x89PNG\r\n\x1a\nfake"
     stored = json.loads(json.dumps(ResultPost(bot.get_cog("Mission").flights.posts, _payload(world, png)).spec()))
-    await ResultPost(bot.get_cog("Mission").flights.posts, stored)()
+    job = ResultPost(bot.get_cog("Mission").flights.posts, stored)
+    await job()
     [post] = world.channel.sent
     assert attached(post.kwargs["file"]) == png and post.embed.image.url == "attachment://overview.png"
     assert "sr:0123abcd:open:99" in custom_ids(post.view)
+    assert job.spec()["picture"] is None  # once sent, the job no longer carries the picture
 
 
 def _payload(world: Any, png: bytes | None) -> dict[str, Any]:

@@ -296,6 +296,9 @@ class ChannelPosts:
     async def restore(self) -> None:
         """After a restart: queue the posts a shutdown stored, before anything new."""
         for row_id, flight_id, payload in await self.store.pending_posts():
+            record = await self.store.peek(flight_id)
+            if record is not None and not self.bot.cluster.owns(record.guild_id):
+                continue  # its channel is on another process's shard: that process sends it
             log.info("flight %s: re-sending a post left unsent at shutdown", flight_id)
             self._queue(flight_id, payload, row_id=row_id)
 
@@ -346,6 +349,7 @@ class ResultPost:
         if state.get("message_id") is None:
             self._message = await self._send_result(channel)
             state["message_id"] = self._message.id
+            state["picture"] = None  # sent: a job stored from here on need not carry ~100 kB
         if not state.get("thread_tried"):
             message = self._message or channel.get_partial_message(state["message_id"])
             try:
