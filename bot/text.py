@@ -104,5 +104,16 @@ def code_text(text: object, limit: int = NAME_LIMIT) -> str:
     Inside backticks markdown is inert and mentions do not render, so only the backtick itself
     (which would close the span) needs removing.
     """
-    plain = truncate(strip_unsafe(str(text)).replace("`", "'").strip(), limit - 2) or "?"
-    return f"`{plain}`"
+    return f"`{code_inner(text, limit - 2)}`"
+
+
+def code_inner(text: object, limit: int = NAME_LIMIT) -> str:
+    """The inside of an inline code span whose backticks the message template already has."""
+    return truncate(strip_unsafe(str(text)).replace("`", "'").strip(), limit) or "?"
+
+
+def plain_text(text: object, limit: int = NAME_LIMIT) -> str:
+    """A user string where Discord shows text as typed (autocomplete choice names, embed footers,
+    select option labels): no markdown renders there, so nothing is escaped (a backslash would
+    show), but control and bidi characters go, and the length fits ``limit``; never empty."""
+    return truncate(strip_unsafe(str(text)).strip(), limit) or "?"

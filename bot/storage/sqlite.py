@@ -59,6 +59,22 @@ def describe_failure(path: object, exc: BaseException) -> str:
     return f"database {path}: {msg}"
 
 
+async def _when_unlocked(step: Any, attempts: int = 20) -> Any:
+    """Run an opening step again while another process holds a lock SQLite will not wait for.
+
+    busy_timeout covers ordinary waits, but two processes opening one new database at once can
+    still get "database is locked" at once (switching to WAL, or a read lock that would have to be
+    upgraded); the step is idempotent, so trying again after a short pause is the cure."""
+    for attempt in range(attempts):
+        try:
+            return await step()
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or attempt == attempts - 1:
+                raise
+            await asyncio.sleep(0.05 * (attempt + 1))
+    raise AssertionError("unreachable")
+
+
 async def _connect(path: str) -> aiosqlite.Connection:
     """aiosqlite.connect, but a failed connect also waits for the worker thread to end.
 
@@ -103,6 +119,7 @@ class SqliteStorage(SqlStorage):
     """`Storage` over a writer connection (transactions, one at a time) and a reader connection."""
 
     dialect = SQLITE
+    shared = False  # one process: every lease is trivially its own (bot/cluster.py)
 
     def __init__(self, path: Path | str, *, migrations_dir: Path | None = None) -> None:
         self.path: Path | str = Path(path) if str(path) != ":memory:" else ":memory:"
@@ -142,7 +159,7 @@ class SqliteStorage(SqlStorage):
         self._conn = await _connect(str(self.path))
         conn = self._conn
         await conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
-        await conn.execute("PRAGMA journal_mode=WAL")
+        await _when_unlocked(lambda: conn.execute("PRAGMA journal_mode=WAL"))
         await conn.execute("PRAGMA synchronous=NORMAL")
         await conn.execute("PRAGMA foreign_keys=ON")
         check = await conn.execute_fetchall("PRAGMA quick_check")
@@ -156,7 +173,7 @@ class SqliteStorage(SqlStorage):
             await conn.execute("CREATE TABLE write_probe (x INTEGER)")
         finally:
             await conn.execute("ROLLBACK")
-        await apply_migrations(conn, self._migrations_dir)
+        await _when_unlocked(lambda: apply_migrations(conn, self._migrations_dir))
         if isinstance(self.path, Path):
             self._reader = await _connect(str(self.path))
             await self._reader.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")

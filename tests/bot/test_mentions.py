@@ -144,3 +144,125 @@ async def test_resolve_errors_follow_the_callers_client_language(bot: Any, world
     inter.locale = discord.Locale.czech
     await cog.resolve.callback(cog, inter, json_text='{"seed": true}')
     assert last(inter).ephemeral and last(inter).content.startswith("Neplatná hra: `")
+
+
+# -- a hostile name and a hostile mission through every place that shows them ---------------------
+EVIL = "@everyone <@&42> **bold** `tick`\u202e"
+
+
+def shown_inert(text: str) -> None:
+    """Text where Discord renders markdown and mentions: the hostile parts are defused."""
+    assert "@everyone" not in text and "<@&42>" not in text and "**bold**" not in text, text
+    assert "\u202e" not in text, text
+
+
+def embed_text(embed: discord.Embed) -> str:
+    parts = [embed.title or "", embed.description or "", embed.footer.text or ""]
+    parts += [f"{f.name}\n{f.value}" for f in embed.fields]
+    return "\n".join(parts)
+
+
+async def test_a_hostile_display_name_is_inert_in_lobby_deck_station_result_logbook_and_leaderboard(
+    bot: Any, world: Any, clock: Any
+) -> None:
+    from tests.bot.helpers import open_station
+
+    host = world.member(EVIL, in_voice=True)
+    guest = world.member("Bob", in_voice=True)
+    fid, lobby = await open_lobby(bot, world, host)
+    await click(world, guest, _ids.make(fid, "join"))
+    await click(world, host, _ids.make(fid, "roles"), ["captain", "security"])
+    await click(world, guest, _ids.make(fid, "roles"), ["comms"])
+    await click(world, host, _ids.make(fid, "start"))
+    shown_inert(embed_text(lobby.embed))  # the lobby names its crew by mention (<@id>), never by name
+
+    deck = next(s.embed for s in world.channel.sent if s.embed and "flight deck" in (s.embed.title or ""))
+    footer = deck.footer.text or ""
+    assert "\u202e" not in footer and "everyone" in footer  # a footer renders nothing: shown as typed
+    station = await open_station(world, host, fid)
+    shown_inert(station.embed.title or "")
+    assert "everyone" in (station.embed.title or "")  # escaped, not dropped
+
+    clock.advance(11 * 60)
+    await tick(bot.get_cog("Mission").flights, fid)
+    result = next(s for s in world.channel.sent if s.embed and "result" in (s.embed.title or ""))
+    shown_inert(embed_text(result.embed))
+    message = world.channel.messages[[s.kwargs for s in world.channel.sent].index(result.kwargs)]
+    log_text = "\n".join(s.content for s in message.thread.sent)
+    assert "everyone" in log_text  # the host is named in the captain's log ...
+    shown_inert(log_text)  # ... inert
+
+    # a row from before names were escaped on the way in: a hostile mission id and crew name
+    from bot.storage import LogbookCrew, LogbookEntry
+
+    await bot.storage.add_logbook_entry(
+        LogbookEntry(
+            guild_id=world.guild.id,
+            channel_id=world.channel.id,
+            flown_at="2026-11-23T08:00:00+00:00",
+            mission_id=EVIL,
+            normal_difficulty="white",
+            serious_difficulty="white",
+            language="en",
+            outcome="destroyed",
+            crew=[LogbookCrew(name=EVIL, user_id=host.id)],
+            result={},
+            destroyed_by="damage",
+            total=-5,
+        )
+    )
+    records = bot.get_cog("Records")
+    inter = world.interaction(guest)
+    await records.logbook.callback(records, inter)
+    text = embed_text(last(inter).embed)
+    assert text.count("everyone") >= 2  # the flown flight's host and the old row's mission and crew
+    shown_inert(text)
+    inter = world.interaction(guest)
+    await records.leaderboard.callback(records, inter)
+    text = embed_text(last(inter).embed)
+    assert "everyone" in text
+    shown_inert(text)
+    assert_pings_nobody_unasked(bot, last(inter).kwargs)
+
+
+async def test_hostile_mission_names_and_ids_are_inert_in_lists_choices_and_echoes(bot: Any, world: Any) -> None:
+    from engine.flight.timeline import load_official
+
+    timeline = load_official("S1-1").to_json_dict()
+    await bot.storage.save_custom_mission(world.guild.id, "evil-1", EVIL, timeline, 1)
+    mission = bot.get_cog("Mission")
+    records = bot.get_cog("Records")
+    inter = world.interaction(world.member("Ada"))
+    choices = [
+        *await mission._mission_autocomplete(inter, "evil"),
+        *await mission._custom_autocomplete(inter, "evil"),
+        *await records._mission_autocomplete(inter, "evil"),
+    ]
+    assert len(choices) == 3
+    for choice in choices:  # a choice name shows plain text: no bidi override, within 100 characters
+        assert choice.value == "evil-1" and "\u202e" not in choice.name and 0 < len(choice.name) <= 100
+
+    inter = world.interaction(world.member("Ada"))
+    await mission.custom_list.callback(mission, inter)
+    text = embed_text(last(inter).embed)
+    assert "everyone" in text
+    shown_inert(text)
+
+    # ids typed into a command come back inside one code span, whatever they hold
+    inter = world.interaction(world.member("Ada"))
+    await mission.mission_start.callback(mission, inter, mission=EVIL)
+    assert last(inter).ephemeral and last(inter).content.count("`") == 2 and "\u202e" not in last(inter).content
+    inter = world.interaction(world.member("Ada"), manage_guild=True)
+    await mission.custom_remove.callback(mission, inter, mission=EVIL)
+    assert last(inter).content.count("`") == 2 and "\u202e" not in last(inter).content
+    assert_pings_nobody_unasked(bot, last(inter).kwargs)
+
+
+def test_mission_labels_and_names_in_embeds_are_escaped_and_bounded() -> None:
+    from bot.exts.mission._render import mission_label
+    from bot.text import NAME_LIMIT, plain_text
+
+    label = mission_label({"mission": EVIL * 10})
+    shown_inert(label)
+    assert len(label) <= NAME_LIMIT
+    assert plain_text("\u202e\n") == "?" and len(plain_text("x" * 500, 100)) == 100

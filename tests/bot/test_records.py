@@ -23,7 +23,7 @@ async def test_resolve_pasted_json(bot: Any, world: Any) -> None:
     answer = inter.log[-1]
     assert answer.kind == "followup"
     assert "Score breakdown" in [f.name for f in answer.embed.fields]
-    log_file = answer.kwargs["file"]
+    log_file = answer.kwargs["files"][0]  # the captain's log first, then the overview picture
     assert log_file.filename == "captains-log.md"
     assert b"Turn 1" in log_file.fp.read()
 
@@ -35,7 +35,7 @@ async def test_resolve_attachment_in_russian(bot: Any, world: Any) -> None:
     attachment.read = AsyncMock(return_value=json.dumps(GAME).encode())
     inter = world.interaction(world.member("Ann"))
     await cog.resolve.callback(cog, inter, game=attachment, language="ru")
-    text = inter.log[-1].kwargs["file"].fp.read().decode()
+    text = inter.log[-1].kwargs["files"][0].fp.read().decode()
     assert "Бортовой журнал" in text and "Ход 1" in text
 
 

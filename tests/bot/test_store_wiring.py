@@ -157,7 +157,7 @@ async def _assert_ended_politely(bot: Any, world: Any, fid: str, ann: Any, lang:
     assert channel_text(world.channel).count(t(lang, "flight.unrestorable")) == 1
     assert [c.kwargs["mute"] for c in ann.edit.await_args_list][-1] is False  # unmuted
     assert await bot.storage.muted_members(fid) == []
-    assert ("stop", fid) in bot.voice.calls
+    assert ("abort", fid) in bot.voice.calls  # the voice stops
     assert await bot.storage.active_flight_in_channel(world.channel.id) is None
     assert await service.tick(fid) is None  # the timer stops; nothing more is said
     await service.drain()

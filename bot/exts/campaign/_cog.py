@@ -29,6 +29,7 @@ from bot.exts.campaign._render import (
     vote_embed,
     vote_view,
 )
+from bot.text import user_text
 from engine.campaign.flow import Campaign
 from engine.campaign.session import CampaignSession, Ended, FlyNext, SessionError
 from engine.model import Result
@@ -140,7 +141,7 @@ class CampaignCog(commands.Cog, name="Campaign"):
             )
             return
         people = [interaction.user, *(m for m in (p2, p3, p4, p5) if m is not None)]
-        members = {str(p.id): discord.utils.escape_mentions(p.display_name)[:64] for p in people}
+        members = {str(p.id): user_text(p.display_name) for p in people}
         crew = list(dict.fromkeys(members.values()))
         session = CampaignSession.start(Campaign(seed=interaction.id % 2**31, crew=crew), now=self.bot.clock())
         doc = {"session": session.to_dict(), "members": members, "host": interaction.user.id}

@@ -31,6 +31,7 @@ from discord.ext import commands
 
 from bot.exts.elite._session import Session
 from bot.exts.elite._voice import EliteVoice
+from bot.text import user_text
 from engine.elite.activation import HeroRoll
 from engine.elite.datapack import AlienAbility, DataPack, PackError, load_pack, pack_json_schema
 from engine.elite.exploration import ExplorationError
@@ -449,8 +450,8 @@ class EliteCog(commands.Cog, name="ELITE"):
             targets = parse_in_range(in_range)
             ability = AlienAbility(hit_value=hit_value) if hit_value is not None else None
             rolls: tuple[HeroRoll, ...] = session.game.roll_alien(kind, targets, ability)
-        except (ValueError, GameError) as exc:
-            await interaction.response.send_message(str(exc), ephemeral=True)
+        except (ValueError, GameError) as exc:  # may echo what was typed: shown inert
+            await interaction.response.send_message(user_text(exc, 1000), ephemeral=True)
             return
         lang = session.lang
         lines = [f"**{text(lang, 'swarm.' + kind if kind in SWARM_TYPES else 'boss.' + kind)}**"]
@@ -478,7 +479,7 @@ class EliteCog(commands.Cog, name="ELITE"):
         try:
             pack = load_pack(await file.read())
         except PackError as exc:
-            await interaction.response.send_message(f"Not loaded: {exc}", ephemeral=True)
+            await interaction.response.send_message(f"Not loaded: {user_text(exc, 1000)}", ephemeral=True)
             return
         self.packs[interaction.guild_id or 0] = pack
         await interaction.response.send_message(

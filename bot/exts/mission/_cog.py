@@ -27,7 +27,7 @@ from bot.exts.mission._respond import Reply
 from bot.i18n import t
 from bot.settings import LANGUAGES
 from bot.storage import ChannelBusy, CrewMember, FlightRecord, StaleWrite
-from bot.text import code_text
+from bot.text import code_inner, code_text, plain_text, user_text
 from engine.documents import MAX_TIMELINE_BYTES
 from engine.flight import lobby
 from engine.flight.lobby import Seat
@@ -114,7 +114,9 @@ class MissionCog(commands.Cog, name="Mission"):
         mission = mission.strip()
         known = await self.catalog.exists(interaction.guild_id, mission)
         if not known:
-            await interaction.response.send_message(t(lang, "error.unknown_mission", mission=mission), ephemeral=True)
+            await interaction.response.send_message(
+                t(lang, "error.unknown_mission", mission=code_inner(mission)), ephemeral=True
+            )
             return
         if normal_threats not in DIFFICULTIES or serious_threats not in DIFFICULTIES:
             await interaction.response.send_message(t(lang, "error.difficulty"), ephemeral=True)
@@ -170,7 +172,7 @@ class MissionCog(commands.Cog, name="Mission"):
         names = await self.catalog.choices(interaction.guild_id)
         current = current.lower()
         hits = [(mid, label) for mid, label in names if current in mid.lower() or current in label.lower()]
-        return [app_commands.Choice(name=label[:100], value=mid) for mid, label in hits[:25]]
+        return [app_commands.Choice(name=plain_text(label, 100), value=mid) for mid, label in hits[:25]]
 
     @mission.command(name="status", description="Show the flight in this channel")
     async def mission_status(self, interaction: discord.Interaction) -> None:
@@ -254,12 +256,12 @@ class MissionCog(commands.Cog, name="Mission"):
                 await reply.reject(t(lang, "error.bad_file", reason=code_text(problem, 320)))
                 return
             if timeline.id.upper() in {m.upper() for m in _official_ids()} or timeline.id.lower() == RANDOM:
-                await reply.reject(t(lang, "custom.reserved_id", mission=timeline.id))
+                await reply.reject(t(lang, "custom.reserved_id", mission=code_inner(timeline.id)))
                 return
             await self.bot.storage.save_custom_mission(
                 guild_id, timeline.id, timeline.name or timeline.id, timeline.to_json_dict(), interaction.user.id
             )
-            await reply.send(t(lang, "custom.saved", mission=timeline.id))
+            await reply.send(t(lang, "custom.saved", mission=code_inner(timeline.id)))
 
     @custom.command(name="list", description="List this server's custom missions")
     async def custom_list(self, interaction: discord.Interaction) -> None:
@@ -276,7 +278,14 @@ class MissionCog(commands.Cog, name="Mission"):
             tl = data["timeline"]
             threats = sum(1 for e in tl.get("events", []) if e.get("event") == "threat")
             lines.append(
-                t(lang, "custom.line", mission=mid, name=data["name"], phases=tl.get("phases"), threats=threats)
+                t(
+                    lang,
+                    "custom.line",
+                    mission=code_inner(mid),
+                    name=user_text(data["name"]),
+                    phases=tl.get("phases"),
+                    threats=threats,
+                )
             )
         embed = discord.Embed(title=t(lang, "custom.title"), description="\n".join(lines)[:4096])
         await interaction.response.send_message(embed=embed, ephemeral=True)
@@ -293,7 +302,7 @@ class MissionCog(commands.Cog, name="Mission"):
             return
         removed = await self.bot.storage.remove_custom_mission(interaction.guild_id, mission.strip())
         key = "custom.removed" if removed else "custom.unknown"
-        await interaction.response.send_message(t(lang, key, mission=mission.strip()), ephemeral=True)
+        await interaction.response.send_message(t(lang, key, mission=code_inner(mission)), ephemeral=True)
 
     @custom_remove.autocomplete("mission")
     async def _custom_autocomplete(
@@ -304,7 +313,7 @@ class MissionCog(commands.Cog, name="Mission"):
         missions = await self.bot.storage.custom_missions(interaction.guild_id)
         current = current.lower()
         return [
-            app_commands.Choice(name=f"{mid} · {data['name']}"[:100], value=mid)
+            app_commands.Choice(name=plain_text(f"{mid} · {data['name']}", 100), value=mid)
             for mid, data in missions.items()
             if current in mid.lower() or current in data["name"].lower()
         ][:25]

@@ -11,7 +11,7 @@ from bot.exts.mission._components import FlightButton, view_of
 from bot.exts.mission._render import COLOR_FLIGHT, ZONE_EMOJI, mission_label
 from bot.i18n import t, threat_name, threat_text
 from bot.storage import FlightRecord
-from bot.text import strip_unsafe
+from bot.text import plain_text
 from engine.flight.views import DeckView, ThreatView
 
 
@@ -57,7 +57,7 @@ def deck_message(record: FlightRecord, deck: DeckView | None) -> tuple[discord.E
     ]
     embed.add_field(name=t(lang, "deck.threats"), value="\n".join(threats)[:1024] or t(lang, "deck.none"), inline=False)
     embed.set_footer(
-        text=t(lang, "deck.footer", crew=", ".join(strip_unsafe(name) for name in deck.crew), flight=record.id)
+        text=t(lang, "deck.footer", crew=", ".join(plain_text(name) for name in deck.crew), flight=record.id)
     )
     if record.status != "flying":
         return embed, None

@@ -29,12 +29,13 @@ from bot.exts.mission._deck import deck_message, threat_line
 from bot.exts.mission._hands import LiveHands
 from bot.exts.mission._posting import ChannelPosts
 from bot.exts.mission._respond import Reply
-from bot.exts.mission._result import generator_record, logbook_entry, result_payload
+from bot.exts.mission._result import generator_record, logbook_entry, overview_picture, resolve_flight, result_payload
 from bot.exts.mission._station import Selection, command_for, station_message
 from bot.exts.mission._store import Ending, FlightStore, abandon, journal
 from bot.exts.mission._voice import VoiceLink
 from bot.i18n import t
 from bot.storage import FlightRecord, StaleWrite
+from bot.text import code_text
 from engine.flight.lobby import Seat, role_holder
 from engine.flight.machine import Flight, FlightConfig, FlightError, FlightEvent, Rejected
 from engine.flight.snapshot import SnapshotError
@@ -76,10 +77,11 @@ class FlightService:
         self.store = FlightStore(bot)
         self.posts = ChannelPosts(bot, self.store)
         self.comms = Comms(bot, self.store, self.posts)
-        self.voice = VoiceLink(bot)
+        self.voice = VoiceLink(bot, self.store, self.posts)
         self.hands = LiveHands(self._render_hand)
         self._timers: dict[str, asyncio.Task[None]] = {}
         self._background: set[asyncio.Task[Any]] = set()
+        bot.cluster.watch(on_lost=self.lost_lease, on_sweep=self.claim_orphans)
 
     @property
     def shutdown_drain_s(self) -> float:
@@ -143,7 +145,10 @@ class FlightService:
     generator_record = staticmethod(generator_record)
 
     async def after_start(self, record: FlightRecord) -> None:
-        """Post the flight deck, arm the timer, start the voice (all after the click is answered)."""
+        """Post the flight deck, arm the timer, start the voice (all after the click is answered).
+
+        The clock never waits for voice: the timer is armed first and voice joins and renders in
+        the background, its 0 s line due at the flight's own start."""
         channel = self.bot.get_channel(record.channel_id)
         embed, view = self.deck(record)
         message_id = None
@@ -159,18 +164,17 @@ class FlightService:
                 fresh.deck_message_id = message_id
 
             record = await self.store.update(record.id, remember_deck) or record
-        await self._start_voice(record)
         self.arm(record.id)
+        self._spawn(self._start_voice(record, resumed=False))
 
-    async def _start_voice(self, record: FlightRecord) -> None:
+    async def _start_voice(self, record: FlightRecord, *, resumed: bool) -> None:
+        """Every line to voice (a "voice unavailable" line if it cannot speak); never on the clock's path."""
         try:
             flight = Flight.from_dict(record.state or {})
         except SnapshotError as exc:
             await self.end_unrestorable(record.id, exc)
             return
-        reason = await self.voice.start(record, flight.timeline, self.flight_time(record))
-        if reason:
-            self.posts.say(record.id, record.channel_id, alerts=[t(record.language, "voice.text_only", reason=reason)])
+        await self.voice.start(record, flight.timeline, resumed=resumed)
 
     # -- the clock ------------------------------------------------------------------------------------
     def flight_time(self, record: FlightRecord) -> float:
@@ -200,6 +204,11 @@ class FlightService:
     async def tick(self, flight_id: str) -> float | None:
         """Advance a flight to now and publish what fell due; seconds until the next due moment
         (None: the flight is over, the timer stops)."""
+        current = await self.store.peek(flight_id)
+        if current is None or current.status != "flying" or current.state is None:
+            return None
+        if not await self._runs_clock(current):
+            return None  # another process runs this flight (its shard, or the lease, is theirs)
         step = Step()
 
         def advance(record: FlightRecord) -> dict[str, Any] | None:
@@ -216,7 +225,9 @@ class FlightService:
             if not step.events:
                 return None  # nothing fell due: nothing to write
             record.state = flight.to_dict()
-            return journal(None, "clock", step.events)
+            entry = journal(None, "clock", step.events)
+            entry["payload"] |= {"process": self.bot.cluster.process, "at_s": flight.now_s}
+            return entry
 
         record = await self.store.update(flight_id, advance)
         if record is not None and step.unrestorable:
@@ -300,6 +311,9 @@ class FlightService:
 
     # -- clicks -----------------------------------------------------------------------------------------
     async def on_component(self, interaction: discord.Interaction, cid: _ids.ComponentId, values: list[str]) -> None:
+        if cid.action == "rejoin":  # the host brings voice back after a member's disconnect
+            await self.voice.rejoin_clicked(interaction, cid.flight)
+            return
         user_id = interaction.user.id
         opening = cid.action == "station"
         step = Step()
@@ -382,7 +396,7 @@ class FlightService:
         (once, however often this runs), then post the result and the captain's log."""
         outcome: dict[str, Any] = {}
 
-        def conclude(record: FlightRecord) -> Ending | None:
+        async def conclude(record: FlightRecord) -> Ending | None:
             outcome.clear()  # a retry starts from scratch
             if record.state is None:
                 return None
@@ -391,8 +405,8 @@ class FlightService:
             except SnapshotError as exc:
                 outcome["unrestorable"] = True
                 return Ending(abandon(record, exc))
-            try:
-                result = flight.resolve(log=True)
+            try:  # off the loop: the other flights' clocks keep ticking (the snapshots feed the picture)
+                result, outcome["replay"] = await asyncio.to_thread(resolve_flight, flight)
             except Exception as exc:  # the engine failing must not leave the flight stuck "flying"
                 log.exception("flight %s: resolution failed", flight_id)
                 outcome["failed"] = str(exc)
@@ -412,14 +426,15 @@ class FlightService:
             await self._unrestorable(record)
             return
         if "failed" in outcome:
-            failed = t(record.language, "resolve.failed", reason=outcome["failed"][:300])
+            failed = t(record.language, "resolve.failed", reason=code_text(outcome["failed"], 300))
             self.posts.say(flight_id, record.channel_id, alerts=[failed])
             return
         data = outcome["data"]
         await self.comms.unmute(record)
-        await self.voice.stop(record)
+        await self.voice.finish(record)  # the last lines still play while the result goes out
+        picture = await overview_picture(outcome["replay"], record.language)  # None (logged) if drawing fails
         # queued behind the flight's last intercom lines, so the result never overtakes them
-        self.posts.post_result(record.id, result_payload(record, data))
+        self.posts.post_result(record.id, result_payload(record, data, picture))
         self._wind_down(record.id)
 
     def _wind_down(self, flight_id: str) -> None:
@@ -427,6 +442,7 @@ class FlightService:
         self._spawn(self.refresh_deck(flight_id))
         self._spawn(self.posts.retire(flight_id))
         self._spawn(self.comms.retire(flight_id))
+        self._spawn(self.bot.cluster.release(flight_id))
 
     # -- abort, restart, shutdown ---------------------------------------------------------------------------
     async def after_abort(self, record: FlightRecord) -> None:
@@ -434,7 +450,7 @@ class FlightService:
         if timer is not None and timer is not asyncio.current_task():  # a tick ending it returns None
             timer.cancel()
         await self.comms.unmute(record)
-        await self.voice.stop(record)
+        await self.voice.abort(record)
         await self.refresh_deck(record.id)
         self._wind_down(record.id)
 
@@ -466,20 +482,54 @@ class FlightService:
         voice mutes right, and re-arm every flying flight (overdue events fire on the first tick)."""
         await self.posts.restore()
         for record in await self.store.ended_flights_with_muted_members():
+            if not self.bot.cluster.owns(record.guild_id):
+                continue  # that guild's members are another process's to unmute
             log.info("flight %s ended with members still muted: unmuting them", record.id)
             await self.comms.unmute(record)
         for record in await self.store.active_flights():
-            if record.status == "flying" and record.state is not None:
-                log.info("resuming flight %s in channel %s", record.id, record.channel_id)
-                try:
-                    deck = Flight.from_dict(record.state).deck()
-                except SnapshotError as exc:
-                    await self.end_unrestorable(record.id, exc)
-                    continue
-                await self.comms.reconcile(record, deck.comm_down_until_s, self.flight_time(record))
-                self.arm(record.id)
-                if self.bot.run_timers:  # rejoin voice in the background; text goes on meanwhile
-                    self._spawn(self._start_voice(record))
+            if record.status == "flying" and record.state is not None and self.bot.cluster.owns(record.guild_id):
+                await self._resume(record)
+
+    async def _resume(self, record: FlightRecord, *, sweep: bool = False) -> None:
+        if record.state is None or not await self._runs_clock(record):
+            if not sweep:
+                log.info("flight %s: its clock runs in another process; taken over if that one stops", record.id)
+            return
+        log.info("resuming flight %s in channel %s", record.id, record.channel_id)
+        try:
+            deck = Flight.from_dict(record.state).deck()
+        except SnapshotError as exc:
+            await self.end_unrestorable(record.id, exc)
+            return
+        await self.comms.reconcile(record, deck.comm_down_until_s, self.flight_time(record))
+        self.arm(record.id)
+        if self.bot.run_timers:  # rejoin voice in the background; text goes on meanwhile
+            self._spawn(self._start_voice(record, resumed=True))
+
+    # -- several processes over one database (bot/cluster.py) ------------------------------------------
+    async def _runs_clock(self, record: FlightRecord) -> bool:
+        """Only the process owning the flight's guild runs its clock, and only with the lease."""
+        cluster = self.bot.cluster
+        return cluster.owns(record.guild_id) and await cluster.acquire(record.id)
+
+    async def claim_orphans(self) -> None:
+        """The cluster keeper's sweep: flights of this process's guilds that nobody runs (their
+        process died and its lease expired) are resumed here."""
+        cluster = self.bot.cluster
+        for record in await self.store.active_flights():
+            mine = record.status == "flying" and cluster.owns(record.guild_id)
+            if mine and record.id not in self._timers and not cluster.holds(record.id):
+                await self._resume(record, sweep=True)
+
+    async def lost_lease(self, flight_id: str) -> None:
+        """Another process took the flight over (this one stalled past its lease): stop the
+        clock and the voice here; the new holder runs both."""
+        timer = self._timers.pop(flight_id, None)
+        if timer is not None:
+            timer.cancel()
+        record = await self.store.peek(flight_id)
+        if record is not None:
+            await self.voice.abort(record)
 
     def stop_all(self) -> None:
         for task in list(self._timers.values()):
@@ -492,6 +542,7 @@ class FlightService:
         """Shutdown: stop the timers, give queued posts and mutes `timeout` s (5 by default) to go
         out, then store the posts still unsent; the next start sends them, in order, once."""
         timeout = self.shutdown_drain_s if timeout is None else timeout
+        self.voice.detach()
         for task in list(self._timers.values()):
             task.cancel()
         self._timers.clear()

@@ -15,6 +15,7 @@ stored as JSON and sent after the restart.
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import logging
 import time
@@ -24,8 +25,12 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.exts.mission._components import view_of
 from bot.exts.mission._poster import Entry, Job, Outbox, Outboxes
+from bot.exts.mission._result import picture_file, with_picture
 from bot.exts.mission._store import FlightStore
+from bot.exts.replay._components import pictures_button
+from bot.exts.replay._text import text
 from bot.i18n import t
 
 if TYPE_CHECKING:
@@ -291,6 +296,9 @@ class ChannelPosts:
     async def restore(self) -> None:
         """After a restart: queue the posts a shutdown stored, before anything new."""
         for row_id, flight_id, payload in await self.store.pending_posts():
+            record = await self.store.peek(flight_id)
+            if record is not None and not self.bot.cluster.owns(record.guild_id):
+                continue  # its channel is on another process's shard: that process sends it
             log.info("flight %s: re-sending a post left unsent at shutdown", flight_id)
             self._queue(flight_id, payload, row_id=row_id)
 
@@ -339,8 +347,9 @@ class ResultPost:
             log.info("result for channel %s: the channel is gone; dropped", state["channel_id"])
             return
         if state.get("message_id") is None:
-            self._message = await channel.send(embed=discord.Embed.from_dict(state["embed"]))
+            self._message = await self._send_result(channel)
             state["message_id"] = self._message.id
+            state["picture"] = None  # sent: a job stored from here on need not carry ~100 kB
         if not state.get("thread_tried"):
             message = self._message or channel.get_partial_message(state["message_id"])
             try:
@@ -361,3 +370,32 @@ class ResultPost:
         while state["sent"] < len(chunks):
             await target.send(chunks[state["sent"]])
             state["sent"] += 1
+
+    async def _send_result(self, channel: Any) -> Any:
+        """The result embed with its overview picture and the pictures button.
+
+        A picture Discord refuses (no Attach Files permission, too large) costs only the picture:
+        the result is sent again without it.  Rate limits and server errors go to the outbox, which
+        retries the whole send.
+        """
+        state = self.state
+        view = result_view(state)
+        picture = state.get("picture")
+        if picture:
+            embed = with_picture(discord.Embed.from_dict(state["embed"]))
+            try:
+                return await channel.send(embed=embed, file=picture_file(base64.b64decode(picture)), view=view)
+            except discord.HTTPException as exc:
+                if exc.status == 429 or exc.status >= 500:
+                    raise
+                log.warning("result for channel %s: picture refused (%s); sent without it", state["channel_id"], exc)
+                state["picture"] = None
+        return await channel.send(embed=discord.Embed.from_dict(state["embed"]), view=view)
+
+
+def result_view(state: dict[str, Any]) -> discord.ui.View | None:
+    """The result post's button to the flight's turn-by-turn pictures (restart-proof: a DynamicItem)."""
+    flight_id = state.get("flight_id")
+    if not flight_id:  # a result job stored before the pictures existed
+        return None
+    return view_of(pictures_button(flight_id, label=text(state.get("language", "en"), "pictures_button")))

@@ -180,10 +180,12 @@ def logbook_embed(lang: str, entries: list[LogbookEntry]) -> discord.Embed:
         embed.description = t(lang, "logbook.empty")
         return embed
     for e in entries[:10]:
-        crew = ", ".join(f"{c.name}" + (f" ({'/'.join(c.roles)})" if c.roles else "") for c in e.crew)
+        crew = ", ".join(user_text(c.name) + (f" ({'/'.join(c.roles)})" if c.roles else "") for c in e.crew)
         cause = cause_text(lang, e.destroyed_by) if e.destroyed_by else ""
         destroyed_by = f" — {t(lang, 'logbook.destroyed_by', cause=cause)}" if cause else ""
-        mission = e.mission_id + (f" (seed {e.seed})" if e.mission_id == "random" and e.seed is not None else "")
+        mission = user_text(e.mission_id) + (
+            f" (seed {e.seed})" if e.mission_id == "random" and e.seed is not None else ""
+        )
         penalties = ", ".join(f"{t(lang, 'penalty.' + k)} {v}" for k, v in e.penalties.items() if v)
         value = (
             f"{'✅' if e.outcome == 'survived' else '💥'} {t(lang, 'outcome.' + e.outcome)}{destroyed_by}\n"

@@ -1,19 +1,81 @@
-"""The end of a flight: the logbook entry and the result post (embed, thread, captain's log).
+"""The end of a flight: the logbook entry and the result post (embed, overview picture, thread,
+captain's log).
 
-Resolution itself is the engine's (`Flight.resolve`); this module turns its result into what the
-server keeps (a `LogbookEntry`) and what the channel sees (one storable result job, sent after
-the flight's last intercom lines).
+Resolution itself is the engine's; this module runs it with the per-turn snapshots the pictures
+need (`resolve_game`, in a worker thread), draws the overview (`overview_picture`, off the loop,
+bounded in time), and turns the result into what the server keeps (a `LogbookEntry`) and what the
+channel sees (one storable result job, sent after the flight's last intercom lines).
+
+The picture is an extra: when the snapshots or the drawing fail, the result goes out without it
+and the failure is logged.  The result itself never depends on the picture code.
 """
 
 from __future__ import annotations
 
+import asyncio
+import base64
+import io
+import logging
 from datetime import UTC, datetime
 from typing import Any
 
+import discord
+
 from bot.exts.mission._render import captains_log, mission_label, result_embed, threat_points
 from bot.i18n import t, threat_name
+from bot.pictures import Replay, render_overview, resolve_with_states
 from bot.storage import FlightRecord, LogbookCrew, LogbookEntry
+from engine import resolve
 from engine.flight.machine import Flight
+from engine.model import Game, Result
+
+log = logging.getLogger(__name__)
+
+PICTURE_NAME = "overview.png"
+# A picture takes ~60 ms; one that takes this long is stuck, and the result does not wait for it.
+RENDER_TIMEOUT_S = 10.0
+
+
+def resolve_game(game: Game) -> tuple[Result, Replay | None]:
+    """The game's result with the captain's log, and its per-turn snapshots when they can be taken.
+
+    Blocking (tens of ms): call it through `asyncio.to_thread`.  The snapshots' observer only
+    reads, so the result is the one `engine.resolve(game, log=True)` gives; should the snapshot
+    code fail, the game is resolved again without it, so a picture bug never costs the result.
+    An error of the engine itself propagates (the caller reports it).
+    """
+    try:
+        replay = resolve_with_states(game)
+    except Exception:
+        log.exception("per-turn snapshots failed; resolving without pictures")
+        return resolve(game, log=True), None
+    return replay.result, replay
+
+
+def resolve_flight(flight: Flight) -> tuple[Result, Replay | None]:
+    """`resolve_game` for a finished flight: the same result as `flight.resolve(log=True)`."""
+    return resolve_game(flight.to_game())
+
+
+async def overview_picture(replay: Replay | None, lang: str) -> bytes | None:
+    """The result post's PNG, drawn in a worker thread; None (logged) when it fails or hangs."""
+    if replay is None:
+        return None
+    try:
+        return await asyncio.wait_for(asyncio.to_thread(render_overview, replay, lang), RENDER_TIMEOUT_S)
+    except Exception:  # TimeoutError included: the thread finishes on its own, unused
+        log.exception("drawing the overview picture failed; the result goes out without it")
+        return None
+
+
+def picture_file(png: bytes, description: str | None = None) -> discord.File:
+    """A PNG as the attachment an embed points to with `attachment://overview.png`."""
+    return discord.File(io.BytesIO(png), filename=PICTURE_NAME, description=description)
+
+
+def with_picture(embed: discord.Embed) -> discord.Embed:
+    """The embed showing the attached overview picture."""
+    return embed.set_image(url=f"attachment://{PICTURE_NAME}")
 
 
 def generator_record(options: dict[str, Any], timeline: Any) -> dict[str, Any]:
@@ -65,8 +127,9 @@ def logbook_entry(record: FlightRecord, flight: Flight, data: dict[str, Any]) ->
     )
 
 
-def result_payload(record: FlightRecord, data: dict[str, Any]) -> dict[str, Any]:
-    """The result as one storable job: the embed, the thread's name, the captain's log in chunks."""
+def result_payload(record: FlightRecord, data: dict[str, Any], picture: bytes | None = None) -> dict[str, Any]:
+    """The result as one storable job: the embed, the overview picture (base64, so a shutdown can
+    store the job as JSON), the pictures button's flight, the thread's name, the captain's log."""
     lang = record.language
     names = {t_["id"]: threat_name(lang, t_["id"]) for t_ in data.get("threats", [])}
     title = t(lang, "result.title", mission=mission_label(record.options, lang))
@@ -75,6 +138,9 @@ def result_payload(record: FlightRecord, data: dict[str, Any]) -> dict[str, Any]
         "op": "result",
         "channel_id": record.channel_id,
         "embed": embed.to_dict(),
+        "flight_id": record.id,
+        "language": lang,
+        "picture": base64.b64encode(picture).decode("ascii") if picture else None,
         "thread_name": t(lang, "result.log_thread")[:100],
         "chunks": captains_log(lang, data.get("log") or []),
     }

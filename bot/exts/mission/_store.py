@@ -14,7 +14,7 @@ the mission code only sees `FlightRecord`s and engine `Flight`s.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -65,18 +65,21 @@ class FlightStore:
         async with self.bot.locks.get(flight_id):
             return await self.bot.storage.update_flight(flight_id, change)
 
-    async def finish(self, flight_id: str, conclude: Callable[[FlightRecord], Ending | None]) -> FlightRecord | None:
-        """End a flying flight once: `conclude(record)` (pure) resolves it, sets its final status and
-        notes and says how it ended (None: leave it be).  The logbook entry and the final status are
-        one transaction (`finish_flight`), so a crash in between leaves neither, and a second finish
-        (a retried tick, a click racing the timer) finds the flight over and writes nothing.
+    async def finish(
+        self, flight_id: str, conclude: Callable[[FlightRecord], Awaitable[Ending | None]]
+    ) -> FlightRecord | None:
+        """End a flying flight once: `conclude(record)` (no Discord calls; it resolves before the
+        transaction, so the database is not held meanwhile) sets the final status and notes and says
+        how it ended (None: leave it be).  The logbook entry and the final status are one
+        transaction (`finish_flight`), so a crash in between leaves neither, and a second finish (a
+        retried tick, a click racing the timer) finds the flight over and writes nothing.
         The record this call ended, or None when it did not end it."""
         async with self.bot.locks.get(flight_id):
             for _attempt in range(FINISH_ATTEMPTS):
                 record = await self.bot.storage.load_flight(flight_id)
                 if record is None or record.status != "flying":
                     return None
-                ending = conclude(record)
+                ending = await conclude(record)
                 if ending is None:
                     return None
                 try:

@@ -17,8 +17,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.exts.mission._render import captains_log, leaderboard_embed, logbook_embed, result_embed
+from bot.exts.mission._result import overview_picture, picture_file, resolve_game, with_picture
 from bot.i18n import t
-from bot.text import MESSAGE_LIMIT, code_text, no_mentions
+from bot.text import MESSAGE_LIMIT, code_text, no_mentions, plain_text
 from engine.documents import MAX_GAME_BYTES, DocumentError, parse_game
 from engine.vocab import is_language
 
@@ -74,7 +75,9 @@ class RecordsCog(commands.Cog, name="Records"):
         cog: Any = self.bot.get_cog("Mission")
         names = await cog.catalog.choices(interaction.guild_id) if cog else []
         return [
-            app_commands.Choice(name=label[:100], value=mid) for mid, label in names if current.lower() in mid.lower()
+            app_commands.Choice(name=plain_text(label, 100), value=mid)
+            for mid, label in names
+            if current.lower() in mid.lower()
         ][:25]
 
     @app_commands.command(name="leaderboard", description="Best scores per mission and difficulty on this server")
@@ -129,10 +132,8 @@ class RecordsCog(commands.Cog, name="Records"):
         except DocumentError as exc:
             await self._private(interaction, t(mine, "resolve.invalid", reason=code_text(str(exc), 320)))
             return
-        from engine import resolve
-
         try:
-            result = await asyncio.to_thread(resolve, parsed, log=True)
+            result, replay = await asyncio.to_thread(resolve_game, parsed)
         except Exception as exc:  # an engine bug: say so privately, never leave "thinking…"
             log.exception("resolving a valid game failed")
             await self._private(interaction, t(mine, "resolve.failed", reason=code_text(str(exc), 320)))
@@ -143,11 +144,15 @@ class RecordsCog(commands.Cog, name="Records"):
         names = {th["id"]: (c.name if (c := card_or_none(th["id"])) else th["id"]) for th in data["threats"]}
         embed = result_embed(lang, data, title=t(lang, "resolve.title"), names=names)
         log_text = "\n".join(captains_log(lang, data.get("log") or []))
-        file = discord.File(io.BytesIO(log_text.encode("utf-8")), filename="captains-log.md")
+        files = [discord.File(io.BytesIO(log_text.encode("utf-8")), filename="captains-log.md")]
+        picture = await overview_picture(replay, lang)  # the same picture as a flight's result post
+        if picture is not None:
+            files.append(picture_file(picture))
+            with_picture(embed)
         # The first follow-up after an ephemeral defer stays ephemeral (it replaces "thinking…"),
         # so the private note goes first and the result after it, public.
         await interaction.edit_original_response(content=t(mine, "resolve.title"))
-        await interaction.followup.send(embed=embed, file=file, ephemeral=False, allowed_mentions=no_mentions())
+        await interaction.followup.send(embed=embed, files=files, ephemeral=False, allowed_mentions=no_mentions())
 
     @staticmethod
     async def _private(interaction: discord.Interaction, content: str) -> None:

@@ -39,7 +39,7 @@ from bot.exts.replay._whatif import (
 from bot.i18n import t
 from bot.pictures import Replay, render_overview, render_turn, resolve_with_states
 from bot.pictures.labels import word
-from bot.text import code_text, user_text
+from bot.text import code_text, plain_text, user_text
 from engine import board
 from engine.flight.cards import card
 from engine.flight.machine import Flight
@@ -112,7 +112,7 @@ class ReplayCog(commands.Cog, name="Replay"):
             return Logged(record, flight, game_of(record, flight))
         except Exception as exc:  # an old snapshot schema, a game the engine no longer accepts
             log.warning("flight %s: cannot rebuild its game: %s", fid, exc)
-            return text(record.language, "cannot_replay", reason=str(exc)[:200])
+            return text(record.language, "cannot_replay", reason=code_text(exc, 200))
 
     async def _flight_choices(
         self, interaction: discord.Interaction, current: str, *, mine: bool
@@ -126,7 +126,7 @@ class ReplayCog(commands.Cog, name="Replay"):
                 continue
             label = f"{e.flown_at[:16].replace('T', ' ')} · {e.mission_id} · {e.outcome} · {e.total} · {e.flight_id}"
             if current.lower() in label.lower():
-                out.append(app_commands.Choice(name=label[:100], value=e.flight_id))
+                out.append(app_commands.Choice(name=plain_text(label, 100), value=e.flight_id))
         return out[:25]
 
     # -- /replay ---------------------------------------------------------------------------------------------

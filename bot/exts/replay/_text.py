@@ -39,6 +39,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "survived": "survived",
         "destroyed": "destroyed",
         "not_logged": "Not recorded in the logbook or the leaderboard.",
+        "pictures_button": "🖼️ Turn by turn",
     },
     "ru": {
         "not_found": "На этом сервере нет завершённого полёта {flight}.",
@@ -72,6 +73,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "survived": "выжили",
         "destroyed": "уничтожены",
         "not_logged": "Не попадает в журнал и таблицу рекордов.",
+        "pictures_button": "🖼️ Ход за ходом",
     },
     "cs": {
         "not_found": "Na tomto serveru není dokončený let {flight}.",
@@ -105,6 +107,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "survived": "přežili",
         "destroyed": "zničeni",
         "not_logged": "Nezapisuje se do deníku ani do žebříčku.",
+        "pictures_button": "🖼️ Kolo po kole",
     },
 }
 

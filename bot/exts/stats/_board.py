@@ -17,6 +17,7 @@ import discord
 
 from bot.exts.stats import queries
 from bot.exts.stats._text import tx
+from bot.text import user_text
 
 NO_PINGS = discord.AllowedMentions.none()
 _DIFF = r"white|mixed|yellow|-"
@@ -65,9 +66,12 @@ async def board_page(
         title = tx(lang, "board.campaigns")
     else:
         result = await queries.leaderboard(conn, mission, normal, serious, guild_id=where, page=page)
-        title = tx(lang, "board.title", mission=mission, normal=normal, serious=serious)
+        title = tx(lang, "board.title", mission=user_text(mission), normal=normal, serious=serious)
     embed = discord.Embed(title=title)
-    lines = [f"**{row.rank}.** {row.total} · {', '.join(row.crew) or '—'} · {row.flown_at[:10]}" for row in result.rows]
+    lines = [
+        f"**{row.rank}.** {row.total} · {', '.join(user_text(c) for c in row.crew) or '—'} · {row.flown_at[:10]}"
+        for row in result.rows
+    ]
     embed.description = "\n".join(lines) or tx(lang, "board.empty")
     embed.set_footer(
         text=tx(

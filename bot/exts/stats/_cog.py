@@ -21,6 +21,7 @@ from bot.exts.stats._text import tx
 from bot.exts.stats.career import Career
 from bot.exts.stats.chart import score_chart
 from bot.i18n import t, threat_name
+from bot.text import user_text
 
 if TYPE_CHECKING:
     from bot.client import SpaceAlertBot
@@ -79,7 +80,7 @@ class StatsCog(commands.Cog, name="Stats"):
         except sqlite3.OperationalError:
             await interaction.followup.send(tx(lang, "stats.unavailable"), ephemeral=True)
             return
-        name = discord.utils.escape_mentions(who.display_name)
+        name = user_text(who.display_name)
         if not career.flights:
             await interaction.followup.send(tx(lang, "stats.none", name=name), allowed_mentions=NO_PINGS)
             return
