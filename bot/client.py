@@ -25,7 +25,15 @@ from bot.text import no_mentions
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS: tuple[str, ...] = ("bot.exts.mission", "bot.exts.records", "bot.exts.replay", "bot.exts.elite")
+EXTENSIONS: tuple[str, ...] = (
+    "bot.exts.mission",
+    "bot.exts.records",
+    "bot.exts.replay",
+    "bot.exts.elite",
+    "bot.exts.hosting",
+    "bot.exts.stats",
+    "bot.exts.campaign",
+)
 
 
 def make_intents() -> discord.Intents:

@@ -68,6 +68,10 @@ class FeatureStorage(Protocol):
 
     async def running_campaign(self, channel_id: int) -> CampaignRecord | None: ...
 
+    async def latest_campaign(self, channel_id: int) -> CampaignRecord | None:
+        """The channel's running campaign, else the one that ended last."""
+        ...
+
     async def running_campaigns(self) -> list[CampaignRecord]: ...
 
     async def save_campaign(self, record: CampaignRecord) -> CampaignRecord:

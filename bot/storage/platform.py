@@ -315,6 +315,12 @@ class PlatformReads:
         found = await self._campaigns("channel_id = ? AND status = 'running'", (channel_id,))
         return found[0] if found else None
 
+    async def latest_campaign(self, channel_id: int) -> CampaignRecord | None:
+        """The channel's running campaign, else the one that ended last (for /campaign status)."""
+        found = await self._campaigns("channel_id = ?", (channel_id,))
+        running = [c for c in found if c.status == "running"]
+        return (running or found or [None])[-1]
+
     async def running_campaigns(self) -> list[CampaignRecord]:
         return await self._campaigns("status = 'running'", ())
 

@@ -15,6 +15,7 @@ from typing import Any
 import discord
 
 from bot.exts.stats import queries
+from bot.exts.hosting.server_settings import server_language
 from bot.exts.stats._text import tx
 from bot.storage.features import FeatureStorage
 
@@ -116,8 +117,7 @@ async def answer_page(bot: Any, interaction: discord.Interaction, *, page: int, 
 
 async def guild_language(bot: Any, guild_id: int | None) -> str:
     """The server's language setting (bot/exts/hosting), else the bot's default."""
-    stored = await bot.storage.get_setting(guild_id or 0, "language") if guild_id else None
-    return str(stored) if stored else str(bot.settings.default_language)
+    return await server_language(bot.storage, guild_id, str(bot.settings.default_language))
 
 
 async def show_leaderboard(
