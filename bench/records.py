@@ -163,6 +163,7 @@ async def measure(db: Path, players: int, samples: int, seed: int) -> dict[str, 
     conn = SqliteStorage(db)
     await conn.open()
     try:
+
         def player() -> int:  # busy players ask for their stats more often: sample by popularity
             return rng.choices(user_ids, weights)[0]
 

@@ -130,7 +130,9 @@ class CareerReads:
         history_where, _ = scope_where(guild_id)
         history = await self._fetch(SQL_HISTORY.format(scope=history_where), [*params, HISTORY_POINTS])
         return CareerRows(
-            by_difficulty=[(str(a), str(b), int(c), int(d), None if e is None else int(e)) for a, b, c, d, e in by_difficulty],
+            by_difficulty=[
+                (str(a), str(b), int(c), int(d), None if e is None else int(e)) for a, b, c, d, e in by_difficulty
+            ],
             roles=[(_roles_text(r), int(n)) for r, n in roles],
             decks=[(str(d), int(n)) for d, n in decks],
             killer=(str(killer[0][0]), int(killer[0][1])) if killer else None,
@@ -142,7 +144,8 @@ class CareerReads:
             return {}
         marks = ",".join("?" * len(ids))
         found = await self._fetch(
-            f"SELECT {key}, name FROM {table} WHERE {key} IN ({marks}) AND user_id IS NOT NULL ORDER BY {key}, position",
+            f"SELECT {key}, name FROM {table} WHERE {key} IN ({marks}) AND user_id IS NOT NULL"
+            f" ORDER BY {key}, position",
             ids,
         )
         out: dict[Any, list[str]] = {}

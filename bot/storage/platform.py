@@ -76,10 +76,19 @@ class EliteStanding:
     fewest_rounds: dict[str, int]  # mission -> fewest rounds to a victory
 
 
-ELITE_COLUMNS = ("map", "mission", "difficulty", "players", "heroes", "rounds", "result", "cause", "bosses_killed", "seed")
-_CAMPAIGN_COLUMNS = (
-    "id, guild_id, channel_id, status, state, missions, total, destroyed_by, started_at, finished_at"
+ELITE_COLUMNS = (
+    "map",
+    "mission",
+    "difficulty",
+    "players",
+    "heroes",
+    "rounds",
+    "result",
+    "cause",
+    "bosses_killed",
+    "seed",
 )
+_CAMPAIGN_COLUMNS = "id, guild_id, channel_id, status, state, missions, total, destroyed_by, started_at, finished_at"
 _SCHEDULE_COLUMNS = "id, guild_id, channel_id, host_id, at, mission, campaign, reminded, done, options"
 
 
@@ -293,7 +302,9 @@ class PlatformReads:
 
     # -- campaigns ------------------------------------------------------------------------------
     async def _campaigns(self, where: str, params: Iterable[Any]) -> list[CampaignRecord]:
-        found = await self._fetch(f"SELECT {_CAMPAIGN_COLUMNS} FROM campaigns WHERE {where} ORDER BY started_at", params)
+        found = await self._fetch(
+            f"SELECT {_CAMPAIGN_COLUMNS} FROM campaigns WHERE {where} ORDER BY started_at", params
+        )
         if not found:
             return []
         ids = [r[0] for r in found]
@@ -319,7 +330,8 @@ class PlatformReads:
         """The channel's running campaign, else the one that ended last (for /campaign status)."""
         found = await self._campaigns("channel_id = ?", (channel_id,))
         running = [c for c in found if c.status == "running"]
-        return (running or found or [None])[-1]
+        chosen = running or found
+        return chosen[-1] if chosen else None
 
     async def running_campaigns(self) -> list[CampaignRecord]:
         return await self._campaigns("status = 'running'", ())
@@ -422,4 +434,3 @@ class PlatformReads:
     async def save_elite_pack(self, guild_id: int, pack: dict[str, Any], uploaded_by: int) -> None:
         async with self.transaction() as tx:
             await tx.save_elite_pack(guild_id, pack, uploaded_by)
-

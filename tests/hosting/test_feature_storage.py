@@ -150,7 +150,10 @@ async def test_schedules_survive_a_restart(open_storage: Any) -> None:
     await storage.add_schedule(soon)
     again = await open_storage()
     pending = await again.pending_schedules()
-    assert [(s.mission, s.campaign, s.options) for s in pending] == [("S1-1", True, {}), ("S2-3", False, {"normal": "yellow"})]
+    assert [(s.mission, s.campaign, s.options) for s in pending] == [
+        ("S1-1", True, {}),
+        ("S2-3", False, {"normal": "yellow"}),
+    ]
     assert pending[1].at == 2_000_000_000.5 and pending[1].host_id == ANN
     assert await again.mark_schedule(soon.id or 0, reminded=True, done=False)
     assert [s.reminded for s in await again.pending_schedules(2)] == [True]

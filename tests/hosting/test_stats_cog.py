@@ -4,7 +4,6 @@ careers tables are part of its migrations; the logbook writes the threat rows)."
 from __future__ import annotations
 
 import io
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,6 +12,7 @@ from PIL import Image
 from bot.exts.stats._board import BoardButton, show_leaderboard
 from bot.exts.stats.chart import CHART_SIZE
 from bot.storage.base import LogbookCrew, LogbookEntry
+
 
 @pytest.fixture
 async def stats_bot(bot: Any) -> Any:

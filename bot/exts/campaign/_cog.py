@@ -21,11 +21,6 @@ import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
-from bot.exts.campaign._text import tx
-from bot.i18n import t
-from bot.exts.hosting.server_settings import server_language
-from bot.storage.base import ChannelBusy
-from bot.storage.platform import CampaignRecord
 from bot.exts.campaign._render import (
     ID_TEMPLATE,
     SELECT_TEMPLATE,
@@ -36,6 +31,11 @@ from bot.exts.campaign._render import (
     vote_embed,
     vote_view,
 )
+from bot.exts.campaign._text import tx
+from bot.exts.hosting.server_settings import server_language
+from bot.i18n import t
+from bot.storage.base import ChannelBusy
+from bot.storage.platform import CampaignRecord
 from engine.campaign.flow import Campaign
 from engine.campaign.session import CampaignSession, Ended, FlyNext, SessionError
 from engine.model import Result

@@ -14,8 +14,8 @@ from typing import Any
 
 import discord
 
-from bot.exts.stats import queries
 from bot.exts.hosting.server_settings import server_language
+from bot.exts.stats import queries
 from bot.exts.stats._text import tx
 from bot.storage.features import FeatureStorage
 
