@@ -78,6 +78,11 @@ class FeatureStorage(Protocol):
         """Insert or replace; ChannelBusy when another campaign already runs in the channel."""
         ...
 
+    # -- server settings --------------------------------------------------------------------------------
+    async def guild_settings(self, guild_id: int) -> dict[str, Any]:
+        """Every stored setting of a server (key -> JSON value) in one read."""
+        ...
+
     # -- flight school ----------------------------------------------------------------------------------
     async def school_progress(self, user_id: int) -> dict[str, Any] | None: ...
 

@@ -341,6 +341,12 @@ class PlatformReads:
             result: CampaignRecord = await tx.save_campaign(record)
             return result
 
+    # -- server settings ---------------------------------------------------------------------------
+    async def guild_settings(self, guild_id: int) -> dict[str, Any]:
+        """Every stored setting of a server in one read (the flight start reads them all)."""
+        found = await self._fetch("SELECT key, value FROM guild_settings WHERE guild_id = ?", (guild_id,))
+        return {str(k): _doc(v) for k, v in found}
+
     # -- flight school ----------------------------------------------------------------------------
     async def school_progress(self, user_id: int) -> dict[str, Any] | None:
         found = await self._fetch("SELECT progress FROM school_progress WHERE user_id = ?", (user_id,))

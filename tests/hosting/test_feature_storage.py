@@ -133,6 +133,15 @@ async def test_campaign_session_stored_one_running_per_channel(open_storage: Any
     await again.save_campaign(CampaignRecord("c2", 1, 5, doc))  # the channel is free again
 
 
+async def test_guild_settings_in_one_read(storage: Storage) -> None:
+    assert await storage.guild_settings(1) == {}
+    await storage.set_setting(1, "language", "sk")
+    await storage.set_setting(1, "channels", [ANN])
+    await storage.set_setting(2, "voice", False)
+    assert await storage.guild_settings(1) == {"language": "sk", "channels": [ANN]}
+    assert await storage.guild_settings(2) == {"voice": False}
+
+
 # -- flight school and schedules --------------------------------------------------------------------
 async def test_school_progress_per_player(storage: Storage) -> None:
     assert await storage.school_progress(ANN) is None
