@@ -124,3 +124,33 @@ async def test_campaign_texts_follow_the_server_language(bot: Any, world: Any) -
     again = world.interaction(world.member("Bob"))
     await cog.start.callback(cog, again)
     assert again.log[0].content == "V tomto kanáli už kampaň beží (/campaign status)."
+
+
+async def test_the_flight_handoff_carries_the_ship_into_the_game(bot: Any, world: Any) -> None:
+    from bot.exts.campaign.handoff import campaign_options, game_of, resolve_flight
+    from engine.model import Game
+
+    assert await campaign_options(bot, world.channel.id) == {}  # no campaign here
+    cog = bot.get_cog("Campaign")
+    ann = world.member("Ann")
+    start = world.interaction(ann)
+    await cog.start.callback(cog, start)
+    for what, choice in (("common", "white"), ("serious", "white")):
+        await press(world, ann, ids_of(start.log[0].view, what)[choice])
+    options = await campaign_options(bot, world.channel.id)
+    running = await bot.storage.running_campaign(world.channel.id)
+    assert running is not None and options["campaign_id"] == running.id
+    carried = {"damage": {"red": ["structural", "shield"]}, "battlebots": ["lower_red"]}
+    base = Game.model_validate(
+        {
+            "tracks": {"red": "T5", "white": "T3", "blue": "T1", "internal": "T4"},
+            "players": [{"name": "Ann", "actions": "------------"}],
+            "threats": [{"id": "E1-07", "turn": 1, "zone": "red"}],
+        }
+    )
+    flight = SimpleNamespace(to_game=lambda: base)
+    assert game_of(flight, {}) is base
+    game = game_of(flight, {**options, "carried": carried})
+    assert game.carried is not None and game.carried.damage["red"] == ["structural", "shield"]
+    result = resolve_flight(flight, {"carried": carried})
+    assert result.carry is not None  # a campaign game hands back the ship to carry on
