@@ -39,7 +39,12 @@ def _files(directory: Path | None, backend: str) -> list[tuple[str, str]]:
             raise MigrationError(f"the migrations folder {directory} does not exist")
         return [(p.name, p.read_text(encoding="utf-8")) for p in Path(directory).glob("*.sql")]
     try:
-        root = resources.files(f"migrations.{backend}")
+        # A folder inside the `migrations` package, not an import of `migrations.<backend>`: an
+        # editable install's finder would resolve the subpackage from the source tree even when the
+        # `migrations` package on the path (a broken install) lacks it.
+        root = resources.files("migrations").joinpath(backend)
+        if not root.is_dir():
+            raise FileNotFoundError(backend)
         return [(p.name, p.read_text(encoding="utf-8")) for p in root.iterdir() if p.name.endswith(".sql")]
     except (ModuleNotFoundError, FileNotFoundError, NotADirectoryError):
         raise MigrationError(
