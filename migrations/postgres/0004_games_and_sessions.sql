@@ -40,3 +40,14 @@ CREATE TABLE elite_packs (
 CREATE UNIQUE INDEX campaigns_one_running_per_channel ON campaigns (channel_id) WHERE status = 'running';
 
 ALTER TABLE schedules ADD COLUMN options JSONB NOT NULL DEFAULT '{}';
+
+-- Campaigns still running in the settings-key stopgap (`campaign:<channel>` and the `campaigns`
+-- index) move to their table; the cog fills their crew rows from `members` on its next save.
+INSERT INTO campaigns (id, guild_id, channel_id, status, state, missions, started_at)
+SELECT 'legacy-' || substring(key FROM 10), guild_id, CAST(substring(key FROM 10) AS BIGINT), 'running', value,
+       CASE WHEN jsonb_typeof(value -> 'session' -> 'campaign' -> 'lines') = 'array'
+            THEN jsonb_array_length(value -> 'session' -> 'campaign' -> 'lines') ELSE 0 END,
+       to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS')
+FROM guild_settings
+WHERE key LIKE 'campaign:%' AND value -> 'session' ->> 'phase' IS DISTINCT FROM 'finished';
+DELETE FROM guild_settings WHERE key LIKE 'campaign:%' OR key = 'campaigns';

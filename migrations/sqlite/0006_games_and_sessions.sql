@@ -51,3 +51,12 @@ CREATE UNIQUE INDEX campaigns_one_running_per_channel ON campaigns (channel_id) 
 
 -- A scheduled flight's lobby options (difficulties, language) beside its mission.
 ALTER TABLE schedules ADD COLUMN options TEXT NOT NULL DEFAULT '{}';
+
+-- Campaigns still running in the settings-key stopgap (`campaign:<channel>` and the `campaigns`
+-- index) move to their table; the cog fills their crew rows from `members` on its next save.
+INSERT INTO campaigns (id, guild_id, channel_id, status, state, missions, started_at)
+SELECT 'legacy-' || substr(key, 10), guild_id, CAST(substr(key, 10) AS INTEGER), 'running', value,
+       COALESCE(json_array_length(value, '$.session.campaign.lines'), 0), datetime('now')
+FROM guild_settings
+WHERE key LIKE 'campaign:%' AND json_valid(value) AND json_extract(value, '$.session.phase') != 'finished';
+DELETE FROM guild_settings WHERE key LIKE 'campaign:%' OR key = 'campaigns';

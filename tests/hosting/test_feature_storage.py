@@ -4,11 +4,13 @@ answers."""
 
 from __future__ import annotations
 
+import shutil
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from bot.storage import ChannelBusy, LogbookCrew, LogbookEntry, Storage
+from bot.storage import ChannelBusy, LogbookCrew, LogbookEntry, SqliteStorage, Storage
 from bot.storage.platform import CampaignRecord, ScheduleRecord
 from tests.bot.storage_backends import open_storage, storage
 
@@ -223,3 +225,31 @@ async def test_a_failed_unit_of_work_leaves_no_feature_rows(storage: Storage) ->
             await tx.save_school_progress(ANN, {"done": []})
             raise RuntimeError("boom")
     assert await storage.game_rows(1) == [] and await storage.school_progress(ANN) is None
+
+
+async def test_stopgap_campaigns_move_to_their_table(tmp_path: Path) -> None:
+    """A database from before migration 0006 with a campaign in the settings stopgap."""
+    source = Path(__file__).resolve().parents[2] / "migrations" / "sqlite"
+    older = tmp_path / "older"
+    older.mkdir()
+    for path in sorted(source.glob("000[1-5]_*.sql")):
+        shutil.copy(path, older / path.name)
+    db = tmp_path / "sa.sqlite3"
+    before = SqliteStorage(db, migrations_dir=older)
+    await before.open()
+    doc = {"session": {"phase": "vote", "campaign": {"lines": [{}]}}, "members": {str(ANN): "Ann"}, "host": ANN}
+    await before.set_setting(1, "campaign:55", doc)
+    await before.set_setting(1, "campaign:56", {**doc, "session": {"phase": "finished"}})
+    await before.set_setting(1, "campaigns", [55])
+    await before.set_setting(1, "language", "cs")
+    await before.close()
+
+    after = SqliteStorage(db)
+    await after.open()
+    try:
+        moved = await after.running_campaign(55)
+        assert moved is not None and moved.state == doc and moved.guild_id == 1 and moved.missions == 1
+        assert await after.running_campaign(56) is None  # a finished one is not revived
+        assert await after.guild_settings(1) == {"language": "cs"}
+    finally:
+        await after.close()

@@ -117,6 +117,8 @@ class CampaignCog(commands.Cog, name="Campaign"):
         """Store the session; a finished one gets its status, total and crew for the boards."""
         record.state["session"] = session.to_dict()
         record.missions = session.campaign.flown
+        if not record.crew:  # a campaign moved from the settings stopgap: seats from its members
+            record.crew = [(int(uid), name) for uid, name in record.state.get("members", {}).items()]
         if session.phase == "finished":
             score = session.campaign.score() if session.campaign.lines else None
             if score is None:
