@@ -1,30 +1,32 @@
-"""Voice benchmark: pre-render cost, CPU per speaking flight, line-start lateness under load.
+"""Voice benchmark: a whole mission in N concurrent flights through discord.py's real AudioPlayer.
 
-    .venv/bin/python bench/voice.py [--lang en] [--flights 20] [--window 165 240] [--time-scale 1]
+    .venv/bin/python bench/voice.py [--mission S2-1] [--lang en] [--flights 20] [--time-scale 1]
 
-Never touches the network: speech comes from espeak-ng (the offline engine every install has).
-Playback goes through discord.py's real `AudioPlayer` thread (the same pacing loop the bot uses)
-with a fake voice client, so what is measured is our scheduler + source + discord.py's player;
-packet encryption (PyNaCl/DAVE) and the UDP send are the same for both audio paths and not included.
+Never touches the network: speech comes from espeak-ng (the offline engine every install has), and
+"the online TTS hanging" is a gTTS whose HTTP call never returns.  Each flight plays through
+discord.py's own `AudioPlayer` thread (the same 20 ms pacing loop the bot uses) into a fake voice
+client that timestamps every packet; packet encryption and the UDP send are not included.
 
-Figures:
-  * prerender_cold_s: every line of the mission synthesized, decoded, trimmed, Opus-encoded, cached;
-  * prerender_warm_s: the same with the cache on disk but a fresh process-like service (no memory);
-  * cpu_pct_per_flight: % of one core one speaking flight costs, measured over the N concurrent
-    flights playing a dense stretch of the mission (whole process CPU / wall / N: scheduler, player
-    threads, pre-encoded Opus reads).  `cpu_pct_while_speaking` is the discord.py player thread
-    alone during uninterrupted speech, pre-encoded Opus (the PCM-encode path is printed next to it);
-  * lateness_p50_ms / lateness_p99_ms: for every line start in N concurrent flights (real asyncio
-    time), how long after the instant it could start (its scheduled time, or the end of the line
-    before it when that one was still playing) it actually started.  The schedule lateness that
-    includes such queueing is printed separately.
-The last line of output is one JSON object with those five figures (and the two extra ones).
+Figures (the last line of output is one JSON object with all of them):
+  * first_line_{warm,cold,hanging}_s: Start -> the opening line's first audible frame, with the clip
+    cache warm, cold (empty cache, effects not yet synthesized), and cold with gTTS hanging;
+  * lateness_p50/p99_ms: per line, its first audible frame (the lead-in frame is sent one frame
+    earlier) minus its scheduled instant, over every line of N concurrent flights, for lines not
+    queued (behind a longer line, or the opening line still rendering: that is `first_line_*`);
+    `jitter_p99_ms` covers every line against the instant it could start (its moment, the end of
+    the line before it, or when it was rendered);
+  * dropped: lines not played (anything but "played"), over all flights;
+  * cpu_pct_per_flight: whole-process CPU over the mission / wall time / N (player threads,
+    mixers, scheduler and watchdog tasks);
+  * rss_{before,during,after}_mib: resident memory before the flights, at mid-mission, and after
+    the last flight ended (the service releases its clips then).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import random
 import shutil
@@ -34,19 +36,26 @@ import threading
 import time
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import discord
 from discord.player import AudioPlayer
 
 from engine.flight.script import intercom_script
 from engine.flight.timeline import load_official
-from voice.audio import SAMPLES_PER_FRAME, Clip, decode_opus, make_encoder
 from voice.config import VoiceConfig
-from voice.discord_sink import OpusFrameSource, PCMFrameSource
+from voice.discord_sink import IntercomSource
+from voice.mixer import FrameMixer
 from voice.player import VoiceService
-from voice.sink import percentile
+from voice.sink import VoiceReport, percentile
+from voice.tts import CircuitBreaker, EspeakBackend, GTTSBackend, SpeechEngines
+
+
+def rss_mib() -> float:
+    with open("/proc/self/statm") as f:
+        pages = int(f.read().split()[1])
+    return pages * 4096 / 2**20
 
 
 class FakeVoiceClient:
@@ -56,8 +65,8 @@ class FakeVoiceClient:
         self.client = SimpleNamespace(loop=loop)
         self.ws = SimpleNamespace(speak=self._speak)
         self.timeout = 5.0
-        self.encoder = make_encoder(128)  # discord.py's default bitrate for PCM sources
         self.packets = 0
+        self.silence = 0
 
     async def _speak(self, state: object) -> None:
         return None
@@ -69,189 +78,167 @@ class FakeVoiceClient:
         return True
 
     def send_audio_packet(self, data: bytes, *, encode: bool = True) -> None:
-        if encode:
-            data = self.encoder.encode(data, SAMPLES_PER_FRAME)
         self.packets += 1
 
 
 class PlayerSink:
-    """A VoiceSink that plays through discord.py's AudioPlayer thread into a fake client."""
+    """A VoiceSink that plays the flight's mixer through one discord.py AudioPlayer thread."""
+
+    member_disconnected = False
 
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
         self.vc = FakeVoiceClient(loop)
         self.player: AudioPlayer | None = None
+        self.starts = 0
 
     def is_connected(self) -> bool:
         return True
 
-    def play(self, clip: Clip, on_done, *, loop: bool = False) -> None:
-        self.stop()
-        self.player = AudioPlayer(OpusFrameSource(clip.frames, loop=loop), self.vc, after=on_done)  # type: ignore[arg-type]
-        self.player.start()
+    def is_playing(self) -> bool:
+        return self.player is not None and self.player.is_alive()
 
-    def stop(self) -> None:
-        if self.player is not None:
-            self.player.stop()
-            self.player = None
+    def attach(self, mixer: FrameMixer) -> None:
+        if self.is_playing():
+            return
+        self.starts += 1
+        self.player = AudioPlayer(IntercomSource(mixer), self.vc, after=lambda e: None)  # type: ignore[arg-type]
+        self.player.start()
 
     async def reconnect(self) -> str | None:
         return None
 
     async def close(self) -> None:
-        self.stop()
+        if self.player is not None:
+            self.player.stop()
+            await asyncio.to_thread(self.player.join, 2)
 
 
-async def bench_prerender(cache_dir: Path, cues) -> tuple[float, float, float, VoiceService]:
-    cfg = VoiceConfig(tts_backend="espeak", cache_dir=cache_dir, render_concurrency=4)
-    cold_service = VoiceService(cfg)
-    t = time.perf_counter()
-    prepared = await cold_service.player(None).prepare(cues)
-    cold = time.perf_counter() - t
-    assert prepared.ok, prepared.problems
-    warm_service = VoiceService(cfg)  # fresh memory, same disk: what a restarted bot sees
-    t = time.perf_counter()
-    await warm_service.player(None).prepare(cues)
-    warm_disk = time.perf_counter() - t
-    t = time.perf_counter()
-    await warm_service.player(None).prepare(cues)
-    warm_mem = time.perf_counter() - t
-    return cold, warm_disk, warm_mem, warm_service
+class HangingGoogle:
+    """A gTTS object whose HTTP call never returns (until the bench ends)."""
+
+    release = threading.Event()
+
+    def __init__(self, **kwargs: Any) -> None:
+        pass
+
+    def write_to_fp(self, fp: Any) -> None:
+        self.release.wait(60)
 
 
-class ThreadCPU(discord.AudioSource):
-    """Wraps a source and reads the player thread's own CPU clock at its first and last read."""
-
-    def __init__(self, inner) -> None:
-        self.inner = inner
-        self.t0: float | None = None
-        self.t1: float | None = None
-
-    def read(self) -> bytes:
-        if self.t0 is None:
-            self.t0 = time.thread_time()
-        data = self.inner.read()
-        if not data:
-            self.t1 = time.thread_time()
-        return data
-
-    def is_opus(self) -> bool:
-        return self.inner.is_opus()
-
-    def cleanup(self) -> None:
-        self.inner.cleanup()
+def service_for(cache_dir: Path, *, hanging_gtts: bool = False) -> VoiceService:
+    config = VoiceConfig(tts_backend="espeak", cache_dir=cache_dir)
+    primary = GTTSBackend(gtts_factory=HangingGoogle, timeout_s=10.0) if hanging_gtts else None
+    engines = SpeechEngines(primary, EspeakBackend(), CircuitBreaker())
+    return VoiceService(config, engines=engines)
 
 
-def cpu_while_speaking(clip: Clip, source_kind: str, loop: asyncio.AbstractEventLoop) -> float:
-    """% of one core the player thread uses while one flight speaks `clip` (discord.py's loop included)."""
-    vc = FakeVoiceClient(loop)
-    inner = OpusFrameSource(clip.frames) if source_kind == "opus" else PCMFrameSource(decode_opus(clip.frames))
-    source = ThreadCPU(inner)
-    done = threading.Event()
-    player = AudioPlayer(source, vc, after=lambda e: done.set())  # type: ignore[arg-type]
-    wall0 = time.perf_counter()
-    player.start()
-    done.wait()
-    wall = time.perf_counter() - wall0
-    assert source.t0 is not None and source.t1 is not None
-    return 100.0 * (source.t1 - source.t0) / wall
-
-
-async def bench_cpu(service: VoiceService, cues, seconds: float) -> tuple[float, float]:
+async def first_line_s(service: VoiceService, cues: list[Any]) -> float:
+    """Start -> the opening line's first audible frame, for one flight (then aborted)."""
     loop = asyncio.get_running_loop()
-    player = service.player(None)
-    await player.prepare(cues)
-    frames: list[bytes] = []
-    for line in player.lines:
-        frames.extend(line.clip.frames)
-        if len(frames) * 0.02 >= seconds:
-            break
-    clip = Clip(tuple(frames), "bench")
-    opus = [await asyncio.to_thread(cpu_while_speaking, clip, "opus", loop) for _ in range(3)]
-    pcm = [await asyncio.to_thread(cpu_while_speaking, clip, "pcm", loop) for _ in range(3)]
-    return sorted(opus)[1], sorted(pcm)[1]  # medians of three: the machine is shared
+    sink = PlayerSink(loop)
+    player = service.player(sink)
+    t0 = time.monotonic()
+    player.start(t0, cues)
+    while not player.report.lines or player.report.lines[0].started is None:
+        await asyncio.sleep(0.002)
+        if time.monotonic() - t0 > 30:
+            raise RuntimeError("the first line never played")
+    started = player.report.lines[0].started
+    await player.stop()
+    return started - t0
 
 
-async def bench_lateness(service: VoiceService, cues, flights: int, window: tuple[float, float], scale: float):
-    lo, hi = window
-    excerpt = [c for c in cues if lo <= c.at_s < hi]
-    shifted = [SimpleNamespace(**{**c.to_dict(), "at_s": c.at_s - lo}) for c in excerpt]
+async def mission(
+    service: VoiceService, cues: list[Any], flights: int, scale: float
+) -> tuple[list[VoiceReport], float, float, float, list[PlayerSink]]:
     loop = asyncio.get_running_loop()
-    players = []
-    for _ in range(flights):
-        p = service.player(PlayerSink(loop), time_scale=scale)
-        await p.prepare(shifted)
-        players.append(p)
+    sinks = [PlayerSink(loop) for _ in range(flights)]
+    players = [service.player(s, time_scale=scale) for s in sinks]
     rng = random.Random(1)
-    base = time.monotonic() + 1.0
+    end_s = max(c.at_s for c in cues) / scale
+    rss_during = 0.0
+
+    async def sample_rss() -> None:
+        nonlocal rss_during
+        await asyncio.sleep(end_s / 2)
+        rss_during = rss_mib()
+
+    sampler = asyncio.create_task(sample_rss())
     cpu0, wall0 = time.process_time(), time.perf_counter()
-    tasks = [p.start(base + rng.uniform(0, 1.0)) for p in players]
+    tasks = []
+    for p in players:
+        tasks.append(p.start(time.monotonic(), cues))
+        await asyncio.sleep(rng.uniform(0, 0.05))  # Starts clicked at slightly different moments
     reports = await asyncio.gather(*tasks)
     wall = time.perf_counter() - wall0
     cpu = time.process_time() - cpu0
-    jitter = [j for r in reports for j in r.jitter_ms()]
-    late = [x for r in reports for x in r.lateness_ms()]
-    queued = sum(r.summary()["queued"] for r in reports)
-    statuses = {s for r in reports for s in (ln.status for ln in r.lines)}
-    return jitter, late, queued, len(excerpt), wall, cpu, statuses
+    await sampler
+    return list(reports), wall, cpu, rss_during, sinks
 
 
 async def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     ap.add_argument("--mission", default="S2-1")
     ap.add_argument("--lang", default="en")
     ap.add_argument("--flights", type=int, default=20)
-    ap.add_argument(
-        "--window",
-        type=float,
-        nargs=2,
-        default=(165.0, 240.0),
-        metavar=("FROM_S", "TO_S"),
-        help="mission seconds played by every flight in the lateness run (default: a dense 75 s)",
-    )
-    ap.add_argument("--time-scale", type=float, default=1.0)
-    ap.add_argument("--cpu-seconds", type=float, default=8.0, help="audio played for the CPU measurement")
+    ap.add_argument("--time-scale", type=float, default=1.0, help="> 1 compresses the schedule (quick runs)")
     args = ap.parse_args()
 
-    cues = intercom_script(load_official(args.mission), args.lang)
-    spoken = [c for c in cues if c.text]
+    cues = list(intercom_script(load_official(args.mission), args.lang))
     tmp = Path(tempfile.mkdtemp(prefix="voice-bench-"))
     try:
-        cold, warm_disk, warm_mem, service = await bench_prerender(tmp, cues)
-        print(f"mission {args.mission} ({args.lang}): {len(spoken)} lines, "
-              f"{len({c.text for c in spoken})} distinct, espeak-ng")  # fmt: skip
-        print(f"pre-render cold              {cold:7.3f} s  (synthesize + decode + Opus-encode + cache)")
-        print(f"pre-render warm, disk cache  {warm_disk:7.3f} s  (fresh service: what a restarted bot sees)")
-        print(f"pre-render warm, memory      {warm_mem:7.3f} s")
+        gc.collect()
+        rss_start = rss_mib()
+        cold = await first_line_s(service_for(tmp / "cold"), cues)
+        hanging = await first_line_s(service_for(tmp / "hanging", hanging_gtts=True), cues)
+        service = service_for(tmp / "cold")  # a fresh process on yesterday's cache
+        warm = await first_line_s(service, cues)
+        print(f"mission {args.mission} ({args.lang}): {len(cues)} cues, espeak-ng")
+        print(f"Start -> first line: warm {warm:.3f} s, cold {cold:.3f} s, gTTS hanging {hanging:.3f} s")
 
-        opus_pct, pcm_pct = await bench_cpu(service, cues, args.cpu_seconds)
-        print(f"CPU while speaking, pre-encoded Opus   {opus_pct:6.3f} % of a core (discord.py player thread)")
-        print(f"CPU while speaking, PCM encoded live   {pcm_pct:6.3f} % of a core (what FFmpeg/PCM sources cost)")
-
-        jitter, late, queued, n_lines, wall, cpu, statuses = await bench_lateness(
-            service, cues, args.flights, tuple(args.window), args.time_scale
-        )
-        print(f"{args.flights} concurrent flights x {n_lines} lines (mission {args.window[0]:g}-{args.window[1]:g} s,"
-              f" TIME_SCALE {args.time_scale:g}): {wall:.1f} s wall, {100 * cpu / wall:.1f} % of a core in total,"
-              f" {100 * cpu / wall / args.flights:.2f} % per flight")  # fmt: skip
-        print(
-            f"line-start delay vs when it could start: p50 {percentile(jitter, 50):.2f} ms, "
-            f"p99 {percentile(jitter, 99):.2f} ms, max {max(jitter):.2f} ms  (statuses: {sorted(statuses)})"
-        )
-        print(
-            f"lateness vs the schedule incl. queueing: p50 {percentile(late, 50):.2f} ms, "
-            f"p99 {percentile(late, 99):.2f} ms; {queued} of {len(late)} line starts queued behind a longer line"
-        )
+        await service.player(None).prepare(cues)  # the mission's clips in the cache
+        service.release_memory()
+        gc.collect()
+        rss_before = rss_mib()
+        reports, wall, cpu, rss_during, sinks = await mission(service, cues, args.flights, args.time_scale)
+        gc.collect()
+        rss_after = rss_mib()
     finally:
+        HangingGoogle.release.set()
         shutil.rmtree(tmp, ignore_errors=True)
 
+    records = [r for rep in reports for r in rep.lines]
+    late = [1000 * r.lateness_s for r in records if r.lateness_s is not None and not r.queued]
+    queued_late = [1000 * r.lateness_s for r in records if r.lateness_s is not None and r.queued]
+    jitter = [j for rep in reports for j in rep.jitter_ms()]
+    dropped = sum(1 for r in records if r.status != "played")
+    per_flight = 100 * cpu / wall / args.flights
+    restarts = sum(s.starts for s in sinks) - len(sinks)
+    print(f"{args.flights} concurrent flights x {len(reports[0].lines)} lines, TIME_SCALE {args.time_scale:g}: "
+          f"{wall:.1f} s wall, {100 * cpu / wall:.2f} % of a core in total, {per_flight:.3f} % per flight")  # fmt: skip
+    print(f"lateness to the audible frame (not queued, {len(late)} lines): p50 {percentile(late, 50):.2f} ms, "
+          f"p99 {percentile(late, 99):.2f} ms, max {max(late):.2f} ms")  # fmt: skip
+    if queued_late:
+        jit = percentile(jitter, 99)
+        print(f"{len(queued_late)} lines queued behind a longer line or their rendering (late by design): "
+              f"max {max(queued_late):.0f} ms; jitter vs when they could start p99 {jit:.2f} ms")  # fmt: skip
+    print(f"dropped lines: {dropped}; player restarts: {restarts}; statuses {sorted({r.status for r in records})}")
+    print(f"RSS: start {rss_start:.1f} MiB, before flights {rss_before:.1f} MiB, during {rss_during:.1f} MiB, "
+          f"after {rss_after:.1f} MiB")  # fmt: skip
     print(json.dumps({
-        "prerender_cold_s": round(cold, 3),
-        "prerender_warm_s": round(warm_disk, 3),
-        "cpu_pct_per_flight": round(100 * cpu / wall / args.flights, 3),
-        "lateness_p50_ms": round(percentile(jitter, 50), 2),
-        "lateness_p99_ms": round(percentile(jitter, 99), 2),
-        "cpu_pct_while_speaking": round(opus_pct, 3),
-        "lateness_vs_schedule_p99_ms": round(percentile(late, 99), 2),
+        "first_line_warm_s": round(warm, 3),
+        "first_line_cold_s": round(cold, 3),
+        "first_line_hanging_s": round(hanging, 3),
+        "lateness_p50_ms": round(percentile(late, 50), 2),
+        "lateness_p99_ms": round(percentile(late, 99), 2),
+        "jitter_p99_ms": round(percentile(jitter, 99), 2),
+        "queued_lines": len(queued_late),
+        "dropped": dropped,
+        "player_restarts": restarts,
+        "cpu_pct_per_flight": round(per_flight, 3),
+        "rss_before_mib": round(rss_before, 1),
+        "rss_during_mib": round(rss_during, 1),
+        "rss_after_mib": round(rss_after, 1),
     }))  # fmt: skip
 
 

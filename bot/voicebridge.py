@@ -1,32 +1,70 @@
-"""The seam between a flight and the voice intercom (the `voice` package, issue 5).
+"""The seam between a flight and the voice intercom (the `voice` package).
 
-A flight never depends on voice: every method here may fail or do nothing and the flight goes
-on in text.  `NullVoice` is what runs when voice is off, when the `voice` package has no player
-yet, or when the host is not in a voice channel.  `make_voice` picks the real player when it
-can be imported, so wiring it in is one place.
+A flight never depends on voice: every method here may fail or do nothing and the flight goes on
+in text, and none of them waits for the voice connection or for speech synthesis.  `NullVoice`
+is what runs when voice is off or cannot be imported.  `make_voice` picks the real intercom.
+
+The calls a flight makes, in order:
+
+* `prepare(...)`: cheap checks only (an engine, the channel, permissions); returns the reason
+  voice is unavailable, or None.  Never joins, never renders.
+* `start(flight_id, started_at, time_scale, resumed=None)`: from here voice joins and renders in
+  the background; `started_at` is the flight's own start (the bot clock), so the 0 s line is due
+  at Start even if voice is ready later.  `resumed` (default: inferred from how far the flight
+  already is) lets lines long past be skipped after a restart.
+* `finish(flight_id)` on a natural end (the last lines still play, bounded); `abort(flight_id)`
+  on an abort (silence now).  `stop` is the old name of `abort`.
+* `rejoin(flight_id)`: after a member disconnected the bot on purpose, the host brings voice back.
+
+Events go to the bot through two optional attributes (set once by the cog): `on_text_only(flight_id,
+reason)` when voice failed for good during a flight, and `on_member_disconnect(flight_id)` when a
+member (a moderator's Disconnect) took the bot out of voice: the bot posts one line and offers
+the host `rejoin`.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import inspect
 import logging
+import time
+from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
 log = logging.getLogger(__name__)
+
+#: A flight further along than this (mission seconds) when voice starts is a resume.
+RESUME_AFTER_S = 2.0
+
+TextOnlyHandler = Callable[[str, str], Awaitable[None] | None]
+DisconnectHandler = Callable[[str], Awaitable[None] | None]
 
 
 class VoiceBridge(Protocol):
     async def prepare(
         self, flight_id: str, guild_id: int, channel_id: int, host_id: int, lang: str, cues: list[Any]
     ) -> str | None:
-        """Join and pre-render; return None when ready, or the reason voice is unavailable."""
+        """Cheap checks only; return None when voice will be attempted, or why it is unavailable."""
 
-    async def start(self, flight_id: str, started_at: float, time_scale: float) -> None: ...
+    async def start(
+        self, flight_id: str, started_at: float, time_scale: float, *, resumed: bool | None = None
+    ) -> None: ...
+
+    async def finish(self, flight_id: str) -> None: ...
+
+    async def abort(self, flight_id: str) -> None: ...
 
     async def stop(self, flight_id: str) -> None: ...
+
+    async def rejoin(self, flight_id: str) -> str | None: ...
 
 
 class NullVoice:
     """No voice: the text mirror in the channel carries the intercom."""
+
+    on_text_only: TextOnlyHandler | None = None
+    on_member_disconnect: DisconnectHandler | None = None
 
     def __init__(self, reason: str = "voice intercom is not available in this build") -> None:
         self.reason = reason
@@ -36,36 +74,54 @@ class NullVoice:
     ) -> str | None:
         return self.reason
 
-    async def start(self, flight_id: str, started_at: float, time_scale: float) -> None:
+    async def start(self, flight_id: str, started_at: float, time_scale: float, *, resumed: bool | None = None) -> None:
+        return None
+
+    async def finish(self, flight_id: str) -> None:
+        return None
+
+    async def abort(self, flight_id: str) -> None:
         return None
 
     async def stop(self, flight_id: str) -> None:
         return None
 
+    async def rejoin(self, flight_id: str) -> str | None:
+        return self.reason
+
+
+class _Flight:
+    """What the bridge holds for one flight between `prepare` and the end."""
+
+    def __init__(self, guild_id: int, sink: Any, cues: list[Any]) -> None:
+        self.guild_id = guild_id
+        self.sink = sink
+        self.cues = cues
+        self.player: Any | None = None
+
 
 class IntercomBridge:
-    """The `voice` package's IntercomPlayer, one per flight, joined to the host's voice channel.
+    """The `voice` package's IntercomPlayer, one per flight, following the host's voice channel."""
 
-    The flight's clock is wall time (it survives restarts); the voice scheduler wants a monotonic
-    instant for mission second 0, so it is derived from `started_at` at the moment of starting.
-    """
-
-    def __init__(self, bot: Any) -> None:
+    def __init__(self, bot: Any, service: Any | None = None) -> None:
         from voice import VoiceConfig, VoiceService
 
         self.bot = bot
-        self.service = VoiceService(VoiceConfig.from_env())
-        self.players: dict[str, Any] = {}
+        self.service = service if service is not None else VoiceService(VoiceConfig.from_env())
+        self.flights: dict[str, _Flight] = {}
+        self.on_text_only: TextOnlyHandler | None = None
+        self.on_member_disconnect: DisconnectHandler | None = None
+        self._tasks: set[asyncio.Task[Any]] = set()
+        add_listener = getattr(bot, "add_listener", None)
+        if callable(add_listener):
+            add_listener(self._voice_state_update, "on_voice_state_update")
+
+    # -- the flight's calls ---------------------------------------------------------------------
 
     async def prepare(
         self, flight_id: str, guild_id: int, channel_id: int, host_id: int, lang: str, cues: list[Any]
     ) -> str | None:
-        from voice.discord_sink import (
-            DiscordVoiceSink,
-            connect_voice,
-            host_channel_resolver,
-            voice_permission_problem,
-        )
+        from voice.discord_sink import DiscordVoiceSink, host_channel_resolver, voice_permission_problem
 
         reason = self.service.unavailable_reason()
         if reason:
@@ -77,26 +133,99 @@ class IntercomBridge:
         problem = voice_permission_problem(channel, guild.me)
         if problem:
             return problem
-        vc, reason = await connect_voice(channel)
-        if vc is None:
-            return reason or "could not join the voice channel"
-        sink = DiscordVoiceSink(vc, channel_resolver=host_channel_resolver(guild, host_id, channel_id))
-        player = self.service.player(sink, time_scale=self.bot.settings.time_scale)
-        await player.prepare(cues)
-        self.players[flight_id] = player
+        old = self.flights.pop(flight_id, None)
+        if old is not None and old.player is not None:
+            old.player.abort()
+        # No connection yet: the intercom's watchdog joins in the background once started.
+        sink = DiscordVoiceSink(guild.voice_client, channel_resolver=host_channel_resolver(guild, host_id, channel_id))
+        self.flights[flight_id] = _Flight(guild_id, sink, list(cues))
         return None
 
-    async def start(self, flight_id: str, started_at: float, time_scale: float) -> None:
-        import time
+    async def start(self, flight_id: str, started_at: float, time_scale: float, *, resumed: bool | None = None) -> None:
+        flight = self.flights.get(flight_id)
+        if flight is None or flight.player is not None:
+            return
+        elapsed_s = max(0.0, self.bot.clock() - started_at)
+        if resumed is None:
+            resumed = elapsed_s * time_scale > RESUME_AFTER_S
+        player = self.service.player(
+            flight.sink,
+            time_scale=time_scale,
+            on_problem=lambda why: self._emit(self.on_text_only, flight_id, why),
+            on_member_disconnect=lambda: self._emit(self.on_member_disconnect, flight_id),
+        )
+        flight.player = player
+        task = player.start(time.monotonic() - elapsed_s, flight.cues, resumed=resumed)
+        task.add_done_callback(lambda _: self._ended(flight_id, flight))
 
-        player = self.players.get(flight_id)
-        if player is not None:
-            player.start(time.monotonic() - (self.bot.clock() - started_at))
+    async def finish(self, flight_id: str) -> None:
+        """Natural end: the intercom plays its last lines, then leaves (in the background)."""
+        flight = self.flights.get(flight_id)
+        if flight is None:
+            return
+        if flight.player is None:
+            self.flights.pop(flight_id, None)
+            await _close(flight.sink)
+            return
+        flight.player.finish()
+
+    async def abort(self, flight_id: str) -> None:
+        """Abort: silence at once and leave."""
+        flight = self.flights.pop(flight_id, None)
+        if flight is None:
+            return
+        if flight.player is not None:
+            await flight.player.stop()
+        else:
+            await _close(flight.sink)
 
     async def stop(self, flight_id: str) -> None:
-        player = self.players.pop(flight_id, None)
-        if player is not None:
-            await player.stop()
+        """The old name of `abort` (immediate)."""
+        await self.abort(flight_id)
+
+    async def rejoin(self, flight_id: str) -> str | None:
+        """Bring voice back after a deliberate disconnect; None on success, else why not."""
+        flight = self.flights.get(flight_id)
+        if flight is None or flight.player is None:
+            return "this flight has no intercom running"
+        result: str | None = await flight.player.rejoin()
+        return result
+
+    # -- events ---------------------------------------------------------------------------------
+
+    async def _voice_state_update(self, member: Any, before: Any, after: Any) -> None:
+        """The bot itself left voice without asking: a moderator's Disconnect (or a deleted channel)."""
+        me = getattr(self.bot, "user", None)
+        if me is None or getattr(member, "id", None) != me.id:
+            return
+        if getattr(before, "channel", None) is None or getattr(after, "channel", None) is not None:
+            return
+        guild_id = getattr(getattr(member, "guild", None), "id", None)
+        for flight in self.flights.values():
+            if flight.guild_id == guild_id:
+                flight.sink.mark_member_disconnect()
+
+    def _emit(self, handler: Callable[..., Awaitable[None] | None] | None, *args: Any) -> None:
+        if handler is None:
+            return
+        try:
+            result = handler(*args)
+        except Exception:
+            log.exception("voice event handler failed")
+            return
+        if inspect.isawaitable(result):
+            task = asyncio.ensure_future(result)
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    def _ended(self, flight_id: str, flight: _Flight) -> None:
+        if self.flights.get(flight_id) is flight:
+            self.flights.pop(flight_id, None)
+
+
+async def _close(sink: Any) -> None:
+    with contextlib.suppress(Exception):
+        await sink.close()
 
 
 def make_voice(bot: Any) -> VoiceBridge:

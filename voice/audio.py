@@ -17,6 +17,7 @@ import math
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 SAMPLE_RATE = 48_000
 CHANNELS = 2
@@ -56,7 +57,8 @@ def decode_to_pcm(data: bytes) -> bytes:
     samples = decoded.samples
     if sys.byteorder != "little":  # pragma: no cover - Discord wants little-endian PCM
         samples.byteswap()
-    return samples.tobytes()
+    out: bytes = samples.tobytes()
+    return out
 
 
 def pcm_duration_s(pcm: bytes | bytearray | memoryview) -> float:
@@ -64,7 +66,7 @@ def pcm_duration_s(pcm: bytes | bytearray | memoryview) -> float:
     return len(pcm) / BYTES_PER_SECOND
 
 
-def _samples(pcm: bytes | bytearray | memoryview) -> array.array:
+def _samples(pcm: bytes | bytearray | memoryview) -> array.array[int]:
     arr = array.array("h")
     arr.frombytes(bytes(pcm[: len(pcm) - len(pcm) % SAMPLE_WIDTH]))
     return arr
@@ -81,7 +83,7 @@ def peak(pcm: bytes | bytearray | memoryview, stride: int = 1) -> int:
         arr = arr[::stride]
     if not arr:
         return 0
-    return max(max(arr), -min(arr))
+    return int(max(max(arr), -min(arr)))
 
 
 def rms(pcm: bytes | bytearray | memoryview) -> float:
@@ -93,36 +95,75 @@ def rms(pcm: bytes | bytearray | memoryview) -> float:
 
 
 def trim_silence(pcm: bytes, threshold: int = 300, keep_s: float = 0.04) -> bytes:
-    """Cut leading and trailing near-silence, keeping a short pad.
+    """Cut leading and trailing near-silence, keeping a short pad on both sides.
 
     TTS engines add up to half a second of silence around speech (gTTS's MP3 encoder delay,
-    espeak-ng's pause at the end).  A line's scheduled instant should be the instant the voice is
-    heard, so we trim.  Scanning is done per 20 ms frame with C-speed `max`/`min`.
+    espeak-ng's pause at the end).  Scanning is per 20 ms frame with C-speed `max`/`min`.
+    Speech clips use `trim_to_onset` instead, which also pins the first audible sample.
     """
     arr = _samples(pcm)
+    bounds = _loud_bounds(arr, threshold)
+    if bounds is None:
+        return b""
+    first, last = bounds
+    keep = int(keep_s * SAMPLE_RATE) * CHANNELS
+    start = max(0, first - keep)
+    end = min(len(arr), last + keep)
+    start -= start % CHANNELS
+    end -= end % CHANNELS
+    return arr[start:end].tobytes()
+
+
+def _loud_bounds(arr: array.array[int], threshold: int) -> tuple[int, int] | None:
+    """(index of the first loud frame's start, end of the last loud frame), or None if all quiet."""
     step = SAMPLES_PER_FRAME * CHANNELS
     n = len(arr)
-    if n == 0:
-        return b""
 
     def loud(i: int) -> bool:
         chunk = arr[i : i + step]
-        return max(chunk) > threshold or -min(chunk) > threshold
+        return bool(max(chunk) > threshold or -min(chunk) > threshold)
 
     first = 0
     while first < n and not loud(first):
         first += step
     if first >= n:
-        return b""
+        return None
     last = (n - 1) // step * step
     while last > first and not loud(last):
         last -= step
-    keep = int(keep_s * SAMPLE_RATE) * CHANNELS
-    start = max(0, first - keep)
-    end = min(n, last + step + keep)
-    start -= start % CHANNELS
+    return first, min(n, last + step)
+
+
+#: Frames of lead-in a speech clip keeps before its first audible sample (see `trim_to_onset`).
+LEAD_FRAMES = 1
+
+
+def trim_to_onset(pcm: bytes, threshold: int = 300, tail_s: float = 0.04) -> bytes:
+    """Trim so that the first audible sample is exactly the first sample of frame `LEAD_FRAMES`.
+
+    The lateness the crew hears is measured to the first audible sample, not to the first packet.
+    A clip that starts with 40 ms of near-silence is 40 ms late however punctually it is sent, so
+    speech is cut to one frame of lead-in (kept for a natural attack, zero-padded if the engine gave
+    less) and the scheduler starts the clip that one frame early (`Clip.lead_frames`).
+    """
+    arr = _samples(pcm)
+    bounds = _loud_bounds(arr, threshold)
+    if bounds is None:
+        return b""
+    first, last = bounds
+    onset = first
+    for i in range(first, min(len(arr), first + SAMPLES_PER_FRAME * CHANNELS)):
+        if arr[i] > threshold or -arr[i] > threshold:
+            onset = i
+            break
+    onset -= onset % CHANNELS
+    lead = LEAD_FRAMES * SAMPLES_PER_FRAME * CHANNELS
+    tail = int(tail_s * SAMPLE_RATE) * CHANNELS
+    end = min(len(arr), last + tail)
     end -= end % CHANNELS
-    return arr[start:end].tobytes()
+    body = arr[max(0, onset - lead) : end].tobytes()
+    missing = lead - min(lead, onset)
+    return bytes(missing * SAMPLE_WIDTH) + body
 
 
 def silence(seconds: float) -> bytes:
@@ -153,7 +194,7 @@ def opus_available() -> bool:
     return True
 
 
-def make_encoder(bitrate: int = OPUS_BITRATE):  # -> discord.opus.Encoder
+def make_encoder(bitrate: int = OPUS_BITRATE) -> Any:  # discord.opus.Encoder
     """A fresh Opus encoder (not thread-safe: one per clip being encoded)."""
     import discord.opus
 
@@ -173,7 +214,7 @@ def decode_opus(frames: Sequence[bytes]) -> bytes:
     """Decode Opus packets back to PCM (used by tests to check what was actually stored)."""
     import discord.opus
 
-    decoder = discord.opus.Decoder()
+    decoder = discord.opus.Decoder()  # type: ignore[no-untyped-call]
     return b"".join(decoder.decode(f, fec=False) for f in frames)
 
 
@@ -181,31 +222,39 @@ def decode_opus(frames: Sequence[bytes]) -> bytes:
 class Clip:
     """A piece of audio ready to play: pre-encoded 20 ms Opus packets.
 
-    `duration_s` is exact (frames × 20 ms), so the scheduler knows when a line ends without asking
+    `duration_s` is exact (frames x 20 ms), so the scheduler knows when a line ends without asking
     the voice client.  `source` says which backend produced it (``espeak``, ``gtts``, ``effect``),
-    useful in reports and logs.
+    useful in reports and logs.  `lead_frames` is how many frames come before the first audible
+    sample: the mixer starts the clip that many frames early so the voice lands on its instant.
     """
 
     frames: tuple[bytes, ...]
     source: str = ""
+    lead_frames: int = 0
 
     @property
     def duration_s(self) -> float:
         return len(self.frames) * FRAME_S
 
     @property
+    def lead_s(self) -> float:
+        return self.lead_frames * FRAME_S
+
+    @property
     def nbytes(self) -> int:
         return sum(len(f) for f in self.frames)
 
     def __add__(self, other: Clip) -> Clip:
-        return Clip(self.frames + other.frames, self.source or other.source)
+        return Clip.concat([self, other])
 
     @staticmethod
     def concat(clips: Sequence[Clip], source: str = "") -> Clip:
+        """The clips back to back; the lead-in is the first clip's (an effect before speech has none)."""
         frames: list[bytes] = []
         for c in clips:
             frames.extend(c.frames)
-        return Clip(tuple(frames), source or (clips[0].source if clips else ""))
+        first = clips[0] if clips else None
+        return Clip(tuple(frames), source or (first.source if first else ""), first.lead_frames if first else 0)
 
     def looped(self, seconds: float) -> Clip:
         """This clip repeated (and cut) to cover `seconds`; used for static and the klaxon loop."""

@@ -31,9 +31,9 @@ from pathlib import Path
 from voice.audio import Clip
 
 #: Bump when the rendering pipeline changes (trim, bitrate, ...) so old entries are not reused.
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # 2: speech trimmed to its onset, lead-in frames stored in the header
 _MAGIC = b"SAVC"
-_HEADER = struct.Struct("<4sBHI")  # magic, version, len(source), frame count
+_HEADER = struct.Struct("<4sBHIB")  # magic, version, len(source), frame count, lead-in frames
 _SUFFIX = ".opus-frames"
 
 
@@ -56,7 +56,7 @@ def encode_clip(clip: Clip) -> bytes:
         lengths.byteswap()
     return b"".join(
         (
-            _HEADER.pack(_MAGIC, FORMAT_VERSION, len(source), len(clip.frames)),
+            _HEADER.pack(_MAGIC, FORMAT_VERSION, len(source), len(clip.frames), min(255, clip.lead_frames)),
             source,
             lengths.tobytes(),
             *clip.frames,
@@ -66,7 +66,7 @@ def encode_clip(clip: Clip) -> bytes:
 
 def decode_clip(blob: bytes) -> Clip:
     """Inverse of `encode_clip`; raises ValueError on anything malformed."""
-    magic, version, source_len, count = _HEADER.unpack_from(blob, 0)
+    magic, version, source_len, count, lead = _HEADER.unpack_from(blob, 0)
     if magic != _MAGIC or version != FORMAT_VERSION:
         raise ValueError("not a clip of this format version")
     pos = _HEADER.size
@@ -83,7 +83,7 @@ def decode_clip(blob: bytes) -> Clip:
         pos += n
     if pos != len(blob):
         raise ValueError("clip length mismatch")
-    return Clip(tuple(frames), source)
+    return Clip(tuple(frames), source, lead)
 
 
 @dataclass

@@ -23,8 +23,11 @@ class VoiceConfig:
       so a compressed flight queues lines that no longer fit, it does not chop them.
     * `cache_dir` / `cache_max_bytes`: the on-disk clip cache and its cap.
     * `render_concurrency`: how many lines are synthesized at once during pre-render.
-    * `gtts_timeout_s`, `gtts_retry_after_s`, `gtts_tld`: the online engine's deadline, the breaker's
-      first cool-down, and the Google host (accent).
+    * `gtts_timeout_s`, `gtts_retry_after_s`, `gtts_tld`: the online engine's hard deadline (its
+      worker thread gives up), the breaker's first cool-down, and the Google host (accent).
+    * `online_budget_s` / `online_min_budget_s`: how long a line waits for the online engine before
+      espeak-ng's rendering (made meanwhile) is used; a line due sooner waits less, but at least
+      the minimum.
     * `red_alert_loop` / `red_alert_gain`: the optional low klaxon between lines (off by default).
     """
 
@@ -34,6 +37,8 @@ class VoiceConfig:
     cache_max_bytes: int = 256 * 1024 * 1024
     render_concurrency: int = 4
     gtts_timeout_s: float = 10.0
+    online_budget_s: float = 1.5
+    online_min_budget_s: float = 0.25
     gtts_retry_after_s: float = 300.0
     gtts_tld: str = "com"
     espeak_speed_wpm: int = 155

@@ -14,8 +14,8 @@ from typing import Any
 
 import discord
 
-from voice.audio import FRAME_BYTES, Clip
-from voice.sink import DoneCallback
+from voice.audio import FRAME_BYTES
+from voice.mixer import FrameMixer
 
 log = logging.getLogger(__name__)
 
@@ -42,6 +42,26 @@ class OpusFrameSource(discord.AudioSource):
         frame = frames[self._i]
         self._i += 1
         return frame
+
+    def is_opus(self) -> bool:
+        return True
+
+
+class IntercomSource(discord.AudioSource):
+    """The flight's one long-lived source: each 20 ms read asks the `FrameMixer` for the next frame.
+
+    Speech, effects, static and silence are all pre-encoded Opus, so discord.py never encodes, and
+    the player is never stopped or restarted between sounds (no closing silence mid-intercom).
+    The stream ends (b"") only when the mixer is drained or stopped.
+    """
+
+    def __init__(self, mixer: FrameMixer) -> None:
+        self.mixer = mixer
+        self.retired = False
+
+    def read(self) -> bytes:
+        # A player left behind on an old connection must not take frames from the new one.
+        return b"" if self.retired else self.mixer.read()
 
     def is_opus(self) -> bool:
         return True
@@ -132,23 +152,32 @@ async def connect_voice(channel: Any, *, timeout: float = 20.0) -> tuple[Any | N
 
 
 class DiscordVoiceSink:
-    """`VoiceSink` over a `discord.VoiceClient`.
+    """`VoiceSink` over a `discord.VoiceClient`, playing the flight's mixer through one player.
 
     `channel_resolver` returns where the intercom should be now: normally the host's current voice
     channel, else the channel the flight started in.  A sink that is connected elsewhere counts as
-    disconnected, so the scheduler's reconnect moves it to the host.
+    disconnected, so the scheduler's reconnect moves it to the host.  `voice_client` may be None:
+    the scheduler's first `reconnect` then joins (in the background of the flight).
+
+    `mark_member_disconnect()` is called by the bot's voice-state listener when someone else took
+    the bot out of voice; our own `close()` is not such a disconnect.
     """
 
     def __init__(
         self,
-        voice_client: Any,
+        voice_client: Any | None,
         *,
         channel_resolver: Callable[[], Any | None] | None = None,
         connect_timeout: float = 20.0,
     ) -> None:
-        self.vc = voice_client
+        self.vc: Any = voice_client
         self._resolve = channel_resolver or (lambda: getattr(self.vc, "channel", None))
         self.connect_timeout = connect_timeout
+        self.member_disconnected = False
+        self.closing = False
+        self._reconnecting = False
+        self._source: IntercomSource | None = None
+        self._playing_on: Any = None  # the voice client whose player reads our source
 
     def is_connected(self) -> bool:
         vc = self.vc
@@ -157,29 +186,55 @@ class DiscordVoiceSink:
         wanted = self._resolve()
         return wanted is None or vc.channel is None or vc.channel.id == wanted.id
 
-    def play(self, clip: Clip, on_done: DoneCallback, *, loop: bool = False) -> None:
+    def is_playing(self) -> bool:
+        vc = self.vc
+        if vc is None or vc is not self._playing_on:
+            return False
+        return bool(vc.is_playing())
+
+    def attach(self, mixer: FrameMixer) -> None:
         vc = self.vc
         if vc is None:
             raise RuntimeError("not connected to voice")
+        if self.is_playing():
+            return
         if vc.is_playing():
-            vc.stop()
-        vc.play(OpusFrameSource(clip.frames, loop=loop), after=on_done)
+            vc.stop()  # something else was playing on this connection; the intercom owns it now
+        if self._source is not None:
+            self._source.retired = True  # one reader per mixer, whatever happened to the old player
+        source = self._source = IntercomSource(mixer)
+        vc.play(source, after=self._after)
+        self._playing_on = vc
 
-    def stop(self) -> None:
-        if self.vc is not None and self.vc.is_playing():
-            self.vc.stop()
+    def _after(self, error: BaseException | None) -> None:
+        """The player thread ended (stream over, or the connection stayed down): the watchdog decides."""
+        if error is not None:
+            log.info("intercom player ended: %s", error)
+        self._playing_on = None
+
+    def mark_member_disconnect(self) -> None:
+        """Someone else took the bot out of voice (ignored while we leave or re-join ourselves)."""
+        if not self.closing and not self._reconnecting:
+            self.member_disconnected = True
 
     async def reconnect(self) -> str | None:
         channel = self._resolve()
         if channel is None:
             return "no voice channel to join"
-        vc, reason = await connect_voice(channel, timeout=self.connect_timeout)
+        self._reconnecting = True
+        try:
+            vc, reason = await connect_voice(channel, timeout=self.connect_timeout)
+        finally:
+            self._reconnecting = False
         if vc is not None:
             self.vc = vc
+            self.closing = False
         return reason
 
     async def close(self) -> None:
+        self.closing = True
         vc, self.vc = self.vc, None
+        self._playing_on = None
         if vc is not None:
             with contextlib.suppress(Exception):
                 vc.stop()

@@ -28,7 +28,7 @@ EFFECT_NAMES = (ALERT, BEEP, STATIC, RED_ALERT)
 _FULL = 32767
 
 
-def _stereo(mono: array.array) -> bytes:
+def _stereo(mono: array.array[int]) -> bytes:
     """Duplicate a mono s16 array into interleaved stereo bytes."""
     out = array.array("h", bytes(4 * len(mono)))
     out[0::2] = mono
@@ -36,7 +36,7 @@ def _stereo(mono: array.array) -> bytes:
     return out.tobytes()
 
 
-def _to_s16(values: list[float], gain: float) -> array.array:
+def _to_s16(values: list[float], gain: float) -> array.array[int]:
     scale = _FULL * gain
     return array.array("h", (max(-_FULL, min(_FULL, int(v * scale))) for v in values))
 
@@ -141,6 +141,7 @@ class EffectBank:
         self._cache = cache
         self._clips: dict[str, Clip] = {}
         self._lock = threading.Lock()
+        self._making: dict[str, threading.Lock] = {name: threading.Lock() for name in _SYNTHS}
 
     def _key(self, name: str) -> str:
         params = f"gain={self._red_alert_gain}" if name == RED_ALERT else ""
@@ -161,13 +162,23 @@ class EffectBank:
             return cached
         if name not in _SYNTHS:
             raise ValueError(f"unknown sound effect {name!r}; known: {', '.join(EFFECT_NAMES)}")
-        clip = self._cache.get(self._key(name)) if self._cache is not None else None
-        if clip is None:
-            clip = Clip(tuple(encode_opus(self.pcm(name))), "effect")
-            if self._cache is not None:
-                self._cache.put(self._key(name), clip)
+        with self._making.setdefault(name, threading.Lock()):  # two threads never synthesize one effect twice
+            with self._lock:
+                cached = self._clips.get(name)
+            if cached is not None:
+                return cached
+            clip = self._cache.get(self._key(name)) if self._cache is not None else None
+            if clip is None:
+                clip = Clip(tuple(encode_opus(self.pcm(name))), "effect")
+                if self._cache is not None:
+                    self._cache.put(self._key(name), clip)
+            with self._lock:
+                return self._clips.setdefault(name, clip)
+
+    def forget(self) -> None:
+        """Drop the encoded effects from memory (they come back from the disk cache when needed)."""
         with self._lock:
-            return self._clips.setdefault(name, clip)
+            self._clips.clear()
 
     def warm(self) -> None:
         """Synthesize everything now (call off the event loop), so no flight pays for it later."""

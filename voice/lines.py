@@ -76,50 +76,53 @@ def speech_items(cues: Sequence[CueLike]) -> list[tuple[str, str]]:
     return list(dict.fromkeys((c.text, c.lang) for c in cues if c.text.strip()))
 
 
+def in_schedule_order(cues: Sequence[CueLike]) -> list[CueLike]:
+    """Cues sorted by start time, stable for ties (the script's own order breaks them)."""
+    return [c for _, c in sorted(enumerate(cues), key=lambda p: (p[1].at_s, p[0]))]
+
+
+def compose_line(index: int, cue: CueLike, speech: Clip | None, effects: EffectBank) -> tuple[Line | None, list[str]]:
+    """One cue with its effect and its rendered speech (None if it could not be rendered).
+
+    Returns the line (None when there is nothing to play) and the problems found; the text
+    channel still carries a line that cannot be played.
+    """
+    problems: list[str] = []
+    parts: list[Clip] = []
+    if cue.effect in PREFIX_EFFECTS:
+        parts.append(effects.clip(cue.effect))
+    elif cue.effect is not None and cue.effect not in MARKER_EFFECTS:
+        problems.append(f"unknown effect {cue.effect!r} on {cue.kind} at {cue.at_s:g} s; playing the line without it")
+    if cue.text.strip():
+        if speech is None:
+            problems.append(f"no audio for {cue.kind} at {cue.at_s:g} s ({cue.lang}): {cue.text!r}")
+        else:
+            parts.append(speech)
+    filler = None
+    until = None
+    if cue.effect == STATIC_START:
+        filler = STATIC
+        duration = getattr(cue, "duration_s", None)
+        until = cue.at_s + float(duration) if duration else None
+    if not parts and filler is None:
+        return None, problems
+    clip = Clip.concat(parts, parts[-1].source) if parts else Clip((), "effect")
+    line = Line(index, float(cue.at_s), cue.kind, cue.text, cue.lang, clip, filler=filler, filler_until_s=until)
+    return line, problems
+
+
 def build_lines(
     cues: Sequence[CueLike], speech: Mapping[tuple[str, str], Clip], effects: EffectBank
 ) -> tuple[list[Line], list[str]]:
     """Compose every cue with its effect into a `Line`, sorted by start time (stable for ties).
 
-    Returns the lines and a list of problems (a cue whose speech could not be rendered keeps its
-    effect, or is left out if it has nothing to play; the text channel still carries it).
+    Returns the lines and a list of problems (see `compose_line`).
     """
     problems: list[str] = []
-    ordered = sorted(enumerate(cues), key=lambda p: (p[1].at_s, p[0]))
     lines: list[Line] = []
-    for _, cue in ordered:
-        parts: list[Clip] = []
-        if cue.effect in PREFIX_EFFECTS:
-            parts.append(effects.clip(cue.effect))
-        elif cue.effect is not None and cue.effect not in MARKER_EFFECTS:
-            problems.append(
-                f"unknown effect {cue.effect!r} on {cue.kind} at {cue.at_s:g} s; playing the line without it"
-            )
-        if cue.text.strip():
-            clip = speech.get((cue.text, cue.lang))
-            if clip is None:
-                problems.append(f"no audio for {cue.kind} at {cue.at_s:g} s ({cue.lang}): {cue.text!r}")
-            else:
-                parts.append(clip)
-        filler = None
-        until = None
-        if cue.effect == STATIC_START:
-            filler = STATIC
-            duration = getattr(cue, "duration_s", None)
-            until = cue.at_s + float(duration) if duration else None
-        if not parts and filler is None:
-            continue
-        clip = Clip.concat(parts, parts[-1].source if parts else "effect")
-        lines.append(
-            Line(
-                len(lines),
-                float(cue.at_s),
-                cue.kind,
-                cue.text,
-                cue.lang,
-                clip,
-                filler=filler,
-                filler_until_s=until,
-            )
-        )
+    for cue in in_schedule_order(cues):
+        line, found = compose_line(len(lines), cue, speech.get((cue.text, cue.lang)), effects)
+        problems.extend(found)
+        if line is not None:
+            lines.append(line)
     return lines, problems

@@ -1,11 +1,14 @@
-"""Rendering a piece of text to a `Clip`: cache first, then the engines in order, then the cache again.
+"""Rendering a piece of text to a `Clip`: any engine's cached clip first, then a race of the engines.
 
 The order for one (text, language):
 
 1. every engine's cache entry, best engine first: a gTTS rendering made yesterday is used even
-   while gTTS is blocked today, and a hit costs one memory lookup (or one small file read);
-2. the primary engine (gTTS) if its breaker allows;
-3. the fallback engine (espeak-ng).
+   while gTTS is blocked today, and a hit costs one memory lookup (or one small file read).  The
+   network is never touched when any engine's clip is on disk;
+2. on a miss, the online engine (gTTS, if its breaker allows) and espeak-ng start together.  gTTS
+   gets a short budget (`budget_s`, shortened by the caller when the line is due soon); when it is
+   late or fails, espeak-ng's clip is used and the breaker opens, so a hanging Google never delays a
+   line.  A gTTS answer that arrives after its budget is still cached for next time.
 
 Decoding (miniaudio), trimming and Opus encoding run in worker threads: the C libraries release
 the GIL, so pre-rendering a mission uses both cores and never blocks the event loop.
@@ -15,15 +18,19 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Iterable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
-from voice.audio import Clip, decode_to_pcm, encode_opus, trim_silence
+from voice.audio import LEAD_FRAMES, Clip, decode_to_pcm, encode_opus, trim_to_onset
 from voice.cache import AudioCache, cache_key
 from voice.effects import EffectBank
-from voice.tts import SpeechEngines, TTSBackend, TTSError, TTSRateLimited, TTSUnavailable
+from voice.tts import SpeechEngines, TTSBackend, TTSError, TTSRateLimited, TTSTimeout, TTSUnavailable
 
 log = logging.getLogger(__name__)
+
+#: Runs a blocking function off the event loop (`asyncio.to_thread`, or inline in tests).
+Blocking = Callable[..., Awaitable[Any]]
 
 
 @dataclass
@@ -38,7 +45,7 @@ class RenderStats:
 
 
 class Renderer:
-    """Turns (text, language) into Opus clips, through the cache, with bounded parallelism."""
+    """Turns (text, language) into Opus clips, through the cache, racing the online engine."""
 
     def __init__(
         self,
@@ -47,100 +54,187 @@ class Renderer:
         effects: EffectBank | None = None,
         *,
         concurrency: int = 4,
+        online_budget_s: float = 1.5,
+        run_blocking: Blocking = asyncio.to_thread,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
     ) -> None:
         self.engines = engines
         self.cache = cache
         self.effects = effects or EffectBank()
         self.concurrency = max(1, concurrency)
+        self.online_budget_s = online_budget_s
+        self._blocking = run_blocking  # file and codec work off the loop; tests run it inline
+        self._sleep = sleep
+        self._late: set[asyncio.Future[Any]] = set()  # gTTS answers still on their way
 
     def _keys(self, text: str, lang: str) -> list[tuple[TTSBackend, str]]:
         return [(b, cache_key(b.name, b.voice(lang), lang, text)) for b in self.engines.order(lang)]
 
-    async def speech(self, text: str, lang: str, stats: RenderStats | None = None) -> Clip:
-        """One line of speech as a clip; raises TTSError only if no engine at all could speak it."""
+    async def cached(self, text: str, lang: str) -> Clip | None:
+        """Any engine's cached clip (memory first for all, then disk), best engine first."""
+        keys = self._keys(text, lang)
+        for _, key in keys:
+            clip = self.cache.get_memory(key)
+            if clip is not None:
+                return clip
+        for _, key in keys:
+            found: Clip | None = await self._blocking(self.cache.get, key)
+            if found is not None:
+                return found
+        return None
+
+    async def speech(
+        self, text: str, lang: str, stats: RenderStats | None = None, *, budget_s: float | None = None
+    ) -> Clip:
+        """One line of speech as a clip; raises TTSError only if no engine at all could speak it.
+
+        `budget_s` caps how long the online engine may take for this line (default and maximum
+        `online_budget_s`); espeak-ng renders meanwhile, so the answer is never much later.
+        """
         stats = stats if stats is not None else RenderStats()
         keys = self._keys(text, lang)
         if not keys:
             raise TTSUnavailable(f"no speech engine for language {lang!r} ({self.engines.describe()})")
+        clip = await self.cached(text, lang)
+        if clip is not None:
+            stats.cache_hits += 1
+            return clip
         errors: list[str] = []
-        for backend, key in keys:
-            # Each engine in order: its cache entry (memory, then disk in a thread), then synthesis.
-            # So a healthy gTTS replaces an espeak-ng rendering left from an outage, while a paused
-            # gTTS falls through to the espeak-ng entry at no cost.
-            clip = self.cache.get_memory(key) or await asyncio.to_thread(self.cache.get, key)
+        online = next(((b, k) for b, k in keys if b is self.engines.primary), None)
+        offline = [(b, k) for b, k in keys if b is not self.engines.primary]
+        offline_task = asyncio.ensure_future(self._offline(offline, text, lang, errors)) if offline else None
+        if online is not None:
+            if not self.engines.breaker.allow():
+                errors.append(f"{online[0].name}: paused after an earlier failure")
+            else:
+                limit = self.online_budget_s if budget_s is None else max(0.0, min(budget_s, self.online_budget_s))
+                if offline_task is None:  # nothing to race against: wait for the engine's own deadline
+                    limit = max(limit, float(getattr(online[0], "timeout_s", 10.0)) + 1.0)
+                clip = await self._online(online, text, lang, limit, errors)
+                if clip is not None:
+                    if offline_task is not None:
+                        self._keep_late(offline_task)
+                    self._count(stats, clip.source, fallback=False)
+                    return clip
+        if offline_task is not None:
+            clip = await offline_task
             if clip is not None:
-                stats.cache_hits += 1
+                self._count(stats, clip.source, fallback=online is not None)
                 return clip
-            guarded = backend is self.engines.primary
-            if guarded and not self.engines.breaker.allow():
-                errors.append(f"{backend.name}: paused after an earlier failure")
-                continue
+        raise TTSError(f"could not speak {text!r} in {lang}: " + "; ".join(errors))
+
+    async def _render(self, backend: TTSBackend, key: str, text: str, lang: str) -> Clip:
+        """Synthesize, decode, trim, encode and cache (the CPU parts in a worker thread)."""
+        data = await backend.synthesize(text, lang)
+        clip: Clip = await self._blocking(self._finish, data, backend.name)
+        await self._blocking(self.cache.put, key, clip)
+        return clip
+
+    async def _online(
+        self, online: tuple[TTSBackend, str], text: str, lang: str, limit: float, errors: list[str]
+    ) -> Clip | None:
+        """The online engine within `limit` seconds, with the breaker told the outcome."""
+        backend, key = online
+        task = asyncio.ensure_future(self._render(backend, key, text, lang))
+        timer = asyncio.ensure_future(self._sleep(limit))
+        await asyncio.wait({task, timer}, return_when=asyncio.FIRST_COMPLETED)
+        timer.cancel()
+        done = task.done()
+        if done and not task.cancelled() and task.exception() is None:
+            self.engines.breaker.record_success()
+            return task.result()
+        exc: BaseException | None
+        if done:
+            exc = TTSError("cancelled", backend=backend.name) if task.cancelled() else task.exception()
+        else:
+            exc = TTSTimeout(f"{backend.name} did not answer within {limit:g} s", backend=backend.name)
+            self._keep_late(task)  # a late answer is still cached for the next flight
+        errors.append(f"{backend.name}: {exc}")
+        self.engines.breaker.record_failure(exc or "failed", rate_limited=isinstance(exc, TTSRateLimited))
+        log.warning("%s failed or was too slow (%s); espeak-ng speaks until it recovers", backend.name, exc)
+        return None
+
+    async def _offline(
+        self, engines: list[tuple[TTSBackend, str]], text: str, lang: str, errors: list[str]
+    ) -> Clip | None:
+        for backend, key in engines:
             try:
-                data = await backend.synthesize(text, lang)
-                clip = await asyncio.to_thread(self._finish, data, backend.name)
+                return await self._render(backend, key, text, lang)
             except TTSError as exc:
                 errors.append(f"{backend.name}: {exc}")
-                if guarded:
-                    self.engines.breaker.record_failure(exc, rate_limited=isinstance(exc, TTSRateLimited))
-                    log.warning("gTTS failed (%s); using espeak-ng until it recovers", exc)
-                continue
-            except Exception as exc:  # bad audio from the engine: count as an engine failure
+            except Exception as exc:  # bad audio from the engine: try the next one
                 errors.append(f"{backend.name}: {type(exc).__name__}: {exc}")
-                if guarded:
-                    self.engines.breaker.record_failure(exc)
-                continue
-            if guarded:
-                self.engines.breaker.record_success()
-            if backend is not keys[0][0]:
-                stats.fallbacks += 1
-            stats.synthesized[backend.name] = stats.synthesized.get(backend.name, 0) + 1
-            await asyncio.to_thread(self.cache.put, key, clip)
-            return clip
-        raise TTSError(f"could not speak {text!r} in {lang}: " + "; ".join(errors))
+        return None
+
+    def _keep_late(self, task: asyncio.Future[Clip | None] | asyncio.Future[Clip]) -> None:
+        """Let a slower engine finish in the background (its clip is cached when it lands)."""
+        self._late.add(task)
+
+        def forget(t: asyncio.Future[Any]) -> None:
+            self._late.discard(t)
+            if not t.cancelled():
+                t.exception()  # retrieved, so asyncio does not log it as never retrieved
+
+        task.add_done_callback(forget)
+
+    def render_in_order(
+        self,
+        items: Sequence[tuple[str, str]],
+        stats: RenderStats,
+        *,
+        budget: Callable[[int], float | None] | None = None,
+    ) -> tuple[dict[tuple[str, str], asyncio.Future[Clip | None]], asyncio.Task[None]]:
+        """Start rendering distinct (text, lang) pairs in the given (schedule) order.
+
+        Returns one future per pair, resolved (None if no engine could speak it; the reason goes
+        to `stats.errors`) as soon as it is ready, and the task doing the work.  The first pair
+        renders alone when there is an online engine (if it is down, the breaker trips once instead
+        of every parallel request waiting for its budget); the rest `concurrency` at a time, in
+        order.  `budget(i)` is the online engine's budget for the i-th pair (its deadline).
+        """
+        loop = asyncio.get_running_loop()
+        unique = list(dict.fromkeys(items))
+        stats.requested += len(unique)
+        futures: dict[tuple[str, str], asyncio.Future[Clip | None]] = {k: loop.create_future() for k in unique}
+        sem = asyncio.Semaphore(self.concurrency)
+
+        async def one(i: int, item: tuple[str, str]) -> None:
+            async with sem:
+                try:
+                    clip: Clip | None = await self.speech(*item, stats, budget_s=budget(i) if budget else None)
+                except TTSError as exc:
+                    stats.errors.append(str(exc))
+                    clip = None
+                except Exception as exc:  # never leave a line waiting forever
+                    stats.errors.append(f"{type(exc).__name__}: {exc}")
+                    clip = None
+            futures[item].set_result(clip)
+
+        async def run() -> None:
+            jobs = list(enumerate(unique))
+            if jobs and self.engines.primary is not None:
+                await one(*jobs.pop(0))
+            await asyncio.gather(*(one(i, item) for i, item in jobs))
+
+        return futures, asyncio.ensure_future(run())
+
+    async def render_many(
+        self, items: Sequence[tuple[str, str]], stats: RenderStats | None = None
+    ) -> dict[tuple[str, str], Clip]:
+        """Render distinct pairs (see `render_in_order`) and wait for all; unspeakable ones are left out."""
+        futures, task = self.render_in_order(items, stats if stats is not None else RenderStats())
+        await task
+        return {k: clip for k, f in futures.items() if (clip := f.result()) is not None}
+
+    @staticmethod
+    def _count(stats: RenderStats, name: str, *, fallback: bool) -> None:
+        if fallback:
+            stats.fallbacks += 1
+        stats.synthesized[name] = stats.synthesized.get(name, 0) + 1
 
     @staticmethod
     def _finish(data: bytes, source: str) -> Clip:
-        pcm = trim_silence(decode_to_pcm(data))
+        pcm = trim_to_onset(decode_to_pcm(data))
         if not pcm:
             raise TTSError(f"{source} produced only silence", backend=source)
-        return Clip(tuple(encode_opus(pcm)), source)
-
-    async def render_many(
-        self, items: Iterable[tuple[str, str]], stats: RenderStats | None = None
-    ) -> dict[tuple[str, str], Clip]:
-        """Render distinct (text, lang) pairs in parallel, at most `concurrency` at once.
-
-        A pair that no engine can speak is reported in `stats.errors` and left out of the result,
-        so one bad line does not sink the whole flight's voice.
-        """
-        stats = stats if stats is not None else RenderStats()
-        unique = list(dict.fromkeys(items))
-        stats.requested += len(unique)
-        sem = asyncio.Semaphore(self.concurrency)
-        out: dict[tuple[str, str], Clip] = {}
-
-        async def one(item: tuple[str, str]) -> None:
-            text, lang = item
-            # Fast path outside the semaphore: memory hits cost nothing.  A fallback entry only
-            # counts while the primary engine is paused (otherwise the primary gets its chance).
-            for backend, key in self._keys(text, lang):
-                clip = self.cache.get_memory(key)
-                if clip is not None:
-                    stats.cache_hits += 1
-                    out[item] = clip
-                    return
-                if backend is self.engines.primary and self.engines.breaker.state != "open":
-                    break
-            async with sem:
-                try:
-                    out[item] = await self.speech(text, lang, stats)
-                except TTSError as exc:
-                    stats.errors.append(str(exc))
-
-        if unique and self.engines.primary is not None:
-            # One line first: if gTTS is down, the breaker trips once instead of every parallel
-            # request waiting for its own timeout.
-            await one(unique[0])
-            unique = unique[1:]
-        await asyncio.gather(*(one(i) for i in unique))
-        return out
+        return Clip(tuple(encode_opus(pcm)), source, LEAD_FRAMES)

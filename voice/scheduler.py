@@ -1,16 +1,24 @@
-"""The per-guild playback scheduler: every line at its instant, one at a time, lateness recorded.
+"""The flight's playback scheduler: every line, in order, at its instant, with lateness recorded.
 
 Rules, in the order they matter to the crew:
 
-1. A line starts at `mission_start + start_s / time_scale` on the monotonic clock.
-2. Lines never overlap.  If the previous line is still playing, the next one waits for it and
-   starts the moment it ends (it is *queued*, never dropped); its lateness is recorded.
-3. A disconnect interrupts the current line; the scheduler reconnects (or follows the host to
-   another channel, which is the sink's business) and continues with the next line.  If voice
-   cannot be recovered, every remaining line is recorded as ``no_voice`` and `on_problem` is told
-   the reason exactly once, so the bot can say it in text while the flight goes on.
-4. Between lines, a filler may loop: static during a communications failure, or the low red-alert
-   klaxon if enabled.  Fillers stop before the next line starts.
+1. A line's first audible sample is due at `t0 + start_s / time_scale`, where `t0` is the flight's
+   own start instant, given by the caller: voice that gets ready late plays the opening line late,
+   it never decides that the opening line is already past.
+2. Lines never overlap and are never dropped: a line due while the previous one still plays is
+   queued behind it and played late.  Only when the caller says the flight is *resumed* (a
+   restart, or voice brought back after a deliberate disconnect) are lines more than `stale_s`
+   past due skipped, and never the last `final_lines` of the mission.
+3. Timing is the `FrameMixer`'s business, on the voice player's thread: the scheduler hands each
+   line over `lookahead_s` ahead of its moment (rendering may still be going on for later lines,
+   in schedule order, by the caller) and the mixer starts it on the right frame.
+4. A watchdog keeps the connection: it joins in the background, reconnects a dropped connection
+   and re-attaches the mixer; after `max_reconnect_failures` it gives up, says why once
+   (`on_problem`) and the flight goes on in text.  A deliberate disconnect by a member is not
+   undone: the remaining lines go to text, `on_member_disconnect` is told once, and `rejoin()`
+   (the host's choice) brings voice back.
+5. `finish()` (natural end) lets the remaining lines play, bounded by the last line's end plus
+   `grace_s`; `abort()` silences the flight at once.
 
 The clock and the sleeper are injected: tests drive a whole ten-minute mission in virtual time.
 """
@@ -26,20 +34,21 @@ from collections.abc import Awaitable, Callable, Sequence
 
 from voice.audio import Clip
 from voice.lines import Line
+from voice.mixer import FrameMixer, MixItem
 from voice.sink import LineRecord, VoiceReport, VoiceSink
 
 log = logging.getLogger(__name__)
 
 Clock = Callable[[], float]
 Sleeper = Callable[[float], Awaitable[None]]
+LineSource = Line | Awaitable[Line | None]
 
 
 class PlaybackScheduler:
-    """Plays a prepared list of lines through a `VoiceSink` on a monotonic clock."""
+    """Feeds a flight's lines to its `FrameMixer` and keeps the voice connection alive."""
 
     def __init__(
         self,
-        lines: Sequence[Line],
         sink: VoiceSink,
         *,
         fillers: dict[str, Clip] | None = None,
@@ -49,37 +58,54 @@ class PlaybackScheduler:
         sleep: Sleeper = asyncio.sleep,
         on_problem: Callable[[str], None] | None = None,
         on_line: Callable[[Line, LineRecord], None] | None = None,
-        max_reconnect_failures: int = 2,
-        done_grace_s: float = 2.0,
-        min_filler_s: float = 0.5,
+        on_member_disconnect: Callable[[], None] | None = None,
+        max_reconnect_failures: int = 3,
+        lookahead_s: float = 1.0,
+        stale_s: float = 4.0,
+        final_lines: int = 2,
+        grace_s: float = 3.0,
+        watch_s: float = 0.2,
+        settle_s: float = 0.5,
         leave_at_end: bool = True,
-        reconnect_lead_s: float = 3.0,
     ) -> None:
         if time_scale <= 0:
             raise ValueError("time_scale must be positive")
-        self.lines = list(lines)
         self.sink = sink
-        self.fillers = dict(fillers or {})
-        self.background = background
+        self.fillers = fillers if fillers is not None else {}  # the caller may fill it later
         self.time_scale = time_scale
         self._clock = clock
         self._sleep = sleep
         self._on_problem = on_problem
         self._on_line = on_line
+        self._on_member_disconnect = on_member_disconnect
         self.max_reconnect_failures = max_reconnect_failures
-        self.done_grace_s = done_grace_s
-        self.min_filler_s = min_filler_s
+        self.lookahead_s = lookahead_s
+        self.stale_s = stale_s
+        self.final_lines = final_lines
+        self.grace_s = grace_s
+        self.watch_s = watch_s
+        self.settle_s = settle_s
         self.leave_at_end = leave_at_end
-        self.reconnect_lead_s = reconnect_lead_s
+        self.mixer = FrameMixer(clock=clock, background=background)
         self.report = VoiceReport()
         self._reconnect_failures = 0
+        self._joined = False  # connected at least once (a later connect is a reconnect)
         self._stopping = False
-        self._filler_playing = False
+        self._finishing = False
+        self._detached = False  # a member disconnected the bot on purpose
+        self._skip_stale = False
+        self._wake: asyncio.Event | None = None
+        self._stopped: asyncio.Event | None = None
+        self._in_mixer: dict[int, LineRecord] = {}
+        self._last_end = -math.inf
+        self._last_fed: LineRecord | None = None
+        self._all_played: asyncio.Event | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
 
     # -- time helpers ---------------------------------------------------------------------------
 
-    def due(self, line: Line, mission_start: float) -> float:
-        return mission_start + line.start_s / self.time_scale
+    def due(self, line: Line, t0: float) -> float:
+        return t0 + line.start_s / self.time_scale
 
     async def _sleep_until(self, when: float) -> None:
         while not self._stopping:
@@ -89,7 +115,7 @@ class PlaybackScheduler:
             await self._sleep(delay)
 
     async def _sleep_until_or(self, when: float, event: asyncio.Event) -> None:
-        """Sleep until `when`, or less if `event` is set first (a clip that ended early: a drop)."""
+        """Sleep until `when`, or less if `event` is set first."""
         if event.is_set():
             return
         sleeper = asyncio.ensure_future(self._sleep_until(when))
@@ -102,72 +128,71 @@ class PlaybackScheduler:
                     task.cancel()
             await asyncio.gather(sleeper, waiter, return_exceptions=True)
 
-    # -- voice state ----------------------------------------------------------------------------
+    def _poke(self) -> None:
+        if self._wake is not None:
+            self._wake.set()
 
-    def _problem(self, reason: str) -> None:
-        """Report why voice stopped, once per flight."""
-        if self.report.voice_lost is not None:
-            return
-        self.report.voice_lost = reason
-        log.warning("intercom voice lost: %s", reason)
-        if self._on_problem is not None:
-            try:
-                self._on_problem(reason)
-            except Exception:  # the callback is the bot's; never let it kill the flight
-                log.exception("on_problem callback failed")
+    # -- the caller's controls ------------------------------------------------------------------
 
-    async def _ensure_connected(self) -> bool:
-        if self.report.voice_lost is not None:
-            return False
-        if self._connected():
-            return True
-        self.report.disconnects += 1
+    def finish(self) -> None:
+        """Natural end: hand over every remaining line now and end after the last one (+ grace)."""
+        self._finishing = True
+        self._poke()
+
+    def abort(self) -> None:
+        """Silence now: remaining lines are marked ``stopped``."""
+        self._stopping = True
+        self.mixer.stop()
+        self._poke()
+        if self._stopped is not None:
+            self._stopped.set()
+
+    async def rejoin(self) -> str | None:
+        """Bring voice back after a deliberate disconnect (the host asked); None on success."""
+        if self._stopping:
+            return "the flight is over"
         try:
             reason = await self.sink.reconnect()
         except Exception as exc:
             reason = f"{type(exc).__name__}: {exc}"
-        if reason is None:
-            self.report.reconnects += 1
-            self._reconnect_failures = 0
-            return True
-        self._reconnect_failures += 1
-        log.info("voice reconnect failed (%s), attempt %d", reason, self._reconnect_failures)
-        if self._reconnect_failures >= self.max_reconnect_failures:
-            self._problem(reason)
-        return False
+        if reason is not None:
+            return reason
+        with contextlib.suppress(AttributeError):
+            self.sink.member_disconnected = False
+        self._detached = False
+        self._skip_stale = True  # what was missed meanwhile stays in the text channel
+        self.report.voice_lost = None
+        self._reconnect_failures = 0
+        self.report.reconnects += 1
+        self._attach()
+        self._poke()
+        return None
 
-    # -- fillers --------------------------------------------------------------------------------
+    # -- voice state ----------------------------------------------------------------------------
 
-    async def _idle(self, until: float, static_until: float | None) -> None:
-        """Wait until `until`, looping static (up to `static_until`) and/or the klaxon meanwhile."""
-        segments: list[tuple[Clip, float]] = []
-        now = self._clock()
-        if static_until is not None and "static" in self.fillers and static_until > now:
-            segments.append((self.fillers["static"], min(until, static_until)))
-        if self.background is not None:
-            segments.append((self.background, until))
-        for clip, end in segments:
-            now = self._clock()
-            if end - now < self.min_filler_s or self._stopping or self.report.voice_lost is not None:
-                continue
-            if not await self._ensure_connected():
-                break
-            try:
-                self.sink.play(clip, _ignore, loop=True)
-                self._filler_playing = True
-            except Exception as exc:
-                log.debug("filler could not start: %s", exc)
-                continue
-            await self._sleep_until(end)
-            self._stop_filler()
-        # Check the connection a little ahead of the line, so a reconnect happens in the gap rather
-        # than making the line late.
-        check_at = until - self.reconnect_lead_s
-        if check_at > self._clock() and not self._stopping:
-            await self._sleep_until(check_at)
-            if self.report.voice_lost is None and not self._connected():
-                await self._ensure_connected()
-        await self._sleep_until(until)
+    def _problem(self, reason: str) -> None:
+        """Report why voice stopped, once per outage."""
+        if self.report.voice_lost is not None:
+            return
+        self.report.voice_lost = reason
+        log.warning("intercom voice lost: %s", reason)
+        self._to_text(reason)
+        _call(self._on_problem, reason)
+
+    def _to_text(self, note: str) -> None:
+        """Take back the lines not started yet: the text channel carries them."""
+        for item in self.mixer.drop_queued():
+            rec = self._in_mixer.pop(item.key, None)
+            if rec is not None and rec.status == "pending":
+                rec.status = "interrupted" if rec.started is not None else "no_voice"
+                rec.note = note
+        self._check_all_played()
+
+    def _attach(self) -> None:
+        try:
+            self.sink.attach(self.mixer)
+        except Exception as exc:
+            log.info("cannot attach the intercom to voice: %s", exc)
 
     def _connected(self) -> bool:
         try:
@@ -175,127 +200,204 @@ class PlaybackScheduler:
         except Exception:
             return False
 
-    def _stop_filler(self) -> None:
-        if self._filler_playing:
-            self._filler_playing = False
+    async def _watch(self) -> None:
+        """Join in the background, keep the connection, notice a deliberate disconnect."""
+        self._joined = self._connected()
+        while not self._stopping and not self.mixer.finished:
+            if self.report.voice_lost is None and not self._detached:
+                if self._member_disconnected():
+                    await self._detach()
+                elif not self._connected():
+                    # Let a moderator's disconnect be told apart from a drop before re-joining.
+                    if self._joined:
+                        await self._sleep(self.settle_s)
+                    if self._member_disconnected():
+                        continue
+                    await self._reconnect()
+                elif not _playing(self.sink):
+                    self._attach()
+            await self._sleep(self.watch_s)
+
+    def _member_disconnected(self) -> bool:
+        return bool(getattr(self.sink, "member_disconnected", False))
+
+    async def _detach(self) -> None:
+        """A member took the bot out of voice on purpose: no rejoin; the text channel carries on."""
+        self._detached = True
+        self.report.member_disconnects += 1
+        self._to_text("disconnected from voice by a member")
+        log.info("intercom: disconnected on purpose; continuing in text")
+        if self._connected():  # we had re-joined in a race with the event: leave again
             with contextlib.suppress(Exception):
-                self.sink.stop()
+                await self.sink.close()
+        _call(self._on_member_disconnect)
+
+    async def _reconnect(self) -> None:
+        if self._joined and self._reconnect_failures == 0:
+            self.report.disconnects += 1
+        try:
+            reason = await self.sink.reconnect()
+        except Exception as exc:
+            reason = f"{type(exc).__name__}: {exc}"
+        if reason is None:
+            if self._joined:
+                self.report.reconnects += 1
+            self._joined = True
+            self._reconnect_failures = 0
+            self._attach()
+            return
+        self._reconnect_failures += 1
+        log.info("voice (re)connect failed (%s), attempt %d", reason, self._reconnect_failures)
+        if self._reconnect_failures >= self.max_reconnect_failures:
+            self._problem(reason)
 
     # -- main loop ------------------------------------------------------------------------------
 
-    async def run(self, mission_start: float) -> VoiceReport:
-        """Play every line; returns the report (also available live as `self.report`)."""
-        loop = asyncio.get_running_loop()
-        records = [
-            LineRecord(ln.index, ln.kind, ln.text, ln.start_s, ln.duration_s, self.due(ln, mission_start))
-            for ln in self.lines
-        ]
-        self.report.lines = records
-        prev_end = -math.inf
-        static_until: float | None = None
+    async def run(self, t0: float, lines: Sequence[LineSource], *, resumed: bool = False) -> VoiceReport:
+        """Play every line; `t0` is the flight's start instant on this scheduler's clock.
+
+        `lines` may hold awaitables (lines still rendering): they are awaited in order, so a line
+        rendered late is played late, after the ones before it.
+        """
+        self._loop = asyncio.get_running_loop()
+        self._wake = asyncio.Event()
+        self._stopped = asyncio.Event()
+        if self._stopping:
+            self._stopped.set()
+        self._all_played = asyncio.Event()
+        self._skip_stale = resumed
+        watchdog = asyncio.create_task(self._watch(), name="intercom-watch")
+        total = len(lines)
         try:
-            for line, rec in zip(self.lines, records, strict=True):
+            for i, entry in enumerate(lines):
+                line = await self._line(entry)
+                if line is None:
+                    continue
+                rec = LineRecord(line.index, line.kind, line.text, line.start_s, line.duration_s, self.due(line, t0))
+                self.report.lines.append(rec)
+                if not self._finishing and rec.due - self.lookahead_s > self._clock():
+                    self._wake.clear()
+                    await self._sleep_until_or(rec.due - self.lookahead_s, self._wake)
+                final = i >= total - self.final_lines
                 if self._stopping:
                     rec.status = "stopped"
-                    continue
-                rec.earliest = max(rec.due, prev_end)
-                await self._idle(rec.earliest, static_until)
-                static_until = None
-                if self._stopping:
-                    rec.status = "stopped"
-                    continue
-                if not await self._ensure_connected():
-                    rec.status = "no_voice"
-                    rec.note = self.report.voice_lost or "voice not connected"
-                    continue
-                prev_end = await self._play_line(line, rec, loop)
-                if rec.status == "interrupted":
-                    # Reconnect right away: the next line should find the voice ready.
-                    await self._ensure_connected()
-                if line.filler is not None:
-                    static_until = (
-                        math.inf
-                        if line.filler_until_s is None
-                        else mission_start + line.filler_until_s / self.time_scale
-                    )
+                elif self._skip_stale and not final and rec.due < self._clock() - self.stale_s:
+                    rec.status, rec.note = "skipped", "its moment passed while voice was away"
+                elif self.report.voice_lost is not None or self._detached:
+                    rec.status, rec.note = "no_voice", self.report.voice_lost or "disconnected from voice by a member"
+                else:
+                    self._feed(line, rec, t0)
+            await self._drain()
         except asyncio.CancelledError:
-            for rec in records:
-                if rec.status == "pending":
-                    rec.status = "stopped"
+            self._stopping = True
+            self.mixer.stop()
             raise
         finally:
-            self._stop_filler()
+            watchdog.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await watchdog
+            for rec in self.report.lines:
+                if rec.status == "pending":
+                    if self._stopping:
+                        rec.status = "stopped"
+                    elif rec.started is not None:
+                        rec.status, rec.note = "interrupted", "cut at the end of the flight"
+                    else:
+                        rec.status = "no_voice"
+                        rec.note = rec.note or self.report.voice_lost or "voice was not connected in time"
+            self.mixer.stop()
             if self.leave_at_end:
                 with contextlib.suppress(Exception):
                     await self.sink.close()
         return self.report
 
-    async def _play_line(self, line: Line, rec: LineRecord, loop: asyncio.AbstractEventLoop) -> float:
-        """Start one line, wait for its end; returns when the next line may start."""
-        done = asyncio.Event()
-        outcome: list[BaseException | None] = []
+    async def _line(self, entry: LineSource) -> Line | None:
+        """The next line, waiting for its rendering (but not past an abort)."""
+        if isinstance(entry, Line):
+            return entry
+        assert self._stopped is not None
+        fut = asyncio.ensure_future(entry)
+        if not fut.done():
+            waker = asyncio.ensure_future(self._stopped.wait())
+            await asyncio.wait({fut, waker}, return_when=asyncio.FIRST_COMPLETED)
+            waker.cancel()
+        if not fut.done() or fut.cancelled():
+            return None
+        return fut.result()
 
-        def on_done(error: BaseException | None) -> None:
-            # May run on discord.py's player thread: hop back onto the loop.
-            def finish() -> None:
-                if not done.is_set():
-                    outcome.append(error)
-                    done.set()
+    async def _drain(self) -> None:
+        """Every line handed over: let them play, up to the last one's end plus the grace period."""
+        assert self._all_played is not None
+        fed = self._last_fed
+        if fed is None or self._stopping:
+            return
+        # The last line's end: on schedule, or later if lines are still queued ahead of it.
+        queued_s = sum(r.duration_s for r in self._in_mixer.values())
+        deadline = max(fed.due + fed.duration_s, self._clock() + queued_s) + self.grace_s
+        self.mixer.drain(deadline)
+        self._check_all_played()
+        await self._sleep_until_or(deadline, self._all_played)
 
-            with contextlib.suppress(RuntimeError):  # loop closed during shutdown
-                loop.call_soon_threadsafe(finish)
+    def _check_all_played(self) -> None:
+        if self._all_played is not None and not self._in_mixer:
+            self._all_played.set()
 
-        started = self._clock()
-        try:
-            self.sink.play(line.clip, on_done)
-        except Exception as exc:
-            # The connection died between the check and the call: one reconnect, one retry.
-            log.info("play failed (%s); reconnecting", exc)
-            if not await self._ensure_connected():
-                rec.status = "no_voice"
-                rec.note = f"play failed: {exc}"
-                return self._clock()
-            started = self._clock()
-            try:
-                self.sink.play(line.clip, on_done)
-            except Exception as exc2:
-                rec.status = "no_voice"
-                rec.note = f"play failed: {exc2}"
-                return self._clock()
-        rec.started = started
-        if self._on_line is not None:
-            try:
-                self._on_line(line, rec)
-            except Exception:
-                log.exception("on_line callback failed")
-        await self._sleep_until_or(started + line.duration_s, done)
-        if not done.is_set() and not self._stopping:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(done.wait(), self.done_grace_s)
-        end = self._clock()
-        rec.ended = end
-        error = outcome[0] if outcome else None
-        if self._stopping:
-            rec.status = "stopped"
-        elif error is not None:
-            rec.status = "interrupted"
-            rec.note = f"{type(error).__name__}: {error}"
-        elif not done.is_set():
-            # The player never finished (stuck waiting for a voice server): cut it, move on.
-            rec.status = "interrupted"
-            rec.note = "playback did not finish in time"
-            with contextlib.suppress(Exception):
-                self.sink.stop()
-        else:
-            rec.status = "played"
-        return end
+    def _feed(self, line: Line, rec: LineRecord, t0: float) -> None:
+        loop = self._loop
+        assert loop is not None
+        filler = self.fillers.get(line.filler) if line.filler is not None else None
+        until = math.inf if line.filler_until_s is None else t0 + line.filler_until_s / self.time_scale
 
-    def stop(self) -> None:
-        """Stop after the current instant: silence now, remaining lines marked ``stopped``."""
-        self._stopping = True
-        with contextlib.suppress(Exception):
-            self.sink.stop()
+        ready = self._clock() + line.clip.lead_s  # handed over now: audible a lead-in later at the soonest
+
+        def started(when: float) -> None:
+            rec.earliest = max(rec.due, self._last_end + line.clip.lead_s, ready)
+            rec.started = when
+            _call(self._on_line, line, rec)
+
+        def ended(when: float) -> None:
+            rec.ended = when
+            self._last_end = when
+            if rec.status == "pending":
+                rec.status = "played"
+            self._in_mixer.pop(rec.index, None)
+            self._check_all_played()
+
+        self._in_mixer[rec.index] = rec
+        self._last_fed = rec
+        if self._all_played is not None:
+            self._all_played.clear()
+        self.mixer.add(
+            MixItem(
+                rec.index,
+                line.clip,
+                rec.due,
+                on_start=lambda when: _soon(loop, started, when),
+                on_end=lambda when: _soon(loop, ended, when),
+                filler=filler,
+                filler_until=until,
+            )
+        )
 
 
-def _ignore(_: BaseException | None) -> None:
-    return None
+def _soon(loop: asyncio.AbstractEventLoop, fn: Callable[[float], None], when: float) -> None:
+    """From the player thread back onto the event loop (a closed loop at shutdown is ignored)."""
+    with contextlib.suppress(RuntimeError):
+        loop.call_soon_threadsafe(fn, when)
+
+
+def _playing(sink: VoiceSink) -> bool:
+    try:
+        return bool(sink.is_playing())
+    except Exception:
+        return False
+
+
+def _call(callback: Callable[..., None] | None, *args: object) -> None:
+    """Run a caller's callback; it belongs to the bot, so it can never kill the intercom."""
+    if callback is None:
+        return
+    try:
+        callback(*args)
+    except Exception:
+        log.exception("intercom callback failed")

@@ -1,44 +1,46 @@
 """The boundary to the voice connection, and the flight's lateness report.
 
 `VoiceSink` is all the scheduler knows about Discord.  The real one (`voice.discord_sink`) wraps a
-`discord.VoiceClient`; tests use a fake that records every frame with its timestamp.
+`discord.VoiceClient`; tests use a fake that reads the mixer frame by frame on a virtual clock.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal, Protocol
 
-from voice.audio import Clip
-
-DoneCallback = Callable[[BaseException | None], None]
+from voice.mixer import FrameMixer
 
 
 class VoiceSink(Protocol):
-    """A voice connection that can play one clip at a time.
+    """A voice connection that plays one long-lived frame source (the flight's `FrameMixer`).
 
-    * `play` starts the clip now and must not block; `on_done(error)` is called exactly once when
-      the clip has finished or was stopped (possibly from another thread).  `loop=True` repeats the
-      clip until `stop()` (used for static and the klaxon).  Raises if it cannot play.
+    * `attach` makes the connection's player read from `mixer` (starting a player only if none is
+      running on this connection; a running one is kept) and must not block.  Raises if it cannot.
+    * `is_playing` is True while a player is reading from the mixer.
+    * `member_disconnected` is True after someone else (a moderator's Disconnect, a deleted
+      channel) took the bot out of voice on purpose: the intercom must not silently rejoin.
     * `reconnect` tries to get a working connection back (same channel, or wherever the host is
-      now) and returns None on success or a short human-readable reason.
-    * `close` leaves the channel.
+      now) and returns None on success or a short human-readable reason; it clears
+      `member_disconnected`.
+    * `close` stops the player and leaves the channel.
     """
+
+    member_disconnected: bool
 
     def is_connected(self) -> bool: ...
 
-    def play(self, clip: Clip, on_done: DoneCallback, *, loop: bool = False) -> None: ...
+    def is_playing(self) -> bool: ...
 
-    def stop(self) -> None: ...
+    def attach(self, mixer: FrameMixer) -> None: ...
 
     async def reconnect(self) -> str | None: ...
 
     async def close(self) -> None: ...
 
 
-LineStatus = Literal["pending", "played", "interrupted", "no_voice", "stopped"]
+LineStatus = Literal["pending", "played", "interrupted", "no_voice", "stopped", "skipped"]
 
 
 @dataclass
@@ -47,7 +49,8 @@ class LineRecord:
 
     * `due`: the scheduled instant (mission start + start_s / TIME_SCALE);
     * `earliest`: when it could physically start: `due`, or later if the previous line was still
-      playing (a queued line);
+      playing or the line itself was still rendering (a queued line);
+    * `started`: when its first audible frame went out (not the lead-in frame before it);
     * `lateness_s` = started - due (what the crew hears), `jitter_s` = started - earliest (the
       scheduler's own delay, the figure the timing targets are about).
     """
@@ -93,6 +96,7 @@ class VoiceReport:
     lines: list[LineRecord] = field(default_factory=list)
     reconnects: int = 0
     disconnects: int = 0
+    member_disconnects: int = 0
     voice_lost: str | None = None
     problems: list[str] = field(default_factory=list)
 
@@ -114,6 +118,8 @@ class VoiceReport:
             "queued": sum(1 for r in self.lines if r.queued),
             "interrupted": sum(1 for r in self.lines if r.status == "interrupted"),
             "no_voice": sum(1 for r in self.lines if r.status == "no_voice"),
+            "skipped": sum(1 for r in self.lines if r.status == "skipped"),
+            "dropped": sum(1 for r in self.lines if r.status in ("pending", "interrupted")),
             "lateness_p50_ms": percentile(late, 50),
             "lateness_p99_ms": percentile(late, 99),
             "lateness_max_ms": max(late) if late else math.nan,

@@ -13,6 +13,7 @@ espeak-ng is the Debian package, run as a subprocess that writes WAV to stdout; 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import shutil
 import subprocess
@@ -132,6 +133,10 @@ class EspeakBackend:
             proc.kill()
             await proc.wait()
             raise TTSTimeout(f"espeak-ng took longer than {self.timeout_s:g} s", backend=self.name) from None
+        except asyncio.CancelledError:  # the flight was aborted mid-render: leave no process behind
+            with contextlib.suppress(ProcessLookupError):
+                proc.kill()
+            raise
         if proc.returncode != 0 or len(out) <= 44:
             raise TTSError(
                 f"espeak-ng failed (exit {proc.returncode}): {err.decode('utf-8', 'replace').strip()[:200]}",
@@ -242,15 +247,19 @@ class CircuitBreaker:
         rate_limit_cooldown_s: float = 900.0,
         max_cooldown_s: float = 3600.0,
         clock: Callable[[], float] = time.monotonic,
+        wall_clock: Callable[[], float] = time.time,
     ) -> None:
         self.cooldown_s = cooldown_s
         self.rate_limit_cooldown_s = rate_limit_cooldown_s
         self.max_cooldown_s = max_cooldown_s
         self._clock = clock
+        self._wall = wall_clock
         self._open_until: float | None = None
         self._trips = 0
         self._probing = False
         self.last_error: str | None = None
+        #: Called after every state change (`voice.health` stores the state on disk with it).
+        self.on_change: Callable[[], None] | None = None
 
     @property
     def state(self) -> Literal["closed", "open", "half-open"]:
@@ -269,9 +278,12 @@ class CircuitBreaker:
         return False
 
     def record_success(self) -> None:
+        changed = self._open_until is not None or self._trips
         self._open_until = None
         self._trips = 0
         self._probing = False
+        if changed:
+            self._changed()
 
     def record_failure(self, error: BaseException | str, *, rate_limited: bool = False) -> None:
         base = self.rate_limit_cooldown_s if rate_limited else self.cooldown_s
@@ -280,10 +292,29 @@ class CircuitBreaker:
         self._open_until = self._clock() + delay
         self._probing = False
         self.last_error = str(error)
+        self._changed()
 
     @property
     def retry_at(self) -> float | None:
         return self._open_until
+
+    def _changed(self) -> None:
+        if self.on_change is not None:
+            with contextlib.suppress(Exception):  # storing is best effort; the breaker still works
+                self.on_change()
+
+    def snapshot(self) -> dict[str, Any]:
+        """The state in wall-clock terms, so it means the same thing to the next process."""
+        open_until = None if self._open_until is None else self._wall() + (self._open_until - self._clock())
+        return {"open_until_wall": open_until, "trips": self._trips, "last_error": self.last_error}
+
+    def restore(self, data: Mapping[str, Any]) -> None:
+        """Take over a `snapshot()` (from before a restart): an engine that was down stays skipped."""
+        until = data.get("open_until_wall")
+        self._trips = int(data.get("trips") or 0)
+        self.last_error = data.get("last_error")
+        self._open_until = None if until is None else self._clock() + (float(until) - self._wall())
+        self._probing = False
 
 
 # -- choosing engines ---------------------------------------------------------------------------

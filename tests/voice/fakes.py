@@ -60,100 +60,139 @@ class FakeClock:
         await asyncio.sleep(0)
 
 
-@dataclass
-class PlayRecord:
-    clip: Clip
-    start: float
-    loop: bool
-    end: float | None = None
-    error: BaseException | None = None
-    on_done: Callable[[BaseException | None], None] | None = None
-    token: int = 0
+class VirtualClock:
+    """Virtual monotonic time for whole flights: every sleeper waits on a timer, and `run` moves
+    time to the next timer only when the event loop has nothing else to do.
 
-    def frames(self) -> list[tuple[float, bytes]]:
-        """(timestamp, opus packet) of every frame actually sent."""
-        end = self.end if self.end is not None else self.start + self.clip.duration_s
-        n = max(0, round((end - self.start) / FRAME_S))
-        if not self.loop:
-            n = min(n, len(self.clip.frames))
-        fr = self.clip.frames
-        return [(self.start + i * FRAME_S, fr[i % len(fr)]) for i in range(n)] if fr else []
+    `tickers` are told about every step of time (a fake voice player reads its frames there, each
+    at its own 20 ms instant), so frames cost no timers.
+    """
+
+    def __init__(self, start: float = 1000.0) -> None:
+        self.now = start
+        self._timers: list[tuple[float, int, Callable[[], None]]] = []
+        self._seq = itertools.count()
+        self.tickers: list[Callable[[float], None]] = []
+
+    def __call__(self) -> float:
+        return self.now
+
+    def call_at(self, when: float, fn: Callable[[], None]) -> None:
+        heapq.heappush(self._timers, (when, next(self._seq), fn))
+
+    async def sleep(self, dt: float) -> None:
+        import asyncio
+
+        fut = asyncio.get_running_loop().create_future()
+        self.call_at(self.now + max(0.0, dt), lambda: fut.done() or fut.set_result(None))
+        await fut
+
+    def _advance(self, target: float) -> None:
+        for tick in list(self.tickers):
+            tick(target)
+        self.now = max(self.now, target)
+
+    async def run(self, awaitable, *, limit_s: float = 7200.0):
+        """Drive virtual time until `awaitable` is done; returns its result."""
+        import asyncio
+
+        task = asyncio.ensure_future(awaitable)
+        end = self.now + limit_s
+        while not task.done():
+            for _ in range(30):
+                await asyncio.sleep(0)
+                if task.done():
+                    break
+            if task.done():
+                break
+            if not self._timers:
+                await asyncio.sleep(0.001)  # real work (a thread) still going
+                continue
+            when, _, fn = heapq.heappop(self._timers)
+            if when > end:
+                task.cancel()
+                raise AssertionError("virtual time limit reached")
+            self._advance(when)
+            fn()
+        return task.result()
 
 
-class FakeSink:
-    """A VoiceSink that records plays on a FakeClock."""
+class FakeVoice:
+    """A VoiceSink on a VirtualClock that reads the mixer every 20 ms, like discord.py's player.
 
-    def __init__(self, clock: FakeClock, *, reconnect_delay_s: float = 1.5, reconnect_ok: bool = True) -> None:
+    Records every frame with its instant.  `drop()` cuts the connection (reading stops, as the real
+    player waits for a reconnect), `member_disconnect()` is a moderator's Disconnect.
+    """
+
+    def __init__(self, clock: VirtualClock, *, connected: bool = True, join_delay_s: float = 0.0,
+                 reconnect_ok: bool = True) -> None:  # fmt: skip
         self.clock = clock
-        self.connected = True
-        self.reconnect_delay_s = reconnect_delay_s
+        self.connected = connected
+        self.join_delay_s = join_delay_s
         self.reconnect_ok = reconnect_ok
-        self.reconnect_calls = 0
+        self.member_disconnected = False
         self.closed = False
-        self.plays: list[PlayRecord] = []
-        self.current: PlayRecord | None = None
-        self._tokens = itertools.count(1)
+        self.reconnects = 0
+        self.attaches = 0
+        self.frames: list[tuple[float, bytes]] = []
+        self._mixer = None
+        self._next: float | None = None
+        clock.tickers.append(self._tick)
 
-    # VoiceSink protocol
     def is_connected(self) -> bool:
         return self.connected and not self.closed
 
-    def play(self, clip: Clip, on_done, *, loop: bool = False) -> None:
+    def is_playing(self) -> bool:
+        return self._mixer is not None and self.is_connected()
+
+    def attach(self, mixer) -> None:
         if not self.is_connected():
             raise RuntimeError("Not connected to voice.")
-        if self.current is not None:
-            raise RuntimeError("Already playing audio.")
-        rec = PlayRecord(clip, self.clock(), loop, on_done=on_done, token=next(self._tokens))
-        self.plays.append(rec)
-        self.current = rec
-        if not loop:
-            token = rec.token
-            self.clock.call_at(rec.start + clip.duration_s, lambda: self._finish(token, None))
-
-    def _finish(self, token: int, error: BaseException | None) -> None:
-        rec = self.current
-        if rec is None or rec.token != token:
+        if self.is_playing():
             return
-        rec.end = self.clock()
-        rec.error = error
-        self.current = None
-        if rec.on_done is not None:
-            rec.on_done(error)
+        self.attaches += 1
+        self._mixer = mixer
+        self._next = self.clock.now  # discord.py reads the first frame at once
 
-    def stop(self) -> None:
-        if self.current is not None:
-            self._finish(self.current.token, None)
+    def _tick(self, target: float) -> None:
+        while self._mixer is not None and self._next is not None and self._next <= target + 1e-9:
+            if not self.is_connected():
+                return
+            saved = self.clock.now
+            self.clock.now = self._next
+            frame = self._mixer.read()
+            self.clock.now = max(saved, self._next)
+            if not frame:
+                self._mixer = None
+                return
+            self.frames.append((self._next, frame))
+            self._next += FRAME_S
 
     async def reconnect(self) -> str | None:
-        self.reconnect_calls += 1
-        await self.clock.sleep(self.reconnect_delay_s)
+        self.reconnects += 1
+        await self.clock.sleep(self.join_delay_s)
         if not self.reconnect_ok:
             return "simulated: voice server unreachable"
-        self.connected = True
+        self.connected, self.closed = True, False
         return None
 
     async def close(self) -> None:
-        self.stop()
+        self._mixer = None
         self.closed = True
 
     # test controls
-    def disconnect(self) -> None:
-        """Drop the connection now; the clip in progress ends with an error."""
+    def drop(self) -> None:
         self.connected = False
-        if self.current is not None:
-            self._finish(self.current.token, ConnectionResetError("voice websocket closed (simulated)"))
+        self._mixer = None  # the player gave up waiting
 
-    def line_plays(self) -> list[PlayRecord]:
-        return [p for p in self.plays if not p.loop]
+    def member_disconnect(self) -> None:
+        self.drop()
+        self.member_disconnected = True
 
-    def filler_plays(self) -> list[PlayRecord]:
-        return [p for p in self.plays if p.loop]
-
-    def frames(self) -> list[tuple[float, bytes]]:
-        out: list[tuple[float, bytes]] = []
-        for p in self.plays:
-            out.extend(p.frames())
-        return sorted(out, key=lambda f: f[0])
+    def frames_of(self, clip: Clip) -> list[float]:
+        """Instants at which frames of `clip` went out (by identity of the packet bytes)."""
+        mine = set(clip.frames)
+        return [t for t, f in self.frames if f in mine]
 
 
 @dataclass(frozen=True)

@@ -178,3 +178,19 @@ def test_effects_are_cached_on_disk_for_the_next_process(tmp_path, monkeypatch):
     monkeypatch.setitem(fx._SYNTHS, STATIC, boom)
     again = EffectBank(cache=AudioCache(tmp_path)).clip(STATIC)
     assert again == first
+
+
+def test_speech_is_trimmed_so_the_first_audible_sample_starts_frame_one():
+    import array
+
+    from voice.audio import trim_to_onset
+
+    pcm = decode_to_pcm(sine_wav(0.5))
+    for lead_in_s in (0.5, 0.013, 0.0):  # long silence, less than a frame, none at all
+        trimmed = trim_to_onset(silence(lead_in_s) + pcm + silence(0.3))
+        samples = array.array("h", trimmed)
+        # one frame of lead-in below the audibility threshold (zero-padded when the engine gave less)
+        assert peak(trimmed[:FRAME_BYTES]) <= 300
+        # frame 1 opens on the first audible sample: the voice is heard on the frame's instant
+        assert abs(samples[FRAME_BYTES // 2]) > 300 or abs(samples[FRAME_BYTES // 2 + 1]) > 300
+        assert len(trimmed) < len(pcm) + 4 * FRAME_BYTES  # the trailing silence went too

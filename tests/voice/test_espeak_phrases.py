@@ -12,8 +12,8 @@ import pytest
 from engine.flight.phrases import LANGS, render
 from engine.flight.script import intercom_script
 from engine.flight.timeline import load_official
-from tests.voice.fakes import FakeClock, FakeSink
-from voice.audio import decode_opus, peak
+from tests.voice.fakes import FakeVoice, VirtualClock
+from voice.audio import FRAME_S, decode_opus, peak
 from voice.config import VoiceConfig
 from voice.player import VoiceService
 from voice.tts import EspeakBackend
@@ -100,14 +100,18 @@ def s2_1_service(tmp_path_factory) -> VoiceService:
 @pytest.mark.parametrize("lang", LANGS)
 async def test_real_s2_1_script_renders_and_plays_on_time(s2_1_service, lang):
     cues = intercom_script(load_official("S2-1"), lang)
-    clock = FakeClock()
-    sink = FakeSink(clock)
+    clock = VirtualClock()
+    sink = FakeVoice(clock)
     player = s2_1_service.player(sink, clock=clock, sleep=clock.sleep)
     prepared = await player.prepare(cues)
     assert prepared.ok, prepared.problems
     assert prepared.lines == len(cues)
+    prefixes = {*s2_1_service.effects.clip("alert").frames, *s2_1_service.effects.clip("beep").frames}
     for line in player.lines:
         assert line.clip.source in ("espeak", "effect")
+        # speech is trimmed to its onset: one lead-in frame, then the voice (effects start at once)
+        effect_first = line.clip.frames[0] in prefixes
+        assert line.clip.lead_frames == (0 if effect_first else 1), line.kind
     # every rendered line decodes back to audible audio
     sample = {ln.text: ln for ln in player.lines}.values()
     for line in sample:
@@ -115,23 +119,25 @@ async def test_real_s2_1_script_renders_and_plays_on_time(s2_1_service, lang):
 
     t0 = clock() + 3
     player.start(t0)
-    report = await player.wait()
+    report = await clock.run(player.wait())
     recs = report.lines
     assert all(r.status == "played" for r in recs)
-    assert len(sink.line_plays()) == len(cues)
-    plays = sorted(sink.plays, key=lambda p: p.start)
-    for a, b in itertools.pairwise(plays):
-        assert a.end <= b.start + 1e-6  # never two sounds at once
+    half = FRAME_S / 2 + 1e-6
+    lines = {ln.index: ln for ln in player.lines}
     for prev, rec in itertools.pairwise(recs):
-        # on time, or (queued) exactly when the line before it ended
-        assert rec.started == pytest.approx(max(rec.due, prev.ended), abs=1e-6)
-    # the moments the rules hang on are exact: "one" on every phase end, the beep on every transfer close
-    by_time = {round(r.started - t0, 6): r.kind for r in recs}
+        # on time, or (queued) right after the line before it ended, to the frame
+        assert abs(rec.started - max(rec.due, prev.ended + lines[rec.index].clip.lead_s)) <= half
+        assert prev.ended <= rec.started - lines[rec.index].clip.lead_s + 1e-6  # never two sounds at once
+
+    # the moments the rules hang on are exact to the frame: "one" on every phase end, the beep on every close
+    def kind_at(moment: float) -> str | None:
+        return next((r.kind for r in recs if abs(r.started - (t0 + moment)) <= half), None)
+
     for end in load_official("S2-1").phase_end_s:
-        assert by_time.get(float(end)) == "count", (lang, end)
+        assert kind_at(float(end)) == "count", (lang, end)
     beeps = [c.at_s for c in cues if c.effect == "beep"]
-    assert beeps and all(by_time.get(b) == "transfer_complete" for b in beeps)
-    late = [r for r in recs if r.lateness_s > 1e-6]
+    assert beeps and all(kind_at(b) == "transfer_complete" for b in beeps)
+    late = [r for r in recs if r.lateness_s > half]
     # only the tight data-transfer lead-in lines may queue with espeak-ng's voice
     assert {r.kind for r in late} <= {"transfer_countdown", "count"}, [(r.kind, r.lateness_s) for r in late]
     assert max((r.lateness_s for r in recs), default=0) < 2.0

@@ -1,20 +1,24 @@
-"""The playback scheduler on a virtual clock with a recording sink (no Discord, no real time)."""
+"""The playback scheduler and its frame mixer on a virtual clock (no Discord, no real time).
+
+A fake voice player reads the mixer every 20 ms, like discord.py's, so every assertion is about the
+frame stream the crew would hear: when each line's first audible frame went out, what came
+between lines, and whether anything was cut, doubled or lost.
+"""
 
 from __future__ import annotations
-
-import asyncio
-import itertools
 
 import pytest
 
 from engine.flight.script import intercom_script
 from engine.flight.timeline import load_official
-from tests.voice.fakes import FakeClock, FakeCue, FakeSink, tone_clip
+from tests.voice.fakes import FakeCue, FakeVoice, VirtualClock, tone_clip
+from voice.audio import FRAME_S, OPUS_SILENCE, Clip
 from voice.effects import EffectBank
-from voice.lines import Line, build_lines
+from voice.lines import build_lines
+from voice.mixer import FrameMixer, MixItem
 from voice.scheduler import PlaybackScheduler
 
-EPS = 1e-6
+HALF = FRAME_S / 2 + 1e-9
 
 # Plausible spoken lengths per cue kind (seconds), short enough to fit the script's gaps.
 FIT = {
@@ -35,258 +39,230 @@ def fake_speech(cues, lengths=FIT):
     return {(c.text, c.lang): tone_clip(lengths[c.kind], tag=i) for i, c in enumerate(cues) if c.text}
 
 
-def check_no_overlap(sink: FakeSink) -> None:
-    """No two recorded plays (lines or fillers) are ever audible at the same time."""
-    plays = sorted(sink.plays, key=lambda p: p.start)
-    for a, b in itertools.pairwise(plays):
-        assert a.end is not None
-        assert a.end <= b.start + EPS, (a.start, a.end, b.start)
-
-
-def run(scheduler: PlaybackScheduler, start: float):
-    return asyncio.get_running_loop().create_task(scheduler.run(start))
-
-
-async def test_every_line_of_s2_1_starts_at_its_time(effects):
+def s2_1(effects):
     cues = intercom_script(load_official("S2-1"), "en")
     lines, problems = build_lines(cues, fake_speech(cues), effects)
     assert not problems
-    clock = FakeClock()
-    sink = FakeSink(clock)
-    start = clock() + 5.0
-    sched = PlaybackScheduler(lines, sink, fillers={"static": effects.clip("static")}, clock=clock, sleep=clock.sleep)
-    report = await sched.run(start)
+    return lines
 
-    assert len(report.lines) == len(lines) == len([c for c in cues if c.text or c.effect in ("alert", "beep")])
-    assert all(r.status == "played" for r in report.lines)
-    line_plays = sink.line_plays()
-    assert len(line_plays) == len(lines)
-    for line, rec, play in zip(lines, report.lines, line_plays, strict=True):
-        assert play.clip is line.clip
-        assert rec.started == pytest.approx(start + line.start_s, abs=EPS), line.kind
-        assert play.start == pytest.approx(start + line.start_s, abs=EPS)
-        assert rec.lateness_s == pytest.approx(0.0, abs=EPS)
-        assert len(play.frames()) == len(line.clip.frames)  # the whole line was sent
-    check_no_overlap(sink)
-    # "one" of each phase countdown lands exactly on the phase end; the beep on the window close.
-    phase_ends = load_official("S2-1").phase_end_s
-    for end in phase_ends:
-        assert any(abs(r.started - (start + end)) < EPS and r.kind == "count" for r in report.lines)
-    # static fills every communications failure up to "communications restored"
-    statics = sink.filler_plays()
-    downs = [ln for ln in lines if ln.kind == "comm_down"]
-    assert len(statics) == len(downs) == 4
-    for down, static in zip(downs, statics, strict=True):
-        assert static.start == pytest.approx(start + down.start_s + down.duration_s, abs=EPS)
-        assert static.end == pytest.approx(start + down.filler_until_s, abs=EPS)
-    assert sink.closed  # left the channel at the end
+
+def scheduler(sink, clock, effects, **kw) -> PlaybackScheduler:
+    return PlaybackScheduler(sink, fillers={"static": effects.clip("static")}, clock=clock, sleep=clock.sleep, **kw)
+
+
+def assert_whole_and_alone(sink: FakeVoice, lines, records) -> None:
+    """Every played line's frames went out once each, back to back, from its first frame on."""
+    sent = sink.frames
+    for line, rec in zip(lines, records, strict=True):
+        if rec.status != "played" or not line.clip.frames:
+            continue
+        first = rec.started - line.clip.lead_s
+        i = next(k for k, (t, _) in enumerate(sent) if abs(t - first) < 1e-6)
+        assert [f for _, f in sent[i : i + len(line.clip.frames)]] == list(line.clip.frames), line.kind
+
+
+async def test_every_line_of_s2_1_is_heard_at_its_instant(effects):
+    lines = s2_1(effects)
+    clock = VirtualClock()
+    sink = FakeVoice(clock)
+    t0 = clock() + 5.0
+    report = await clock.run(scheduler(sink, clock, effects).run(t0, lines))
+
+    assert len(report.lines) == len(lines) == 78
+    assert all(r.status == "played" for r in report.lines), report.summary()
+    for line, rec in zip(lines, report.lines, strict=True):
+        assert rec.started == pytest.approx(t0 + line.start_s, abs=HALF), line.kind
+        assert abs(rec.lateness_s) <= HALF
+    assert_whole_and_alone(sink, lines, report.lines)
+    # "one" of each phase countdown lands on the phase end (to the frame)
+    for end in load_official("S2-1").phase_end_s:
+        assert any(abs(r.started - (t0 + end)) <= HALF and r.kind == "count" for r in report.lines)
+    assert report.summary()["dropped"] == 0 and sink.closed
+
+
+async def test_fresh_start_plays_the_opening_line_even_when_voice_joins_late(effects):
+    """The 0 s line is due at the flight's own t0; voice that is ready later plays it late, never drops it."""
+    lines = s2_1(effects)[:3]
+    clock = VirtualClock()
+    sink = FakeVoice(clock, connected=False, join_delay_s=0.8)  # joins in the background
+    t0 = clock()
+    report = await clock.run(scheduler(sink, clock, effects).run(t0, lines))
+    first = report.lines[0]
+    assert first.kind == "mission_start" and first.status == "played"
+    assert first.lateness_s == pytest.approx(0.8, abs=HALF)  # late by the join, not skipped
+    assert [r.status for r in report.lines] == ["played"] * 3
+    assert report.reconnects == 0  # the first join is not a reconnect
+
+
+async def test_restart_skips_only_stale_lines_and_never_the_last_two(effects):
+    lines = s2_1(effects)
+    clock = VirtualClock()
+    sink = FakeVoice(clock)
+    # resumed 3.5 s after the 225 s line: lines more than 4 s past are skipped, that one is played late
+    t0 = clock() - 228.5
+    report = await clock.run(scheduler(sink, clock, effects).run(t0, lines, resumed=True))
+    by_status = {r.start_s: r.status for r in report.lines}
+    for r in report.lines:
+        if r.start_s < 228.5 - 4.0:
+            assert r.status == "skipped", r.start_s
+        else:
+            assert r.status == "played", r.start_s
+    assert by_status[225.0] == "played"
+
+    # resumed long after the end: only the mission's final lines are still said
+    clock2 = VirtualClock()
+    sink2 = FakeVoice(clock2)
+    report2 = await clock2.run(scheduler(sink2, clock2, effects).run(clock2() - 700.0, lines, resumed=True))
+    played = [r for r in report2.lines if r.status == "played"]
+    assert [r.text for r in played] == ["one.", "Mission complete. Entering hyperspace."]
+    assert played[0].ended <= played[1].started + 1e-9  # in order, not on top of each other
+
+    # a fresh start that is late anyway skips nothing
+    clock3 = VirtualClock()
+    report3 = await clock3.run(scheduler(FakeVoice(clock3), clock3, effects).run(clock3() - 30.0, lines[:8]))
+    assert all(r.status == "played" for r in report3.lines)
+
+
+async def test_the_end_lets_the_last_two_lines_play_and_abort_stops_at_once(effects):
+    lines = s2_1(effects)
+    clock = VirtualClock()
+    sink = FakeVoice(clock)
+    t0 = clock() - 590.0
+    sched = scheduler(sink, clock, effects)
+    clock.call_at(t0 + 600.0, sched.finish)  # the flight ends as "one." is due
+    report = await clock.run(sched.run(t0, lines, resumed=True))
+    last_two = report.lines[-2:]
+    assert [r.text for r in last_two] == ["one.", "Mission complete. Entering hyperspace."]
+    assert all(r.status == "played" for r in last_two)
+    assert_whole_and_alone(sink, lines[-2:], report.lines[-2:])
+    assert sink.closed and clock() <= t0 + 601.0 + FIT["operation_ended"] + sched.grace_s + 0.5
+
+    clock2 = VirtualClock()
+    sink2 = FakeVoice(clock2)
+    t0 = clock2() - 590.0
+    sched2 = scheduler(sink2, clock2, effects)
+    clock2.call_at(t0 + 600.0, sched2.abort)
+    report2 = await clock2.run(sched2.run(t0, lines, resumed=True))
+    assert [r.status for r in report2.lines[-2:]] == ["stopped", "stopped"]
+    assert max(t for t, _ in sink2.frames) <= t0 + 600.0 and sink2.closed
+
+
+async def test_static_to_speech_has_no_gap_and_no_overlap(effects):
+    cues = [
+        FakeCue(0.0, "comm_down", "down", effect="static_start", duration_s=5.0),
+        FakeCue(5.0, "comm_restored", "restored", effect="static_end"),
+    ]
+    lines, _ = build_lines(cues, {("down", "en"): tone_clip(1.0, 1), ("restored", "en"): tone_clip(1.0, 2)}, effects)
+    clock = VirtualClock()
+    sink = FakeVoice(clock)
+    t0 = clock()
+    await clock.run(scheduler(sink, clock, effects).run(t0, lines))
+    names = {**{f: "down" for f in lines[0].clip.frames}, **{f: "restored" for f in lines[1].clip.frames}}
+    names.update({f: "static" for f in effects.clip("static").frames})
+    kinds = [(round((t - t0) / FRAME_S), names.get(f, "other")) for t, f in sink.frames]
+    stream = [k for _, k in kinds]
+    # one frame every 20 ms, none missing or doubled
+    assert [i for i, _ in kinds] == list(range(len(kinds)))
+    runs = [k for i, k in enumerate(stream) if i == 0 or stream[i - 1] != k]
+    assert runs == ["down", "static", "restored"]  # and the stream ends with the last line
+    first_restored = next(i for i, k in kinds if k == "restored")
+    last_static = max(i for i, k in kinds if k == "static")
+    assert first_restored == last_static + 1 == round(5.0 / FRAME_S)  # switched on the frame boundary
+    assert not any(k == "other" for i, k in kinds if i < first_restored)  # no silence in between
 
 
 async def test_late_line_is_queued_never_dropped(effects):
-    cues = [
-        FakeCue(0.0, "threat", "long line", effect="alert"),
-        FakeCue(2.0, "incoming_data", "second"),
-        FakeCue(3.0, "count", "third"),
-        FakeCue(30.0, "count", "fourth"),
-    ]
-    speech = {("long line", "en"): tone_clip(6.0, 1), ("second", "en"): tone_clip(1.0, 2),
-              ("third", "en"): tone_clip(1.0, 3), ("fourth", "en"): tone_clip(1.0, 4)}  # fmt: skip
+    cues = [FakeCue(0.0, "threat", "long", effect="alert"), FakeCue(2.0, "count", "b"), FakeCue(3.0, "count", "c"),
+            FakeCue(30.0, "count", "d")]  # fmt: skip
+    speech = {("long", "en"): tone_clip(6.0, 1), ("b", "en"): tone_clip(1.0, 2), ("c", "en"): tone_clip(1.0, 3),
+              ("d", "en"): tone_clip(1.0, 4)}  # fmt: skip
     lines, _ = build_lines(cues, speech, effects)
-    clock = FakeClock()
-    sink = FakeSink(clock)
+    clock = VirtualClock()
+    sink = FakeVoice(clock)
     t0 = clock()
-    report = await PlaybackScheduler(lines, sink, clock=clock, sleep=clock.sleep).run(t0)
-
-    first_len = lines[0].duration_s  # alert + 6 s of speech
+    report = await clock.run(scheduler(sink, clock, effects).run(t0, lines))
     r = report.lines
     assert [x.status for x in r] == ["played"] * 4
-    assert r[1].started == pytest.approx(t0 + first_len, abs=EPS)  # right after the long line
-    assert r[1].lateness_s == pytest.approx(first_len - 2.0, abs=EPS)
-    assert r[1].queued and r[1].jitter_s == pytest.approx(0.0, abs=EPS)
-    assert r[2].started == pytest.approx(r[1].started + 1.0, abs=EPS)
-    assert r[3].started == pytest.approx(t0 + 30.0, abs=EPS) and r[3].lateness_s == pytest.approx(0, abs=EPS)
-    check_no_overlap(sink)
-    sent = [f for _, f in sink.frames()]
-    assert sent == [f for ln in lines for f in ln.clip.frames]  # every frame, in order, none lost
-    summary = report.summary()
-    assert summary["queued"] == 2 and summary["played"] == 4
+    assert r[1].started == pytest.approx(t0 + lines[0].duration_s, abs=1e-6)  # right after the long line
+    assert r[1].queued and r[1].jitter_s == pytest.approx(0.0, abs=1e-6)
+    assert r[2].started == pytest.approx(r[1].started + 1.0, abs=1e-6)
+    assert r[3].lateness_s == pytest.approx(0.0, abs=HALF)
+    assert [f for _, f in sink.frames if f != OPUS_SILENCE] == [f for ln in lines for f in ln.clip.frames]
 
 
-async def test_recovers_after_a_disconnect_and_continues_with_the_next_line(effects):
-    cues = [FakeCue(float(t), "count", f"line {t}") for t in (0, 5, 10, 15, 20)]
-    speech = {(c.text, "en"): tone_clip(2.0, i) for i, c in enumerate(cues)}
-    lines, _ = build_lines(cues, speech, effects)
-    clock = FakeClock()
-    sink = FakeSink(clock, reconnect_delay_s=1.5)
-    t0 = clock()
-    clock.call_at(t0 + 6.0, sink.disconnect)  # one second into "line 5"
-    problems: list[str] = []
-    report = await PlaybackScheduler(lines, sink, clock=clock, sleep=clock.sleep, on_problem=problems.append).run(t0)
-
-    st = [r.status for r in report.lines]
-    assert st == ["played", "interrupted", "played", "played", "played"]
-    assert report.disconnects == 1 and report.reconnects == 1 and sink.reconnect_calls == 1
-    assert report.voice_lost is None and problems == []
-    # the line after the disconnect starts on time: the reconnect happened in the gap
-    assert report.lines[2].started == pytest.approx(t0 + 10.0, abs=EPS)
-    assert report.lines[1].ended == pytest.approx(t0 + 6.0, abs=EPS)
-    check_no_overlap(sink)
-    assert len(sink.line_plays()[1].frames()) == 50  # one second of "line 5" went out before the drop
-
-
-async def test_reconnect_during_a_queued_line_makes_it_late_not_lost(effects):
-    cues = [FakeCue(0.0, "count", "a"), FakeCue(2.0, "count", "b"), FakeCue(3.0, "count", "c")]
-    speech = {("a", "en"): tone_clip(1.9, 1), ("b", "en"): tone_clip(0.5, 2), ("c", "en"): tone_clip(0.5, 3)}
-    lines, _ = build_lines(cues, speech, effects)
-    clock = FakeClock()
-    sink = FakeSink(clock, reconnect_delay_s=2.5)
-    t0 = clock()
-    clock.call_at(t0 + 1.95, sink.disconnect)  # between "a" and "b"
-    report = await PlaybackScheduler(lines, sink, clock=clock, sleep=clock.sleep).run(t0)
-    assert [r.status for r in report.lines] == ["played", "played", "played"]
-    assert report.lines[1].lateness_s == pytest.approx(2.5, abs=EPS)  # noticed when due, then reconnected
-    assert report.lines[2].started == pytest.approx(report.lines[1].started + 0.5, abs=EPS)
-    check_no_overlap(sink)
-
-
-async def test_voice_lost_for_good_reports_once_and_flight_goes_on(effects):
+async def test_a_dropped_connection_is_reestablished(effects):
     cues = [FakeCue(float(t), "count", f"line {t}") for t in (0, 5, 10, 15)]
-    speech = {(c.text, "en"): tone_clip(1.0, i) for i, c in enumerate(cues)}
-    lines, _ = build_lines(cues, speech, effects)
-    clock = FakeClock()
-    sink = FakeSink(clock, reconnect_ok=False)
+    lines, _ = build_lines(cues, {(c.text, "en"): tone_clip(2.0, i) for i, c in enumerate(cues)}, effects)
+    clock = VirtualClock()
+    sink = FakeVoice(clock, join_delay_s=1.0)
     t0 = clock()
-    clock.call_at(t0 + 2.0, sink.disconnect)
+    clock.call_at(t0 + 2.5, sink.drop)  # between lines
+    report = await clock.run(scheduler(sink, clock, effects).run(t0, lines))
+    assert [r.status for r in report.lines] == ["played"] * 4
+    assert report.reconnects == 1 and report.disconnects == 1 and sink.reconnects == 1
+    assert report.lines[1].lateness_s == pytest.approx(0.0, abs=HALF)  # back well before 5 s
+
+
+async def test_a_members_disconnect_ends_voice_until_the_host_rejoins(effects):
+    cues = [FakeCue(float(t), "count", f"line {t}") for t in (0, 5, 10, 15, 20)]
+    lines, _ = build_lines(cues, {(c.text, "en"): tone_clip(1.0, i) for i, c in enumerate(cues)}, effects)
+    clock = VirtualClock()
+    sink = FakeVoice(clock)
+    told: list[str] = []
+    sched = scheduler(sink, clock, effects, on_member_disconnect=lambda: told.append("gone"))
+    t0 = clock()
+    clock.call_at(t0 + 3.0, sink.member_disconnect)
+    rejoined: list[str | None] = []
+
+    async def host_rejoins():
+        rejoined.append(await sched.rejoin())
+
+    import asyncio
+
+    clock.call_at(t0 + 12.0, lambda: asyncio.ensure_future(host_rejoins()))
+    report = await clock.run(sched.run(t0, lines))
+    assert told == ["gone"] and rejoined == [None]
+    assert sink.reconnects == 1  # only the host's rejoin: no silent rejoin after the disconnect
+    assert [r.status for r in report.lines] == ["played", "no_voice", "no_voice", "played", "played"]
+    assert report.member_disconnects == 1
+
+
+async def test_voice_lost_for_good_is_said_once_and_lines_go_to_text(effects):
+    cues = [FakeCue(float(t), "count", f"line {t}") for t in (0, 5, 10)]
+    lines, _ = build_lines(cues, {(c.text, "en"): tone_clip(1.0, i) for i, c in enumerate(cues)}, effects)
+    clock = VirtualClock()
+    sink = FakeVoice(clock, join_delay_s=0.5, reconnect_ok=False)
     problems: list[str] = []
-    report = await PlaybackScheduler(
-        lines, sink, clock=clock, sleep=clock.sleep, on_problem=problems.append, max_reconnect_failures=2
-    ).run(t0)
-    assert [r.status for r in report.lines] == ["played", "no_voice", "no_voice", "no_voice"]
-    assert problems == ["simulated: voice server unreachable"]  # said once
-    assert report.voice_lost == problems[0]
-    assert sink.reconnect_calls == 2  # then it stops trying
+    t0 = clock()
+    clock.call_at(t0 + 2.0, sink.drop)
+    report = await clock.run(scheduler(sink, clock, effects, on_problem=problems.append).run(t0, lines))
+    assert problems == ["simulated: voice server unreachable"]
+    assert [r.status for r in report.lines] == ["played", "no_voice", "no_voice"]
 
 
 async def test_time_scale_compresses_the_schedule_not_the_audio(effects):
-    cues = [FakeCue(0.0, "count", "a"), FakeCue(20.0, "count", "b"), FakeCue(40.0, "count", "c")]
-    speech = {(t, "en"): tone_clip(1.5, i) for i, t in enumerate("abc")}
-    lines, _ = build_lines(cues, speech, effects)
-    clock = FakeClock()
-    sink = FakeSink(clock)
+    cues = [FakeCue(0.0, "count", "a"), FakeCue(10.0, "count", "b")]
+    lines, _ = build_lines(cues, {("a", "en"): tone_clip(1.0, 1), ("b", "en"): tone_clip(1.0, 2)}, effects)
+    clock = VirtualClock()
+    sink = FakeVoice(clock)
     t0 = clock()
-    report = await PlaybackScheduler(lines, sink, time_scale=10.0, clock=clock, sleep=clock.sleep).run(t0)
-    assert [r.started - t0 for r in report.lines] == pytest.approx([0.0, 2.0, 4.0])
-    assert [p.end - p.start for p in sink.line_plays()] == pytest.approx([1.5, 1.5, 1.5])  # audio untouched
+    report = await clock.run(scheduler(sink, clock, effects, time_scale=4.0).run(t0, lines))
+    assert report.lines[1].started == pytest.approx(t0 + 2.5, abs=HALF)
+    assert len(sink.frames_of(lines[1].clip)) == 50  # the audio is not sped up
 
 
-async def test_compressed_flight_queues_lines_that_no_longer_fit(effects):
-    cues = [FakeCue(float(t), "count", f"n{t}") for t in range(5)]  # one per second, like a countdown
-    speech = {(c.text, "en"): tone_clip(0.6, i) for i, c in enumerate(cues)}
-    lines, _ = build_lines(cues, speech, effects)
-    clock = FakeClock()
-    sink = FakeSink(clock)
-    t0 = clock()
-    report = await PlaybackScheduler(lines, sink, time_scale=4.0, clock=clock, sleep=clock.sleep).run(t0)
-    assert [r.status for r in report.lines] == ["played"] * 5
-    assert [r.started - t0 for r in report.lines] == pytest.approx([0.0, 0.6, 1.2, 1.8, 2.4])
-    check_no_overlap(sink)
-
-
-async def test_red_alert_background_plays_between_lines_only_when_enabled(effects):
-    cues = [FakeCue(0.0, "count", "a"), FakeCue(10.0, "count", "b"), FakeCue(10.2, "count", "c")]
-    speech = {(t, "en"): tone_clip(1.0, i) for i, t in enumerate("abc")}
-    lines, _ = build_lines(cues, speech, effects)
-
-    clock = FakeClock()
-    sink = FakeSink(clock)
-    await PlaybackScheduler(lines, sink, clock=clock, sleep=clock.sleep).run(clock())
-    assert sink.filler_plays() == []
-
-    clock = FakeClock()
-    sink = FakeSink(clock)
-    t0 = clock()
-    bg = effects.clip("red_alert")
-    await PlaybackScheduler(lines, sink, background=bg, clock=clock, sleep=clock.sleep).run(t0)
-    fillers = sink.filler_plays()
-    assert len(fillers) == 1  # the 0.2 s gap before "c" is too short for it
-    assert fillers[0].clip is bg
-    assert fillers[0].start == pytest.approx(t0 + 1.0) and fillers[0].end == pytest.approx(t0 + 10.0)
-    check_no_overlap(sink)
-
-
-async def test_static_fills_a_communications_failure(effects):
-    cues = [
-        FakeCue(0.0, "comm_down", "down", effect="static_start", duration_s=10.0),
-        FakeCue(10.0, "comm_restored", "restored", effect="static_end"),
-        FakeCue(30.0, "count", "later"),
-    ]
-    speech = {
-        ("down", "en"): tone_clip(1.2, 1),
-        ("restored", "en"): tone_clip(1.0, 2),
-        ("later", "en"): tone_clip(1, 3),
-    }
-    lines, _ = build_lines(cues, speech, effects)
-    clock = FakeClock()
-    sink = FakeSink(clock)
-    t0 = clock()
-    await PlaybackScheduler(
-        lines, sink, fillers={"static": effects.clip("static")}, clock=clock, sleep=clock.sleep
-    ).run(t0)
-    (static,) = sink.filler_plays()
-    assert static.start == pytest.approx(t0 + 1.2) and static.end == pytest.approx(t0 + 10.0)
-    assert len(static.frames()) == round(8.8 / 0.02)  # looped for the whole span
-    check_no_overlap(sink)
-
-
-async def test_stop_cancels_remaining_lines_and_leaves(effects):
-    cues = [FakeCue(float(t), "count", f"x{t}") for t in (0, 100, 200)]
-    speech = {(c.text, "en"): tone_clip(1.0, i) for i, c in enumerate(cues)}
-    lines, _ = build_lines(cues, speech, effects)
-    clock = FakeClock()
-    sink = FakeSink(clock)
-    sched = PlaybackScheduler(lines, sink, clock=clock, sleep=asyncio.sleep)  # real sleeps: we cancel it
-    task = asyncio.create_task(sched.run(clock()))
-    await asyncio.sleep(0.01)
-    sched.stop()
-    task.cancel()
-    with pytest.raises(asyncio.CancelledError):
-        await task
-    assert sched.report.lines[0].started is not None  # it was speaking when stopped
-    assert [r.status for r in sched.report.lines] == ["stopped", "stopped", "stopped"]
-    assert sink.closed
-
-
-async def test_real_clock_smoke(effects):
-    """Real asyncio timing, compressed: order and lateness are recorded (no timing assertions)."""
-    cues = [FakeCue(t, "count", f"r{t}") for t in (0.0, 0.1, 0.2)]
-    speech = {(c.text, "en"): tone_clip(0.04, i) for i, c in enumerate(cues)}
-    lines: list[Line]
-    lines, _ = build_lines(cues, speech, effects)
-
-    import time
-
-    class RealSink:
-        def __init__(self):
-            self.started: list[float] = []
-
-        def is_connected(self):
-            return True
-
-        def play(self, clip, on_done, *, loop=False):
-            self.started.append(time.monotonic())
-            asyncio.get_running_loop().call_later(clip.duration_s, on_done, None)
-
-        def stop(self):
-            pass
-
-        async def reconnect(self):
-            return None
-
-        async def close(self):
-            pass
-
-    sink = RealSink()
-    report = await PlaybackScheduler(lines, sink).run(time.monotonic() + 0.02)
-    assert [r.status for r in report.lines] == ["played"] * 3
-    assert len(sink.started) == 3 and sink.started == sorted(sink.started)
-    assert all(r.lateness_s is not None and r.lateness_s >= 0 for r in report.lines)
+def test_mixer_starts_a_clip_by_its_lead_in_so_the_voice_lands_on_time():
+    now = [100.0]
+    mixer = FrameMixer(clock=lambda: now[0])
+    clip = Clip(tuple(bytes([i]) * 3 for i in range(10)), "speech", lead_frames=1)
+    heard: list[float] = []
+    mixer.add(MixItem(1, clip, due=100.2, on_start=heard.append))
+    out = []
+    for _ in range(20):
+        out.append((round(now[0], 3), mixer.read()))
+        now[0] += FRAME_S
+    starts = [t for t, f in out if f == clip.frames[0]]
+    assert starts == [100.18]  # one frame early: the lead-in frame
+    assert heard == [pytest.approx(100.2)]  # the first audible frame, on the instant
+    mixer.drain(now[0])
+    assert mixer.read() == b"" and mixer.finished
