@@ -1,4 +1,4 @@
-"""The action cards (shared/reference/action-deck.md): 90 normal cards and 6 heroic ones.
+"""The action cards of the base game: 90 normal cards and 6 heroic ones.
 
 A card has an action half and a movement half; which half is up decides the code the resolver
 sees.  Ids are stable strings so a stored flight and a Discord button can name a card:
@@ -10,15 +10,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
-from typing import Literal
 
-Half = Literal["action", "move"]
+from engine.vocab import ActionCode, Half
 
-# action -> cards per movement (red arrow, blue arrow, gravolift); action-deck.md §1
-_COUNTS = {"a": 10, "b": 8, "c": 7, "x": 5}
-_MOVES = ("<", ">", "^")
-# heroic card -> (action half, heroic move digit); action-deck.md §2, digits as in engine.board.HEROIC_MOVES
-_HEROIC = {
+# action -> cards per movement (red arrow, blue arrow, gravolift), as printed in the base game's deck
+_COUNTS: dict[ActionCode, int] = {"a": 10, "b": 8, "c": 7, "x": 5}
+_MOVES: tuple[ActionCode, ...] = ("<", ">", "^")
+# heroic card -> (action half, heroic move digit); digits as in engine.board.HEROIC_MOVES
+_HEROIC: dict[str, tuple[ActionCode, ActionCode]] = {
     "H1": ("A", "3"),  # heroic A / lower blue
     "H2": ("A", "1"),  # heroic A / lower red
     "H3": ("B", "4"),  # heroic B / upper red
@@ -31,11 +30,11 @@ _HEROIC = {
 @dataclass(frozen=True, slots=True)
 class ActionCard:
     id: str
-    action: str  # a b c x | A B X
-    move: str  # < > ^ | 1-6
+    action: ActionCode  # a b c x | A B X
+    move: ActionCode  # < > ^ | 1-6
     heroic: bool = False
 
-    def code(self, half: Half) -> str:
+    def code(self, half: Half) -> ActionCode:
         """The resolver's action code for this card played with `half` up."""
         return self.action if half == "action" else self.move
 

@@ -17,25 +17,26 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeAlias, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator, model_validator
 
 from engine.board import TRACK_IDS, phase_of
-from engine.flight.cards import Half, card, heroic_cards, is_card, normal_cards
+from engine.flight import views
+from engine.flight.cards import card, heroic_cards, is_card, normal_cards
 from engine.flight.phrases import LANGS, render
 from engine.flight.script import Cue, intercom_script
 from engine.flight.snapshot import SCHEMA_VERSION, SnapshotError, migrate
 from engine.flight.timeline import TRANSFER_BEEP_AFTER_S, Timeline, load_official, official_ids
+from engine.flight.views import DeckView, StationView
 from engine.model import Game, PlayerPlan, Result, ThreatPlacement, Tracks
 from engine.threats.catalog import base_cards
+from engine.vocab import LANGUAGES, Difficulty, Half, Language
 
-Difficulty = Literal["white", "yellow", "mixed"]
-Lang = Literal["en", "ru", "cs"]
-assert set(LANGS) == {"en", "ru", "cs"}
+assert set(LANGS) == set(LANGUAGES)
 
 # Every kind of FlightEvent the machine can emit (tests check each one occurs).
-EVENT_KINDS: tuple[str, ...] = (
+EventKind: TypeAlias = Literal[
     "intercom",  # a spoken line is due; carries the Cue
     "round_started",  # phase 1 begins: hands may be looked at and played
     "android_revealed",  # an android's heroic card turns face up (at the start of phase 1)
@@ -56,10 +57,12 @@ EVENT_KINDS: tuple[str, ...] = (
     "card_drawn",
     "card_given",
     "end_agreed",
-)
+]
+EVENT_KINDS: tuple[EventKind, ...] = get_args(EventKind)
 
-# Stable rejection codes (the bot maps each to a localized sentence).
-REASONS: tuple[str, ...] = (
+# Why a command is refused: one enumeration, stable codes; each language's sentence lives with the
+# caller (the bot's locales), never here.
+RejectionCode: TypeAlias = Literal[
     "not_started",  # before the mission start announcement
     "round_over",  # the action round has ended
     "not_in_crew",  # no such crew member / board
@@ -83,7 +86,8 @@ REASONS: tuple[str, ...] = (
     "bad_target",  # give to oneself, to an android, or to nobody
     "too_early",  # agreeing to end before the second phase has ended
     "already_agreed",
-)
+]
+REASONS: tuple[RejectionCode, ...] = get_args(RejectionCode)
 
 
 class FlightError(ValueError):
@@ -117,7 +121,7 @@ class FlightConfig(BaseModel):
     seed: int = 0
     mission: str | None = None  # an official id (S1-1 ... S2-8)
     timeline: Timeline | None = None  # or a generated / custom one
-    lang: Lang = "en"
+    lang: Language = "en"
 
     @field_validator("crew", mode="before")
     @classmethod
@@ -256,7 +260,7 @@ class FlightEvent:
 
     seq: int
     at_s: float
-    kind: str
+    kind: EventKind
     data: dict[str, Any] = field(default_factory=dict)
     cue: Cue | None = None
     private_to: str | None = None
@@ -280,8 +284,11 @@ class Accepted:
 
 @dataclass(frozen=True, slots=True)
 class Rejected:
-    reason: str
-    message: str
+    """A refused command: a code from `RejectionCode` and the values a sentence about it may need
+    (the words are the caller's, per language)."""
+
+    reason: RejectionCode
+    params: dict[str, Any] = field(default_factory=dict)
     ok: Literal[False] = False
 
 
@@ -507,7 +514,7 @@ class Flight:
 
     def _event(
         self,
-        kind: str,
+        kind: EventKind,
         data: dict[str, Any] | None = None,
         cue: Cue | None = None,
         private_to: str | None = None,
@@ -649,75 +656,122 @@ class Flight:
         """Answer one player input at the current mission time; a rejection leaves the state unchanged."""
         if isinstance(command, dict):
             command = parse_command(command)
-        if self.status == "ready":
-            return Rejected("not_started", "the mission has not started yet")
-        if self.status == "ended":
-            return Rejected("round_over", "the action round is over")
-        player = self.member(command.player)
-        if player is None:
-            return Rejected("not_in_crew", f"{command.player} is not in the crew")
-        if player.android:
-            return Rejected("android_cannot_act", f"{player.name} is an android and acts only through players")
-        handler = {
-            PlaceCard: self._place,
-            MoveCard: self._move,
-            TakeBack: self._take_back,
-            FinishPhase: self._finish,
-            DrawCard: self._draw,
-            GiveCard: self._give,
-            AgreeEnd: self._agree,
-        }[type(command)]
-        return handler(player, command)  # type: ignore[operator]
+        player = self._actor(command.player)
+        if isinstance(player, Rejected):
+            return player
+        if isinstance(command, PlaceCard):
+            return self._place(player, command)
+        if isinstance(command, MoveCard):
+            return self._move(player, command)
+        if isinstance(command, TakeBack):
+            return self._take_back(player, command)
+        if isinstance(command, FinishPhase):
+            return self._finish(player)
+        if isinstance(command, DrawCard):
+            return self._draw(player)
+        if isinstance(command, GiveCard):
+            return self._give(player, command)
+        return self._agree(player)
 
+    def check(self, command: Command | dict[str, Any]) -> Rejected | None:
+        """Why `apply(command)` would be rejected now (None: it would be accepted); changes nothing.
+
+        The station view lists legal commands with the same predicates, so a control a player sees
+        is one `apply` accepts.
+        """
+        if isinstance(command, dict):
+            command = parse_command(command)
+        player = self._actor(command.player)
+        if isinstance(player, Rejected):
+            return player
+        checked: object
+        if isinstance(command, PlaceCard):
+            checked = self._check_place(player, command.card, command.turn, command.board)
+        elif isinstance(command, MoveCard):
+            checked = self._check_move(player, command.board, command.from_turn, command.to_turn)
+        elif isinstance(command, TakeBack):
+            checked = self._check_take_back(player, command.board, command.turn)
+        elif isinstance(command, FinishPhase):
+            checked = self._check_finish(player)
+        elif isinstance(command, DrawCard):
+            checked = self._check_draw(player)
+        elif isinstance(command, GiveCard):
+            checked = self._check_give(player, command.card, command.to)
+        else:
+            checked = self._check_agree(player)
+        return checked if isinstance(checked, Rejected) else None
+
+    def _actor(self, name: str) -> _Member | Rejected:
+        if self.status == "ready":
+            return Rejected("not_started")
+        if self.status == "ended":
+            return Rejected("round_over")
+        player = self.member(name)
+        if player is None:
+            return Rejected("not_in_crew", {"name": name})
+        if player.android:
+            return Rejected("android_cannot_act", {"name": player.name})
+        return player
+
+    # Each `_check_*` is the whole rule for one command and changes nothing; the handler below it
+    # only carries out what the check allowed.
     def _board_of(self, player: _Member, name: str | None) -> _Member | Rejected:
         target = player if name is None else self.member(name)
         if target is None:
-            return Rejected("not_in_crew", f"{name} is not in the crew")
+            return Rejected("not_in_crew", {"name": name})
         if target is player and player.on_board:
             return target
         if not target.android:
-            return Rejected("not_your_board", f"you cannot plan on {target.name}'s board")
+            return Rejected("not_your_board", {"board": target.name})
         return target
 
     def _turn_open(self, player: _Member, board: _Member, turn: int) -> Rejected | None:
         if not 1 <= turn <= self.last_turn:
-            return Rejected("bad_turn", f"this mission has turns 1-{self.last_turn}")
+            return Rejected("bad_turn", {"turn": turn, "last": self.last_turn})
         phase = phase_of(turn)
         if phase < self.round_phase:
-            return Rejected("phase_over", f"phase {phase} has ended; turn {turn} is locked")
-        if board is player:
-            if phase < player.phase:
-                return Rejected("phase_over", f"you finished phase {phase}; turn {turn} is locked")
-            if phase > player.phase:
-                return Rejected(
-                    "turn_of_other_phase",
-                    f"turn {turn} belongs to phase {phase}; you plan phase {player.phase}",
-                )
-        elif phase > player.phase:  # Interpretation: an android's turn is open once the planner has reached it
-            return Rejected(
-                "turn_of_other_phase", f"turn {turn} belongs to phase {phase}; you plan phase {player.phase}"
-            )
+            return Rejected("phase_over", {"turn": turn, "phase": phase})
+        if board is player and phase < player.phase:
+            return Rejected("phase_over", {"turn": turn, "phase": phase})
+        # Interpretation: an android's turn is open once its planner has reached the turn's phase
+        if phase > player.phase:
+            return Rejected("turn_of_other_phase", {"turn": turn, "phase": phase, "planning": player.phase})
         return None
 
-    def _place(self, player: _Member, cmd: PlaceCard) -> Accepted | Rejected:
-        board = self._board_of(player, cmd.board)
+    def _card_owner(self, player: _Member, board: _Member, card_id: str) -> _Member | Rejected:
+        """Whose hand `card_id` leaves when it goes on `board` (the player's, or an android's own heroic)."""
+        owner: _Member | None = None
+        if card_id in player.hand:
+            owner = player
+        elif board.android and card_id in board.hand:
+            owner = board
+        if owner is None or not is_card(card_id):
+            return Rejected("not_your_card", {"card": card_id})
+        if card(card_id).heroic and owner is player and board is not player:
+            return Rejected("heroic_owner_only", {"card": card_id})
+        return owner
+
+    def _check_place(
+        self, player: _Member, card_id: str, turn: int, board_name: str | None
+    ) -> tuple[_Member, _Member] | Rejected:
+        board = self._board_of(player, board_name)
         if isinstance(board, Rejected):
             return board
-        owner: _Member | None = None
-        if cmd.card in player.hand:
-            owner = player
-        elif board.android and cmd.card in board.hand:
-            owner = board  # the android's own heroic card
-        if owner is None or not is_card(cmd.card):
-            return Rejected("not_your_card", f"{cmd.card} is not in your hand")
-        the_card = card(cmd.card)
-        if the_card.heroic and owner is player and board is not player:
-            return Rejected("heroic_owner_only", "a heroic card may only be played on its owner's board")
-        closed = self._turn_open(player, board, cmd.turn)
+        owner = self._card_owner(player, board, card_id)
+        if isinstance(owner, Rejected):
+            return owner
+        closed = self._turn_open(player, board, turn)
         if closed:
             return closed
-        if cmd.turn in board.board:
-            return Rejected("slot_taken", f"turn {cmd.turn} already holds a card")
+        if turn in board.board:
+            return Rejected("slot_taken", {"turn": turn})
+        return board, owner
+
+    def _place(self, player: _Member, cmd: PlaceCard) -> Accepted | Rejected:
+        checked = self._check_place(player, cmd.card, cmd.turn, cmd.board)
+        if isinstance(checked, Rejected):
+            return checked
+        board, owner = checked
         owner.hand.remove(cmd.card)
         board.board[cmd.turn] = _Slot(cmd.card, cmd.half, player.name)
         face_up = board.android
@@ -727,33 +781,42 @@ class Flight:
             "turn": cmd.turn,
             "half": cmd.half,
             "card": cmd.card if face_up else None,
-            "code": the_card.code(cmd.half) if face_up else None,
+            "code": card(cmd.card).code(cmd.half) if face_up else None,
         }
         return Accepted([self._event("card_placed", data, private_to=None if face_up else player.name)])
 
     def _slot_for_change(self, player: _Member, board: _Member, turn: int) -> _Slot | Rejected:
         if board.android and not self.solo and turn in board.board:
-            return Rejected("card_fixed", "a card on an android's board can never be moved again")
+            return Rejected("card_fixed", {"turn": turn})
         if not 1 <= turn <= self.last_turn:
-            return Rejected("bad_turn", f"this mission has turns 1-{self.last_turn}")
+            return Rejected("bad_turn", {"turn": turn, "last": self.last_turn})
         slot = board.board.get(turn)
         if slot is None:
-            return Rejected("slot_empty", f"turn {turn} holds no card")
+            return Rejected("slot_empty", {"turn": turn})
         closed = self._turn_open(player, board, turn)
         return closed or slot
 
-    def _move(self, player: _Member, cmd: MoveCard) -> Accepted | Rejected:
-        board = self._board_of(player, cmd.board)
+    def _check_move(
+        self, player: _Member, board_name: str | None, from_turn: int, to_turn: int
+    ) -> tuple[_Member, _Slot] | Rejected:
+        board = self._board_of(player, board_name)
         if isinstance(board, Rejected):
             return board
-        slot = self._slot_for_change(player, board, cmd.from_turn)
+        slot = self._slot_for_change(player, board, from_turn)
         if isinstance(slot, Rejected):
             return slot
-        closed = self._turn_open(player, board, cmd.to_turn)
+        closed = self._turn_open(player, board, to_turn)
         if closed:
             return closed
-        if cmd.to_turn != cmd.from_turn and cmd.to_turn in board.board:
-            return Rejected("slot_taken", f"turn {cmd.to_turn} already holds a card")
+        if to_turn != from_turn and to_turn in board.board:
+            return Rejected("slot_taken", {"turn": to_turn})
+        return board, slot
+
+    def _move(self, player: _Member, cmd: MoveCard) -> Accepted | Rejected:
+        checked = self._check_move(player, cmd.board, cmd.from_turn, cmd.to_turn)
+        if isinstance(checked, Rejected):
+            return checked
+        board, slot = checked
         del board.board[cmd.from_turn]
         board.board[cmd.to_turn] = _Slot(slot.card, cmd.half or slot.half, slot.placed_by)
         data = {
@@ -765,71 +828,104 @@ class Flight:
         }
         return Accepted([self._event("card_moved", data, private_to=None if board.android else player.name)])
 
-    def _take_back(self, player: _Member, cmd: TakeBack) -> Accepted | Rejected:
-        board = self._board_of(player, cmd.board)
+    def _check_take_back(self, player: _Member, board_name: str | None, turn: int) -> tuple[_Member, _Slot] | Rejected:
+        board = self._board_of(player, board_name)
         if isinstance(board, Rejected):
             return board
-        slot = self._slot_for_change(player, board, cmd.turn)
+        slot = self._slot_for_change(player, board, turn)
         if isinstance(slot, Rejected):
             return slot
+        return board, slot
+
+    def _take_back(self, player: _Member, cmd: TakeBack) -> Accepted | Rejected:
+        checked = self._check_take_back(player, cmd.board, cmd.turn)
+        if isinstance(checked, Rejected):
+            return checked
+        board, slot = checked
         del board.board[cmd.turn]
         # an android's heroic card goes back to the android, anything else to the player's hand
         (board if board.android and slot.card == board.heroic else player).hand.append(slot.card)
         data = {"player": player.name, "board": board.name, "turn": cmd.turn, "card": slot.card}
         return Accepted([self._event("card_taken_back", data, private_to=None if board.android else player.name)])
 
-    def _finish(self, player: _Member, cmd: FinishPhase) -> Accepted | Rejected:
+    def _check_finish(self, player: _Member) -> Rejected | None:
         if player.phase >= self.timeline.phases:
-            return Rejected("no_next_phase", "this is the last phase; nothing to finish early")
+            return Rejected("no_next_phase", {"phase": player.phase})
+        return None
+
+    def _finish(self, player: _Member) -> Accepted | Rejected:
+        refused = self._check_finish(player)
+        if refused:
+            return refused
         player.phase += 1
         events = [self._event("phase_finished", {"player": player.name, "phase": player.phase - 1})]
         events += self._deal(player, player.phase)
         return Accepted(events)
 
-    def _draw(self, player: _Member, cmd: DrawCard) -> Accepted | Rejected:
+    def _check_draw(self, player: _Member) -> int | Rejected:
+        """The incoming-data window the player would draw for."""
         if not self.incoming:
-            return Rejected("no_incoming_data", "no incoming data to draw from")
+            return Rejected("no_incoming_data")
         unused = [i for i in self.incoming if i not in player.drew]
         if not unused:
-            return Rejected("already_drew", "you already drew for this incoming data")
+            return Rejected("already_drew")
         if not self.action_deck:
-            return Rejected("deck_empty", "the action deck is empty")
+            return Rejected("deck_empty")
+        return unused[0]
+
+    def _draw(self, player: _Member) -> Accepted | Rejected:
+        window = self._check_draw(player)
+        if isinstance(window, Rejected):
+            return window
         cid = self.action_deck.pop(0)
-        player.drew.append(unused[0])
+        player.drew.append(window)
         player.hand.append(cid)
-        return Accepted(
-            [
-                self._event(
-                    "card_drawn",
-                    {"player": player.name, "card": cid, "index": unused[0]},
-                    private_to=player.name,
-                )
-            ]
-        )
+        data = {"player": player.name, "card": cid, "index": window}
+        return Accepted([self._event("card_drawn", data, private_to=player.name)])
+
+    def _check_giving(self, player: _Member) -> int | Rejected:
+        """The data transfer the player may give a card in (any card, to anyone: checked below)."""
+        if self.transfer is None:
+            return Rejected("transfer_closed")
+        if self.transfer in player.gave:
+            return Rejected("already_gave")
+        return self.transfer
+
+    def _check_give(self, player: _Member, card_id: str, to: str) -> tuple[int, _Member] | Rejected:
+        window = self._check_giving(player)
+        if isinstance(window, Rejected):
+            return window
+        if card_id not in player.hand:
+            return Rejected("not_your_card", {"card": card_id})
+        if card(card_id).heroic:
+            return Rejected("heroic_not_transferable", {"card": card_id})
+        target = self.member(to)
+        if target is None or target is player or target.android:
+            return Rejected("bad_target", {"name": to})
+        return window, target
 
     def _give(self, player: _Member, cmd: GiveCard) -> Accepted | Rejected:
-        if self.transfer is None:
-            return Rejected("transfer_closed", "no data transfer is running")
-        if self.transfer in player.gave:
-            return Rejected("already_gave", "you already gave a card in this data transfer")
-        if cmd.card not in player.hand:
-            return Rejected("not_your_card", f"{cmd.card} is not in your hand")
-        if card(cmd.card).heroic:
-            return Rejected("heroic_not_transferable", "heroic cards cannot be given")
-        target = self.member(cmd.to)
-        if target is None or target is player or target.android:
-            return Rejected("bad_target", f"{cmd.to} cannot take a card (give to another human player)")
+        checked = self._check_give(player, cmd.card, cmd.to)
+        if isinstance(checked, Rejected):
+            return checked
+        window, target = checked
         player.hand.remove(cmd.card)
         target.hand.append(cmd.card)
-        player.gave.append(self.transfer)
-        data = {"player": player.name, "to": target.name, "card": cmd.card, "index": self.transfer}
+        player.gave.append(window)
+        data = {"player": player.name, "to": target.name, "card": cmd.card, "index": window}
         return Accepted([self._event("card_given", data)])
 
-    def _agree(self, player: _Member, cmd: AgreeEnd) -> Accepted | Rejected:
+    def _check_agree(self, player: _Member) -> Rejected | None:
         if self.round_phase <= 2:
-            return Rejected("too_early", "the round can end early only after the second phase has ended")
+            return Rejected("too_early")
         if player.agreed_end:
-            return Rejected("already_agreed", "you already agreed to end the round")
+            return Rejected("already_agreed")
+        return None
+
+    def _agree(self, player: _Member) -> Accepted | Rejected:
+        refused = self._check_agree(player)
+        if refused:
+            return refused
         player.agreed_end = True
         events = [self._event("end_agreed", {"player": player.name})]
         if all(m.agreed_end for m in self.humans()):
@@ -841,57 +937,19 @@ class Flight:
             events.append(self._event("round_ended", {"early": True}, cue))
         return Accepted(events)
 
-    # -- views -----------------------------------------------------------------------------------
-    def _board_view(self, m: _Member, viewer: _Member | None) -> list[dict[str, Any]]:
-        out = []
-        for turn in range(1, self.last_turn + 1):
-            slot = m.board.get(turn)
-            phase = phase_of(turn)
-            planner = viewer or m
-            locked = phase < self.round_phase or (m is planner and phase < planner.phase) or self.status == "ended"
-            open_ = not locked and phase <= planner.phase and self.status == "running"
-            visible = m.android or viewer is m
-            entry: dict[str, Any] = {"turn": turn, "phase": phase, "locked": locked, "open": open_}
-            if slot is not None:
-                entry |= {
-                    "card": slot.card if visible else "?",
-                    "half": slot.half if visible else None,
-                    "code": card(slot.card).code(slot.half) if visible else None,
-                }
-            else:
-                entry |= {"card": None, "half": None, "code": None}
-            out.append(entry)
-        return out
+    # -- views ---------------------------------------------------------------------------------------
+    @property
+    def complete(self) -> bool:
+        """The round is over and the intercom has said its last line: time to resolve."""
+        return self.status == "ended" and self.next_due_s() is None
 
-    def view(self, name: str) -> dict[str, Any]:
-        """What `name` may see: own hand and board, androids' boards, threats drawn, open windows."""
-        me = self.member(name)
-        if me is None:
-            raise FlightError(f"{name} is not in the crew")
-        return {
-            "name": me.name,
-            "android": me.android,
-            "now_s": self.now_s,
-            "status": self.status,
-            "round_phase": self.round_phase,
-            "planning_phase": me.phase,
-            "hand": [card(c).to_dict() for c in me.hand] if self.status != "ready" else [],
-            "board": self._board_view(me, me) if me.on_board else None,
-            "androids": {
-                m.name: {
-                    "heroic": m.heroic if self.status != "ready" else None,
-                    "hand": list(m.hand) if self.status != "ready" else [],
-                    "board": self._board_view(m, me if not me.android else None),
-                }
-                for m in self.members
-                if m.android
-            },
-            "can_draw": bool([i for i in self.incoming if i not in me.drew]) and not me.android,
-            "can_give": self.transfer is not None and self.transfer not in me.gave and not me.android,
-            "comm_down": self.comm_down_until is not None,
-            "threats": [dict(t) for t in self.threats],
-            "agreed_end": me.agreed_end,
-        }
+    def station(self, name: str) -> StationView:
+        """What `name` may see and do now (see engine.flight.views)."""
+        return views.station(self, name)
+
+    def deck(self) -> DeckView:
+        """What the whole crew sees on the flight deck (see engine.flight.views)."""
+        return views.deck(self)
 
     # -- persistence -------------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:

@@ -32,7 +32,7 @@ def next_id() -> int:
 
 
 class RecordingVoice:
-    """A voice bridge that records what the bot asked of it (issue 5's player is tested there)."""
+    """A voice bridge that records what the bot asked of it (the voice player has its own tests)."""
 
     def __init__(self, reason: str | None = "voice is off in tests") -> None:
         self.reason = reason
@@ -154,9 +154,11 @@ def make_text_channel(guild: Any) -> MagicMock:
     channel.sent = []
     channel.messages = []
     channel.edits = []
+    channel.timeline = []  # sends and edits in the order they reached "Discord"
 
     async def send(content: str | None = None, **kwargs: Any) -> MagicMock:
         channel.sent.append(Sent("send", content, kwargs))
+        channel.timeline.append(Sent("send", content, kwargs))
         message = make_message(channel)
         channel.messages.append(message)
         return message
@@ -169,6 +171,7 @@ def make_text_channel(guild: Any) -> MagicMock:
 
         async def edit(**kwargs: Any) -> None:
             channel.edits.append((message_id, kwargs))
+            channel.timeline.append(Sent("edit", kwargs.get("content"), kwargs))
 
         msg.edit = AsyncMock(side_effect=edit)
         return msg
@@ -338,6 +341,9 @@ async def new_bot(
     if world is not None:
         world.attach(bot)
     await bot.setup_hook()
+    service = bot.get_cog("Mission").flights  # type: ignore[union-attr]
+    service.posts.edit_interval_s = 0.0  # the pacing of edits is real time; tests move a fake clock
+    service.hands.interval = 0.0
     return bot
 
 
@@ -423,6 +429,19 @@ async def tick(service: Any, fid: str) -> float | None:
 
 def last(inter: Any) -> Any:
     return inter.log[-1]
+
+
+def channel_text(channel: Any) -> str:
+    """Everything the channel shows in text: posts, and the latest content of every edited message."""
+    return "\n".join(s.content or "" for s in channel.timeline)
+
+
+async def station_view(bot: Any, fid: str, name: str) -> Any:
+    """`name`'s station as the engine sees it now (what a test asserts on instead of the stored state)."""
+    from engine.flight.machine import Flight
+
+    record = await bot.storage.load_flight(fid)
+    return Flight.from_dict(record.state).station(name)
 
 
 async def open_station(world: Any, user: Any, fid: str) -> Any:

@@ -19,8 +19,9 @@ from typing import Any
 import pytest
 
 from bot.exts.mission import _ids
-from bot.exts.mission._flights import enc_card
+from bot.exts.mission._station import card_key
 from bot.storage import ChannelBusy, FlightRecord, StaleWrite, Storage
+from engine.flight.views import card_view
 from tests.bot.helpers import World, click, new_bot, open_lobby, stop_bot
 from tests.bot.storage_backends import bot_backend, open_storage, storage
 from tests.bot.test_storage import record
@@ -163,8 +164,8 @@ async def test_twenty_flights_through_the_bot(tmp_path: Path, clock: Any, bot_ba
             stored = await bot.storage.load_flight(fid)
             hand = next(m for m in stored.state["members"] if m["name"] == member.display_name)["hand"]
             for turn, card in zip((1, 2), hand, strict=False):
-                cid = _ids.make(fid, "place", member.id, "h" + enc_card(card), "action")
-                inter = await click(world, member, cid, [str(turn)])
+                cid = _ids.make(fid, "place", member.id, card_key(card_view(card)))
+                inter = await click(world, member, cid, [f"a.{turn}"])
                 # acknowledged: the hand was redrawn (at once, or after the 2-s watchdog deferred it)
                 if inter.log[-1].kind in ("edit_message", "edit_original"):
                     placed[fid].append((member.display_name, card, turn))

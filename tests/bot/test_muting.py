@@ -8,6 +8,7 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
+from engine.flight.machine import Flight
 from tests.bot.helpers import World, http_error, new_bot, start_flight, stop_bot, tick
 
 COMM_DOWN_S = 171  # S2-1: communications down at 2:50, restored at 3:00
@@ -42,12 +43,12 @@ async def test_a_throttled_mute_does_not_delay_the_clock_and_the_unmute_follows(
     await _to(service, bot, fid, clock, COMM_DOWN_S)
     await asyncio.wait_for(service.tick(fid), timeout=1.0)  # returns although Ann's mute is stuck
     record = await bot.storage.load_flight(fid)
-    assert record.state["comm_down_until"] is not None
+    assert Flight.from_dict(record.state).deck().comm_down_until_s is not None
     assert set(record.notes["muted"]) == {ann.id, bob.id}  # recorded before any Discord call
 
     await _to(service, bot, fid, clock, COMM_UP_S)
     await asyncio.wait_for(service.tick(fid), timeout=1.0)  # the next transition is on time
-    assert (await bot.storage.load_flight(fid)).state["comm_down_until"] is None
+    assert Flight.from_dict((await bot.storage.load_flight(fid)).state).deck().comm_down_until_s is None
     try:
         # The retry runs on the voice queue after Discord's retry_after; wait for it, boundedly.
         for _ in range(200):

@@ -58,3 +58,34 @@ async def test_leaderboard_empty(bot: Any, world: Any) -> None:
     inter = world.interaction(world.member("Ann"))
     await cog.leaderboard.callback(cog, inter)
     assert "No surviving flights" in inter.log[-1].embed.description
+
+
+async def test_leaderboard_shows_lost_flights_apart_with_what_destroyed_them(bot: Any, world: Any) -> None:
+    from dataclasses import replace
+
+    from tests.bot.test_storage import record
+    from tests.bot.test_storage_units import entry_for
+
+    lost_flight = replace(record("0000dead"), guild_id=world.guild.id)
+    lost = replace(entry_for(lost_flight), outcome="destroyed", destroyed_by="SE2-05", total=-4)
+    await bot.storage.add_logbook_entry(lost)
+    cog = bot.get_cog("Records")
+    inter = world.interaction(world.member("Ann"))
+    await cog.leaderboard.callback(cog, inter)
+    embed = inter.log[-1].embed
+    assert "No surviving flights" in embed.description  # none survived: said, and the lost ones follow
+    field = next(f for f in embed.fields if f.name == "Lost flights")
+    assert "S2-1" in field.value and "Nemesis" in field.value and "Ann" in field.value
+
+
+def test_the_captains_log_leaves_out_lines_that_changed_nothing() -> None:
+    from bot.exts.mission._render import captains_log
+
+    entries = [
+        {"turn": 1, "kind": "energy", "player": "Ann", "amount": 0, "frm": "reactor", "to": "shield",
+         "text": "Ann moves 0 energy from reactor to shield"},
+        {"turn": 1, "kind": "energy", "player": "Bob", "amount": 2, "frm": "reactor", "to": "shield",
+         "text": "Bob moves 2 energy from reactor to shield"},
+    ]  # fmt: skip
+    text = "\n".join(captains_log("en", entries))
+    assert "Bob" in text and "Ann" not in text

@@ -8,9 +8,11 @@ from typing import Any
 
 import pytest
 
-from bot.exts.mission._flights import card_text, threat_line
+from bot.exts.mission._deck import threat_line
 from bot.exts.mission._log_i18n import describe
+from bot.exts.mission._station import card_text
 from bot.i18n import threat_name, threat_text
+from engine.flight.views import ThreatView, card_view
 from engine.threats.catalog import base_cards
 from tests.bot.helpers import start_flight, tick
 
@@ -73,10 +75,11 @@ def test_the_log_uses_translated_names_and_card_texts() -> None:
 
 
 def test_cards_and_announcements_in_the_flights_language() -> None:
-    assert card_text("a<01", "ru").endswith("⬅️ красная")
-    assert "→" in card_text("H1", "cs") and "lower" not in card_text("H1", "cs")
-    line = threat_line("cs", {"id": "E1-02", "zone": "red", "turn": 3, "track": "T2"})
-    assert "**Torpédoborec** (E1-02)" in line and "X: útok 1" in line
+    assert card_text("ru", card_view("a<01")) == "🔫 A: огонь · ⬅️ к красному сектору"
+    heroic = card_text("cs", card_view("H1"))
+    assert heroic.startswith("⭐") and "dolní modré" in heroic and "lower" not in heroic and "H1" not in heroic
+    line = threat_line("cs", ThreatView(id="E1-02", name="Destroyer", turn=3, zone="red", track="T2"))
+    assert "**Torpédoborec**" in line and "X: útok 1" in line
 
 
 @pytest.mark.parametrize("mission", ["S1-3", "S2-2", "S2-5", "S2-8"])

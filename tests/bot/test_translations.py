@@ -17,7 +17,7 @@ LANGS = ("ru", "cs")
 
 
 def engine_event_kinds() -> set[str]:
-    """Every `m.emit("<kind>", ...)` in the rules engine (read from the source, as the brief says)."""
+    """Every `m.emit("<kind>", ...)` in the rules engine (read from the source, so a new kind cannot be missed)."""
     kinds: set[str] = set()
     for folder in ("engine/resolution", "engine/threats"):
         for path in (ROOT / folder).rglob("*.py"):
@@ -79,3 +79,16 @@ def test_a_real_resolution_log_is_rendered_entirely_in_the_language(lang: str) -
         assert line != entry.get("text"), (lang, entry)
     cyrillic = sum(1 for entry in log if re.search("[а-яё]", describe(lang, entry), re.I))
     assert (cyrillic == len(log)) if lang == "ru" else (cyrillic == 0)
+
+
+@pytest.mark.parametrize("lang", ("en", *LANGS))
+def test_every_rejection_code_has_a_sentence_in_every_language(lang: str) -> None:
+    """One enumeration of codes in the engine, one table per language here: no English fallback."""
+    from engine.flight.lobby import LOBBY_REJECTIONS
+    from engine.flight.machine import REASONS
+
+    table = catalogue(lang)
+    missing = [code for code in REASONS if f"reason.{code}" not in table]
+    missing += [code for code in LOBBY_REJECTIONS if f"lobby.{code}" not in table]
+    assert not missing, f"{lang}: no sentence for {missing}"
+    assert "reason.bad_input" in table  # the bot's own: a click that names nothing (a stale hand)

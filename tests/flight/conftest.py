@@ -17,10 +17,11 @@ from engine.flight.machine import (
     MoveCard,
     PlaceCard,
 )
+from engine.flight.views import BoardView
 
 
-def _open_empty_turns(board: list[dict[str, Any]]) -> list[int]:
-    return [s["turn"] for s in board if s["open"] and s["card"] is None]
+def _open_empty_turns(board: BoardView) -> list[int]:
+    return [s.turn for s in board.slots if s.open]
 
 
 def crew_step(flight: Flight, events: list[FlightEvent], log: list[Any]) -> None:
@@ -31,18 +32,18 @@ def crew_step(flight: Flight, events: list[FlightEvent], log: list[Any]) -> None
         if "incoming_data" in kinds:
             log.append(flight.apply(DrawCard(player=name)))
         if "transfer_opened" in kinds and len(humans) > 1 and flight.member(name).on_board:
-            view = flight.view(name)
-            normal = [c["id"] for c in view["hand"] if not c["heroic"]]
+            view = flight.station(name)
+            normal = [c.id for c in view.hand if not c.heroic]
             if normal:
                 target = humans[(humans.index(name) + 1) % len(humans)]
                 log.append(flight.apply(GiveCard(player=name, card=normal[-1], to=target)))
     if flight.status != "running":
         return
     for n, name in enumerate(humans):
-        view = flight.view(name)
-        hand = [c["id"] for c in view["hand"]]
-        if view["board"] is not None:
-            for i, turn in enumerate(_open_empty_turns(view["board"])):
+        view = flight.station(name)
+        hand = [c.id for c in view.hand]
+        if view.board is not None:
+            for i, turn in enumerate(_open_empty_turns(view.board)):
                 if not hand or (turn % 3 == 0 and n % 2):  # leave some turns blank
                     continue
                 cid = hand.pop(0)
@@ -50,23 +51,23 @@ def crew_step(flight: Flight, events: list[FlightEvent], log: list[Any]) -> None
                 log.append(flight.apply(PlaceCard(player=name, card=cid, turn=turn, half=half)))
         # the first human plans for the androids: their heroic card first, then one normal card
         if n == 0:
-            for android, info in view["androids"].items():
-                free = _open_empty_turns(info["board"])
+            for info in view.androids:
+                free = _open_empty_turns(info)
                 if not free:
                     continue
-                if info["hand"]:
+                if info.heroic is not None:
                     log.append(
                         flight.apply(
-                            PlaceCard(player=name, card=info["hand"][0], turn=free[0], half="action", board=android)
+                            PlaceCard(player=name, card=info.heroic.id, turn=free[0], half="action", board=info.owner)
                         )
                     )
                 elif hand and flight.solo:
                     log.append(
                         flight.apply(
-                            PlaceCard(player=name, card=hand.pop(0), turn=free[0], half="action", board=android)
+                            PlaceCard(player=name, card=hand.pop(0), turn=free[0], half="action", board=info.owner)
                         )
                     )
-        if n == 1 and view["planning_phase"] == 1 and flight.now_s >= 100:
+        if n == 1 and view.planning_phase == 1 and flight.now_s >= 100:
             log.append(flight.apply(FinishPhase(player=name)))
     if flight.solo and flight.now_s >= 30:
         # solo may change plans until the phase ends: turn the first android's newest card around

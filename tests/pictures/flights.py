@@ -20,13 +20,13 @@ def played_flight(names: list[str], seed: int = 2) -> Flight:
     while flight.status != "ended" and t <= flight.timeline.end_s + 10:
         flight.advance_to(t)
         for member in flight.humans():
-            view = flight.view(member.name)
-            if view["board"] is None:
+            view = flight.station(member.name)
+            if view.board is None:
                 continue
-            hand = [c["id"] for c in view["hand"]]
-            for slot in view["board"]:
-                if slot["open"] and slot["card"] is None and hand:
-                    flight.apply(PlaceCard(player=member.name, card=hand.pop(0), turn=slot["turn"], half="action"))
+            hand = [c.id for c in view.hand]
+            for slot in view.board.slots:
+                if slot.open and hand:
+                    flight.apply(PlaceCard(player=member.name, card=hand.pop(0), turn=slot.turn, half="action"))
         t += 5.0
     assert flight.status == "ended"
     return flight

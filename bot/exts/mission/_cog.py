@@ -1,6 +1,6 @@
 """Slash commands and the component router of a flight: lobby, start, status, abort.
 
-Every handler has the same shape (style anchors §1.4, §4.2): parse the custom id, take the
+Every handler has the same shape, so none forgets a step: parse the custom id, take the
 flight's lock, load it from the store, check who may do this, change it, save it, then answer.
 The game itself (deals, placements, the clock-driven round, resolution) is engine.flight's; the
 live-flight part of the routing sits in `_flights.FlightService`.
@@ -22,20 +22,21 @@ from bot.exts.mission import _ids
 from bot.exts.mission._components import FlightButton, FlightSelect, view_of
 from bot.exts.mission._flights import FlightService
 from bot.exts.mission._missions import RANDOM, MissionCatalog
-from bot.exts.mission._render import ROLE_EMOJI, ROLE_KEYS, closed_embed, lobby_embed
+from bot.exts.mission._render import ROLE_EMOJI, closed_embed, lobby_embed
 from bot.exts.mission._respond import Reply
 from bot.i18n import t
 from bot.settings import LANGUAGES
 from bot.storage import ChannelBusy, CrewMember, FlightRecord
 from bot.text import code_text
 from engine.documents import MAX_TIMELINE_BYTES
+from engine.flight import lobby
+from engine.flight.lobby import Seat
 
 if TYPE_CHECKING:
     from bot.client import SpaceAlertBot
 
 log = logging.getLogger(__name__)
 
-MAX_CREW = 5
 DIFFICULTIES = ("white", "yellow", "mixed")
 DIFFICULTY_CHOICES = [app_commands.Choice(name=d, value=d) for d in DIFFICULTIES]
 LANGUAGE_CHOICES = [
@@ -147,7 +148,7 @@ class MissionCog(commands.Cog, name="Mission"):
             lang, interaction.app_permissions, self._voice_perms(interaction), record.voice
         )
         try:
-            await self.bot.storage.create_flight(record)
+            await self.flights.store.create(record)
         except ChannelBusy:
             await interaction.response.send_message(t(lang, "error.channel_busy"), ephemeral=True)
             return
@@ -156,11 +157,10 @@ class MissionCog(commands.Cog, name="Mission"):
             message = await interaction.original_response()
         except discord.HTTPException:
             return
-        async with self.bot.locks.get(record.id):
-            fresh = await self.bot.storage.load_flight(record.id)
+        async with self.flights.store.locked(record.id) as fresh:
             if fresh is not None:
                 fresh.lobby_message_id = message.id
-                await self.bot.storage.save_flight(fresh)
+                await self.flights.store.save(fresh)
 
     @mission_start.autocomplete("mission")
     async def _mission_autocomplete(
@@ -174,7 +174,7 @@ class MissionCog(commands.Cog, name="Mission"):
     @mission.command(name="status", description="Show the flight in this channel")
     async def mission_status(self, interaction: discord.Interaction) -> None:
         lang = self.bot.settings.default_language
-        record = await self.bot.storage.active_flight_in_channel(interaction.channel_id or 0)
+        record = await self.flights.store.active_in_channel(interaction.channel_id or 0)
         if record is None:
             await interaction.response.send_message(t(lang, "error.no_flight"), ephemeral=True)
             return
@@ -182,12 +182,12 @@ class MissionCog(commands.Cog, name="Mission"):
             await interaction.response.send_message(embed=self._lobby_embed(record), ephemeral=True)
             return
         embed, view = self.flights.deck(record)
-        await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
+        await interaction.response.send_message(embed=embed, view=view or discord.utils.MISSING, ephemeral=True)
 
     @mission.command(name="abort", description="Abort the flight in this channel (host or Manage Server)")
     async def mission_abort(self, interaction: discord.Interaction) -> None:
-        lang = self.bot.settings.default_language
-        found = await self.bot.storage.active_flight_in_channel(interaction.channel_id or 0)
+        lang: str = self.bot.settings.default_language
+        found = await self.flights.store.active_in_channel(interaction.channel_id or 0)
         if found is None:
             await interaction.response.send_message(t(lang, "error.no_flight"), ephemeral=True)
             return
@@ -195,16 +195,13 @@ class MissionCog(commands.Cog, name="Mission"):
         if not self._may_manage(interaction, found):
             await interaction.response.send_message(t(lang, "error.not_host_or_manager"), ephemeral=True)
             return
-        async with Reply(interaction, ephemeral=False) as reply, self.bot.locks.get(found.id):
-            record = await self.bot.storage.load_flight(found.id)
+        async with Reply(interaction, ephemeral=False) as reply, self.flights.store.locked(found.id) as record:
             if record is None or not record.active:
                 await reply.reject(t(lang, "error.flight_over"))
                 return
             was_flying = record.status == "flying"
             record.status = "aborted"
-            await self.bot.storage.save_flight(
-                record, {"kind": "abort", "actor_id": interaction.user.id, "payload": {}}
-            )
+            await self.flights.store.save(record, {"kind": "abort", "actor_id": interaction.user.id, "payload": {}})
             await reply.send(t(lang, "flight.aborted", user=interaction.user.mention))
         if was_flying:
             await self.flights.after_abort(record)
@@ -309,70 +306,61 @@ class MissionCog(commands.Cog, name="Mission"):
 
     async def _lobby_action(self, interaction: discord.Interaction, cid: _ids.ComponentId, values: list[str]) -> None:
         user = interaction.user
-        async with Reply(interaction, update=True) as reply, self.bot.locks.get(cid.flight):
-            record = await self.bot.storage.load_flight(cid.flight)
+        async with Reply(interaction, update=True) as reply, self.flights.store.locked(cid.flight) as record:
             lang = record.language if record else self.bot.settings.default_language
             if record is None or record.status != "lobby":
                 await reply.reject(t(lang, "error.lobby_closed"))
                 return
-            member = record.member(user.id)
             event: dict[str, Any] = {"kind": cid.action, "actor_id": user.id, "payload": {}}
-            if cid.action == "join":
-                if member is not None:
-                    await reply.reject(t(lang, "lobby.already_in"))
+            if cid.action in ("join", "leave", "roles"):
+                seats = [Seat(m.user_id, m.name, list(m.roles)) for m in record.crew]  # type: ignore[arg-type]
+                if cid.action == "join":
+                    refused = lobby.join(seats, Seat(user.id, user.display_name))
+                elif cid.action == "leave":
+                    refused = lobby.leave(seats, user.id)
+                else:
+                    refused = lobby.choose_roles(seats, user.id, values)
+                    event["payload"] = (
+                        {"roles": next(s.roles for s in seats if s.key == user.id)} if not refused else {}
+                    )
+                if refused:
+                    await reply.reject(t(lang, f"lobby.{refused}", n=lobby.MAX_CREW))
                     return
-                if len(record.crew) >= MAX_CREW:
-                    await reply.reject(t(lang, "lobby.full", n=MAX_CREW))
-                    return
-                record.crew.append(CrewMember(user.id, user.display_name, []))
-            elif cid.action == "leave":
-                if member is None:
-                    await reply.reject(t(lang, "lobby.not_in"))
-                    return
-                record.crew.remove(member)
-            elif cid.action == "roles":
-                if member is None:
-                    await reply.reject(t(lang, "lobby.join_first"))
-                    return
-                chosen = [v for v in values if v in ROLE_KEYS]
-                for other in record.crew:  # a role belongs to one person; one person may hold several
-                    if other is not member:
-                        other.roles = [r for r in other.roles if r not in chosen]
-                member.roles = [r for r in ROLE_KEYS if r in chosen]
-                event["payload"] = {"roles": member.roles}
+                record.crew = [CrewMember(int(s.key), s.name, list(s.roles)) for s in seats]
             elif cid.action in ("start", "cancel"):
                 if user.id != record.host_id:
                     await reply.reject(t(lang, "lobby.host_only"))
                     return
                 if cid.action == "cancel":
                     record.status = "aborted"
-                    await self.bot.storage.save_flight(record, event)
+                    await self.flights.store.save(record, event)
                     await reply.send(embed=closed_embed(record, t(lang, "lobby.cancelled")), view=None)
                     return
-                if not record.crew:
-                    await reply.reject(t(lang, "lobby.need_crew"))
+                seats = [Seat(m.user_id, m.name) for m in record.crew]
+                if (refused := lobby.ready(seats)) is not None:
+                    await reply.reject(t(lang, f"lobby.{refused}"))
                     return
                 problem = await self.flights.start(record, interaction)
                 if problem:
                     await reply.reject(problem)
                     return
-                await self.bot.storage.save_flight(record, event)
+                await self.flights.store.save(record, event)
                 await reply.send(embed=closed_embed(record, t(lang, "lobby.started")), view=None)
                 started = record
             if cid.action not in ("start",):
-                await self.bot.storage.save_flight(record, event)
+                await self.flights.store.save(record, event)
                 await reply.send(embed=self._lobby_embed(record), view=self.lobby_view(record))
                 return
         await self.flights.after_start(started)
 
     # -- helpers -------------------------------------------------------------------------------------
     def _lobby_embed(self, record: FlightRecord) -> discord.Embed:
-        return lobby_embed(record, self.flights.androids(len(record.crew)), record.notes.get("warnings"))
+        return lobby_embed(record, lobby.androids(len(record.crew)), record.notes.get("warnings"))
 
     def lobby_view(self, record: FlightRecord) -> discord.ui.View:
         lang, fid = record.language, record.id
         role_options = [
-            discord.SelectOption(label=t(lang, f"role.{r}"), value=r, emoji=ROLE_EMOJI[r]) for r in ROLE_KEYS
+            discord.SelectOption(label=t(lang, f"role.{r}"), value=r, emoji=ROLE_EMOJI[r]) for r in lobby.ROLES
         ]
         return view_of(
             FlightButton(_ids.make(fid, "join"), label=t(lang, "lobby.join"), style=discord.ButtonStyle.success, row=0),
@@ -406,7 +394,8 @@ class MissionCog(commands.Cog, name="Mission"):
         guild = interaction.guild
         if channel is None or guild is None or guild.me is None:
             return None
-        return channel.permissions_for(guild.me)
+        permissions: discord.Permissions = channel.permissions_for(guild.me)
+        return permissions
 
     @staticmethod
     def _manages_guild(interaction: discord.Interaction) -> bool:
@@ -423,7 +412,7 @@ class MissionCog(commands.Cog, name="Mission"):
         if channel is None or not hasattr(channel, "get_partial_message"):
             return
         try:
-            await channel.get_partial_message(message_id).edit(**kwargs)  # type: ignore[union-attr]
+            await channel.get_partial_message(message_id).edit(**kwargs)
         except discord.HTTPException as exc:
             log.info("could not edit message %s of flight %s: %s", message_id, record.id, exc)
 

@@ -23,19 +23,19 @@ BUTTON_ACTIONS: tuple[str, ...] = (
     "start",  # lobby: host starts the flight
     "cancel",  # lobby: host cancels
     "station",  # flight deck: open (or reopen) my hand
-    "half",  # hand: flip the chosen half of the selected card (arg: player.card.half)
-    "back",  # hand: take the selected card back from the board (arg: player.card)
+    "half",  # (hands drawn before placing took one choice; still routed, as a redraw)
+    "back",  # hand: take the selected card back from the board (arg: player.selection)
     "draw",  # hand: draw a card on incoming data (arg: player)
     "finish",  # hand: finish the current phase early (arg: player)
-    "refresh",  # hand: redraw (arg: player)
+    "refresh",  # hand: redraw (arg: player.selection)
     "agree",  # hand: agree to end the action round early, rulebook §2.1 (arg: player)
 )
 SELECT_ACTIONS: tuple[str, ...] = (
     "roles",  # lobby: pick my roles
-    "pick",  # hand: select a card (arg: player)
-    "place",  # hand: place/move the selected card on a turn (arg: player.card.half)
-    "android",  # hand: place the selected card on an android's board (arg: player.card.half)
-    "give",  # hand: give the selected card during a data transfer (arg: player.card)
+    "pick",  # hand: select a card or a planned turn (arg: player; value: the selection)
+    "place",  # hand: place/move the selection on a turn (arg: player.selection; value: half.turn)
+    "android",  # hand: place on an android's board (arg: player.selection; value: android.card.half.turn)
+    "give",  # hand: give a card during a data transfer (arg: player; value: card.crew member)
 )
 
 _FLIGHT = r"[0-9a-f]{8}"

@@ -176,3 +176,44 @@ class Outbox:
                     return
             log.info("outbox %s: throttled, retrying in %.2f s", self.name, delay)
             await self.sleep(delay)
+
+
+class Outboxes:
+    """One `Outbox` per flight, made on first use; the flights' posts and their voice mutes each keep one."""
+
+    def __init__(self, make: Callable[[str], Outbox]) -> None:
+        self._make = make
+        self._boxes: dict[str, Outbox] = {}
+
+    def get(self, flight_id: str) -> Outbox:
+        box = self._boxes.get(flight_id)
+        if box is None:
+            box = self._boxes[flight_id] = self._make(flight_id)
+        return box
+
+    async def join(self) -> None:
+        for box in list(self._boxes.values()):
+            await box.join()
+
+    async def retire(self, flight_id: str) -> bool:
+        """After the flight: let its queue empty, then drop it (True if it was dropped)."""
+        box = self._boxes.get(flight_id)
+        if box is None:
+            return False
+        await box.join()
+        if self._boxes.get(flight_id) is not box or box.pending:
+            return False
+        del self._boxes[flight_id]
+        await box.close()
+        return True
+
+    def cancel(self) -> None:
+        for box in self._boxes.values():
+            box.cancel()
+        self._boxes.clear()
+
+    async def shutdown(self, timeout: float) -> dict[str, list[Entry]]:
+        """Give every queue `timeout` s, stop them, and hand back what each left unsent."""
+        boxes, self._boxes = dict(self._boxes), {}
+        left = await asyncio.gather(*(box.shutdown(timeout) for box in boxes.values()))
+        return dict(zip(boxes, left, strict=True))

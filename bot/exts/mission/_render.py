@@ -15,9 +15,8 @@ import discord
 
 from bot.i18n import t
 from bot.storage import FlightRecord, LeaderboardRow, LogbookEntry
-from bot.text import escape, strip_unsafe
+from bot.text import escape, strip_unsafe, user_text
 
-ROLE_KEYS: tuple[str, ...] = ("captain", "comms", "security")
 ROLE_EMOJI = {"captain": "⭐", "comms": "📡", "security": "🛡️"}
 ZONE_EMOJI = {"red": "🟥", "white": "⬜", "blue": "🟦", None: "🟨"}
 COLOR_LOBBY = discord.Colour.blurple()
@@ -26,13 +25,15 @@ COLOR_WIN = discord.Colour.green()
 COLOR_LOSS = discord.Colour.red()
 
 
-def mission_label(options: dict[str, Any]) -> str:
+def mission_label(options: dict[str, Any], lang: str = "en") -> str:
+    """The mission's name as players read it: an official id, a custom id, or "random (seed …)"."""
     mission = str(options.get("mission", "?"))
     if mission == "random" and options.get("seed") is not None:
         preset = options.get("preset", "mission")
-        shown = f"{preset.replace('_', ' ')}, " if preset != "mission" else ""
-        return f"random ({shown}seed {options['seed']})"
-    return mission
+        if preset != "mission":
+            return t(lang, "mission.random_preset", preset=t(lang, f"preset.{preset}"), seed=options["seed"])
+        return t(lang, "mission.random", seed=options["seed"])
+    return user_text(mission)
 
 
 def difficulty_label(lang: str, normal: str, serious: str) -> str:
@@ -57,7 +58,7 @@ def lobby_embed(record: FlightRecord, androids: int, notes: list[str] | None = N
     lang = record.language
     o = record.options
     embed = discord.Embed(title=t(lang, "lobby.title"), colour=COLOR_LOBBY, description=t(lang, "lobby.help"))
-    embed.add_field(name=t(lang, "lobby.mission"), value=mission_label(o), inline=True)
+    embed.add_field(name=t(lang, "lobby.mission"), value=mission_label(o, lang), inline=True)
     embed.add_field(
         name=t(lang, "lobby.difficulty"), value=difficulty_label(lang, o["normal"], o["serious"]), inline=True
     )
@@ -134,6 +135,16 @@ def result_embed(
     return embed
 
 
+def is_no_op(entry: dict[str, Any]) -> bool:
+    """A log line that changed nothing worth reading ("moves 0 energy"): left out of the captain's log."""
+    kind = entry.get("kind")
+    if kind in ("energy", "refuel"):
+        return not entry.get("amount") and not entry.get("heroic_bonus")
+    if kind == "energy_moved":
+        return not entry.get("amount") and not entry.get("overflow")
+    return False
+
+
 def captains_log(lang: str, entries: Iterable[dict[str, Any]]) -> list[str]:
     """The resolution log turn by turn, as messages of at most 2000 characters."""
     from bot.exts.mission._log_i18n import describe
@@ -142,6 +153,8 @@ def captains_log(lang: str, entries: Iterable[dict[str, Any]]) -> list[str]:
     current = f"**{t(lang, 'log.title')}**"
     last_turn: int | None = None
     for entry in entries:
+        if is_no_op(entry):
+            continue
         lines = []
         if entry.get("turn") != last_turn:
             last_turn = entry.get("turn")
@@ -187,15 +200,28 @@ def logbook_embed(lang: str, entries: list[LogbookEntry]) -> discord.Embed:
     return embed
 
 
-def leaderboard_embed(lang: str, rows: list[LeaderboardRow]) -> discord.Embed:
+def leaderboard_embed(lang: str, rows: list[LeaderboardRow], lost: list[LogbookEntry] | None = None) -> discord.Embed:
+    """Best surviving flights, then the flights lost (with what destroyed the ship), kept apart."""
+    from bot.exts.mission._log_i18n import cause_text
+
     embed = discord.Embed(title=t(lang, "leaderboard.title"), colour=COLOR_WIN)
-    if not rows:
+    lost = lost or []
+    if not rows and not lost:
         embed.description = t(lang, "leaderboard.empty")
         return embed
     lines = [
-        f"**{r.mission_id}** · {difficulty_label(lang, r.normal_difficulty, r.serious_difficulty)}: "
-        f"**{r.total}** — {', '.join(r.crew) or '?'} ({r.flown_at[:10]})"
+        f"**{user_text(r.mission_id)}** · {difficulty_label(lang, r.normal_difficulty, r.serious_difficulty)}: "
+        f"**{r.total}** — {', '.join(user_text(c) for c in r.crew) or '?'} ({r.flown_at[:10]})"
         for r in rows
     ]
-    embed.description = "\n".join(lines)[:4096]
+    embed.description = "\n".join(lines)[:4096] or t(lang, "leaderboard.no_survivors")
+    if lost:
+        lost_lines = []
+        for e in lost[:10]:
+            level = difficulty_label(lang, e.normal_difficulty, e.serious_difficulty)
+            killer = t(lang, "logbook.destroyed_by", cause=cause_text(lang, e.destroyed_by)) if e.destroyed_by else ""
+            crew = ", ".join(user_text(c.name) for c in e.crew if c.user_id is not None) or "?"
+            parts = [f"💥 **{user_text(e.mission_id)}** · {level}", killer, f"{crew} ({e.flown_at[:10]})"]
+            lost_lines.append(" — ".join(p for p in parts if p))
+        embed.add_field(name=t(lang, "leaderboard.lost"), value="\n".join(lost_lines)[:1024], inline=False)
     return embed

@@ -1,6 +1,6 @@
 """Answering interactions inside Discord's 3 seconds without acknowledging before the save.
 
-The issue asks for two things that pull apart: a click is acknowledged only after its change is
+Two promises pull apart here: a click is acknowledged only after its change is
 stored, and every interaction is answered within 3 s.  `Reply` does both: the real answer (which
 implies the save happened) goes out as the initial response when the work is quick, and a
 watchdog defers the interaction if the work is still running after `DEFER_AFTER` seconds (a long

@@ -81,7 +81,9 @@ class RecordsCog(commands.Cog, name="Records"):
     @app_commands.guild_only()
     async def leaderboard(self, interaction: discord.Interaction) -> None:
         rows = await self.bot.storage.leaderboard(interaction.guild_id or 0)
-        await interaction.response.send_message(embed=leaderboard_embed(self.lang, rows))
+        recent = await self.bot.storage.logbook(interaction.guild_id or 0, limit=50)
+        lost = [e for e in recent if e.outcome == "destroyed"]
+        await interaction.response.send_message(embed=leaderboard_embed(self.lang, rows, lost))
 
     @app_commands.command(name="resolve", description="Resolve a physical game: attach or paste GAME.json")
     @app_commands.describe(

@@ -1,0 +1,363 @@
+"""What a flight posts in its text channel: the intercom mirror, short alerts, and the result.
+
+The intercom is one message per phase, edited as lines come, instead of one message per line
+(a mission has 50-80 lines, every countdown number among them).  What needs the crew's attention
+(a threat announced, a data transfer, communications down) also gets a short post of its own.
+
+Nothing is sent from the flight's clock: lines are added to the flight's `Mirror`, which keeps at
+most one flush job in the flight's ordered `Outbox`.  The flush sends whatever is pending when it
+runs, so lines that arrive while Discord makes us wait (a 429, or the edit interval) are merged
+into the next request rather than queued one by one; that keeps the queue in front of the result
+short whatever the channel's rate limit, and nothing is dropped.  At shutdown what is left is
+stored as JSON and sent after the restart.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.exts.mission._poster import Entry, Job, Outbox, Outboxes
+from bot.exts.mission._store import FlightStore
+from bot.i18n import t
+
+if TYPE_CHECKING:
+    from bot.client import SpaceAlertBot
+
+log = logging.getLogger(__name__)
+
+MESSAGE_LIMIT = 1900  # under Discord's 2000 characters, with room for a prefix
+EDIT_INTERVAL_S = 1.0  # at most one intercom edit per second per flight (the countdown's pace)
+SHUTDOWN_DRAIN_S = 5.0  # at shutdown, queued posts get this long to go out; the rest is stored
+
+
+@dataclass
+class Post:
+    """One channel message of the mirror: its lines, its id once sent, how much of it Discord has."""
+
+    attention: bool
+    lines: list[str] = field(default_factory=list)
+    message_id: int | None = None
+    shown: int = 0  # lines already in the message on Discord
+    sealed: bool = False  # no more lines go into it
+
+    @property
+    def content(self) -> str:
+        return "\n".join(self.lines)
+
+    @property
+    def pending(self) -> bool:
+        return self.shown < len(self.lines)
+
+    def fits(self, line: str) -> bool:
+        return len(self.content) + len(line) + 1 <= MESSAGE_LIMIT
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"attention": self.attention, "lines": self.lines, "message_id": self.message_id}
+
+
+class Mirror:
+    """One flight's text mirror: the phase's intercom message and the alerts not yet sent."""
+
+    def __init__(self, channel_id: int, posts: list[Post] | None = None) -> None:
+        self.channel_id = channel_id
+        self.posts: list[Post] = posts or []
+        self.job: Job | None = None  # the flush queued or running: new lines join it
+        self.last_edit = 0.0
+
+    def line(self, text: str) -> None:
+        """Add an intercom line to the current phase's message (a new message when it is full)."""
+        current = next((p for p in reversed(self.posts) if not p.attention), None)
+        if current is None or current.sealed or not current.fits(text):
+            if current is not None:
+                current.sealed = True
+            current = Post(attention=False)
+            self.posts.append(current)
+        current.lines.append(text[:MESSAGE_LIMIT])
+
+    def alert(self, text: str) -> None:
+        self.posts.append(Post(attention=True, lines=[text[:MESSAGE_LIMIT]], sealed=True))
+
+    def new_phase(self) -> None:
+        """The next intercom line starts a new message."""
+        for post in self.posts:
+            if not post.attention:
+                post.sealed = True
+
+    @property
+    def pending(self) -> bool:
+        return any(p.pending for p in self.posts)
+
+    def spec(self) -> dict[str, Any] | None:
+        left = [p.to_dict() for p in self.posts if p.pending]
+        return {"op": "mirror", "channel_id": self.channel_id, "posts": left} if left else None
+
+    def drop_pending(self) -> None:
+        """Give up what could not be sent (the channel is gone or refuses us)."""
+        for post in self.posts:
+            post.shown = len(post.lines)
+            post.sealed = True
+        self.forget_sent()
+
+    def forget_sent(self) -> None:
+        """Drop posts that are sent and will not change any more."""
+        keep = [p for p in self.posts if p.pending or not p.sealed]
+        self.posts = keep
+
+
+class ChannelPosts:
+    """The flights' outboxes and mirrors; every channel post and edit of a flight goes through here."""
+
+    def __init__(self, bot: SpaceAlertBot, store: FlightStore) -> None:
+        self.bot = bot
+        self.store = store
+        self.edit_interval_s = EDIT_INTERVAL_S
+        self.shutdown_drain_s = SHUTDOWN_DRAIN_S
+        self._outboxes = Outboxes(self._new_outbox)
+        self._mirrors: dict[str, Mirror] = {}
+
+    # -- what the flight says --------------------------------------------------------------------------
+    def mirror(self, flight_id: str, channel_id: int) -> Mirror:
+        mirror = self._mirrors.get(flight_id)
+        if mirror is None:
+            mirror = self._mirrors[flight_id] = Mirror(channel_id)
+        return mirror
+
+    def say(self, flight_id: str, channel_id: int, *, lines: Sequence[str] = (), alerts: Sequence[str] = ()) -> None:
+        """Add intercom lines and alerts; returns at once (the flight's outbox sends them)."""
+        mirror = self.mirror(flight_id, channel_id)
+        for line in lines:
+            mirror.line(line)
+        for alert in alerts:
+            mirror.alert(alert)
+        if mirror.pending:
+            self._flush_later(flight_id, mirror)
+
+    def new_phase(self, flight_id: str, channel_id: int) -> None:
+        self.mirror(flight_id, channel_id).new_phase()
+
+    def _flush_later(self, flight_id: str, mirror: Mirror, row_id: int | None = None) -> None:
+        if mirror.job is not None and row_id is None:
+            return  # the queued (or running, or retrying) flush will send the new lines too
+
+        async def flush() -> None:
+            try:
+                await self._flush(mirror)
+            except discord.HTTPException as exc:
+                if exc.status != 429 and exc.status < 500:
+                    mirror.drop_pending()  # refused for good (403, 400): not retried
+                raise
+
+        mirror.job = flush
+        self.outbox(flight_id).put(flush, spec=mirror.spec, row_id=row_id)
+
+    async def _flush(self, mirror: Mirror) -> None:
+        """Send everything pending; lines added meanwhile are sent by this same job."""
+        channel = await self.channel(mirror.channel_id)
+        if channel is None:
+            log.info("channel %s is gone; the intercom mirror is dropped", mirror.channel_id)
+            mirror.drop_pending()
+            return
+        while mirror.pending:
+            await self._send_alerts(channel, mirror)
+            for post in [p for p in mirror.posts if p.pending and not p.attention]:
+                await self._send_intercom(channel, mirror, post)
+        mirror.forget_sent()
+
+    async def _send_alerts(self, channel: Any, mirror: Mirror) -> None:
+        """Every alert waiting, merged into as few messages as fit."""
+        waiting = [p for p in mirror.posts if p.attention and p.pending]
+        while waiting:
+            batch = [waiting.pop(0)]
+            while waiting and len("\n".join(p.content for p in [*batch, waiting[0]])) <= MESSAGE_LIMIT:
+                batch.append(waiting.pop(0))
+            message = await channel.send("\n".join(p.content for p in batch))
+            for post in batch:
+                post.message_id, post.shown = getattr(message, "id", None), len(post.lines)
+
+    async def _send_intercom(self, channel: Any, mirror: Mirror, post: Post) -> None:
+        if post.message_id is not None:
+            wait = mirror.last_edit + self.edit_interval_s - time.monotonic()
+            if wait > 0:
+                await asyncio.sleep(wait)
+        count = len(post.lines)  # lines that arrive during the request go in the next edit
+        content = "\n".join(post.lines[:count])
+        if post.message_id is None:
+            message = await channel.send(content)
+            post.message_id = getattr(message, "id", None)
+        else:
+            await channel.get_partial_message(post.message_id).edit(content=content)
+        mirror.last_edit = time.monotonic()
+        post.shown = count
+
+    def post_result(self, flight_id: str, payload: dict[str, Any]) -> None:
+        """Queue the result behind what the flight still has to say (its last lines come first)."""
+        self._queue(flight_id, payload)
+
+    def _queue(self, flight_id: str, payload: dict[str, Any], row_id: int | None = None) -> None:
+        """Queue one storable job (`payload` is what a shutdown writes to the outbox table)."""
+        op = payload.get("op")
+        if op == "result":
+            post = ResultPost(self, payload)
+            self.outbox(flight_id).put(post, spec=post.spec, row_id=row_id)
+        elif op == "mirror":
+            posts = [
+                Post(bool(p["attention"]), list(p["lines"]), p.get("message_id"), sealed=True)
+                for p in payload.get("posts", [])
+            ]
+            self._flush_later(flight_id, Mirror(int(payload["channel_id"]), posts), row_id=row_id)
+        else:  # a plain text post
+            mirror = Mirror(int(payload["channel_id"]), [Post(True, [str(payload.get("content", ""))], sealed=True)])
+            self._flush_later(flight_id, mirror, row_id=row_id)
+
+    # -- the queues ----------------------------------------------------------------------------------------
+    def outbox(self, flight_id: str) -> Outbox:
+        return self._outboxes.get(flight_id)
+
+    def _new_outbox(self, flight_id: str) -> Outbox:
+        async def forbidden(exc: discord.Forbidden) -> None:
+            await self._forbidden(flight_id, exc)
+
+        return Outbox(flight_id, on_forbidden=forbidden, on_settled=self._settled)
+
+    async def _settled(self, entry: Entry) -> None:
+        """A job is done (sent or given up): the next line queues a new flush; a restored post's row goes."""
+        for mirror in self._mirrors.values():
+            if mirror.job is entry.job:
+                mirror.job = None
+                if mirror.pending:  # given up after repeated server errors
+                    mirror.drop_pending()
+        if entry.row_id is not None:
+            await self.store.delete_post(entry.row_id)
+
+    async def _forbidden(self, flight_id: str, exc: discord.Forbidden) -> None:
+        """Posting was refused mid-flight (a permission was taken away): tell the host once, fly on."""
+        record = await self.store.claim_note(flight_id, "forbidden_notice")
+        if record is None:
+            log.debug("flight %s: still forbidden to post: %s", flight_id, exc)
+            return
+        log.warning("flight %s: Discord refused a post in channel %s (%s)", flight_id, record.channel_id, exc)
+        guild = self.bot.get_guild(record.guild_id)
+        host = guild.get_member(record.host_id) if guild is not None else None
+        if host is None:
+            return
+        try:
+            await host.send(t(record.language, "perms.lost", channel=f"<#{record.channel_id}>"))
+        except discord.HTTPException as dm_exc:
+            log.info("flight %s: cannot tell the host either: %s", flight_id, dm_exc)
+
+    async def channel(self, channel_id: int | None) -> Any:
+        """A channel or thread to post in, resolved when the post goes out (after a restart the
+        cache fills only once the gateway is ready; until then wait for it, then ask the API)."""
+        if channel_id is None:
+            return None
+        channel = self.bot.get_channel(channel_id)
+        if channel is not None:
+            return channel
+        if not self.bot.is_ready():
+            with contextlib.suppress(RuntimeError, TimeoutError):  # RuntimeError: never logged in (tests)
+                await asyncio.wait_for(self.bot.wait_until_ready(), timeout=60)
+            channel = self.bot.get_channel(channel_id)
+            if channel is not None:
+                return channel
+        try:
+            return await self.bot.fetch_channel(channel_id)
+        except discord.HTTPException as exc:
+            if exc.status == 429:
+                raise
+            log.info("cannot fetch channel %s: %s", channel_id, exc)
+        except Exception as exc:  # not logged in: nothing to ask
+            log.info("cannot fetch channel %s: %s", channel_id, exc)
+        return None
+
+    async def join(self) -> None:
+        await self._outboxes.join()
+
+    async def retire(self, flight_id: str) -> None:
+        """After the flight: let its queue empty, then drop it."""
+        if await self._outboxes.retire(flight_id):
+            self._mirrors.pop(flight_id, None)
+
+    def cancel(self) -> None:
+        self._outboxes.cancel()
+
+    async def restore(self) -> None:
+        """After a restart: queue the posts a shutdown stored, before anything new."""
+        for row_id, flight_id, payload in await self.store.pending_posts():
+            log.info("flight %s: re-sending a post left unsent at shutdown", flight_id)
+            self._queue(flight_id, payload, row_id=row_id)
+
+    async def shutdown(self, timeout: float | None = None) -> None:
+        """Give the queues `timeout` s to drain, then store what is left (sent once after the restart)."""
+        timeout = self.shutdown_drain_s if timeout is None else timeout
+        for flight_id, left in (await self._outboxes.shutdown(timeout)).items():
+            await self._store_unsent(flight_id, left)
+
+    async def _store_unsent(self, flight_id: str, entries: list[Entry]) -> None:
+        fresh: list[dict[str, Any]] = []
+        for entry in entries:
+            payload = entry.spec() if entry.spec is not None else None
+            if payload is None:
+                continue  # nothing left of it (a flush whose lines all went out)
+            if entry.row_id is not None:
+                await self.store.update_post(entry.row_id, payload)  # already stored: keep its place
+            else:
+                fresh.append(payload)
+        if fresh:
+            await self.store.store_posts(flight_id, fresh)
+            log.info("flight %s: %d post(s) stored at shutdown, sent after the restart", flight_id, len(fresh))
+
+
+class ResultPost:
+    """The result embed, a thread under it, then the captain's log in the thread: one outbox job.
+
+    It remembers how far it got, so a 429 retry (or a restart, through `spec()`) resumes after the
+    last piece that went out instead of posting the result twice.
+    """
+
+    def __init__(self, posts: ChannelPosts, payload: dict[str, Any]) -> None:
+        self.posts = posts
+        self.state = dict(payload)
+        self.state.setdefault("sent", 0)
+        self._message: Any = None
+        self._target: Any = None
+
+    def spec(self) -> dict[str, Any]:
+        return dict(self.state)
+
+    async def __call__(self) -> None:
+        state = self.state
+        channel = await self.posts.channel(state["channel_id"])
+        if channel is None:
+            log.info("result for channel %s: the channel is gone; dropped", state["channel_id"])
+            return
+        if state.get("message_id") is None:
+            self._message = await channel.send(embed=discord.Embed.from_dict(state["embed"]))
+            state["message_id"] = self._message.id
+        if not state.get("thread_tried"):
+            message = self._message or channel.get_partial_message(state["message_id"])
+            try:
+                self._target = await message.create_thread(name=state["thread_name"])
+                state["target_id"] = self._target.id
+            except discord.HTTPException as exc:
+                if exc.status == 429:
+                    raise
+                log.info("no thread for the captain's log (%s); posting in the channel", exc)
+            except (AttributeError, ValueError, TypeError) as exc:
+                log.info("no thread for the captain's log (%s); posting in the channel", exc)
+            state["thread_tried"] = True
+        target = self._target
+        if target is None and state.get("target_id") is not None:
+            target = await self.posts.channel(state["target_id"])
+        target = target or channel
+        chunks = state.get("chunks") or []
+        while state["sent"] < len(chunks):
+            await target.send(chunks[state["sent"]])
+            state["sent"] += 1
