@@ -22,8 +22,10 @@ def school_game(threats: list[dict[str, Any]]) -> dict[str, Any]:
 async def test_the_next_lesson_and_its_explanation(bot: Any, world: Any) -> None:
     ann = world.member("Ann")
     start = await prepare_school_flight(bot, world.interaction(ann))
-    assert start is not None and start.lesson.id == "movement_lasers" and start.untimed
-    assert start.options == {"school": "movement_lasers", "untimed": True, "mission": "S1-1"}
+    assert start is not None and start.lesson.id == "movement_lasers"
+    assert start.untimed is False  # the flight machine cannot end a phase on Finish yet: on the clock
+    assert start.options == {"school": "movement_lasers", "untimed": False, "hints_in_log": True, "mission": "S1-1"}
+    assert start.embed.fields[0].value == "against the clock, as in a real mission"
     assert start.embed.title == "Flight school 1/7: Movement and the lasers"
     assert "gravolift" in (start.embed.description or "")
 
@@ -36,7 +38,8 @@ async def test_the_next_lesson_and_its_explanation(bot: Any, world: Any) -> None
     )
     third = await prepare_school_flight(bot, world.interaction(ann), untimed=False)
     assert third is not None and third.lesson.id == "internal_battlebots" and not third.untimed
-    assert third.options["generator"]["preset"] == "test_run" and "mission" not in third.options
+    assert (third.options["mission"], third.options["preset"]) == ("random", "test_run")
+    assert third.options["overrides"]["max_internal_threats"] == 1
 
 
 async def test_slovak_server_gets_slovak_frame_and_czech_lesson_text(bot: Any, world: Any) -> None:
@@ -50,7 +53,7 @@ async def test_a_resolved_school_flight_records_progress_and_posts_hints(bot: An
     record = SimpleNamespace(
         guild_id=world.guild.id,
         channel_id=world.channel.id,
-        options={"school": "movement_lasers", "mission": "S1-1"},
+        options={"school": "movement_lasers", "mission": "S1-1", "hints_in_log": False},
         crew=[CrewMember(ann.id, "Ann"), CrewMember(bob.id, "Bob")],
     )
     result = resolve(school_game([{"id": "E1-07", "turn": 1, "zone": "red"}]), log=True)

@@ -3,10 +3,11 @@ one asked for, if it is open), explains it before the flight, and says which rec
 to fly; when the flight is resolved, every human crew member's progress is stored and the hints
 (what went wrong, which rule explains it) close the captain's log.
 
-The flight itself is the Mission cog's: `prepare_school_flight` answers refusals and returns the
-lesson, the explanation embed and the lobby options (`school`, `untimed`, the recording); the
-flight code opens the lobby with them and dispatches `flight_resolved(record, result)`, which
-`SchoolCog` listens to.  `hint_lines` gives the hints as text for the captain's log.
+The flight itself is the Mission cog's (`/mission school`): `prepare_school_flight` answers
+refusals and returns the lesson, the explanation embed and the lobby options (`school`,
+`untimed`, the recording); the flight code opens the lobby with them, closes the captain's log
+with `hint_lines` and dispatches `flight_resolved(record, result)`, which `SchoolCog` listens to
+(progress for the crew).
 Lesson texts exist in en/ru/cs; Slovak readers get the Czech text (the Slovak edition's own
 choice for its recordings), everything else in Slovak.
 """
@@ -32,6 +33,9 @@ from engine.school.progress import SchoolProgress
 log = logging.getLogger(__name__)
 NO_PINGS = discord.AllowedMentions.none()
 SCHOOL_OPTION = "school"  # lobby option: the lesson id of a school flight
+# The untimed mode (a phase ends when every player has pressed Finish) needs the flight machine to
+# end a phase on its own; engine.flight does not yet, so school flights run on the clock.
+UNTIMED_SUPPORTED = False
 
 
 def localised(texts: Mapping[Any, str], lang: str) -> str:
@@ -49,11 +53,11 @@ class SchoolStart:
 
 def lesson_options(item: Lesson, untimed: bool) -> dict[str, Any]:
     rec = item.recording
-    options: dict[str, Any] = {SCHOOL_OPTION: item.id, "untimed": untimed}
+    options: dict[str, Any] = {SCHOOL_OPTION: item.id, "untimed": untimed, "hints_in_log": True}
     if rec.official is not None:
         options["mission"] = rec.official
-    else:
-        options["generator"] = {"preset": rec.preset, "seed": rec.seed, "overrides": dict(rec.overrides)}
+    else:  # the generator's training preset, narrowed down (bot/exts/mission/_flights.py reads these)
+        options |= {"mission": "random", "preset": rec.preset, "seed": rec.seed, "overrides": dict(rec.overrides)}
     return options
 
 
@@ -98,7 +102,7 @@ async def prepare_school_flight(
             await interaction.response.send_message(tx(lang, "school.done"), ephemeral=True)
             return None
         item = found
-    mode = item.untimed if untimed is None else untimed
+    mode = (item.untimed if untimed is None else untimed) and UNTIMED_SUPPORTED
     return SchoolStart(item, mode, lesson_options(item, mode), lesson_embed(lang, item, progress, mode))
 
 

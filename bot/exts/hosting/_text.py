@@ -10,6 +10,7 @@ from typing import Any
 
 TEXT: dict[str, dict[str, str]] = {
     "en": {
+        "schedule.campaign_open": "🚀 Campaign night: start it here with `/campaign start` and name your crew.",
         "refused.channel": "Flights run only in {channels} on this server.",
         "refused.role": "Only members with the {role} role may start flights on this server.",
         "schedule.announced": "🗓 **{mission}** is scheduled for {full} ({rel}). The lobby opens here then;"
@@ -36,6 +37,7 @@ TEXT: dict[str, dict[str, str]] = {
         "help.custom_max_kb": "largest custom mission (KB)",
     },
     "ru": {
+        "schedule.campaign_open": "🚀 Вечер кампании: начните её здесь командой `/campaign start`, назвав экипаж.",
         "refused.channel": "На этом сервере летают только в каналах {channels}.",
         "refused.role": "На этом сервере начинать полёты могут только участники с ролью {role}.",
         "schedule.announced": "🗓 **{mission}** назначен на {full} ({rel}). Лобби откроется здесь;"
@@ -61,6 +63,7 @@ TEXT: dict[str, dict[str, str]] = {
         "help.custom_max_kb": "наибольший размер своего задания (КБ)",
     },
     "cs": {
+        "schedule.campaign_open": "🚀 Večer kampaně: začněte ji tady příkazem `/campaign start` a uveďte posádku.",
         "refused.channel": "Na tomto serveru se létá jen v kanálech {channels}.",
         "refused.role": "Na tomto serveru smí lety spouštět jen členové s rolí {role}.",
         "schedule.announced": "🗓 **{mission}** je naplánována na {full} ({rel}). Lobby se otevře tady;"
@@ -86,6 +89,7 @@ TEXT: dict[str, dict[str, str]] = {
         "help.custom_max_kb": "největší vlastní mise (KB)",
     },
     "sk": {
+        "schedule.campaign_open": "🚀 Večer kampane: začnite ju tu príkazom `/campaign start` a uveďte posádku.",
         "refused.channel": "Na tomto serveri sa lieta len v kanáloch {channels}.",
         "refused.role": "Na tomto serveri smú lety začať len členovia s rolou {role}.",
         "schedule.announced": "🗓 **{mission}** je naplánovaná na {full} ({rel}). Lobby sa otvorí tu;"

@@ -10,10 +10,12 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
+from bot.exts.campaign.school import hint_lines
 from bot.exts.mission._render import captains_log, mission_label, result_embed, threat_points
 from bot.i18n import t, threat_name
 from bot.storage import FlightRecord, LogbookCrew, LogbookEntry
 from engine.flight.machine import Flight
+from engine.model import Result
 
 
 def generator_record(options: dict[str, Any], timeline: Any) -> dict[str, Any]:
@@ -62,10 +64,11 @@ def logbook_entry(record: FlightRecord, flight: Flight, data: dict[str, Any]) ->
         penalties={k: score[k] for k in ("damage", "worst_zone", "knocked_out", "battlebots")},
         observation=score["observation"],
         total=score["total"],
+        campaign_id=record.options.get("campaign_id"),
     )
 
 
-def result_payload(record: FlightRecord, data: dict[str, Any]) -> dict[str, Any]:
+def result_payload(record: FlightRecord, data: dict[str, Any], result: Result | None = None) -> dict[str, Any]:
     """The result as one storable job: the embed, the thread's name, the captain's log in chunks."""
     lang = record.language
     names = {t_["id"]: threat_name(lang, t_["id"]) for t_ in data.get("threats", [])}
@@ -76,5 +79,13 @@ def result_payload(record: FlightRecord, data: dict[str, Any]) -> dict[str, Any]
         "channel_id": record.channel_id,
         "embed": embed.to_dict(),
         "thread_name": t(lang, "result.log_thread")[:100],
-        "chunks": captains_log(lang, data.get("log") or []),
+        "chunks": captains_log(lang, data.get("log") or []) + school_hints(record, result),
+        "thread_tried": record.options.get("log") == "channel",  # /settings log: channel, no thread
     }
+
+
+def school_hints(record: FlightRecord, result: Result | None) -> list[str]:
+    """A flight-school flight's log ends with what went wrong and which rule explains it."""
+    if result is None or not record.options.get("school"):
+        return []
+    return ["\n".join(hint_lines(record.language, result))[:1900]]
