@@ -10,9 +10,11 @@ aiosqlite thread left running would keep the process alive forever).
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import logging
 import sys
+from typing import Any
 
 from pydantic import ValidationError
 
@@ -26,15 +28,16 @@ EXIT_DATABASE = 3
 def _format_validation(error: ValidationError) -> str:
     problems = []
     for item in error.errors():
-        name = ".".join(str(p) for p in item.get("loc", ())).upper() or "?"
-        problems.append(f"{name}: {item.get('msg')}")
+        name = ".".join(str(p) for p in item.get("loc", ())).upper()
+        msg = str(item.get("msg")).removeprefix("Value error, ")
+        problems.append(f"{name}: {msg}" if name else msg)
     return "Configuration error (check the environment or .env): " + "; ".join(problems)
 
 
 async def _run(settings: Settings) -> int:
     import discord
 
-    from bot.client import SpaceAlertBot
+    from bot.client import make_bot
     from bot.storage import StorageError, open_storage
 
     try:
@@ -42,7 +45,7 @@ async def _run(settings: Settings) -> int:
     except StorageError as exc:  # the storage closed whatever it had opened
         print(f"Cannot start: {exc}", file=sys.stderr)
         return EXIT_DATABASE
-    bot = SpaceAlertBot(settings=settings, storage=storage)
+    bot = make_bot(settings=settings, storage=storage)
     assert settings.discord_token is not None
     try:
         async with bot:
@@ -64,11 +67,49 @@ async def _run(settings: Settings) -> int:
     return 0
 
 
+def _shard_ids(text: str) -> list[int]:
+    from bot.cluster import parse_shard_ids
+
+    try:
+        return parse_shard_ids(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def parse_args(argv: list[str] | None = None) -> dict[str, Any]:
+    """The command line as Settings overrides (flags win over SHARD_IDS / SHARD_COUNT).
+    Nonsense exits with code 2 and a usage line, like every other configuration problem."""
+    parser = argparse.ArgumentParser(
+        prog="python -m bot",
+        description="Run the Space Alert bot. Settings come from the environment or .env.",
+    )
+    parser.add_argument(
+        "--shards",
+        type=_shard_ids,
+        metavar="IDS",
+        help="the shards this process runs: a range (0-3), a list (0,2,5) or both (0-3,8); env SHARD_IDS",
+    )
+    parser.add_argument(
+        "--shard-count",
+        type=int,
+        metavar="N",
+        help="the number of shards over all processes; env SHARD_COUNT",
+    )
+    args = parser.parse_args(argv)
+    overrides: dict[str, Any] = {}
+    if args.shards is not None:
+        overrides["shard_ids"] = args.shards
+    if args.shard_count is not None:
+        overrides["shard_count"] = args.shard_count
+    return overrides
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point; never returns normally (raises SystemExit with the exit code)."""
+    overrides = parse_args(argv)
     try:
         check_env_file()
-        settings = Settings()
+        settings = Settings(**overrides)
         check_paths(settings)
     except ValidationError as exc:
         print(_format_validation(exc), file=sys.stderr)

@@ -8,6 +8,9 @@ milliseconds and a "restart" is just a second bot instance over the same databas
 
 from __future__ import annotations
 
+import asyncio
+import hashlib
+import json
 import logging
 import time
 from collections.abc import Callable
@@ -17,10 +20,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.cluster import Cluster, IdentifyGate, ShardPlan, startup_line
 from bot.errors import report_interaction_error
 from bot.locks import FlightLocks
 from bot.settings import Settings
-from bot.storage import Storage
+from bot.storage import Storage, StorageError
 from bot.text import no_mentions
 
 log = logging.getLogger(__name__)
@@ -30,6 +34,7 @@ EXTENSIONS: tuple[str, ...] = (
     "bot.exts.records",
     "bot.exts.replay",
     "bot.exts.elite",
+    "bot.exts.about",
     "bot.exts.hosting",
     "bot.exts.stats",
     "bot.exts.campaign",
@@ -57,6 +62,7 @@ class SpaceAlertBot(commands.Bot):
         clock: Callable[[], float] = time.time,
         voice: Any | None = None,
         run_timers: bool = True,
+        cluster: Cluster | None = None,
         **kwargs: Any,
     ) -> None:
         kwargs.setdefault("intents", make_intents())
@@ -73,6 +79,12 @@ class SpaceAlertBot(commands.Bot):
         self.voice = voice
         # Tests drive the flight clock by hand; the real bot runs one timer task per flight.
         self.run_timers = run_timers
+        # Which guilds this process owns and which flight clocks it runs (bot/cluster.py); over
+        # PostgreSQL every clock is guarded by a lease, over SQLite it is trivially ours.
+        self.cluster = cluster or Cluster(
+            storage, ShardPlan.from_settings(settings), shared=bool(getattr(storage, "shared", False)), clock=clock
+        )
+        self._identify_gate: IdentifyGate | None = None
         # Every failing slash command gets a logged error and an apology (bot/errors.py); the
         # buttons and selects reach the same handler through their router.
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
@@ -88,30 +100,104 @@ class SpaceAlertBot(commands.Bot):
             from bot.voicebridge import make_voice
 
             self.voice = make_voice(self)
+        log.info(startup_line(self.cluster.plan, self.cluster.process, type(self.storage).__name__))
         for name in EXTENSIONS:
             await self.load_extension(name)
+        self.cluster.start()
         await self.sync_commands()
 
+    async def close(self) -> None:
+        await super().close()
+        await self.cluster.close()  # hand the flight leases back: a successor resumes at once
+
+    # -- start-up coordination between processes (issue 17) -------------------------------------------
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        """One IDENTIFY per 5 s per bucket over every process on the database (the library's own
+        hook only spaces the shards of this process)."""
+        try:
+            gate = await self.identify_gate()
+            await gate.wait_turn(shard_id)
+        except (StorageError, OSError) as exc:
+            log.warning("identify coordination failed (%s); waiting the plain 5 s", exc)
+            if not initial:
+                await asyncio.sleep(5.0)
+
+    async def identify_gate(self) -> IdentifyGate:
+        if self._identify_gate is None:
+            concurrency = self.settings.identify_concurrency
+            if concurrency is None:
+                try:
+                    _shards, _url, limit = await self.http.get_bot_gateway()
+                    concurrency = int(limit.get("max_concurrency", 1))
+                except (discord.HTTPException, KeyError, TypeError, ValueError):
+                    concurrency = 1
+            self._identify_gate = IdentifyGate(self.storage, concurrency=concurrency)
+        return self._identify_gate
+
+    def syncs_commands(self) -> bool:
+        """Commands are global: one process syncs them (the one running shard 0)."""
+        plan = self.cluster.plan
+        return plan.shard_ids is None or 0 in plan.shard_ids
+
+    def command_digest(self, guild: discord.abc.Snowflake | None = None) -> str:
+        """A hash of the command tree as it would be sent: an unchanged tree is not re-synced."""
+        payload = [cmd.to_dict(self.tree) for cmd in self.tree.get_commands(guild=guild)]
+        return hashlib.sha256(json.dumps(payload, sort_keys=True, default=str).encode()).hexdigest()
+
     async def sync_commands(self) -> None:
-        """Sync per COMMAND_SYNC; a failure is logged, the bot keeps running with old commands."""
+        """Sync per COMMAND_SYNC, once over all processes and only when the tree changed; a
+        failure is logged, the bot keeps running with old commands."""
         mode = self.settings.command_sync
         if mode == "off":
             return
+        if not self.syncs_commands():
+            log.info("command sync is left to the process running shard 0")
+            return
+        guild = None if mode == "global" else discord.Object(id=self.settings.sync_guild_id or 0)
+        if guild is not None:
+            self.tree.copy_global_to(guild=guild)
+        key = f"commands:{self.application_id}:{mode}"
+        digest = self.command_digest(guild)
         try:
-            if mode == "global":
-                synced = await self.tree.sync()
-            else:
-                guild = discord.Object(id=self.settings.sync_guild_id or 0)
-                self.tree.copy_global_to(guild=guild)
-                synced = await self.tree.sync(guild=guild)
+            if await self.storage.get_cluster_value(key) == digest:
+                log.info("application commands unchanged since their last sync (%s); not syncing", mode)
+                return
+        except StorageError as exc:
+            log.warning("cannot read the stored command hash (%s); syncing anyway", exc)
+        try:
+            synced = await self.tree.sync(guild=guild)
             log.info("synced %d application commands (%s)", len(synced), mode)
         except (discord.HTTPException, app_commands.CommandSyncFailure) as exc:
             log.error("command sync (%s) failed: %s; the commands already registered stay in use", mode, exc)
+            return
+        try:
+            await self.storage.set_cluster_value(key, digest)
+        except StorageError as exc:
+            log.warning("cannot store the command hash (%s); the next start syncs again", exc)
 
     async def on_ready(self) -> None:
-        log.info("logged in as %s; invite: %s", self.user, self._invite())
+        log.info(
+            "logged in as %s (%s); invite: %s",
+            self.user,
+            startup_line(self.cluster.plan, self.cluster.process, type(self.storage).__name__),
+            self._invite(),
+        )
 
     def _invite(self) -> str:
         from bot.invite import invite_url
 
         return invite_url(self.application_id) if self.application_id else "(unknown application id)"
+
+
+class ShardedSpaceAlertBot(SpaceAlertBot, commands.AutoShardedBot):
+    """The bot over several gateway shards in one process (`--shards 0-3 --shard-count 8`)."""
+
+
+def make_bot(*, settings: Settings, storage: Storage, **kwargs: Any) -> SpaceAlertBot:
+    """The plain bot, or the sharded one when SHARD_COUNT / --shard-count is set."""
+    plan = ShardPlan.from_settings(settings)
+    if not plan.sharded:
+        return SpaceAlertBot(settings=settings, storage=storage, **kwargs)
+    kwargs.setdefault("shard_ids", list(plan.shard_ids or ()))
+    kwargs.setdefault("shard_count", plan.shard_count)
+    return ShardedSpaceAlertBot(settings=settings, storage=storage, **kwargs)

@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import Field, SecretStr, field_validator
+from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 LANGUAGES: tuple[str, ...] = ("en", "ru", "cs")
@@ -36,6 +36,12 @@ class Settings(BaseSettings):
     time_scale: float = Field(default=1.0, ge=0.1, le=100)
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"] = "INFO"
     default_language: Literal["en", "ru", "cs"] = "en"
+    # Sharding (issue 17): the shards this process runs ("0-3", "0,2,5") out of SHARD_COUNT in all
+    # processes.  Unset: one process, every guild.  `python -m bot --shards/--shard-count` override.
+    shard_ids: Annotated[list[int] | None, NoDecode] = None
+    shard_count: int | None = None
+    # Discord's session_start_limit.max_concurrency (identify buckets); unset: ask Discord.
+    identify_concurrency: int | None = Field(default=None, ge=1, le=1024)
 
     @field_validator("scenario_dirs", mode="before")
     @classmethod
@@ -65,6 +71,27 @@ class Settings(BaseSettings):
             if value is not None and not re.match(r"^postgres(ql)?://", value):
                 raise ValueError("must be a postgresql:// URL (leave it unset for SQLite)")
         return value
+
+    @field_validator("shard_ids", mode="before")
+    @classmethod
+    def _parse_shards(cls, value: object) -> object:
+        from bot.cluster import parse_shard_ids
+
+        if isinstance(value, str):
+            return parse_shard_ids(value) if value.strip() else None
+        return value
+
+    @model_validator(mode="after")
+    def _check_plan(self) -> Settings:
+        from bot.cluster import ShardPlan
+
+        plan = ShardPlan.build(self.shard_ids, self.shard_count)
+        if not plan.every_shard and not self.database_url:
+            raise ValueError(
+                "a process running only some shards shares the other shards' flights: set DATABASE_URL"
+                " (postgresql://...); SQLite is for one process running every shard"
+            )
+        return self
 
     @field_validator("discord_token", mode="before")
     @classmethod

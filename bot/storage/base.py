@@ -290,6 +290,37 @@ class Storage(FeatureStorage, Protocol):
     async def delete_post(self, post_id: int) -> None:
         """Forget a stored post once it has been sent (or given up)."""
 
+    # -- several processes over one database (bot/cluster.py) ----------------------------------------
+    async def acquire_lease(self, name: str, holder: str, *, now: float, ttl: float) -> bool:
+        """Take the lease `name` for `holder` until `now + ttl`, or renew it if `holder` has it.
+        False when another holder's lease has not expired yet (nothing is changed then)."""
+        ...
+
+    async def renew_leases(self, names: Iterable[str], holder: str, *, now: float, ttl: float) -> set[str]:
+        """Renew the leases `holder` still has among `names`, in one go; the names it still has."""
+        ...
+
+    async def release_lease(self, name: str, holder: str) -> bool:
+        """Give the lease up (only its holder can); True when it was held."""
+        ...
+
+    async def release_leases(self, holder: str) -> int:
+        """Give up every lease of `holder` (a clean shutdown); how many there were."""
+        ...
+
+    async def lease_holder(self, name: str, *, now: float) -> str | None:
+        """Who holds `name` at `now` (None when free or expired)."""
+        ...
+
+    async def reserve_identify(self, bucket: int, *, now: float, spacing: float) -> float:
+        """Book the next IDENTIFY slot of a rate-limit bucket, at least `spacing` s after the one
+        booked before it (by any process); the seconds to wait until that slot."""
+        ...
+
+    async def get_cluster_value(self, key: str) -> str | None: ...
+
+    async def set_cluster_value(self, key: str, value: str) -> None: ...
+
 
 class UnitsOfWork:
     """The backend-neutral half of `Storage`: every one-shot write as a transaction of its own,

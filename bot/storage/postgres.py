@@ -91,6 +91,7 @@ class PostgresStorage(SqlStorage):
     """`Storage` over an asyncpg pool; `url` is a postgresql:// DSN."""
 
     dialect = POSTGRES
+    shared = True  # several processes share it: flight clocks need leases (bot/cluster.py)
 
     def __init__(
         self, url: str, *, schema: str | None = None, drop_schema_on_close: bool = False, max_size: int = 10

@@ -418,3 +418,71 @@ class SqlStorage(UnitsOfWork, PlatformReads, CareerReads):
     async def pending_posts(self) -> list[tuple[int, str, dict[str, Any]]]:
         found = await self._fetch("SELECT id, flight_id, payload FROM outbox ORDER BY id")
         return [(int(r[0]), r[1], json.loads(r[2])) for r in found]
+
+    # -- several processes, one database (issue 17) ----------------------------------------------------
+    # Times are unix seconds from the caller's clock (bot/cluster.py), so tests can move them by
+    # hand; processes on several machines need their clocks in sync (NTP), which servers have.
+    async def acquire_lease(self, name: str, holder: str, *, now: float, ttl: float) -> bool:
+        # One statement: insert, or renew our own, or take an expired one.  The upsert locks the
+        # row (PostgreSQL) or runs under the write lock (SQLite), so of two racers one wins.
+        async with self.transaction() as tx:
+            won = await tx.rows(
+                "INSERT INTO leases (name, holder, expires_at) VALUES (?, ?, ?)"
+                " ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at"
+                " WHERE leases.holder = excluded.holder OR leases.expires_at <= ? RETURNING holder",
+                (name, holder, float(now + ttl), float(now)),
+            )
+        return bool(won)
+
+    async def renew_leases(self, names: Iterable[str], holder: str, *, now: float, ttl: float) -> set[str]:
+        # One statement per 500 names instead of one per lease: a process with hundreds of flights
+        # renews them all in a few milliseconds.  A row still naming us is ours (nobody took it).
+        wanted = sorted(set(names))
+        kept: set[str] = set()
+        async with self.transaction() as tx:
+            for start in range(0, len(wanted), 500):
+                chunk = wanted[start : start + 500]
+                found = await tx.rows(
+                    f"UPDATE leases SET expires_at = ? WHERE holder = ? AND name IN ({', '.join('?' * len(chunk))})"
+                    " RETURNING name",
+                    (float(now + ttl), holder, *chunk),
+                )
+                kept.update(str(r[0]) for r in found)
+        return kept
+
+    async def release_lease(self, name: str, holder: str) -> bool:
+        async with self.transaction() as tx:
+            return await tx.run("DELETE FROM leases WHERE name = ? AND holder = ?", (name, holder)) > 0
+
+    async def release_leases(self, holder: str) -> int:
+        async with self.transaction() as tx:
+            return await tx.run("DELETE FROM leases WHERE holder = ?", (holder,))
+
+    async def lease_holder(self, name: str, *, now: float) -> str | None:
+        found = await self._fetch("SELECT holder FROM leases WHERE name = ? AND expires_at > ?", (name, float(now)))
+        return str(found[0][0]) if found else None
+
+    async def reserve_identify(self, bucket: int, *, now: float, spacing: float) -> float:
+        # The slot is max(now, last + spacing), stored in the same statement: two processes asking
+        # at once get slots `spacing` apart.  Returns how long to wait before identifying.
+        async with self.transaction() as tx:
+            slot = await tx.rows(
+                "INSERT INTO identify_slots (bucket, last_at) VALUES (?, ?)"
+                " ON CONFLICT (bucket) DO UPDATE SET last_at = CASE"
+                " WHEN identify_slots.last_at + ? > excluded.last_at THEN identify_slots.last_at + ?"
+                " ELSE excluded.last_at END RETURNING last_at",
+                (int(bucket), float(now), float(spacing), float(spacing)),
+            )
+        return max(0.0, float(slot[0][0]) - now)
+
+    async def get_cluster_value(self, key: str) -> str | None:
+        found = await self._fetch("SELECT value FROM cluster_values WHERE key = ?", (key,))
+        return str(found[0][0]) if found else None
+
+    async def set_cluster_value(self, key: str, value: str) -> None:
+        async with self.transaction() as tx:
+            await tx.run(
+                "INSERT INTO cluster_values (key, value, updated_at) VALUES (?, ?, ?)"
+                " ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at",
+                (key, value, now()),
+            )

@@ -103,6 +103,7 @@ class SqliteStorage(SqlStorage):
     """`Storage` over a writer connection (transactions, one at a time) and a reader connection."""
 
     dialect = SQLITE
+    shared = False  # one process: every lease is trivially its own (bot/cluster.py)
 
     def __init__(self, path: Path | str, *, migrations_dir: Path | None = None) -> None:
         self.path: Path | str = Path(path) if str(path) != ":memory:" else ":memory:"

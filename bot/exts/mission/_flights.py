@@ -64,6 +64,7 @@ class FlightService:
         self.hands = LiveHands(self._render_hand)
         self._timers: dict[str, asyncio.Task[None]] = {}
         self._background: set[asyncio.Task[Any]] = set()
+        bot.cluster.watch(on_lost=self.lost_lease, on_sweep=self.claim_orphans)
 
     @property
     def shutdown_drain_s(self) -> float:
@@ -185,11 +186,15 @@ class FlightService:
         async with self.store.locked(flight_id) as record:
             if record is None or record.status != "flying" or record.state is None:
                 return None
+            if not await self._runs_clock(record):
+                return None  # another process runs this flight (its shard, or the lease, is theirs)
             flight = Flight.from_dict(record.state)
             events = flight.advance_to(max(flight.now_s, self.flight_time(record)))
             record.state = flight.to_dict()
             if events:
-                await self.store.save(record, journal(None, "clock", events))
+                entry = journal(None, "clock", events)
+                entry["payload"] |= {"process": self.bot.cluster.process, "at_s": flight.now_s}
+                await self.store.save(record, entry)
         await self.publish(record, flight, events)
         if flight.complete:  # the round is over and its last line is out: resolve
             await self.finish(flight_id)
@@ -362,6 +367,7 @@ class FlightService:
         self._spawn(self.refresh_deck(flight_id))
         self._spawn(self.posts.retire(flight_id))
         self._spawn(self.comms.retire(flight_id))
+        self._spawn(self.bot.cluster.release(flight_id))
 
     # -- abort, restart, shutdown ---------------------------------------------------------------------------
     async def after_abort(self, record: FlightRecord) -> None:
@@ -378,16 +384,50 @@ class FlightService:
         voice mutes right, and re-arm every flying flight (overdue events fire on the first tick)."""
         await self.posts.restore()
         for record in await self.store.ended_flights_with_muted_members():
+            if not self.bot.cluster.owns(record.guild_id):
+                continue  # that guild's members are another process's to unmute
             log.info("flight %s ended with members still muted: unmuting them", record.id)
             self.comms.unmute(record)
         for record in await self.store.active_flights():
-            if record.status == "flying" and record.state is not None:
-                log.info("resuming flight %s in channel %s", record.id, record.channel_id)
-                deck = Flight.from_dict(record.state).deck()
-                await self.comms.reconcile(record, deck.comm_down_until_s, self.flight_time(record))
-                self.arm(record.id)
-                if self.bot.run_timers:  # rejoin voice in the background; text goes on meanwhile
-                    self._spawn(self._start_voice(record))
+            if record.status == "flying" and record.state is not None and self.bot.cluster.owns(record.guild_id):
+                await self._resume(record)
+
+    async def _resume(self, record: FlightRecord, *, sweep: bool = False) -> None:
+        if record.state is None or not await self._runs_clock(record):
+            if not sweep:
+                log.info("flight %s: its clock runs in another process; taken over if that one stops", record.id)
+            return
+        log.info("resuming flight %s in channel %s", record.id, record.channel_id)
+        deck = Flight.from_dict(record.state).deck()
+        await self.comms.reconcile(record, deck.comm_down_until_s, self.flight_time(record))
+        self.arm(record.id)
+        if self.bot.run_timers:  # rejoin voice in the background; text goes on meanwhile
+            self._spawn(self._start_voice(record))
+
+    # -- several processes over one database (bot/cluster.py) ------------------------------------------
+    async def _runs_clock(self, record: FlightRecord) -> bool:
+        """Only the process owning the flight's guild runs its clock, and only with the lease."""
+        cluster = self.bot.cluster
+        return cluster.owns(record.guild_id) and await cluster.acquire(record.id)
+
+    async def claim_orphans(self) -> None:
+        """The cluster keeper's sweep: flights of this process's guilds that nobody runs (their
+        process died and its lease expired) are resumed here."""
+        cluster = self.bot.cluster
+        for record in await self.store.active_flights():
+            mine = record.status == "flying" and cluster.owns(record.guild_id)
+            if mine and record.id not in self._timers and not cluster.holds(record.id):
+                await self._resume(record, sweep=True)
+
+    async def lost_lease(self, flight_id: str) -> None:
+        """Another process took the flight over (this one stalled past its lease): stop the
+        clock and the voice here; the new holder runs both."""
+        timer = self._timers.pop(flight_id, None)
+        if timer is not None:
+            timer.cancel()
+        record = await self.store.peek(flight_id)
+        if record is not None:
+            await self.voice.stop(record)
 
     def stop_all(self) -> None:
         for task in list(self._timers.values()):

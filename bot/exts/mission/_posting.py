@@ -291,6 +291,9 @@ class ChannelPosts:
     async def restore(self) -> None:
         """After a restart: queue the posts a shutdown stored, before anything new."""
         for row_id, flight_id, payload in await self.store.pending_posts():
+            record = await self.store.peek(flight_id)
+            if record is not None and not self.bot.cluster.owns(record.guild_id):
+                continue  # its channel is on another process's shard: that process sends it
             log.info("flight %s: re-sending a post left unsent at shutdown", flight_id)
             self._queue(flight_id, payload, row_id=row_id)
 
