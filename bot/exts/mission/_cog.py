@@ -173,24 +173,18 @@ class MissionCog(commands.Cog, name="Mission"):
         voice: bool,
         intro: discord.Embed | None = None,
     ) -> None:
-        """Store a lobby for the invoking member and post it (after `intro`, a lesson's text).
-        The server's settings add the log's place and may turn the voice off; a campaign waiting
-        for its mission in this channel adds its id and carried ship."""
+        """Store a lobby for the invoking member and post it (after `intro`, a lesson's text)."""
         assert interaction.guild_id is not None and interaction.channel_id is not None
         user = interaction.user
-        options |= {"log": gate.settings.log} | await campaign_options(self.bot, interaction.channel_id)
-        record = FlightRecord(
-            id=new_flight_id(),
-            guild_id=interaction.guild_id,
-            channel_id=interaction.channel_id,
-            host_id=user.id,
-            status="lobby",
-            language=lang,
-            voice=voice and gate.voice,
-            time_scale=self.bot.settings.time_scale,
-            options=options,
-            crew=[CrewMember(user.id, user.display_name, [])],
+        record = await self._lobby_record(
+            interaction.guild_id,
+            interaction.channel_id,
+            CrewMember(user.id, user.display_name, []),
+            lang,
+            gate,
+            options,
         )
+        record.voice = voice and gate.voice
         record.notes["warnings"] = perms.warnings(
             lang, interaction.app_permissions, self._voice_perms(interaction), record.voice
         )
@@ -206,6 +200,25 @@ class MissionCog(commands.Cog, name="Mission"):
         except discord.HTTPException:
             return
         await self._lobby_posted(record, message.id)
+
+    async def _lobby_record(
+        self, guild_id: int, channel_id: int, host: CrewMember, lang: str, gate: FlightGate, options: dict[str, Any]
+    ) -> FlightRecord:
+        """A new lobby's record: the server's settings add the log's place and the voice default;
+        a campaign waiting for its mission in this channel adds its id and carried ship."""
+        options |= {"log": gate.settings.log} | await campaign_options(self.bot, channel_id)
+        return FlightRecord(
+            id=new_flight_id(),
+            guild_id=guild_id,
+            channel_id=channel_id,
+            host_id=host.user_id,
+            status="lobby",
+            language=lang,
+            voice=gate.voice,
+            time_scale=self.bot.settings.time_scale,
+            options=options,
+            crew=[host],
+        )
 
     async def _lobby_posted(self, record: FlightRecord, message_id: int) -> None:
         async with self.flights.store.locked(record.id) as fresh:
@@ -273,22 +286,12 @@ class MissionCog(commands.Cog, name="Mission"):
             "serious": schedule.options.get("serious", "white"),
             "seed": random.SystemRandom().randrange(2**31),
             "seed_given": False,
-            "log": gate.settings.log,
         }
         if schedule.mission == RANDOM:
             options["preset"] = "mission"
-        options |= await campaign_options(self.bot, schedule.channel_id)
-        record = FlightRecord(
-            id=new_flight_id(),
-            guild_id=schedule.guild_id,
-            channel_id=schedule.channel_id,
-            host_id=schedule.host_id,
-            status="lobby",
-            language=lang,
-            voice=gate.voice,
-            time_scale=self.bot.settings.time_scale,
-            options=options,
-            crew=[CrewMember(schedule.host_id, host.display_name if host is not None else str(schedule.host_id), [])],
+        name = host.display_name if host is not None else str(schedule.host_id)
+        record = await self._lobby_record(
+            schedule.guild_id, schedule.channel_id, CrewMember(schedule.host_id, name, []), lang, gate, options
         )
         if guild.me is not None:
             record.notes["warnings"] = perms.warnings(lang, channel.permissions_for(guild.me), None, record.voice)
