@@ -193,8 +193,11 @@ class MissionCog(commands.Cog, name="Mission"):
         except ChannelBusy:
             await interaction.response.send_message(t(lang, "error.channel_busy"), ephemeral=True)
             return
-        embeds = [intro, self._lobby_embed(record)] if intro is not None else [self._lobby_embed(record)]
-        await interaction.response.send_message(embeds=embeds, view=self.lobby_view(record))
+        if intro is None:
+            await interaction.response.send_message(embed=self._lobby_embed(record), view=self.lobby_view(record))
+        else:
+            embeds = [intro, self._lobby_embed(record)]
+            await interaction.response.send_message(embeds=embeds, view=self.lobby_view(record))
         try:
             message = await interaction.original_response()
         except discord.HTTPException:
