@@ -32,23 +32,42 @@ def next_id() -> int:
 
 
 class RecordingVoice:
-    """A voice bridge that records what the bot asked of it (the voice player has its own tests)."""
+    """A voice bridge that records what the bot asked of it (the voice player has its own tests).
 
-    def __init__(self, reason: str | None = "voice is off in tests") -> None:
+    `on_text_only` / `on_member_disconnect` are the hooks the cog sets, as on the real bridge; a
+    test calls them to play the bridge's reports.  `rejoin` answers `rejoin_reason`."""
+
+    on_text_only: Any = None
+    on_member_disconnect: Any = None
+
+    def __init__(self, reason: str | None = "voice is off in tests", rejoin_reason: str | None = None) -> None:
         self.reason = reason
+        self.rejoin_reason = rejoin_reason
         self.calls: list[tuple[str, Any]] = []
+        self.cues: list[Any] = []
 
     async def prepare(
         self, flight_id: str, guild_id: int, channel_id: int, host_id: int, lang: str, cues: list[Any]
     ) -> str | None:
         self.calls.append(("prepare", (flight_id, channel_id, host_id, lang, len(cues))))
+        self.cues = list(cues)
         return self.reason
 
-    async def start(self, flight_id: str, started_at: float, time_scale: float) -> None:
-        self.calls.append(("start", (flight_id, started_at, time_scale)))
+    async def start(self, flight_id: str, started_at: float, time_scale: float, *, resumed: bool | None = None) -> None:
+        self.calls.append(("start", (flight_id, started_at, time_scale, resumed)))
+
+    async def finish(self, flight_id: str) -> None:
+        self.calls.append(("finish", flight_id))
+
+    async def abort(self, flight_id: str) -> None:
+        self.calls.append(("abort", flight_id))
 
     async def stop(self, flight_id: str) -> None:
         self.calls.append(("stop", flight_id))
+
+    async def rejoin(self, flight_id: str) -> str | None:
+        self.calls.append(("rejoin", flight_id))
+        return self.rejoin_reason
 
 
 class FakeClock:

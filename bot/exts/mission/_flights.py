@@ -60,7 +60,7 @@ class FlightService:
         self.store = FlightStore(bot)
         self.posts = ChannelPosts(bot, self.store)
         self.comms = Comms(bot, self.store, self.posts)
-        self.voice = VoiceLink(bot)
+        self.voice = VoiceLink(bot, self.store, self.posts)
         self.hands = LiveHands(self._render_hand)
         self._timers: dict[str, asyncio.Task[None]] = {}
         self._background: set[asyncio.Task[Any]] = set()
@@ -130,7 +130,10 @@ class FlightService:
     generator_record = staticmethod(generator_record)
 
     async def after_start(self, record: FlightRecord) -> None:
-        """Post the flight deck, arm the timer, start the voice (all after the click is answered)."""
+        """Post the flight deck, arm the timer, start the voice (all after the click is answered).
+
+        The clock never waits for voice: the timer is armed first and voice joins and renders in
+        the background, its 0 s line due at the flight's own start."""
         channel = self.bot.get_channel(record.channel_id)
         embed, view = self.deck(record)
         message_id = None
@@ -147,14 +150,12 @@ class FlightService:
                     await self.store.save(fresh)
                     record.deck_message_id = message_id
                     record.version = fresh.version
-        await self._start_voice(record)
         self.arm(record.id)
+        self._spawn(self._start_voice(record, resumed=False))
 
-    async def _start_voice(self, record: FlightRecord) -> None:
-        flight = Flight.from_dict(record.state or {})
-        reason = await self.voice.start(record, flight.timeline, self.flight_time(record))
-        if reason:
-            self.posts.say(record.id, record.channel_id, alerts=[t(record.language, "voice.text_only", reason=reason)])
+    async def _start_voice(self, record: FlightRecord, *, resumed: bool) -> None:
+        """Every line to voice (a "voice unavailable" line if it cannot speak); never on the clock's path."""
+        await self.voice.start(record, Flight.from_dict(record.state or {}).timeline, resumed=resumed)
 
     # -- the clock ------------------------------------------------------------------------------------
     def flight_time(self, record: FlightRecord) -> float:
@@ -267,6 +268,9 @@ class FlightService:
 
     # -- clicks -----------------------------------------------------------------------------------------
     async def on_component(self, interaction: discord.Interaction, cid: _ids.ComponentId, values: list[str]) -> None:
+        if cid.action == "rejoin":  # the host brings voice back after a member's disconnect
+            await self.voice.rejoin_clicked(interaction, cid.flight)
+            return
         user_id = interaction.user.id
         opening = cid.action == "station"
         accepted: list[FlightEvent] = []
@@ -342,7 +346,7 @@ class FlightService:
             record.notes["result"] = result.to_json_dict()
             await self.store.save(record, {"kind": "finished", "payload": {"outcome": data["outcome"]}})
         self.comms.unmute(record)
-        await self.voice.stop(record)
+        await self.voice.finish(record)  # the last lines still play while the result goes out
         # queued behind the flight's last intercom lines, so the result never overtakes them
         self.posts.post_result(record.id, result_payload(record, data, result))
         self._wind_down(record.id)
@@ -375,7 +379,7 @@ class FlightService:
         if timer is not None:
             timer.cancel()
         self.comms.unmute(record)
-        await self.voice.stop(record)
+        await self.voice.abort(record)
         await self.refresh_deck(record.id)
         self._wind_down(record.id)
 
@@ -402,7 +406,7 @@ class FlightService:
         await self.comms.reconcile(record, deck.comm_down_until_s, self.flight_time(record))
         self.arm(record.id)
         if self.bot.run_timers:  # rejoin voice in the background; text goes on meanwhile
-            self._spawn(self._start_voice(record))
+            self._spawn(self._start_voice(record, resumed=True))
 
     # -- several processes over one database (bot/cluster.py) ------------------------------------------
     async def _runs_clock(self, record: FlightRecord) -> bool:
@@ -427,7 +431,7 @@ class FlightService:
             timer.cancel()
         record = await self.store.peek(flight_id)
         if record is not None:
-            await self.voice.stop(record)
+            await self.voice.abort(record)
 
     def stop_all(self) -> None:
         for task in list(self._timers.values()):
@@ -440,6 +444,7 @@ class FlightService:
         """Shutdown: stop the timers, give queued posts and mutes `timeout` s (5 by default) to go
         out, then store the posts still unsent; the next start sends them, in order, once."""
         timeout = self.shutdown_drain_s if timeout is None else timeout
+        self.voice.detach()
         for task in list(self._timers.values()):
             task.cancel()
         self._timers.clear()

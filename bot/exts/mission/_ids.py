@@ -29,6 +29,7 @@ BUTTON_ACTIONS: tuple[str, ...] = (
     "finish",  # hand: finish the current phase early (arg: player)
     "refresh",  # hand: redraw (arg: player.selection)
     "agree",  # hand: agree to end the action round early, rulebook §2.1 (arg: player)
+    "rejoin",  # channel line after a member disconnected the bot from voice: the host brings it back
 )
 SELECT_ACTIONS: tuple[str, ...] = (
     "roles",  # lobby: pick my roles
