@@ -213,11 +213,18 @@ class PlatformWrites:
         record.id = int(found[0][0])
         return record.id
 
-    async def mark_schedule(self, schedule_id: int, *, reminded: bool, done: bool) -> bool:
-        """Record that the reminder went out / the lobby opened (or the row was dropped)."""
-        count = await self.run(
-            "UPDATE schedules SET reminded = ?, done = ? WHERE id = ?", (int(reminded), int(done), schedule_id)
-        )
+    async def mark_schedule(
+        self, schedule_id: int, *, reminded: bool, done: bool, was_reminded: bool | None = None
+    ) -> bool:
+        """Record that the reminder went out / the lobby opened (or the row was dropped).  With
+        `was_reminded` it is a claim: only a row still open and in that state changes, so of
+        several processes acting on one row exactly one gets True."""
+        sql = "UPDATE schedules SET reminded = ?, done = ? WHERE id = ?"
+        params: tuple[Any, ...] = (int(reminded), int(done), schedule_id)
+        if was_reminded is not None:
+            sql += " AND done = 0 AND reminded = ?"
+            params += (int(was_reminded),)
+        count = await self.run(sql, params)
         return count > 0
 
     # -- ELITE ----------------------------------------------------------------------------------------
@@ -368,9 +375,11 @@ class PlatformReads:
             schedule_id: int = await tx.add_schedule(record)
             return schedule_id
 
-    async def mark_schedule(self, schedule_id: int, *, reminded: bool, done: bool) -> bool:
+    async def mark_schedule(
+        self, schedule_id: int, *, reminded: bool, done: bool, was_reminded: bool | None = None
+    ) -> bool:
         async with self.transaction() as tx:
-            changed: bool = await tx.mark_schedule(schedule_id, reminded=reminded, done=done)
+            changed: bool = await tx.mark_schedule(schedule_id, reminded=reminded, done=done, was_reminded=was_reminded)
             return changed
 
     # -- ELITE ----------------------------------------------------------------------------------------

@@ -171,6 +171,9 @@ async def test_schedules_survive_a_restart(open_storage: Any) -> None:
     await again.mark_schedule(soon.id or 0, reminded=True, done=True)
     assert [s.id for s in await again.pending_schedules()] == [late.id]
     assert not await again.mark_schedule(999_999, reminded=True, done=True)
+    # a claim: of two processes acting on the same row, one wins
+    assert await again.mark_schedule(late.id or 0, reminded=True, done=False, was_reminded=False)
+    assert not await again.mark_schedule(late.id or 0, reminded=True, done=False, was_reminded=False)
 
 
 # -- ELITE ---------------------------------------------------------------------------------------------

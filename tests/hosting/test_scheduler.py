@@ -91,3 +91,13 @@ async def test_flight_gate_reads_the_settings_once_per_start(bot: Any, world: An
     assert not gate.voice and not gate.log_in_thread
     ann.roles = [type("Role", (), {"id": 777})()]
     assert (await flight_gate(bot.storage, world.guild.id, world.channel.id, ann, admin=False)).refusal is None
+
+
+async def test_only_this_processes_servers_are_served(bot: Any, world: Any) -> None:
+    from bot.storage.platform import ScheduleRecord
+
+    elsewhere = ScheduleRecord(999, 5, 7, bot.clock() + 60, "S1-1")  # a server another shard owns
+    await bot.storage.add_schedule(elsewhere)
+    bot.clock.advance(120)
+    assert await run_schedules(bot, bot.clock()) == []
+    assert [s.id for s in await bot.storage.pending_schedules()] == [elsewhere.id]

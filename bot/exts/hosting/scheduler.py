@@ -88,11 +88,16 @@ async def schedule_flight(
 async def run_schedules(bot: Any, now: float) -> list[tuple[int, Action]]:
     """Carry out what is due now (reminders, openings, stale rows dropped); returns what was
     done as (schedule id, action), for the tests and the log."""
-    records = {r.id: r for r in await bot.storage.pending_schedules()}
+    # only this process's servers (several shards share one database), each row claimed first
+    records = {r.id: r for r in await bot.storage.pending_schedules() if bot.get_guild(r.guild_id) is not None}
     done: list[tuple[int, Action]] = []
     for item, action in due([as_scheduled(r) for r in records.values()], now):
         record = records[item.id]
-        await bot.storage.mark_schedule(item.id, reminded=True, done=action != "remind")
+        claimed = await bot.storage.mark_schedule(
+            item.id, reminded=True, done=action != "remind", was_reminded=item.reminded
+        )
+        if not claimed:
+            continue  # another process got there first
         done.append((item.id, action))
         channel: Any = bot.get_channel(item.channel_id)
         lang = await server_language(bot.storage, item.guild_id, bot.settings.default_language)
