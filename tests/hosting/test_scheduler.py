@@ -97,6 +97,7 @@ async def test_only_this_processes_servers_are_served(bot: Any, world: Any) -> N
     from bot.storage.platform import ScheduleRecord
 
     elsewhere = ScheduleRecord(999, 5, 7, bot.clock() + 60, "S1-1")  # a server another shard owns
+    bot.cluster.owns = lambda guild_id: guild_id != 999
     await bot.storage.add_schedule(elsewhere)
     bot.clock.advance(120)
     assert await run_schedules(bot, bot.clock()) == []

@@ -32,6 +32,7 @@ from bot.exts.campaign._render import (
     vote_view,
 )
 from bot.exts.campaign._text import tx
+from bot.exts.hosting.gate import serves
 from bot.exts.hosting.server_settings import server_language
 from bot.i18n import t
 from bot.storage.base import ChannelBusy
@@ -292,7 +293,8 @@ class CampaignCog(commands.Cog, name="Campaign"):
         """Close votes and repair steps whose time is up, in every running campaign."""
         now = self.bot.clock()
         for record in await self.bot.storage.running_campaigns():
-            await self.tick_channel(record.guild_id, record.channel_id, now)
+            if serves(self.bot, record.guild_id):  # several shards: the owner of the server ticks it
+                await self.tick_channel(record.guild_id, record.channel_id, now)
 
     async def tick_channel(self, guild_id: int, channel_id: int, now: float) -> None:
         record = await self.load(channel_id)

@@ -32,6 +32,7 @@ from discord.ext import commands
 from bot.exts.elite._journal import Journal, ShiftClock, apply, rebuild, roll_args
 from bot.exts.elite._session import Session
 from bot.exts.elite._voice import EliteVoice
+from bot.exts.hosting.gate import serves
 from engine.elite.activation import HeroRoll
 from engine.elite.datapack import AlienAbility, DataPack, PackError, load_pack, pack_json_schema
 from engine.elite.exploration import ExplorationError
@@ -219,6 +220,8 @@ class EliteCog(commands.Cog, name="ELITE"):
             log.exception("could not read the ELITE games in progress")
             return
         for record in stored:
+            if not serves(self.bot, record.guild_id):
+                continue  # several shards: the process that owns the server runs its games
             try:
                 pack = load_pack(record.pack) if record.pack is not None else None
                 session, journal = rebuild(record.state, pack, self.clock)

@@ -49,3 +49,10 @@ async def flight_gate(storage: Any, guild_id: int, channel_id: int, member: Any,
     roles = {int(getattr(r, "id", r)) for r in getattr(member, "roles", None) or []}
     why = start_refusal(settings, channel_id, roles, admin=admin)
     return FlightGate(settings, refusal_text(settings, why) if why else None)
+
+
+def serves(bot: Any, guild_id: int) -> bool:
+    """Whether this process runs the background work of a server (bot/cluster.py: with several
+    shards over one database each server's timers run in the process that owns it)."""
+    cluster = getattr(bot, "cluster", None)
+    return cluster is None or bool(cluster.owns(guild_id))

@@ -17,7 +17,7 @@ from typing import Any
 import discord
 
 from bot.exts.hosting._text import tx
-from bot.exts.hosting.gate import flight_gate
+from bot.exts.hosting.gate import flight_gate, serves
 from bot.exts.hosting.schedule import Action, Scheduled, ScheduleError, due, parse_time, timestamps
 from bot.exts.hosting.server_settings import server_language
 from bot.storage.platform import ScheduleRecord
@@ -89,7 +89,7 @@ async def run_schedules(bot: Any, now: float) -> list[tuple[int, Action]]:
     """Carry out what is due now (reminders, openings, stale rows dropped); returns what was
     done as (schedule id, action), for the tests and the log."""
     # only this process's servers (several shards share one database), each row claimed first
-    records = {r.id: r for r in await bot.storage.pending_schedules() if bot.get_guild(r.guild_id) is not None}
+    records = {r.id: r for r in await bot.storage.pending_schedules() if serves(bot, r.guild_id)}
     done: list[tuple[int, Action]] = []
     for item, action in due([as_scheduled(r) for r in records.values()], now):
         record = records[item.id]
