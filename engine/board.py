@@ -42,6 +42,9 @@ for _st in STATIONS:
         _NEIGHBOUR[(_st, _direction)] = f"{_deck}_{ZONES[_i]}" if 0 <= _i < len(ZONES) else None  # type: ignore[index,assignment]
 
 
+ZONE_OF: Final[dict[Station, Zone]] = _ZONE_OF  # zone_of as a table, for loops that ask every turn
+
+
 def zone_of(st: Station) -> Zone:
     return _ZONE_OF[st]
 

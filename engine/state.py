@@ -65,21 +65,28 @@ class CrewMember:
 class ThreatState:
     """One threat card on a track: where its token is and what has been done to it."""
 
+    # What the card sets (mission.build_mission passes these first, from one tuple per card):
     card: ThreatCard
+    health: int
+    speed: int
+    shield: int
+    visible: bool  # stealth threats are invisible until their X
+    cryoshield: bool
+    internal: bool  # copied from the card: read on every targeting decision
+    immune: frozenset[str]  # weapons that cannot aim at it (from its traits)
+    hides_far: bool  # untargetable at range 3 (from its traits)
+    # What the placement sets:
     number: int  # T+ turn, the number on its token
     order: int  # position in the input list: the last tie-breaker
     zone: Zone | None  # external threats: the zone of their trajectory
     track: Track
-    health: int
-    speed: int
-    shield: int
+    sort_key: tuple[int, int, int, int]  # token order (decision 13), `order` last
+    # What happens to it:
     position: int = 0  # space counted from the ship (Z = 1); 0 = not on the track
     appeared: bool = False
     fate: Literal["destroyed", "survived"] | None = None  # None while present
     fate_turn: int | None = None
     damage: int = 0
-    visible: bool = True  # stealth threats are invisible until their X
-    cryoshield: bool = False
     breakpoints: int = 0  # X/Y spaces passed (asteroids' break-up attack)
     bonus_active: bool = False  # its X switched on an aura (attack or shield bonus for others)
     attack_aura: int = 0  # Scout: + this to external threats' attacks while it is not destroyed
@@ -92,10 +99,6 @@ class ThreatState:
     hits_this_turn: int = 0  # Nuclear Device: repairs this turn
     stations_hit: set[Station] = field(default_factory=set)  # multi-station malfunctions this turn
     damage_this_step: int = 0
-    sort_key: tuple[int, int, int, int] = (0, 0, 0, 0)
-    internal: bool = False  # copied from the card: read on every targeting decision
-    immune: frozenset[str] = frozenset()  # weapons that cannot aim at it (from its traits)
-    hides_far: bool = False  # untargetable at range 3 (from its traits)
     present: bool = False  # on its track and still a threat; kept by appear() and set_fate()
 
     def set_fate(self, fate: Literal["destroyed", "survived"], turn: int) -> None:
@@ -125,9 +128,9 @@ class Ship:
     cannons: dict[Station, int] = field(default_factory=dict)  # station -> heroic bonus, fired this turn
     maintained: set[int] = field(default_factory=set)  # phases whose computer was maintained
     observers: int = 0  # visual confirmations this turn
-    observation_best: list[int] = field(default_factory=lambda: [0, 0, 0])
+    observation_best: list[int] = field(default_factory=[0, 0, 0].copy)  # best per phase
     broken: set[tuple[Station, str]] = field(default_factory=set)  # (station, letter) after a malfunction's Z
-    multiplier: dict[Zone, int] = field(default_factory=lambda: dict.fromkeys(board.ZONES, 1))
+    multiplier: dict[Zone, int] = field(default_factory=dict.fromkeys(board.ZONES, 1).copy)
     contaminated_entry: dict[Station, str] = field(default_factory=dict)  # Contamination after Z: its card id
     in_space: CrewMember | None = None  # only one crew member may fly the interceptors
 

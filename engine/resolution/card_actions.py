@@ -19,7 +19,7 @@ from engine.resolution.crew_effects import delay, knock_out
 from engine.resolution.internal_threats import destroy, slimed
 from engine.resolution.ship_damage import damage_zone, threat_attack
 from engine.state import CrewMember, Mission, ShipDestroyed, ThreatState
-from engine.threats.catalog import Op
+from engine.threats.catalog import Letter, Op, ThreatCard
 from engine.vocab import EnergyStore, Station, Zone
 
 # --- shared helpers ------------------------------------------------------------------------------
@@ -89,11 +89,13 @@ def _tokens_stations(t: ThreatState) -> list[Station]:
 
 
 def op_attack(m: Mission, t: ThreatState, op: Op) -> None:
-    if not _condition(t, op.get("condition")):
+    cond = op.get("condition")
+    if cond is not None and not _condition(t, cond):
         m.emit("no_effect_threat", threat=t.card.id, reason="condition_unmet")
         return
     kind = op.get("damage_type", "standard")
-    if op.get("target") == "own_stations_each":
+    target = op.get("target")
+    if target == "own_stations_each":
         # Contamination Y: one attack per contaminated station, in that station's zone.
         for st in list(t.stations):
             threat_attack(m, t, zone_of(st), _amount(m, t, op["amount"]))
@@ -103,17 +105,24 @@ def op_attack(m: Mission, t: ThreatState, op: Op) -> None:
         for st in _tokens_stations(t):
             threat_attack(m, t, zone_of(st), _amount(m, t, op["amount"]))
         return
-    amount = _amount(m, t, op["amount"])
-    zones = _zones(t, op.get("zones", op.get("target", "own_zone")))
-    for zone in zones:
-        threat_attack(m, t, zone, amount, pierce=kind == "ignores_shields", double=kind == "double_through_shields")
+    amount = op["amount"]
+    if not isinstance(amount, int):
+        amount = _amount(m, t, amount)
+    pierce = kind == "ignores_shields"
+    double = kind == "double_through_shields"
+    if target == "own_zone" and "zones" not in op:  # most cards: one attack on its own zone
+        threat_attack(m, t, own_zone(t), amount, pierce=pierce, double=double)
+        return
+    for zone in _zones(t, op.get("zones", op.get("target", "own_zone"))):
+        threat_attack(m, t, zone, amount, pierce=pierce, double=double)
 
 
 def op_repair(m: Mission, t: ThreatState, op: Op) -> None:
     amount = _amount(m, t, op["amount"])
     healed = min(amount, t.damage)
     t.damage -= healed
-    m.emit("threat_repairs", threat=t.card.id, amount=healed, damage=t.damage)
+    if m.log_enabled:
+        m.emit("threat_repairs", threat=t.card.id, amount=healed, damage=t.damage)
 
 
 def op_self_damage(m: Mission, t: ThreatState, op: Op) -> None:
@@ -126,17 +135,20 @@ def op_self_damage(m: Mission, t: ThreatState, op: Op) -> None:
 
 def op_speed(m: Mission, t: ThreatState, op: Op) -> None:
     t.speed += op["delta"]
-    m.emit("threat_speed", threat=t.card.id, speed=t.speed)
+    if m.log_enabled:
+        m.emit("threat_speed", threat=t.card.id, speed=t.speed)
 
 
 def op_shield(m: Mission, t: ThreatState, op: Op) -> None:
     t.shield += op["delta"]
-    m.emit("threat_shield", threat=t.card.id, shield=t.shield)
+    if m.log_enabled:
+        m.emit("threat_shield", threat=t.card.id, shield=t.shield)
 
 
 def op_set_shield(m: Mission, t: ThreatState, op: Op) -> None:
     t.shield = op["value"]
-    m.emit("threat_shield", threat=t.card.id, shield=t.shield)
+    if m.log_enabled:
+        m.emit("threat_shield", threat=t.card.id, shield=t.shield)
 
 
 def op_reveal(m: Mission, t: ThreatState, op: Op) -> None:
@@ -162,7 +174,8 @@ def op_shield_bonus(m: Mission, t: ThreatState, op: Op) -> None:
 
 
 def op_count_breakpoint(m: Mission, t: ThreatState, op: Op) -> None:
-    m.emit("threat_breakpoint", threat=t.card.id, passed=t.breakpoints)
+    if m.log_enabled:
+        m.emit("threat_breakpoint", threat=t.card.id, passed=t.breakpoints)
 
 
 def _drain(m: Mission, t: ThreatState, op: Op, store: dict[Zone, int], name: EnergyStore) -> None:
@@ -175,7 +188,8 @@ def _drain(m: Mission, t: ThreatState, op: Op, store: dict[Zone, int], name: Ene
             continue
         lost = have if op["amount"] == "all" else min(have, op["amount"])
         store[zone] -= lost
-        m.emit("energy_lost", threat=t.card.id, system=name, zone=zone, amount=lost)
+        if m.log_enabled:
+            m.emit("energy_lost", threat=t.card.id, system=name, zone=zone, amount=lost)
         if op.get("damage_per_unit") and lost:
             damage_zone(m, zone, lost * op["damage_per_unit"] * m.ship.multiplier[zone], t.card.id)
 
@@ -388,8 +402,49 @@ OPS: dict[str, OpSpec] = {
 }
 
 
+_RUN = {name: spec.run for name, spec in OPS.items()}  # one lookup less per op in move_threat
+
+
 def run_op(m: Mission, t: ThreatState, op: Op) -> None:
-    OPS[op["op"]].run(m, t, op)
+    _RUN[op["op"]](m, t, op)
+
+
+# --- cards' X/Y/Z as prepared steps ----------------------------------------------------------------
+# A step is an op's function and the argument it takes: the op itself, or for the commonest op
+# (a fixed attack on the card's own zone) its parameters read once per card instead of on every
+# letter a token crosses.
+Step = tuple[Callable[[Mission, ThreatState, Any], None], Any]
+Program = dict[Letter, tuple[Step, ...]]
+_PROGRAMS: dict[str, tuple[ThreatCard, Program]] = {}
+
+
+def program(card: ThreatCard) -> Program:
+    """The card's X, Y and Z as steps, prepared on first use (kept with the card they came from)."""
+    entry = _PROGRAMS.get(card.id)
+    if entry is None or entry[0] is not card:
+        steps = {letter: tuple(_step(card, op) for op in ops) for letter, ops in card.actions.items()}
+        entry = _PROGRAMS[card.id] = (card, steps)
+    return entry[1]
+
+
+def _step(card: ThreatCard, op: Op) -> Step:
+    amount = op.get("amount")
+    if (
+        op["op"] == "attack"
+        and op.keys() <= {"op", "amount", "target", "damage_type"}
+        and op.get("target") == "own_zone"
+        and isinstance(amount, int)
+        and not card.has("slime")
+    ):
+        kind = op.get("damage_type", "standard")
+        return _attack_own_zone, (amount, kind == "ignores_shields", kind == "double_through_shields")
+    return _RUN[op["op"]], op
+
+
+def _attack_own_zone(m: Mission, t: ThreatState, plan: tuple[int, bool, bool]) -> None:
+    """`op_attack` of an unconditional attack of a fixed amount on the card's own zone."""
+    amount, pierce, double = plan
+    threat_attack(m, t, own_zone(t), amount, pierce, double)
 
 
 # --- movement (§3.4) ---------------------------------------------------------------------------------
@@ -406,7 +461,11 @@ def move_threat(m: Mission, t: ThreatState, spaces: int) -> None:
             m.emit("threat_moved", threat=t.card.id, number=t.number, frm=start, to=t.position)
         return
     letters = track.letters
-    actions = t.card.actions
+    card = t.card
+    entry = _PROGRAMS.get(card.id)
+    steps = entry[1] if entry is not None and entry[0] is card else program(card)
+    # The token's position is read back every space, not kept in a local: a Scout's Y moves the
+    # other threats, and a second Scout's Y among them moves this one (re-entrant moves).
     for _ in range(spaces):
         t.position -= 1
         letter = letters[t.position]
@@ -416,8 +475,8 @@ def move_threat(m: Mission, t: ThreatState, spaces: int) -> None:
             t.breakpoints += 1
         if m.log_enabled:
             m.emit("threat_action", threat=t.card.id, number=t.number, letter=letter)
-        for op in actions[letter]:
-            OPS[op["op"]].run(m, t, op)
+        for run, arg in steps[letter]:
+            run(m, t, arg)
             if t.fate is not None:  # e.g. Nemesis destroyed by its own attack
                 return
         if letter == "Z":
@@ -435,4 +494,5 @@ def survive(m: Mission, t: ThreatState) -> None:
     if t.card.internal_type == "malfunction" and letter in ("A", "B", "C"):
         for st in t.stations:
             m.ship.broken.add((st, letter))
-    m.emit("threat_survived", threat=t.card.id, number=t.number)
+    if m.log_enabled:
+        m.emit("threat_survived", threat=t.card.id, number=t.number)

@@ -68,8 +68,13 @@ def damage_step(m: Mission, *, weapons: bool = True) -> None:
     if not ship.rocket_in_flight and (not weapons or (not ship.cannons and ship.in_space is None)):
         return  # nothing fires this turn
     volley = aim(m, weapons=weapons)
-    destroyed = apply_hits(m, volley)
-    after_step(m, volley, destroyed)
+    if volley.hits:
+        destroyed = apply_hits(m, volley)
+        after_step(m, volley, destroyed)
+    else:  # nothing hit: no damage, so nothing happens after the step (the Behemoth's pilot and
+        # the Juggernaut's shield need a hit too)
+        for t in m.end_of_step:
+            t.damage_this_step = 0
     ship.cannons.clear()
 
 
@@ -77,10 +82,9 @@ def aim(m: Mission, *, weapons: bool = True) -> Volley:
     """Targeting (§3.3): cannons, the rocket in flight and the interceptors pick their targets."""
     ship = m.ship
     volley = Volley()
-    externals = m.present_threats(internal=False)
+    externals = [t for t in m.threats if t.present and not t.internal]
     if weapons:
         for st, bonus in ship.cannons.items():
-            zone = board.zone_of(st)
             if st == "lower_white":
                 volley.pulse_fired = True
                 reach = pulse_range(m)
@@ -88,20 +92,28 @@ def aim(m: Mission, *, weapons: bool = True) -> Volley:
                     if targetable(t, "pulse") and distance(t.position) <= reach:
                         volley.add(t, "pulse", board.PULSE_DAMAGE + bonus)
                 continue
+            zone = board.ZONE_OF[st]
             weapon: Weapon = "heavy" if st.startswith("upper") else "light"
-            dmg = heavy_laser_damage(m, zone) if weapon == "heavy" else light_laser_damage(m, zone)
-            target = _nearest([t for t in externals if t.zone == zone and targetable(t, weapon)])
+            # The nearest threat in the zone; on the same space the lowest token number.
+            target: ThreatState | None = None
+            for t in externals:
+                if (
+                    t.zone == zone
+                    and targetable(t, weapon)
+                    and (target is None or (t.position, t.sort_key) < (target.position, target.sort_key))
+                ):
+                    target = t
             if target is not None:
+                dmg = heavy_laser_damage(m, zone) if weapon == "heavy" else light_laser_damage(m, zone)
                 volley.add(target, weapon, dmg + bonus)
-            else:
-                if m.log_enabled:
-                    m.emit("no_target", weapon=weapon, zone=zone)
+            elif m.log_enabled:
+                m.emit("no_target", weapon=weapon, zone=zone)
 
     if ship.rocket_in_flight:
         ship.rocket_in_flight = False
         _aim_rocket(m, volley, externals)
 
-    if weapons:
+    if weapons and ship.in_space is not None:  # only a pilot flying the interceptors aims from space
         for p in m.crew:
             if p.intercepting and not p.knocked_out and p.station == board.SPACE:
                 _aim_interceptors(volley, p, externals)
@@ -151,17 +163,20 @@ def apply_hits(m: Mission, volley: Volley) -> list[ThreatState]:
     destroyed: list[ThreatState] = []
     reach = pulse_range(m) if volley.pulse_fired else 0
     for t, shots in volley.hits.items():
-        total = sum(d for _, d in shots)
+        total = 0
+        for _, d in shots:
+            total += d
         if t.cryoshield:
             t.cryoshield = False  # §7.1 Cryoshield: the first step it is targeted it takes nothing
             m.emit("cryoshield", threat=t.card.id, absorbed=total, weapons=[w for w, _ in shots])
             continue
-        if reach and t.card.has("pulse_strips_shield") and distance(t.position) <= reach:
+        card = t.card
+        if reach and card.traits and card.has("pulse_strips_shield") and distance(t.position) <= reach:
             shield = 0  # §7.1 Energy Cloud / Maelstrom: "equals 0", whatever bonus (decision 19)
         else:
-            shield = shield_of(m, t)
-        net = max(0, total - shield)
-        if t.card.has("swarm"):
+            shield = shield_of(m, t) if m.shield_auras else t.shield
+        net = total - shield if total > shield else 0
+        if card.traits and card.has("swarm"):
             net = min(net, 1)  # §7.1 Swarm: one damage per step, whatever hits it
         if m.log_enabled:
             m.emit(
@@ -179,16 +194,22 @@ def apply_hits(m: Mission, volley: Volley) -> list[ThreatState]:
             t.damage_this_step += net
         if t.damage >= t.health:
             destroyed.append(t)
-    destroyed.sort(key=lambda t: t.sort_key)
-    for t in destroyed:
-        destroy(m, t, None, "damage")
+    if destroyed:
+        if len(destroyed) > 1:
+            destroyed.sort(key=_token_order)
+        for t in destroyed:
+            destroy(m, t, None, "damage")
     return destroyed
+
+
+def _token_order(t: ThreatState) -> tuple[int, int, int, int]:
+    return t.sort_key
 
 
 def after_step(m: Mission, volley: Volley, destroyed: list[ThreatState]) -> None:
     """What the end of the damage step triggers (§7.1), in the rulebook's order."""
     # Leviathan Tanker: its destruction puts one cube on every other external threat.
-    for lev in [t for t in destroyed if t.card.has("leviathan")]:
+    for lev in [t for t in destroyed if t.card.has("leviathan")] if destroyed else ():
         for t in m.present_threats(internal=False):
             t.damage += 1
             t.damage_this_step += 1

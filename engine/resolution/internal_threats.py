@@ -14,25 +14,19 @@ from engine.state import CrewMember, Mission, ThreatState
 from engine.vocab import HitHow, Station
 
 
-def malfunctions_on(m: Mission, st: Station, letter: str) -> list[ThreatState]:
-    """Present malfunctions covering system `letter` in station `st`, lowest token first."""
-    if not m.malfunctions:
-        return []
-    return [t for t in m.malfunctions if t.present and t.card.damaged_by == letter and st in t.stations]
-
-
 def destroy(m: Mission, t: ThreatState, by: CrewMember | None, how: HitHow, source: str | None = None) -> None:
     """The threat is beaten: the captain takes its card (rulebook §3.2/§3.3).  `source`: the card
     whose explosion did it (Leviathan Tanker)."""
     t.set_fate("destroyed", m.turn)
-    m.emit(
-        "threat_destroyed",
-        threat=t.card.id,
-        number=t.number,
-        by=by.name if by else None,
-        how=how,
-        source=source,
-    )
+    if m.log_enabled:
+        m.emit(
+            "threat_destroyed",
+            threat=t.card.id,
+            number=t.number,
+            by=by.name if by else None,
+            how=how,
+            source=source,
+        )
     if t.card.has("fissure"):
         for z in board.ZONES:
             m.ship.multiplier[z] = 1

@@ -8,11 +8,12 @@ a pilot in space comes back aboard, every threat moves once more.  Then scoring 
 
 from __future__ import annotations
 
+import _random
 import itertools
 import random
 from collections.abc import Callable
-from functools import cache
-from typing import Any, NamedTuple, cast
+from operator import attrgetter
+from typing import Any, Literal, NamedTuple
 
 from engine import board
 from engine.board import TRACKS
@@ -25,8 +26,9 @@ from engine.resolution.player_actions import play_turn
 from engine.resolution.scoring import disabled_squads, observation_points, score, threat_points
 from engine.resolution.threat_actions import appear, threat_actions
 from engine.state import CrewMember, Mission, Ship, ShipDestroyed, ThreatState
+from engine.threats.catalog import ThreatCard
 from engine.threats.catalog import card as card_of
-from engine.vocab import ActionCode, DamageTokenKind, Fate, Zone
+from engine.vocab import DamageTokenKind, Fate, Station, Zone
 
 _TOKEN_ORDERS = tuple(itertools.permutations(board.DAMAGE_TOKEN_KINDS))
 
@@ -51,9 +53,12 @@ def resolve(
                 observer(m)
         final_turn(m)
     except ShipDestroyed as lost:
-        m.lost = lost
+        # Its traceback holds this frame, which holds the mission: a reference cycle that only the
+        # garbage collector could free, and most random missions are lost.  Drop it.
+        m.lost = lost.with_traceback(None)
         m.lost_turn = m.turn
-        m.emit("mission_lost", threat=lost.threat, zone=lost.zone)
+        if m.log_enabled:
+            m.emit("mission_lost", threat=lost.threat, zone=lost.zone)
     if observer is not None:
         observer(m)
     result = build_result(m, log)
@@ -63,82 +68,99 @@ def resolve(
 
 
 def build_mission(game: Game, *, log: bool = False) -> Mission:
-    rng = random.Random(game.seed)
-    given = game.damage_tokens or {}
+    rng = seeded_random(game.seed)
+    # A seeded shuffle of the six tokens per zone, drawn as one of the 720 orders with
+    # `rng.randrange(720)`, which is getrandbits(10) until below 720 (spelled out: one C call
+    # a draw instead of three Python frames).  Every zone draws, given tokens or not, so fixing
+    # one zone's order does not change the others.
+    bits = rng.getrandbits
+    orders: list[tuple[DamageTokenKind, ...]] = []
+    for _ in board.ZONES:
+        draw = bits(_ORDER_BITS)
+        while draw >= _ORDER_COUNT:
+            draw = bits(_ORDER_BITS)
+        orders.append(_TOKEN_ORDERS[draw])
+    given = game.damage_tokens
     piles: dict[Zone, list[DamageTokenKind]] = {}
-    for zone in board.ZONES:
-        # A seeded shuffle of the six tokens, drawn as one of the 720 orders.  Every zone draws,
-        # given tokens or not, so fixing one zone's order does not change the others.
-        pile = list(_TOKEN_ORDERS[rng.randrange(len(_TOKEN_ORDERS))])
-        first: list[DamageTokenKind] = list(given.get(zone) or [])
-        piles[zone] = first + [tok for tok in pile if tok not in first]
+    for zone, pile in zip(board.ZONES, orders, strict=True):
+        first = given.get(zone) if given else None
+        piles[zone] = [*first, *(tok for tok in pile if tok not in first)] if first else list(pile)
     ship = Ship(
-        shields=dict(board.SHIELD_START),
-        shield_cap=dict(board.SHIELD_CAPACITY),
-        reactors=dict(board.REACTOR_START),
-        reactor_cap=dict(board.REACTOR_CAPACITY),
-        damage={z: [] for z in board.ZONES},
+        shields=board.SHIELD_START.copy(),
+        shield_cap=board.SHIELD_CAPACITY.copy(),
+        reactors=board.REACTOR_START.copy(),
+        reactor_cap=board.REACTOR_CAPACITY.copy(),
+        damage={"red": [], "white": [], "blue": []},  # board.ZONES, spelled out: no comprehension
         piles=piles,
-        depots=dict.fromkeys(board.BATTLEBOT_DEPOTS, "ready"),
+        depots=_DEPOTS_READY.copy(),
     )
     if game.carried is not None:
         apply_carried(ship, game.carried)
-    # The model has validated every action against vocab.ACTION_CODES.
-    crew = [
-        CrewMember(index=i, name=p.name, actions=cast(list[ActionCode], list(p.actions)))
-        for i, p in enumerate(game.players)
-    ]
+    # The model has validated every action against vocab.ACTION_CODES (no cast: it is a call).
+    crew = [CrewMember(i, p.name, list(p.actions)) for i, p in enumerate(game.players)]  # type: ignore[arg-type]
+    tracks = game.tracks
+    track_of = {"red": tracks.red, "white": tracks.white, "blue": tracks.blue, None: tracks.internal}
     threats = []
     for i, placement in enumerate(game.threats):
-        card = card_of(placement.id)
-        roles = _roles(card.id)
-        track_id = game.tracks.internal if card.internal else getattr(game.tracks, placement.zone or "white")
-        t = ThreatState(
-            card=card,
-            number=placement.turn,
-            order=i,
-            zone=placement.zone,
-            track=TRACKS[track_id],
-            health=card.health,
-            speed=card.speed,
-            shield=card.shield,
-            visible=not roles.stealth,
-            cryoshield=roles.cryoshield,
-            internal=card.internal,
-            immune=roles.immune,
-            hides_far=roles.hides_far,
-        )
+        setup = _SETUPS.get(placement.id) or _setup(placement.id)
+        where = placement.zone
+        track = TRACKS[track_of[None if setup.card.internal else where or "white"]]
         # decision 13: by number; same number -> internal first, serious before common.
-        t.sort_key = (placement.turn, 0 if card.internal else 1, 0 if card.serious else 1, i)
-        threats.append(t)
+        threats.append(ThreatState(*setup.state, placement.turn, i, where, track, (placement.turn, *setup.rank, i)))
     in_input_order = list(threats)
-    threats.sort(key=lambda t: t.sort_key)  # token order, used by every "lowest number first" rule
+    threats.sort(key=_token_order)  # token order, used by every "lowest number first" rule
     m = Mission(crew=crew, ship=ship, threats=threats, rng=rng, log_enabled=log, in_input_order=in_input_order)
+    appearing = m.appearing
+    groups = m.role_groups()
     for t in threats:
-        roles = _roles(t.card.id)
-        m.appearing.setdefault(t.number, []).append(t)
-        if roles.any:
-            for group, member in zip(m.role_groups(), roles.groups, strict=True):
-                if member:
-                    group.append(t)
+        turn_list = appearing.get(t.number)
+        if turn_list is None:
+            appearing[t.number] = [t]
+        else:
+            turn_list.append(t)
+        for g in _SETUPS[t.card.id].groups:
+            groups[g].append(t)
     return m
 
 
-class _Roles(NamedTuple):
-    """What a card asks of the turn loop, worked out once per card (not per mission)."""
+def seeded_random(seed: int) -> random.Random:
+    """`random.Random(seed)` for an int seed, in the same state, for half the cost: the class's
+    Python-level __init__ and seed() end in one C-level seeding, called here directly (and
+    gauss_next cleared, as __init__ does).  A test compares the states."""
+    rng = random.Random.__new__(random.Random)
+    _c_seed(rng, seed)
+    rng.gauss_next = None  # type: ignore[attr-defined]  # (not in the stubs; __init__ sets it)
+    return rng
 
-    stealth: bool
-    cryoshield: bool
-    immune: frozenset[str]  # weapons that cannot aim at it
-    hides_far: bool  # untargetable at range 3
-    groups: tuple[bool, ...]  # membership of each of Mission.role_groups(), in that order
-    any: bool
+
+_c_seed = _random.Random.seed
+_ORDER_COUNT = len(_TOKEN_ORDERS)
+_DEPOTS_READY: dict[Station, Literal["ready", "disabled"] | None] = dict.fromkeys(board.BATTLEBOT_DEPOTS, "ready")
+_ORDER_BITS = _ORDER_COUNT.bit_length()
 
 
-@cache
-def _roles(card_id: str) -> _Roles:
+_token_order = attrgetter("sort_key")
+
+
+class _Setup(NamedTuple):
+    """What a card's token starts with and asks of the turn loop, worked out once per card (not
+    per mission)."""
+
+    card: ThreatCard
+    # ThreatState's leading fields, in its order: card, health, speed, shield, visible,
+    # cryoshield, internal, immune (weapons that cannot aim at it), hides_far (range 3)
+    state: tuple[ThreatCard, int, int, int, bool, bool, bool, frozenset[str], bool]
+    rank: tuple[int, int]  # decision 13 after the number: internal first, serious first
+    groups: tuple[int, ...]  # indices into Mission.role_groups() of the groups it belongs to
+
+
+_SETUPS: dict[str, _Setup] = {}
+
+
+def _setup(card_id: str) -> _Setup:
+    """Work out (and keep in _SETUPS) what a card's token starts with."""
     card = card_of(card_id)
-    groups = (
+    member = (
         "global_external_attack_bonus" in card.op_names,  # attack_auras: from the data
         "global_external_shield_bonus" in card.op_names,  # shield_auras: from the data
         card.has("multi_station_bonus"),  # multi_station
@@ -152,24 +174,33 @@ def _roles(card_id: str) -> _Roles:
         for weapon, immune in (("heavy", card.has("heavy_laser_immune")), ("rocket", card.has("rocket_immune")))
         if immune
     )
-    return _Roles(
-        card.has("stealth_until_x"),
+    state = (
+        card,
+        card.health,
+        card.speed,
+        card.shield,
+        not card.has("stealth_until_x"),
         card.has("cryoshield"),
+        card.internal,
         immune,
         card.has("untargetable_at_range_3"),
-        groups,
-        any(groups),
     )
+    rank = (0 if card.internal else 1, 0 if card.serious else 1)
+    setup = _SETUPS[card_id] = _Setup(card, state, rank, tuple(i for i, yes in enumerate(member) if yes))
+    return setup
 
 
 def play_one_turn(m: Mission, turn: int) -> None:
     m.turn = turn
-    m.step = "appear"
-    for t in m.appearing.get(turn, ()):
-        appear(m, t)
+    appearing = m.appearing.get(turn)
+    if appearing is not None:
+        m.step = "appear"
+        for t in appearing:
+            appear(m, t)
     m.step = "actions"
     play_turn(m)
-    multi_station_bonus(m)
+    if m.multi_station:
+        multi_station_bonus(m)
     m.step = "damage"
     damage_step(m)
     m.step = "threats"
@@ -179,8 +210,9 @@ def play_one_turn(m: Mission, turn: int) -> None:
         computer_check(m, turn)
     if turn in board.PHASE_LAST_TURNS:
         m.step = "phase_end"
-        phase = board.PHASE_OF[turn]
-        m.emit("phase_end", phase=phase, observers=m.ship.observation_best[phase - 1])
+        if m.log_enabled:
+            phase = board.PHASE_OF[turn]
+            m.emit("phase_end", phase=phase, observers=m.ship.observation_best[phase - 1])
 
 
 def end_of_turn(m: Mission) -> None:
@@ -201,9 +233,10 @@ def end_of_turn(m: Mission) -> None:
 def computer_check(m: Mission, turn: int) -> None:
     """§3.5: no maintenance in the phase's first two turns -> everyone aboard is delayed next turn."""
     m.step = "computer"
-    phase = board.phase_of(turn)
+    phase = board.PHASE_OF[turn]
     if phase in m.ship.maintained:
-        m.emit("computer_ok", phase=phase)
+        if m.log_enabled:
+            m.emit("computer_ok", phase=phase)
         return
     m.emit("computer_not_maintained", phase=phase)
     for p in m.crew_aboard():
@@ -233,15 +266,15 @@ def build_result(m: Mission, log: bool) -> Result:
     lost = m.lost is not None
     outcomes = []
     for t in m.in_input_order:
+        card = t.card
         fate: Fate
         if t.fate is not None:
             fate = t.fate
-        elif t.appeared:
-            fate = "active"
+            pts = 0 if lost else threat_points(fate, card.points_survived, card.points_destroyed)
         else:
-            fate = "not_appeared"
-        pts = 0 if lost else threat_points(fate, t.card.points_survived, t.card.points_destroyed)
-        outcomes.append(ThreatOutcome(id=t.card.id, turn=t.number, zone=t.zone, fate=fate, points=pts))
+            fate = "active" if t.appeared else "not_appeared"
+            pts = 0  # only a destroyed or survived threat scores
+        outcomes.append(ThreatOutcome(card.id, t.number, t.zone, fate, pts))
     parts = Score() if lost else Score(**score(m))
     entries = None
     if log:
@@ -250,15 +283,43 @@ def build_result(m: Mission, log: bool) -> Result:
         from engine.log_text import describe
 
         entries = [LogEntry(**e, text=describe("en", e)) for e in m.events]
-    return Result.model_construct(
-        outcome="destroyed" if lost else "survived",
-        lost=Lost(turn=m.lost_turn, cause=m.lost.cause) if m.lost else None,
-        # the destroyed zone reports the seventh token it could not take
-        damage={z: len(m.ship.damage[z]) + (m.lost is not None and z == m.lost.zone) for z in board.ZONES},
-        threats=outcomes,
-        knocked_out=[p.name for p in m.crew if p.knocked_out],
-        disabled_battlebots=disabled_squads(m),
-        observation=observation_points(m.ship.observation_best),
-        score=parts,
-        log=entries,
+    taken = m.ship.damage
+    damage = {z: len(taken[z]) for z in board.ZONES}
+    if m.lost is not None and m.lost.zone is not None:
+        damage[m.lost.zone] += 1  # the destroyed zone reports the seventh token it could not take
+    return trusted_result(
+        {
+            "outcome": "destroyed" if lost else "survived",
+            "lost": Lost(m.lost_turn, m.lost.cause) if m.lost else None,
+            "damage": damage,
+            "threats": outcomes,
+            "knocked_out": [p.name for p in m.crew if p.knocked_out],
+            "disabled_battlebots": disabled_squads(m),
+            "observation": observation_points(m.ship.observation_best),
+            "score": parts,
+            "log": entries,
+        }
     )
+
+
+_RESULT_FIELDS = Result.model_fields
+
+
+def trusted_result(values: dict[str, Any]) -> Result:
+    """`Result.model_construct(**values)` (fields in the model's order, no aliases), minus pydantic's
+    per-field alias and default lookups (a third of the cost of a short mission).  Fields left
+    out get their defaults and stay out of the fields set, as with model_construct; the instance
+    is the same to the attribute: a test compares the two."""
+    fields_set = set(values)
+    if len(values) != len(_RESULT_FIELDS):
+        values = {
+            name: values[name] if name in values else field.get_default(call_default_factory=True)
+            for name, field in _RESULT_FIELDS.items()
+        }
+    result = Result.__new__(Result)
+    _set = object.__setattr__
+    _set(result, "__dict__", values)
+    _set(result, "__pydantic_fields_set__", fields_set)
+    _set(result, "__pydantic_extra__", None)
+    _set(result, "__pydantic_private__", None)
+    return result

@@ -10,13 +10,12 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from engine import board
-from engine.board import HEROIC_MOVES, neighbour, other_deck, zone_of
+from engine.board import HEROIC_MOVES, ZONE_OF, neighbour, other_deck, zone_of
 from engine.resolution.crew_effects import delay, enter
 from engine.resolution.internal_threats import (
     battlebot_attack,
     fissure,
     hit,
-    malfunctions_on,
     repair,
 )
 from engine.resolution.ship_damage import lift_damaged
@@ -25,59 +24,53 @@ from engine.vocab import ActionCode, EnergyStore, NoEffectReason, Station, Zone
 
 
 def play_turn(m: Mission) -> None:
+    """Every crew member in action order plays the card of the turn.  A, B or C of the station
+    (the most common cards, handled here without a further call) repairs a malfunction covering
+    that system, else uses it."""
     i = m.turn - 1
     for p in m.crew:
-        if not p.knocked_out:
-            code = p.actions[i]
-            p.intercepting = False
-            if p.station == board.SPACE:
-                _in_space(m, p, code)
-            elif code != board.BLANK:
-                _PLAY[code](m, p, code)
+        if p.knocked_out:
+            continue
+        code = p.actions[i]
+        p.intercepting = False
+        st = p.station
+        if st == "space":
+            _in_space(m, p, code)
+            continue
+        system = _SYSTEM_USES.get(code)
+        if system is None:
+            if code != "-":
+                _PLAY[code](m, p, st, code)  # moves, the gravolift, battlebots
+            continue
+        use, letter, heroic = system[st]
+        for mal in m.malfunctions:  # the lowest-numbered present one covering this system
+            if mal.present and mal.card.damaged_by == letter and st in mal.stations:
+                repair(m, p, mal, heroic)
+                break
+        else:
+            if m.ship.broken and (st, letter) in m.ship.broken:
+                m.emit("no_effect", player=p.name, action=letter, reason="system_broken")
+            else:
+                use(m, p, st, heroic)
 
 
-def play_card(m: Mission, p: CrewMember) -> None:
-    """One crew member's card of the current turn (the same as one pass of `play_turn`)."""
-    code = p.actions[m.turn - 1]
-    p.intercepting = False
-    if p.station == board.SPACE:
-        _in_space(m, p, code)
-    elif code != board.BLANK:
-        _PLAY[code](m, p, code)
-
-
-def _arrow(m: Mission, p: CrewMember, code: ActionCode) -> None:
-    target = neighbour(p.post, "red" if code == "<" else "blue")
+def _arrow(m: Mission, p: CrewMember, st: Station, code: ActionCode) -> None:
+    target = neighbour(st, "red" if code == "<" else "blue")
     if target is None:
         m.emit("no_effect", player=p.name, action=code, reason="hull_end")
     else:
         enter(m, p, target, how="red_arrow" if code == "<" else "blue_arrow")
 
 
-def _heroic_move(m: Mission, p: CrewMember, code: ActionCode) -> None:
+def _heroic_move(m: Mission, p: CrewMember, st: Station, code: ActionCode) -> None:
     """Heroic move (§3.2): straight to the station, no lift is used."""
     target = HEROIC_MOVES[code]
-    if target != p.station:
+    if target != st:
         enter(m, p, target, how="heroic_move")
 
 
-def _battlebots_action(m: Mission, p: CrewMember, code: ActionCode) -> None:
+def _battlebots_action(m: Mission, p: CrewMember, st: Station, code: ActionCode) -> None:
     battlebot_attack(m, p, heroic=code == "X")
-
-
-def _system_action(m: Mission, p: CrewMember, code: ActionCode) -> None:
-    """A, B or C of the station: repairs a malfunction covering that system, else uses it."""
-    letter, heroic = _SYSTEM_CODES[code]
-    st = p.post
-    if m.malfunctions:
-        mals = malfunctions_on(m, st, letter)
-        if mals:
-            repair(m, p, mals[0], heroic)
-            return
-    if m.ship.broken and (st, letter) in m.ship.broken:
-        m.emit("no_effect", player=p.name, action=letter, reason="system_broken")
-        return
-    SYSTEMS[st][letter](m, p, heroic)
 
 
 _SYSTEM_CODES: dict[ActionCode, tuple[str, bool]] = {
@@ -89,12 +82,12 @@ _SYSTEM_CODES: dict[ActionCode, tuple[str, bool]] = {
 }
 
 
-def _gravolift(m: Mission, p: CrewMember, code: ActionCode = "^") -> None:
-    zone = zone_of(p.post)
+def _gravolift(m: Mission, p: CrewMember, st: Station, code: ActionCode) -> None:
+    zone = zone_of(st)
     busy = zone in m.ship.lifts_used
     broken = lift_damaged(m, zone)
     m.ship.lifts_used.add(zone)
-    enter(m, p, other_deck(p.post), how="gravolift")
+    enter(m, p, other_deck(st), how="gravolift")
     if busy or broken:
         # §3.2: you still move, but your next action is delayed.
         delay(m, p, m.turn + 1, cause="lift_damaged" if broken else "lift_busy")
@@ -125,64 +118,72 @@ def _fissure_repair(m: Mission, p: CrewMember) -> None:
 # --- the systems, one function each -----------------------------------------------------------
 
 
-def _cannon(m: Mission, p: CrewMember, heroic: bool) -> None:
+def _cannon(m: Mission, p: CrewMember, st: Station, heroic: bool) -> None:
     """Heavy lasers and the pulse cannon take 1 energy from their zone's reactor; light lasers
     have their own battery.  Each cannon fires once a turn."""
-    st = p.post
     ship = m.ship
-    if st in ship.cannons:
-        m.emit("no_effect", player=p.name, action="A", reason="cannon_fired")
+    cannons = ship.cannons
+    if st in cannons:
+        if m.log_enabled:
+            m.emit("no_effect", player=p.name, action="A", reason="cannon_fired")
         return
-    light = st in ("lower_red", "lower_blue")
-    if not light:
-        zone = zone_of(st)
-        if ship.reactors[zone] <= 0:
-            m.emit("no_effect", player=p.name, action="A", reason="no_energy")
+    zone = _REACTOR_FED[st]
+    if zone is not None:
+        reactors = ship.reactors
+        if reactors[zone] <= 0:
+            if m.log_enabled:
+                m.emit("no_effect", player=p.name, action="A", reason="no_energy")
             return
-        ship.reactors[zone] -= 1
-    ship.cannons[st] = 1 if heroic else 0
+        reactors[zone] -= 1
+    cannons[st] = 1 if heroic else 0
     if m.log_enabled:
         m.emit("fire", player=p.name, station=st, heroic=heroic)
 
 
-def _shield(m: Mission, p: CrewMember, heroic: bool) -> None:
-    zone = zone_of(p.post)
-    _transfer(m, p, heroic, src=("reactor", zone), dst=("shield", zone))
+# The zone whose reactor feeds each station's cannon; None for the light lasers' own battery.
+_REACTOR_FED: dict[Station, Zone | None] = {
+    st: None if st in ("lower_red", "lower_blue") else zone_of(st) for st in board.STATIONS
+}
 
 
-def _side_reactor(m: Mission, p: CrewMember, heroic: bool) -> None:
-    zone = zone_of(p.post)
-    _transfer(m, p, heroic, src=("reactor", "white"), dst=("reactor", zone))
-
-
-def _transfer(
-    m: Mission, p: CrewMember, heroic: bool, src: tuple[EnergyStore, Zone], dst: tuple[EnergyStore, Zone]
-) -> None:
-    """Energy transfer (§3.2): fill the destination to capacity from the source, as far as it goes.
-    Heroic B: if at least one unit moved, one more comes from the supply, even past capacity."""
+def _energy(m: Mission, p: CrewMember, st: Station, heroic: bool) -> None:
+    """Energy transfer (§3.2), B of a shield or side-reactor station: fill the destination to
+    capacity from a reactor, as far as it goes.  Heroic B: if at least one unit moved, one more
+    comes from the supply, even past capacity."""
     ship = m.ship
-    store = {"reactor": (ship.reactors, ship.reactor_cap), "shield": (ship.shields, ship.shield_cap)}
-    src_vals, _ = store[src[0]]
-    dst_vals, dst_cap = store[dst[0]]
-    moved = max(0, min(dst_cap[dst[1]] - dst_vals[dst[1]], src_vals[src[1]]))
-    src_vals[src[1]] -= moved
-    dst_vals[dst[1]] += moved
+    src_zone, dst_name, dst_zone = _ENERGY_ROUTES[st]
+    src = ship.reactors
+    dst, dst_cap = (ship.shields, ship.shield_cap) if dst_name == "shield" else (ship.reactors, ship.reactor_cap)
+    room, have = dst_cap[dst_zone] - dst[dst_zone], src[src_zone]
+    moved = room if room < have else have
+    if moved < 0:
+        moved = 0
+    src[src_zone] -= moved
+    dst[dst_zone] += moved
     extra = 1 if heroic and moved > 0 else 0
-    dst_vals[dst[1]] += extra
+    dst[dst_zone] += extra
     if m.log_enabled:
         m.emit(
             "energy",
             player=p.name,
-            src=src[0],
-            src_zone=src[1],
-            dst=dst[0],
-            dst_zone=dst[1],
+            src="reactor",
+            src_zone=src_zone,
+            dst=dst_name,
+            dst_zone=dst_zone,
             amount=moved,
             heroic_bonus=extra,
         )
 
 
-def _refuel(m: Mission, p: CrewMember, heroic: bool) -> None:
+# Where B moves energy: upper stations from their zone's reactor to its shield, lower red and
+# lower blue from the central reactor to their own (lower white's B is refuelling).
+_ENERGY_ROUTES: dict[Station, tuple[Zone, EnergyStore, Zone]] = {
+    **{st: (ZONE_OF[st], "shield", ZONE_OF[st]) for st in ("upper_red", "upper_white", "upper_blue")},
+    **{st: ("white", "reactor", ZONE_OF[st]) for st in ("lower_red", "lower_blue")},
+}
+
+
+def _refuel(m: Mission, p: CrewMember, st: Station, heroic: bool) -> None:
     """Refuel the central reactor: spend a fuel capsule, fill to capacity from the supply."""
     ship = m.ship
     if ship.fuel <= 0:
@@ -193,10 +194,11 @@ def _refuel(m: Mission, p: CrewMember, heroic: bool) -> None:
     ship.reactors["white"] += moved
     extra = 1 if heroic and moved > 0 else 0
     ship.reactors["white"] += extra
-    m.emit("refuel", player=p.name, amount=moved, heroic_bonus=extra, capsules_left=ship.fuel)
+    if m.log_enabled:
+        m.emit("refuel", player=p.name, amount=moved, heroic_bonus=extra, capsules_left=ship.fuel)
 
 
-def _interceptors(m: Mission, p: CrewMember, heroic: bool) -> None:
+def _interceptors(m: Mission, p: CrewMember, st: Station, heroic: bool) -> None:
     """Launch the interceptors: a leader of active battlebots flies out; they attack this turn."""
     if p.bots != "active" or m.ship.in_space is not None:
         reason: NoEffectReason = "space_taken" if m.ship.in_space is not None else "no_active_bots"
@@ -211,17 +213,21 @@ def _interceptors(m: Mission, p: CrewMember, heroic: bool) -> None:
     _fissure_repair(m, p)
 
 
-def _maintenance(m: Mission, p: CrewMember, heroic: bool) -> None:
-    phase = board.phase_of(m.turn)
-    first = phase not in m.ship.maintained
-    m.ship.maintained.add(phase)
-    m.emit("maintenance", player=p.name, phase=phase, counted=first and m.turn <= board.COMPUTER_CHECK_TURNS[phase - 1])
+def _maintenance(m: Mission, p: CrewMember, st: Station, heroic: bool) -> None:
+    phase = board.PHASE_OF[m.turn]
+    maintained = m.ship.maintained
+    if m.log_enabled:
+        first = phase not in maintained
+        maintained.add(phase)
+        counted = first and m.turn <= board.COMPUTER_CHECK_TURNS[phase - 1]
+        m.emit("maintenance", player=p.name, phase=phase, counted=counted)
+    else:
+        maintained.add(phase)
 
 
-def _battlebots(m: Mission, p: CrewMember, heroic: bool) -> None:
+def _battlebots(m: Mission, p: CrewMember, st: Station, heroic: bool) -> None:
     """Take the squad stored here, or reactivate your own disabled squad."""
     ship = m.ship
-    st = p.post
     if p.bots == "disabled":
         p.bots = "active"
         m.emit("bots", player=p.name, what="reactivated")
@@ -234,12 +240,12 @@ def _battlebots(m: Mission, p: CrewMember, heroic: bool) -> None:
         m.emit("no_effect", player=p.name, action="C", reason="no_bots_to_take")
 
 
-def _observe(m: Mission, p: CrewMember, heroic: bool) -> None:
+def _observe(m: Mission, p: CrewMember, st: Station, heroic: bool) -> None:
     m.ship.observers += 1
     m.emit("observe", player=p.name, count=m.ship.observers)
 
 
-def _rocket(m: Mission, p: CrewMember, heroic: bool) -> None:
+def _rocket(m: Mission, p: CrewMember, st: Station, heroic: bool) -> None:
     ship = m.ship
     if ship.rockets <= 0 or ship.rocket_launched:
         reason: NoEffectReason = "no_rocket" if ship.rockets <= 0 else "rocket_fired"
@@ -250,24 +256,30 @@ def _rocket(m: Mission, p: CrewMember, heroic: bool) -> None:
     m.emit("rocket_launched", player=p.name, rockets_left=ship.rockets)
 
 
-SystemUse = Callable[[Mission, CrewMember, bool], None]
+SystemUse = Callable[[Mission, CrewMember, Station, bool], None]
 # The A/B/C system of every station (§1 ship picture), by station then letter.
 SYSTEMS: dict[Station, dict[str, SystemUse]] = {
-    "upper_red": {"A": _cannon, "B": _shield, "C": _interceptors},
-    "upper_white": {"A": _cannon, "B": _shield, "C": _maintenance},
-    "upper_blue": {"A": _cannon, "B": _shield, "C": _battlebots},
-    "lower_red": {"A": _cannon, "B": _side_reactor, "C": _battlebots},
+    "upper_red": {"A": _cannon, "B": _energy, "C": _interceptors},
+    "upper_white": {"A": _cannon, "B": _energy, "C": _maintenance},
+    "upper_blue": {"A": _cannon, "B": _energy, "C": _battlebots},
+    "lower_red": {"A": _cannon, "B": _energy, "C": _battlebots},
     "lower_white": {"A": _cannon, "B": _refuel, "C": _observe},
-    "lower_blue": {"A": _cannon, "B": _side_reactor, "C": _rocket},
+    "lower_blue": {"A": _cannon, "B": _energy, "C": _rocket},
 }
 
-# What each card code does aboard (a blank does nothing; in space `_in_space` decides).
-_PLAY: dict[ActionCode, Callable[[Mission, CrewMember, ActionCode], None]] = {
+# What each of the codes a/b/c/A/B does in each station: the system, its letter, heroic or not.
+_SYSTEM_USES: dict[ActionCode, dict[Station, tuple[SystemUse, str, bool]]] = {
+    code: {st: (uses[letter], letter, heroic) for st, uses in SYSTEMS.items()}
+    for code, (letter, heroic) in _SYSTEM_CODES.items()
+}
+
+# What the other card codes do aboard (A/B/C: play_turn with SYSTEMS; a blank does nothing;
+# in space `_in_space` decides).
+_PLAY: dict[ActionCode, Callable[[Mission, CrewMember, Station, ActionCode], None]] = {
     "<": _arrow,
     ">": _arrow,
     "^": _gravolift,
     "x": _battlebots_action,
     "X": _battlebots_action,
-    **dict.fromkeys(_SYSTEM_CODES, _system_action),
     **dict.fromkeys(HEROIC_MOVES, _heroic_move),
 }

@@ -20,9 +20,16 @@ def threat_points(fate: str | None, survived: int, destroyed: int) -> int:
 
 
 def disabled_squads(m: Mission) -> int:
-    carried = sum(1 for p in m.crew if p.bots == "disabled")
-    stored = sum(1 for state in m.ship.depots.values() if state == "disabled")
-    return carried + stored
+    """Squads carried disabled plus squads disabled in their depots (counted in plain loops: this
+    runs once per resolved mission)."""
+    count = 0
+    for p in m.crew:
+        if p.bots == "disabled":
+            count += 1
+    for state in m.ship.depots.values():
+        if state == "disabled":
+            count += 1
+    return count
 
 
 def observation_points(best_per_phase: list[int]) -> list[int]:

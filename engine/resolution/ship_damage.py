@@ -27,14 +27,16 @@ def attack_bonus(m: Mission, t: ThreatState) -> int:
 
 
 def threat_attack(
-    m: Mission, t: ThreatState, zone: Zone, amount: int, *, pierce: bool = False, double: bool = False
+    m: Mission, t: ThreatState, zone: Zone, amount: int, pierce: bool = False, double: bool = False
 ) -> None:
     """An attack by threat `t`: internal threats' damage and `pierce` ignore shields; external
     attacks get the Scout's bonus (only an attack that has a value to raise)."""
     if t.internal:
-        attack_zone(m, zone, amount, t.card.id, shields=False, double=double)
-    else:
-        attack_zone(m, zone, amount + attack_bonus(m, t), t.card.id, shields=not pierce, double=double)
+        attack_zone(m, zone, amount, t.card.id, False, double)
+    elif m.attack_auras:
+        attack_zone(m, zone, amount + attack_bonus(m, t), t.card.id, not pierce, double)
+    else:  # no card in this mission can raise attacks
+        attack_zone(m, zone, amount, t.card.id, not pierce, double)
 
 
 def attack_zone(
@@ -42,7 +44,6 @@ def attack_zone(
     zone: Zone,
     amount: int,
     source: str,
-    *,
     shields: bool = True,
     double: bool = False,
 ) -> None:
@@ -53,8 +54,9 @@ def attack_zone(
     ship = m.ship
     absorbed = 0
     if shields:
-        absorbed = min(ship.shields[zone], amount)
-        ship.shields[zone] -= absorbed
+        have = ship.shields[zone]
+        absorbed = have if have < amount else amount
+        ship.shields[zone] = have - absorbed
     through = amount - absorbed
     if double:
         through *= 2
@@ -84,7 +86,8 @@ def damage_zone(m: Mission, zone: Zone, points: int, source: str) -> None:
             raise ShipDestroyed(zone=zone)
         token = pile.pop(0)
         taken.append(token)
-        _token_effect(m, zone, token)
+        if token == "shield" or token == "reactor":
+            _token_effect(m, zone, token)
         if m.log_enabled:
             m.emit("damage_token", zone=zone, token=token, total=len(taken), source=source)
 

@@ -35,7 +35,7 @@ def appear(m: Mission, t: ThreatState) -> None:
             track=t.track.id,
             station=t.station or (t.stations[0] if t.stations else (t.slime[0][0] if t.slime else None)),
         )
-    if card.has("rockets_are_health"):
+    if card.traits and card.has("rockets_are_health"):
         # §7.2 Unstable Warheads: one health per rocket still aboard; none aboard -> destroyed at once.
         t.health = m.ship.rockets
         if t.health == 0:
@@ -43,6 +43,13 @@ def appear(m: Mission, t: ThreatState) -> None:
 
 
 def threat_actions(m: Mission) -> None:
+    log = m.log_enabled
     for t in m.threats:  # kept in token order by build_mission
         if t.present:
-            move_threat(m, t, t.speed)
+            # move_threat's first case inline: no lettered space crossed or reached, just move
+            start, speed = t.position, t.speed
+            marks = t.track.marks_upto
+            if not log and start - speed >= 1 and marks[start - 1] == marks[start - speed - 1]:
+                t.position = start - speed
+            else:
+                move_threat(m, t, speed)
