@@ -113,9 +113,16 @@ class FlightService:
         if "official" in source:
             return {"mission": source["official"]}
         if "random" in source:
-            from engine.flight.generator import generate
+            from engine.flight.generator import GeneratorParams, generate, preset_params
 
-            return {"timeline": generate(int(options["seed"]), preset=options.get("preset", "mission"))}
+            preset = options.get("preset", "mission")
+            overrides = options.get("overrides")  # a flight-school lesson narrows its preset down
+            params = (
+                GeneratorParams.model_validate({**preset_params(preset).model_dump(), **overrides})
+                if overrides
+                else None
+            )
+            return {"timeline": generate(int(options["seed"]), preset=preset, params=params)}
         from engine.flight.timeline import load_timeline_file, parse_timeline
 
         return {"timeline": load_timeline_file(source["file"]) if "file" in source else parse_timeline(source["data"])}
@@ -324,7 +331,8 @@ class FlightService:
                 return
             flight = Flight.from_dict(record.state)
             try:  # off the loop: the other flights' clocks keep ticking (the snapshots feed the picture)
-                result, replay = await asyncio.to_thread(resolve_flight, flight)
+                # a campaign mission starts from its carried ship (the options hold it)
+                result, replay = await asyncio.to_thread(resolve_flight, flight, record.options)
             except Exception as exc:  # the engine failing must not leave the flight stuck "flying"
                 log.exception("flight %s: resolution failed", flight_id)
                 record.status = "finished"
@@ -342,8 +350,23 @@ class FlightService:
         await self.voice.finish(record)  # the last lines still play while the result goes out
         picture = await overview_picture(replay, record.language)  # None (logged) if drawing fails
         # queued behind the flight's last intercom lines, so the result never overtakes them
-        self.posts.post_result(record.id, result_payload(record, data, picture))
+        self.posts.post_result(record.id, result_payload(record, data, picture, result))
         self._wind_down(record.id)
+        self._resolved(record, result)
+
+    def _resolved(self, record: FlightRecord, result: Any) -> None:
+        """`flight_resolved(record, result)` to the cogs listening (campaign: next vote or score;
+        school: progress), as background work drained like the posts (`bot.dispatch` would need a
+        logged-in client); a listener's failure is logged, never the flight's."""
+
+        async def call(listener: Any) -> None:
+            try:
+                await listener(record, result)
+            except Exception:
+                log.exception("flight %s: a flight_resolved listener failed", record.id)
+
+        for listener in self.bot.extra_events.get("on_flight_resolved", []):
+            self._spawn(call(listener))
 
     def _wind_down(self, flight_id: str) -> None:
         self.hands.forget(flight_id)
