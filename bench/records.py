@@ -1,8 +1,8 @@
 """Records at scale: fills a SQLite database with 100,000 logged flights and 20,000 players and
 prints the p50/p99 latency of the /stats, /leaderboard and /logbook queries.
 
-Target (issue 14): p99 under 50 ms each.  Schema: migrations 0001 (wherever storage keeps it) plus
-migrations/proposed/0004_careers.sql, whose indexes these queries need.  Players are drawn with a
+Target (issue 14): p99 under 50 ms each.  Schema: every migrations/sqlite file (the careers
+indexes are in 0005); the queries run through the storage interface (SqliteStorage).  Players are drawn with a
 long-tailed popularity (a few regulars fly hundreds of flights, most a handful), servers are 30 %
 public, one flight in ten is a campaign line.  `fill` is also used by tests/hosting with small
 numbers.  Ends with one JSON line of the figures.
@@ -28,11 +28,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-import aiosqlite  # noqa: E402
-
 from bot.exts.stats import queries  # noqa: E402
 from bot.exts.stats.career import threat_rows  # noqa: E402
 from bot.exts.stats.chart import render_score_chart  # noqa: E402
+from bot.storage.sqlite import SqliteStorage  # noqa: E402
 
 MISSIONS = [f"S1-{n}" for n in range(1, 9)] + [f"S2-{n}" for n in range(1, 9)] + ["random"]
 DIFFICULTIES = ["white", "mixed", "yellow"]
@@ -42,17 +41,23 @@ FATES = ["destroyed", "destroyed", "survived", "not_appeared"]
 
 
 def schema_files() -> list[Path]:
-    """The base schema (the project's first migrations, old or new layout) and the proposal."""
-    for folder in (ROOT / "migrations" / "sqlite", ROOT / "migrations"):
-        base = sorted(folder.glob("000[12]_*.sql"))
-        if base:
-            return [*base, ROOT / "migrations" / "proposed" / "0004_careers.sql"]
-    raise FileNotFoundError("no migrations/0001_initial.sql")
+    """The SQLite migrations, in order."""
+    files = sorted((ROOT / "migrations" / "sqlite").glob("[0-9][0-9][0-9][0-9]_*.sql"))
+    if not files:
+        raise FileNotFoundError("no migrations/sqlite/*.sql")
+    return files
 
 
 def create_schema(conn: sqlite3.Connection) -> None:
+    """The storage's schema, marked as migrated so SqliteStorage opens the file as its own."""
+    conn.execute(
+        "CREATE TABLE IF NOT EXISTS schema_version ("
+        " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL DEFAULT (datetime('now')))"
+    )
     for path in schema_files():
         conn.executescript(path.read_text(encoding="utf-8"))
+        conn.execute("INSERT INTO schema_version (version, name) VALUES (?, ?)", (int(path.name[:4]), path.name))
+    conn.commit()
 
 
 def fill(conn: sqlite3.Connection, flights: int, players: int, *, guilds: int = 400, seed: int = 1) -> None:
@@ -153,8 +158,11 @@ async def measure(db: Path, players: int, samples: int, seed: int) -> dict[str, 
     rng = random.Random(seed)
     user_ids = [10_000 + i for i in range(players)]
     weights = [1 / (rank + 1) ** 0.9 for rank in range(players)]
-    async with aiosqlite.connect(db) as conn:
-        guilds = [r[0] for r in await (await conn.execute("SELECT DISTINCT guild_id FROM logbook")).fetchall()]
+    with sqlite3.connect(db) as raw:
+        guilds = [r[0] for r in raw.execute("SELECT DISTINCT guild_id FROM logbook").fetchall()]
+    conn = SqliteStorage(db)
+    await conn.open()
+    try:
 
         def player() -> int:  # busy players ask for their stats more often: sample by popularity
             return rng.choices(user_ids, weights)[0]
@@ -183,6 +191,8 @@ async def measure(db: Path, players: int, samples: int, seed: int) -> dict[str, 
             ),
         }
         busiest = await queries.career(conn, user_ids[0])
+    finally:
+        await conn.close()
     start = time.perf_counter()
     png = render_score_chart(busiest.history)
     out["chart_render"] = {"ms": round((time.perf_counter() - start) * 1000, 2), "bytes": len(png)}

@@ -35,6 +35,9 @@ EXTENSIONS: tuple[str, ...] = (
     "bot.exts.replay",
     "bot.exts.elite",
     "bot.exts.about",
+    "bot.exts.hosting",
+    "bot.exts.stats",
+    "bot.exts.campaign",
 )
 
 

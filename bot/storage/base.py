@@ -15,6 +15,8 @@ from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from bot.storage.features import FeatureStorage, FeatureTransaction
+
 # What an update function returns: the event to append to the flight's log (or None).
 FlightChange = Callable[["FlightRecord"], "dict[str, Any] | Awaitable[dict[str, Any] | None] | None"]
 
@@ -128,6 +130,9 @@ class LogbookEntry:
     observation: int = 0
     total: int = 0
     id: int | None = None
+    # which game the row is of ('space_alert' or 'elite'), and the campaign a mission belongs to
+    game: str = "space_alert"
+    campaign_id: str | None = None
 
 
 @dataclass
@@ -141,7 +146,7 @@ class LeaderboardRow:
     logbook_id: int
 
 
-class Transaction(Protocol):
+class Transaction(FeatureTransaction, Protocol):
     """The writes (and the reads that decide them) of one unit of work, on one backend transaction.
 
     Obtained from `Storage.transaction()`; everything done through it commits together when the
@@ -180,7 +185,7 @@ class Transaction(Protocol):
     async def delete_post(self, post_id: int) -> None: ...
 
 
-class Storage(Protocol):
+class Storage(FeatureStorage, Protocol):
     """The one persistence interface of the bot.
 
     Every write method is its own atomic unit of work (commits whole or leaves nothing, and never

@@ -54,6 +54,8 @@ LOGBOOK_COLUMNS: tuple[str, ...] = (
     "observation",
     "total",
     "result",
+    "game",
+    "campaign_id",
 )
 
 # notes keys that live in tables of their own and are filled in on load
@@ -153,6 +155,8 @@ def logbook_params(e: LogbookEntry) -> tuple[Any, ...]:
         e.observation,
         e.total,
         json.dumps(e.result),
+        e.game,
+        e.campaign_id,
     )
 
 
@@ -179,6 +183,8 @@ def logbook_from_row(row: Sequence[Any], crew: list[LogbookCrew]) -> LogbookEntr
         total=d["total"],
         result=_json(d["result"]),
         crew=crew,
+        game=d["game"],
+        campaign_id=d["campaign_id"],
     )
 
 

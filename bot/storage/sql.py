@@ -29,6 +29,8 @@ from bot.storage.base import (
     Undo,
     UnitsOfWork,
 )
+from bot.storage.careers import CareerReads, CareerWrites
+from bot.storage.platform import PlatformReads, PlatformWrites
 from bot.storage.rows import (
     FLIGHT_COLUMNS,
     LOGBOOK_COLUMNS,
@@ -68,7 +70,7 @@ def flight_of_row(row: Sequence[Any]) -> FlightRecord:
     return flight_from_row(columns, json.loads(muted) if muted else [])
 
 
-class SqlTransaction:
+class SqlTransaction(PlatformWrites, CareerWrites):
     """The statements of one unit of work; a backend subclass runs them on its connection."""
 
     dialect: Dialect
@@ -190,6 +192,7 @@ class SqlTransaction:
                 "INSERT INTO logbook_crew (logbook_id, position, user_id, name, roles) VALUES (?, ?, ?, ?, ?)",
                 [(entry_id, i, c.user_id, c.name, json.dumps(c.roles)) for i, c in enumerate(entry.crew)],
             )
+        await self.add_threat_rows(entry_id, entry.result)  # careers (bot/storage/careers.py)
         self.undo.assign(entry, id=entry_id)
         return entry_id
 
@@ -237,7 +240,7 @@ class SqlTransaction:
 CURRENT_TX: ContextVar[SqlTransaction | None] = ContextVar("storage_transaction", default=None)
 
 
-class SqlStorage(UnitsOfWork):
+class SqlStorage(UnitsOfWork, PlatformReads, CareerReads):
     """The reads of `Storage` and the frame of a unit of work; a backend provides `_fetch`
     (committed data, or the caller's own transaction), `transaction()`, `open()` and `close()`."""
 
@@ -353,7 +356,7 @@ class SqlStorage(UnitsOfWork):
         difficulty: str | None = None,
         limit: int = 10,
     ) -> list[LogbookEntry]:
-        where = ["guild_id = ?"]
+        where = ["guild_id = ?", "game = 'space_alert'"]
         params: list[Any] = [guild_id]
         if user_id is not None:
             where.append("id IN (SELECT logbook_id FROM logbook_crew WHERE user_id = ?)")
@@ -382,7 +385,7 @@ class SqlStorage(UnitsOfWork):
                     ROW_NUMBER() OVER (
                         PARTITION BY mission_id, normal_difficulty, serious_difficulty
                         ORDER BY total DESC, flown_at ASC, id ASC) AS rn
-                FROM logbook WHERE guild_id = ? AND outcome = 'survived') AS best
+                FROM logbook WHERE guild_id = ? AND outcome = 'survived' AND game = 'space_alert') AS best
             WHERE rn = 1 ORDER BY mission_id, normal_difficulty, serious_difficulty LIMIT ?""",
             (guild_id, limit),
         )

@@ -60,7 +60,8 @@ async def test_a_campaign_night_in_discord(bot: Any, world: Any, clock: Any, tmp
 
     # a second bot over the same database stands in for a restart: it knows only what was stored
     bot2 = await new_bot(tmp_path / "sa.sqlite3", clock, world=world)
-    await bot2.load_extension("bot.exts.campaign")
+    if bot2.get_cog("Campaign") is None:
+        await bot2.load_extension("bot.exts.campaign")
     try:
         chosen = await press(world, ann, menu, values=["red.lift"])
         assert "Ann: red: lift" in chosen.log[0].kwargs["embed"].description
@@ -69,8 +70,9 @@ async def test_a_campaign_night_in_discord(bot: Any, world: Any, clock: Any, tmp
         vote_post = world.channel.sent[-1]
         cont = ids_of(vote_post.view, "continue")
         assert set(cont) == {"end", "continue"}
-        doc = await bot2.storage.get_setting(world.guild.id, f"campaign:{world.channel.id}")
-        assert "lift" not in doc["session"]["campaign"]["carried"]["damage"].get("red", [])
+        stored = await bot2.storage.running_campaign(world.channel.id)
+        assert stored is not None and stored.guild_id == world.guild.id
+        assert "lift" not in stored.state["session"]["campaign"]["carried"]["damage"].get("red", [])
 
         for user, choice in ((ann, "end"), (bob, "end"), (cid, "continue")):
             inter = await press(world, user, cont[choice])
@@ -79,7 +81,12 @@ async def test_a_campaign_night_in_discord(bot: Any, world: Any, clock: Any, tmp
             inter = await press(world, user, ids_of(vote_post.view, "serious")["white"])
         final = inter.log[0].kwargs["embed"]
         assert final.title == "Exploration campaign — final score" and "**Total:" in final.description
-        assert await bot2.storage.get_setting(world.guild.id, "campaigns") == []
+        assert await bot2.storage.running_campaigns() == []
+        ended = await bot2.storage.latest_campaign(world.channel.id)
+        assert ended is not None and ended.status == "finished" and ended.missions == 1
+        assert ended.total is not None and ended.crew == [(ann.id, "Ann"), (bob.id, "Bob"), (cid.id, "Cid")]
+        board = await bot2.storage.campaign_leaderboard_page(guild_id=world.guild.id)
+        assert [r.total for r in board.rows] == [ended.total]
     finally:
         await stop_bot(bot2)
 
@@ -100,3 +107,50 @@ async def test_only_one_campaign_per_channel_and_end_by_host(bot: Any, world: An
     status = world.interaction(ann)
     await cog.status.callback(cog, status)
     assert status.log[0].ephemeral
+
+
+async def test_campaign_texts_follow_the_server_language(bot: Any, world: Any) -> None:
+    from bot.exts.campaign._text import TEXT
+
+    assert all(set(TEXT[lang]) == set(TEXT["en"]) for lang in ("ru", "cs", "sk"))  # nothing left in English
+    await bot.storage.set_setting(world.guild.id, "language", "sk")
+    cog = bot.get_cog("Campaign")
+    start = world.interaction(world.member("Ann"))
+    await cog.start.callback(cog, start)
+    embed = start.log[0].embed
+    assert embed.title == "Prieskumná kampaň — pred misiou 1 z 3"
+    labels = [child.item.label for child in start.log[0].view.children]
+    assert "Bežné ohrozenia: biela" in labels
+    again = world.interaction(world.member("Bob"))
+    await cog.start.callback(cog, again)
+    assert again.log[0].content == "V tomto kanáli už kampaň beží (/campaign status)."
+
+
+async def test_the_flight_handoff_carries_the_ship_into_the_game(bot: Any, world: Any) -> None:
+    from bot.exts.campaign.handoff import campaign_options, game_of, resolve_flight
+    from engine.model import Game
+
+    assert await campaign_options(bot, world.channel.id) == {}  # no campaign here
+    cog = bot.get_cog("Campaign")
+    ann = world.member("Ann")
+    start = world.interaction(ann)
+    await cog.start.callback(cog, start)
+    for what, choice in (("common", "white"), ("serious", "white")):
+        await press(world, ann, ids_of(start.log[0].view, what)[choice])
+    options = await campaign_options(bot, world.channel.id)
+    running = await bot.storage.running_campaign(world.channel.id)
+    assert running is not None and options["campaign_id"] == running.id
+    carried = {"damage": {"red": ["structural", "shield"]}, "battlebots": ["lower_red"]}
+    base = Game.model_validate(
+        {
+            "tracks": {"red": "T5", "white": "T3", "blue": "T1", "internal": "T4"},
+            "players": [{"name": "Ann", "actions": "------------"}],
+            "threats": [{"id": "E1-07", "turn": 1, "zone": "red"}],
+        }
+    )
+    flight = SimpleNamespace(to_game=lambda: base)
+    assert game_of(flight, {}) is base
+    game = game_of(flight, {**options, "carried": carried})
+    assert game.carried is not None and game.carried.damage["red"] == ["structural", "shield"]
+    result = resolve_flight(flight, {"carried": carried})
+    assert result.carry is not None  # a campaign game hands back the ship to carry on

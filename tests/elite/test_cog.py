@@ -7,7 +7,9 @@ small recording fakes; the timer task runs on a manual clock whose `sleep` moves
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 from unittest.mock import MagicMock
@@ -16,6 +18,7 @@ import discord
 import pytest
 
 from bot.exts.elite._cog import CausePicker, CellPicker, ControlView, EliteCog, HeroPicker, parse_in_range
+from bot.storage import SqliteStorage
 from engine.common.clock import ManualClock
 
 
@@ -95,19 +98,16 @@ def ix(channel: Any, user: int = 1, on: Msg | None = None) -> Any:
     )
 
 
-class Storage:
-    def __init__(self) -> None:
-        self.rows: list[tuple[int, dict[str, Any]]] = []
-
-    async def record_game(self, guild_id: int, row: dict[str, Any]) -> None:
-        self.rows.append((guild_id, row))
-
-
 @pytest.fixture
-def rig() -> tuple[EliteCog, Any, ManualClock, Storage]:
-    storage = Storage()
+async def storage(tmp_path: Path) -> AsyncIterator[SqliteStorage]:
+    store = SqliteStorage(tmp_path / "sa.sqlite3")
+    await store.open()
+    yield store
+    await store.close()
+
+
+def new_cog(storage: SqliteStorage, clock: ManualClock) -> EliteCog:
     cog = EliteCog(SimpleNamespace(settings=SimpleNamespace(default_language="en"), storage=storage))
-    clock = ManualClock(1000.0)
     cog.clock = clock
     cog.use_voice = False
 
@@ -116,7 +116,13 @@ def rig() -> tuple[EliteCog, Any, ManualClock, Storage]:
         await asyncio.sleep(0)
 
     cog.sleep = sleep
-    return cog, make_channel(), clock, storage
+    return cog
+
+
+@pytest.fixture
+def rig(storage: SqliteStorage) -> tuple[EliteCog, Any, ManualClock, SqliteStorage]:
+    clock = ManualClock(1000.0)
+    return new_cog(storage, clock), make_channel(), clock, storage
 
 
 async def start_game(cog: EliteCog, channel: Any, mission: str = "exploration", players: int = 2) -> Msg:
@@ -174,8 +180,9 @@ async def test_a_game_through_the_buttons_with_the_timer(rig: Any) -> None:
     await press(cog, channel, "victory")
     assert session.game.result == "victory"
     assert status.view is None  # the buttons go with the game
-    ((gid, row),) = storage.rows
-    assert gid == 42 and row["game"] == "elite" and row["result"] == "victory" and row["rounds"] == 1
+    (row,) = await storage.game_rows(42)
+    assert row["game"] == "elite" and row["result"] == "victory" and row["rounds"] == 1
+    assert await storage.elite_games() == []  # the game in progress ended with its row
     late = await press(cog, channel, "next")
     assert late.response.calls[0][2]["ephemeral"]
 
@@ -230,7 +237,7 @@ async def test_defeat_asks_the_cause_and_logs_it(rig: Any) -> None:
     picker: CausePicker = answer.response.calls[0][2]["view"]
     picker.select._values = ["hero_died"]
     await picker._picked(ix(channel))
-    ((_, row),) = storage.rows
+    (row,) = await storage.game_rows(42)
     assert (row["result"], row["cause"], row["players"]) == ("defeat", "hero_died", 3)
 
 
@@ -376,7 +383,7 @@ async def test_roll_moves_damage_tracks_from_the_pack_and_a_death_ends_the_game(
     assert "is killed: the game is lost" in second.response.calls[0][1]
     game = cog.sessions[channel.id].game
     assert (game.result, game.cause) == ("defeat", "hero_died")
-    assert storage.rows[-1][1]["cause"] == "hero_died"
+    assert (await storage.game_rows(42))[0]["cause"] == "hero_died"
     assert cog.status_messages[channel.id].view is None
 
 
@@ -395,3 +402,70 @@ async def test_board_shows_wins_and_fewest_rounds(rig: Any) -> None:
     await cog.board.callback(cog, board, language="ru")
     content = board.response.calls[0][1]
     assert "Игр: 1" in content and "Легкий 1" in content and "Разведка 1" in content
+
+
+async def test_a_restart_resumes_the_game_from_storage(rig: Any) -> None:
+    from engine.elite.datapack import load_pack
+
+    cog, channel, clock, storage = rig
+    pack = {"name": "ours", "heroes": [{"hero": "kara", "length": 5, "thresholds": [2]}]}
+    cog.packs[42] = load_pack(pack)
+    await storage.save_elite_pack(42, pack, 1)
+    await start_game(cog, channel, mission="exploration")
+    for _ in range(3):
+        await press(cog, channel, "next")
+    await press(cog, channel, "start")
+    task = cog.tasks[channel.id]
+    while clock() < 1045.0:  # past the 1:30 call, which is journalled
+        await asyncio.sleep(0)
+    peek = await press(cog, channel, "peek", user=7)
+    picker: CellPicker = peek.response.calls[0][2]["view"]
+    cell = int(picker.select.options[0].value)
+    picker.select._values = [str(cell)]
+    await picker._picked(ix(channel, user=7))
+    roll = ix(channel)
+    await cog.roll.callback(cog, roll, alien="tapeworm", in_range="kara", hit_value=4)
+    before = cog.sessions[channel.id]
+    remaining = before.game.timer.remaining()  # type: ignore[union-attr]
+    await cog.cog_unload()  # the process stops here (a clean stop pauses the timer and stores it)
+    await asyncio.sleep(0)
+    assert task.done()
+
+    clock.advance(600)  # ten minutes of downtime
+    again = new_cog(storage, clock)
+    await again.cog_load()
+    after = again.sessions[channel.id]
+    game, old = after.game, before.game
+    assert (game.round, game.phase, game.timer.state) == (old.round, "action", "paused")  # type: ignore[union-attr]
+    assert game.timer.remaining() == pytest.approx(remaining)  # type: ignore[union-attr]
+    assert game.hero_damage == old.hero_damage and len(game.boss_deck) == len(old.boss_deck)
+    assert [t.state for t in game.exploration.public_view()] == [  # type: ignore[union-attr]
+        t.state
+        for t in old.exploration.public_view()  # type: ignore[union-attr]
+    ]
+    assert game.pack is not None and game.pack.name == "ours"
+    assert (await storage.elite_games())[0].state["actions"][-1][1] == "pause"
+    assert after.log == before.log
+    await press(again, channel, "pause")  # resume: the timer runs on from where it stopped
+    assert game.timer.state == "running"  # type: ignore[union-attr]
+    await press(again, channel, "stop")
+    assert await storage.elite_games() == [] and again.tasks.get(channel.id) is None
+    for pending in list(again.tasks.values()):
+        pending.cancel()
+
+
+async def test_a_pack_upload_is_stored_for_the_server(rig: Any) -> None:
+    cog, channel, clock, storage = rig
+    upload = ix(channel)
+    upload.guild_id, upload.user = 42, SimpleNamespace(id=9)
+    file = SimpleNamespace(size=40, read=lambda: _bytes(b'{"name": "mine"}'))
+    await cog.pack.callback(cog, upload, file=file)
+    assert "Pack loaded" in upload.response.calls[0][1]
+    stored = await storage.elite_pack(42)
+    assert stored is not None and stored["name"] == "mine"
+    fresh = new_cog(storage, clock)
+    assert (await fresh.pack_of(42)).name == "mine"  # type: ignore[union-attr]
+
+
+async def _bytes(data: bytes) -> bytes:
+    return data

@@ -3,22 +3,24 @@ small), checked against figures computed independently from the raw rows."""
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import io
 import json
 import sqlite3
 from collections import Counter, defaultdict
+from collections.abc import AsyncIterator
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-import aiosqlite
 import pytest
 from PIL import Image
 
 from bot.exts.stats import queries
 from bot.exts.stats.career import LogbookLine, deck_of, favourite_role, group_campaigns, threat_rows
 from bot.exts.stats.chart import CHART_SIZE, render_score_chart, score_chart
+from bot.storage.sqlite import SqliteStorage
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -42,6 +44,17 @@ def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     records.fill(conn, 1500, 120, guilds=12, seed=5)
     conn.close()
     return path
+
+
+@contextlib.asynccontextmanager
+async def opened(db: Path) -> AsyncIterator[SqliteStorage]:
+    """The generated database as the bot's storage opens it (the queries go through it)."""
+    storage = SqliteStorage(db)
+    await storage.open()
+    try:
+        yield storage
+    finally:
+        await storage.close()
 
 
 def raw(db: Path, sql: str, params: tuple[Any, ...] = ()) -> list[Any]:
@@ -75,7 +88,7 @@ async def test_career_matches_a_count_from_the_raw_rows(db: Path, scoped: bool) 
     visible = ({guild} | public_guilds(db)) if scoped else None
     rows = flights_of(db, user, visible)
     assert len(rows) > 20
-    async with aiosqlite.connect(db) as conn:
+    async with opened(db) as conn:
         got = await queries.career(conn, user, queries.Scope(guild if scoped else None))
     assert got.flights == len(rows)
     assert got.survived == sum(1 for r in rows if r[4] == "survived")
@@ -128,7 +141,7 @@ async def test_triggers_count_threats_whichever_row_comes_first(tmp_path: Path) 
             conn.executemany(insert_threats, threat_rows(fid, result))
     conn.commit()
     conn.close()
-    async with aiosqlite.connect(path) as db:
+    async with opened(path) as db:
         got = await queries.career(db, 42)
     assert (got.flights, got.survived) == (2, 2)
     assert dict(got.destroyed_by_deck) == {"common_external": 2, "common_internal": 2}
@@ -149,7 +162,7 @@ async def test_leaderboard_pages_cover_every_flight_once_best_first(db: Path) ->
         (mission, normal, serious),
     )
     public = public_guilds(db)
-    async with aiosqlite.connect(db) as conn:
+    async with opened(db) as conn:
         first = await queries.leaderboard(conn, mission, normal, serious, guild_id=None, size=4)
         seen = []
         for page in range(first.pages + 1):  # one page past the end is clamped to the last
@@ -172,7 +185,7 @@ async def test_guild_leaderboard_and_campaign_board(db: Path) -> None:
         " outcome = 'survived' AND campaign_id IS NULL LIMIT 1",
         (guild,),
     )[0]
-    async with aiosqlite.connect(db) as conn:
+    async with opened(db) as conn:
         board = await queries.leaderboard(conn, mission, normal, serious, guild_id=guild, size=100)
         campaigns = await queries.campaign_leaderboard(conn, guild_id=None, size=5)
     assert board.rows and all(r.guild_id == guild for r in board.rows)
@@ -189,7 +202,7 @@ async def test_guild_leaderboard_and_campaign_board(db: Path) -> None:
 
 
 async def test_logbooks_newest_first_and_campaigns_bracketed(db: Path) -> None:
-    async with aiosqlite.connect(db) as conn:
+    async with opened(db) as conn:
         mine = await queries.player_logbook(conn, 10_000, size=30)
         guild_id = raw(db, "SELECT guild_id FROM logbook WHERE id = ?", (mine[0].id,))[0][0]
         guild = await queries.guild_logbook(conn, guild_id, size=5)

@@ -1,11 +1,13 @@
 """`/campaign start|status|end`, the vote buttons and the repair menu (rulebook §6).
 
-One campaign per channel, stored as JSON through the storage interface's per-server settings
-(key `campaign:<channel id>`, plus `campaigns` listing the channels), so it survives restarts
-until storage gets the proposed `campaigns` table.  Flights stay the Mission cog's: when the crew
-has voted, the campaign announces the recording and difficulties; the flight code puts
-`carried_for(channel)` into its GAME.json and dispatches `flight_resolved(record, result)` when
-the mission is resolved, and the campaign takes it from there (repairs, next vote, score).
+One running campaign per channel, stored in the `campaigns` table through the storage interface
+(`save_campaign` / `running_campaign`; the row's state is {"session", "members", "host"}), so it
+survives restarts; when it ends the row keeps its status, mission count, total and crew for the
+campaign leaderboard.  Flights stay the Mission cog's: when the crew has voted, the campaign
+announces the recording and difficulties; the flight code asks `flight_handoff(channel)` for the
+campaign id and the `carried` block to put into its GAME.json, and dispatches
+`flight_resolved(record, result)` when the mission is resolved; the campaign takes it from there
+(repairs, next vote, score).  Texts follow the server's language (_text.py).
 """
 
 from __future__ import annotations
@@ -29,6 +31,12 @@ from bot.exts.campaign._render import (
     vote_embed,
     vote_view,
 )
+from bot.exts.campaign._text import tx
+from bot.exts.hosting.gate import serves
+from bot.exts.hosting.server_settings import server_language
+from bot.i18n import t
+from bot.storage.base import ChannelBusy
+from bot.storage.platform import CampaignRecord
 from bot.text import user_text
 from engine.campaign.flow import Campaign
 from engine.campaign.session import CampaignSession, Ended, FlyNext, SessionError
@@ -39,11 +47,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 NO_PINGS = discord.AllowedMentions.none()
-INDEX_KEY = "campaigns"
-
-
-def _key(channel_id: int) -> str:
-    return f"campaign:{channel_id}"
 
 
 class CampaignButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ID_TEMPLATE):
@@ -61,15 +64,17 @@ class CampaignButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ID
 
 
 class CampaignSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELECT_TEMPLATE):
-    def __init__(self, custom_id: str, options: list[discord.SelectOption] | None = None) -> None:
+    def __init__(
+        self, custom_id: str, options: list[discord.SelectOption] | None = None, placeholder: str | None = None
+    ) -> None:
         options = options or [discord.SelectOption(label="-", value="-")]
-        super().__init__(discord.ui.Select(custom_id=custom_id, options=options, placeholder="What do you repair?"))
+        super().__init__(discord.ui.Select(custom_id=custom_id, options=options, placeholder=placeholder))
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> CampaignSelect:
-        return cls(match.string, list(getattr(item, "options", [])) or None)
+        return cls(match.string, list(getattr(item, "options", [])) or None, getattr(item, "placeholder", None))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         data: Any = interaction.data or {}
@@ -103,24 +108,42 @@ class CampaignCog(commands.Cog, name="Campaign"):
             await self.tick_all()
 
     # --- storage -----------------------------------------------------------------------------
-    async def load(self, guild_id: int, channel_id: int) -> dict[str, Any] | None:
-        doc = await self.bot.storage.get_setting(guild_id, _key(channel_id))
-        return doc if isinstance(doc, dict) else None
+    async def lang(self, guild_id: int | None) -> str:
+        return await server_language(self.bot.storage, guild_id, self.bot.settings.default_language)
 
-    async def save(self, guild_id: int, channel_id: int, doc: dict[str, Any]) -> None:
-        await self.bot.storage.set_setting(guild_id, _key(channel_id), doc)
-        index = set(await self.bot.storage.get_setting(guild_id, INDEX_KEY) or [])
-        finished = doc["session"]["phase"] == "finished"
-        changed = index - {channel_id} if finished else index | {channel_id}
-        if changed != index:
-            await self.bot.storage.set_setting(guild_id, INDEX_KEY, sorted(changed))
+    async def load(self, channel_id: int) -> CampaignRecord | None:
+        """The channel's running campaign."""
+        return await self.bot.storage.running_campaign(channel_id)
+
+    async def save(self, record: CampaignRecord, session: CampaignSession) -> None:
+        """Store the session; a finished one gets its status, total and crew for the boards."""
+        record.state["session"] = session.to_dict()
+        record.missions = session.campaign.flown
+        if not record.crew:  # a campaign moved from the settings stopgap: seats from its members
+            record.crew = [(int(uid), name) for uid, name in record.state.get("members", {}).items()]
+        if session.phase == "finished":
+            score = session.campaign.score() if session.campaign.lines else None
+            if score is None:
+                record.status = "abandoned"
+            elif score.lost:
+                record.status, record.destroyed_by = "lost", score.destroyed_by
+            else:
+                record.status, record.total = "finished", score.total
+        await self.bot.storage.save_campaign(record)
+
+    async def flight_handoff(self, channel_id: int) -> tuple[str, dict[str, Any]] | None:
+        """(campaign id, `carried` block) for the campaign mission about to be flown in this
+        channel, or None when no campaign waits for a flight here.  The flight puts the block in
+        its GAME.json and the id on its logbook entry."""
+        record = await self.load(channel_id)
+        if record is None or record.state["session"]["phase"] != "flying":
+            return None
+        return record.id, CampaignSession.from_dict(record.state["session"]).carried_block()
 
     async def carried_for(self, guild_id: int, channel_id: int) -> dict[str, Any] | None:
         """The `carried` block for the campaign mission about to be flown in this channel."""
-        doc = await self.load(guild_id, channel_id)
-        if doc is None or doc["session"]["phase"] != "flying":
-            return None
-        return CampaignSession.from_dict(doc["session"]).carried_block()
+        handoff = await self.flight_handoff(channel_id)
+        return handoff[1] if handoff else None
 
     # --- commands ------------------------------------------------------------------------------
     @campaign.command(name="start", description="Start an exploration campaign (up to three missions)")
@@ -134,113 +157,119 @@ class CampaignCog(commands.Cog, name="Campaign"):
         p5: discord.Member | None = None,
     ) -> None:
         guild_id, channel_id = interaction.guild_id or 0, interaction.channel_id or 0
-        current = await self.load(guild_id, channel_id)
-        if current is not None and current["session"]["phase"] != "finished":
-            await interaction.response.send_message(
-                "A campaign is already running in this channel (/campaign status).", ephemeral=True
-            )
-            return
+        lang = await self.lang(guild_id)
         people = [interaction.user, *(m for m in (p2, p3, p4, p5) if m is not None)]
         members = {str(p.id): user_text(p.display_name) for p in people}
         crew = list(dict.fromkeys(members.values()))
         session = CampaignSession.start(Campaign(seed=interaction.id % 2**31, crew=crew), now=self.bot.clock())
-        doc = {"session": session.to_dict(), "members": members, "host": interaction.user.id}
-        await self.save(guild_id, channel_id, doc)
+        seats = [(int(uid), name) for uid, name in members.items()]
+        doc: dict[str, Any] = {"members": members, "host": interaction.user.id}
+        record = CampaignRecord(str(interaction.id), guild_id, channel_id, doc, crew=list(seats))
+        try:
+            await self.save(record, session)
+        except ChannelBusy:
+            await interaction.response.send_message(tx(lang, "already"), ephemeral=True)
+            return
         await interaction.response.send_message(
-            embed=vote_embed(session), view=vote_view(session, channel_id, CampaignButton), allowed_mentions=NO_PINGS
+            embed=vote_embed(lang, session),
+            view=vote_view(lang, session, channel_id, CampaignButton),
+            allowed_mentions=NO_PINGS,
         )
 
     @campaign.command(name="status", description="The campaign of this channel so far")
     async def status(self, interaction: discord.Interaction) -> None:
-        doc = await self.load(interaction.guild_id or 0, interaction.channel_id or 0)
-        if doc is None:
-            await interaction.response.send_message("No campaign in this channel.", ephemeral=True)
+        lang = await self.lang(interaction.guild_id)
+        record = await self.bot.storage.latest_campaign(interaction.channel_id or 0)
+        if record is None:
+            await interaction.response.send_message(tx(lang, "none"), ephemeral=True)
             return
-        session = CampaignSession.from_dict(doc["session"])
+        session = CampaignSession.from_dict(record.state["session"])
         if session.phase == "finished" and not session.campaign.lines:
-            await interaction.response.send_message("The campaign ended before its first mission.", ephemeral=True)
+            await interaction.response.send_message(tx(lang, "ended_early"), ephemeral=True)
             return
         if session.phase == "finished":
-            embed = score_embed(session, session.campaign.score())
+            embed = score_embed(lang, session, session.campaign.score())
         elif session.phase == "repair":
-            embed = repair_embed(session)
+            embed = repair_embed(lang, session)
         else:
-            embed = vote_embed(session)
+            embed = vote_embed(lang, session)
         await interaction.response.send_message(embed=embed, ephemeral=True, allowed_mentions=NO_PINGS)
 
     @campaign.command(name="end", description="End the campaign after the missions flown so far")
     async def end(self, interaction: discord.Interaction) -> None:
-        guild_id, channel_id = interaction.guild_id or 0, interaction.channel_id or 0
-        doc = await self.load(guild_id, channel_id)
-        if doc is None or doc["session"]["phase"] == "finished":
-            await interaction.response.send_message("No campaign is running in this channel.", ephemeral=True)
+        lang = await self.lang(interaction.guild_id)
+        record = await self.load(interaction.channel_id or 0)
+        if record is None:
+            await interaction.response.send_message(tx(lang, "not_running"), ephemeral=True)
             return
-        if interaction.user.id != doc["host"] and not interaction.permissions.manage_guild:
-            await interaction.response.send_message(
-                "Only the host or someone with Manage Server can end the campaign.", ephemeral=True
-            )
+        if interaction.user.id != record.state["host"] and not interaction.permissions.manage_guild:
+            await interaction.response.send_message(tx(lang, "only_host"), ephemeral=True)
             return
-        session = CampaignSession.from_dict(doc["session"])
+        session = CampaignSession.from_dict(record.state["session"])
         session.campaign.end()
         session.phase, session.deadline = "finished", None
-        doc["session"] = session.to_dict()
-        await self.save(guild_id, channel_id, doc)
+        await self.save(record, session)
         if session.campaign.lines:
-            await interaction.response.send_message(embed=score_embed(session, session.campaign.score()))
+            await interaction.response.send_message(embed=score_embed(lang, session, session.campaign.score()))
         else:
-            await interaction.response.send_message("The campaign ended before its first mission.")
+            await interaction.response.send_message(tx(lang, "ended_early"))
 
     # --- presses -----------------------------------------------------------------------------
     async def on_press(self, interaction: discord.Interaction, custom_id: str, values: list[str]) -> None:
         match = re.fullmatch(ID_TEMPLATE, custom_id) or re.fullmatch(SELECT_TEMPLATE, custom_id)
-        guild_id = interaction.guild_id or 0
+        lang = await self.lang(interaction.guild_id)
         channel_id = int(match["channel"]) if match else 0
-        doc = await self.load(guild_id, channel_id) if match else None
-        if match is None or doc is None:
-            await interaction.response.send_message("This campaign is over.", ephemeral=True)
+        record = await self.load(channel_id) if match else None
+        if match is None or record is None:
+            await interaction.response.send_message(tx(lang, "over"), ephemeral=True)
             return
-        name = doc["members"].get(str(interaction.user.id))
+        name = record.state["members"].get(str(interaction.user.id))
         if name is None:
-            await interaction.response.send_message("Only the campaign's crew can choose here.", ephemeral=True)
+            await interaction.response.send_message(tx(lang, "only_crew"), ephemeral=True)
             return
-        session = CampaignSession.from_dict(doc["session"])
+        session = CampaignSession.from_dict(record.state["session"])
         try:
             if match["what"] == "repairmenu":
                 session.choose_repair(name, repair_from_value(values[0] if values else ""))
             else:
                 session.vote(name, match["what"], match["value"])
         except SessionError as exc:
-            await interaction.response.send_message(f"Not counted: {exc}.", ephemeral=True)
+            await interaction.response.send_message(tx(lang, "not_counted", reason=exc), ephemeral=True)
             return
         step = session.tick(self.bot.clock())
-        doc["session"] = session.to_dict()
-        await self.save(guild_id, channel_id, doc)
-        embed, view = self._message(session, channel_id, step)
+        await self.save(record, session)
+        embed, view = self._message(lang, session, channel_id, step)
         await interaction.response.edit_message(embed=embed, view=view)
         if isinstance(step, FlyNext):
-            await self._announce(interaction.channel, session, step)
+            await self._announce(lang, interaction.channel, session, step)
 
     def _message(
-        self, session: CampaignSession, channel_id: int, step: FlyNext | Ended | None
+        self, lang: str, session: CampaignSession, channel_id: int, step: FlyNext | Ended | None
     ) -> tuple[discord.Embed, discord.ui.View | None]:
         if isinstance(step, Ended):
-            return score_embed(session, session.campaign.score()), None
+            return score_embed(lang, session, session.campaign.score()), None
         if session.phase == "repair":
-            return repair_embed(session), repair_view(session, channel_id, CampaignSelect)
+            return repair_embed(lang, session), repair_view(lang, session, channel_id, CampaignSelect)
         if session.phase == "vote":  # still voting, or the repairs closed and the next vote opens
-            return vote_embed(session), vote_view(session, channel_id, CampaignButton)
-        embed = vote_embed(session)
-        embed.description = "The crew has voted."
+            return vote_embed(lang, session), vote_view(lang, session, channel_id, CampaignButton)
+        embed = vote_embed(lang, session)
+        embed.description = tx(lang, "vote.done")
         return embed, None
 
-    async def _announce(self, channel: Any, session: CampaignSession, step: FlyNext) -> None:
+    async def _announce(self, lang: str, channel: Any, session: CampaignSession, step: FlyNext) -> None:
         if channel is None:
             return
-        n = session.campaign.flown + 1
         await channel.send(
-            f"🚀 Campaign mission {n}: **{step.recording.mission}**, threats {step.common} / {step.serious}. "
-            f"Start it with `/mission start mission:{step.recording.mission} normal:{step.common} "
-            f"serious:{step.serious}`; the ship keeps its damage.",
+            tx(
+                lang,
+                "announce",
+                n=session.campaign.flown + 1,
+                mission=step.recording.mission,
+                common=t(lang, f"difficulty.{step.common}"),
+                serious=t(lang, f"difficulty.{step.serious}"),
+                common_id=step.common,
+                serious_id=step.serious,
+            ),
             allowed_mentions=NO_PINGS,
         )
 
@@ -248,41 +277,41 @@ class CampaignCog(commands.Cog, name="Campaign"):
     @commands.Cog.listener()
     async def on_flight_resolved(self, record: Any, result: Result) -> None:
         """A flight ended; if it was this channel's campaign mission, carry on with the campaign."""
-        doc = await self.load(record.guild_id, record.channel_id)
-        if doc is None or doc["session"]["phase"] != "flying":
+        stored = await self.load(record.channel_id)
+        if stored is None or stored.state["session"]["phase"] != "flying":
             return
-        session = CampaignSession.from_dict(doc["session"])
+        session = CampaignSession.from_dict(stored.state["session"])
         step = session.mission_flown(result, str(record.options.get("mission", "?")), self.bot.clock())
-        doc["session"] = session.to_dict()
-        await self.save(record.guild_id, record.channel_id, doc)
+        await self.save(stored, session)
         channel: Any = self.bot.get_channel(record.channel_id)
         if channel is None:
             return
-        embed, view = self._message(session, record.channel_id, step)
+        lang = await self.lang(stored.guild_id)
+        embed, view = self._message(lang, session, record.channel_id, step)
         await channel.send(embed=embed, view=view, allowed_mentions=NO_PINGS)
 
     async def tick_all(self) -> None:
-        """Close votes and repair steps whose time is up, in every guild the bot is in."""
+        """Close votes and repair steps whose time is up, in every running campaign."""
         now = self.bot.clock()
-        for guild in self.bot.guilds:
-            for channel_id in await self.bot.storage.get_setting(guild.id, INDEX_KEY) or []:
-                await self.tick_channel(guild.id, int(channel_id), now)
+        for record in await self.bot.storage.running_campaigns():
+            if serves(self.bot, record.guild_id):  # several shards: the owner of the server ticks it
+                await self.tick_channel(record.guild_id, record.channel_id, now)
 
     async def tick_channel(self, guild_id: int, channel_id: int, now: float) -> None:
-        doc = await self.load(guild_id, channel_id)
-        if doc is None:
+        record = await self.load(channel_id)
+        if record is None:
             return
-        session = CampaignSession.from_dict(doc["session"])
+        session = CampaignSession.from_dict(record.state["session"])
         before = session.phase
         step = session.tick(now)
         if session.phase == before and step is None:
             return
-        doc["session"] = session.to_dict()
-        await self.save(guild_id, channel_id, doc)
+        await self.save(record, session)
         channel: Any = self.bot.get_channel(channel_id)
         if channel is None:
             return
-        embed, view = self._message(session, channel_id, step)
+        lang = await self.lang(guild_id)
+        embed, view = self._message(lang, session, channel_id, step)
         await channel.send(embed=embed, view=view, allowed_mentions=NO_PINGS)
         if isinstance(step, FlyNext):
-            await self._announce(channel, session, step)
+            await self._announce(lang, channel, session, step)

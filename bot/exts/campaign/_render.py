@@ -1,8 +1,8 @@
 """Embeds and components of a campaign: the vote, the repair menu, the standing and the score.
 
 Custom ids carry the channel and the choice (`sa-camp:<channel>:<what>:<value>`), so a press is
-routed after a restart by reading the session stored for that channel.  English for now (the
-shared catalogues are being reworked); the strings are gathered here to move them in one go.
+routed after a restart by reading the session stored for that channel.  Every text takes the
+server's language (strings in _text.py).
 """
 
 from __future__ import annotations
@@ -12,6 +12,8 @@ from typing import Any
 
 import discord
 
+from bot.exts.campaign._text import option_label, tx
+from bot.i18n import t, threat_name
 from engine.campaign.repairs import Repair
 from engine.campaign.scoring import CampaignScore
 from engine.campaign.session import CampaignSession
@@ -19,11 +21,6 @@ from engine.campaign.vote import CONTINUE_CAUTION, DIFFICULTY_CAUTION
 
 ID_TEMPLATE = r"sa-camp:(?P<channel>\d{1,21}):(?P<what>common|serious|continue|repair):(?P<value>[a-z_.\-]{1,40})"
 SELECT_TEMPLATE = r"sa-camp:(?P<channel>\d{1,21}):(?P<what>repairmenu):(?P<value>-)"
-LABELS = {
-    "common": "Common threats",
-    "serious": "Serious threats",
-    "continue": "Go on?",
-}
 
 
 def campaign_id(channel_id: int, what: str, value: str) -> str:
@@ -44,26 +41,29 @@ def repair_from_value(value: str) -> Repair:
     return Repair("token", zone, token)  # type: ignore[arg-type]  # checked by the repair step
 
 
-def repair_label(repair: Repair) -> str:
+def repair_label(lang: str, repair: Repair) -> str:
     if repair.kind == "battlebots":
-        return "a battlebot squad"
-    return f"{repair.zone}: {str(repair.token).replace('_', ' ')}"
+        return tx(lang, "repair.squad")
+    return f"{tx(lang, f'zone.{repair.zone}')}: {tx(lang, f'token.{repair.token}')}"
 
 
-def vote_embed(session: CampaignSession) -> discord.Embed:
+def vote_embed(lang: str, session: CampaignSession) -> discord.Embed:
     c = session.campaign
-    embed = discord.Embed(title=f"Exploration campaign — before mission {c.flown + 1} of 3")
+    embed = discord.Embed(title=tx(lang, "vote.title", n=c.flown + 1))
     lines = []
     for kind in session.vote_kinds():
         votes = session.votes.get(kind, {})
-        counts = ", ".join(f"{option} {sum(1 for v in votes.values() if v == option)}" for option in _options(kind))
-        lines.append(f"**{LABELS[kind]}**: {counts}")
-    lines.append(f"Voted: {len(_voters(session))}/{len(c.crew)} · all agree, else the majority; a tie is cautious.")
+        counts = ", ".join(
+            f"{option_label(lang, kind, option)} {sum(1 for v in votes.values() if v == option)}"
+            for option in _options(kind)
+        )
+        lines.append(f"**{tx(lang, f'label.{kind}')}**: {counts}")
+    lines.append(tx(lang, "vote.voted", voted=len(_voters(session)), crew=len(c.crew)))
     if session.deadline is not None:
-        lines.append(f"The vote closes <t:{int(session.deadline)}:R>.")
+        lines.append(tx(lang, "vote.closes", when=f"<t:{int(session.deadline)}:R>"))
     embed.description = "\n".join(lines)
     if c.lines:
-        embed.add_field(name="Flown", value=standing(session), inline=False)
+        embed.add_field(name=tx(lang, "flown"), value=standing(lang, session), inline=False)
     return embed
 
 
@@ -76,64 +76,84 @@ def _voters(session: CampaignSession) -> set[str]:
     return {m for m in session.campaign.crew if all(m in session.votes.get(k, {}) for k in kinds)}
 
 
-def vote_view(session: CampaignSession, channel_id: int, button: Any) -> discord.ui.View:
+def vote_view(lang: str, session: CampaignSession, channel_id: int, button: Any) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     for row, kind in enumerate(session.vote_kinds()):
         for option in _options(kind):
-            view.add_item(button(campaign_id(channel_id, kind, option), label=f"{LABELS[kind]}: {option}", row=row))
+            label = f"{tx(lang, f'label.{kind}')}: {option_label(lang, kind, option)}"
+            view.add_item(button(campaign_id(channel_id, kind, option), label=label[:80], row=row))
     return view
 
 
-def repair_embed(session: CampaignSession) -> discord.Embed:
+def repair_embed(lang: str, session: CampaignSession) -> discord.Embed:
     c = session.campaign
-    embed = discord.Embed(title=f"Repairs after mission {c.flown}")
+    embed = discord.Embed(title=tx(lang, "repair.title", n=c.flown))
     damage = "\n".join(
-        f"{zone}: {', '.join(t.replace('_', ' ') for t in toks)}" for zone, toks in c.carried.damage.items()
+        f"{tx(lang, f'zone.{zone}')}: {', '.join(tx(lang, f'token.{tok}') for tok in toks)}"
+        for zone, toks in c.carried.damage.items()
     )
     lines = [
-        damage or "No damage tokens.",
-        f"Battlebot squads out of order: {c.carried.broken_squads}",
-        "Each conscious crew member repairs one damage token or one squad (at most 2 tokens per zone).",
+        damage or tx(lang, "repair.none"),
+        tx(lang, "repair.squads", n=c.carried.broken_squads),
+        tx(lang, "repair.rule"),
     ]
     if session.knocked_out:
-        lines.append(f"Knocked out, recovering: {', '.join(session.knocked_out)}")
-    chosen = ", ".join(f"{m}: {repair_label(r)}" for m, r in session.repairs.items())
-    lines.append(f"Chosen: {chosen or 'nobody yet'}")
+        lines.append(tx(lang, "repair.knocked_out", names=", ".join(session.knocked_out)))
+    chosen = ", ".join(f"{m}: {repair_label(lang, r)}" for m, r in session.repairs.items())
+    lines.append(tx(lang, "repair.chosen", chosen=chosen or tx(lang, "repair.nobody")))
     if session.deadline is not None:
-        lines.append(f"Whoever has not chosen <t:{int(session.deadline)}:R> gets the default repair.")
+        lines.append(tx(lang, "repair.default", when=f"<t:{int(session.deadline)}:R>"))
     embed.description = "\n".join(lines)
     return embed
 
 
-def repair_view(session: CampaignSession, channel_id: int, select: Any) -> discord.ui.View:
+def repair_view(lang: str, session: CampaignSession, channel_id: int, select: Any) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     options = [
-        discord.SelectOption(label=repair_label(r), value=repair_value(r)) for r in session.repair_choices()[:25]
+        discord.SelectOption(label=repair_label(lang, r)[:100], value=repair_value(r))
+        for r in session.repair_choices()[:25]
     ]
     if options:
-        view.add_item(select(campaign_id(channel_id, "repairmenu", "-"), options))
+        view.add_item(select(campaign_id(channel_id, "repairmenu", "-"), options, tx(lang, "repair.placeholder")))
     return view
 
 
-def standing(session: CampaignSession) -> str:
+def standing(lang: str, session: CampaignSession) -> str:
     return "\n".join(
-        f"{i}. {line.mission}: {line.outcome}, threats {line.threat_points}, observation {line.observation}"
+        tx(
+            lang,
+            "line",
+            i=i,
+            mission=line.mission,
+            outcome=t(lang, f"outcome.{line.outcome}"),
+            threats=line.threat_points,
+            observation=line.observation,
+        )
         for i, line in enumerate(session.campaign.lines, 1)
     )
 
 
-def score_embed(session: CampaignSession, score: CampaignScore) -> discord.Embed:
-    embed = discord.Embed(title="Exploration campaign — final score")
-    body = [standing(session), ""]
+def score_embed(lang: str, session: CampaignSession, score: CampaignScore) -> discord.Embed:
+    embed = discord.Embed(title=tx(lang, "score.title"))
+    body = [standing(lang, session), ""]
     if score.total is None:
-        body.append(f"💥 The ship was lost: the campaign is lost (destroyed by {score.destroyed_by}).")
+        killer = threat_name(lang, score.destroyed_by) if score.destroyed_by else "?"
+        body.append(tx(lang, "score.lost", threat=killer))
     else:
         p = score.penalties
         body.append(
-            f"Threat points {score.threat_points} · penalties of the last mission {p.total} "
-            f"(damage {p.damage}, worst zone {p.worst_zone}, knocked out {p.knocked_out}, battlebots {p.battlebots})"
-            f" · observation {score.observation}"
+            tx(
+                lang,
+                "score.parts",
+                threats=score.threat_points,
+                penalties=p.total,
+                damage=p.damage,
+                worst=p.worst_zone,
+                knocked=p.knocked_out,
+                bots=p.battlebots,
+                observation=score.observation,
+            )
         )
-        body.append(f"**Total: {score.total}**")
+        body.append(tx(lang, "score.total", total=score.total))
     embed.description = "\n".join(body)
     return embed

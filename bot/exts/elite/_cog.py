@@ -6,10 +6,10 @@ after every step; its buttons drive the round (Next, Start, Pause/Resume, -15 s,
 Reveal, Victory, Defeat, Stop).  The Action Phase timer runs in a task that sleeps until the next
 call (never more than `TICK_S`, so a time change is honoured at once) and speaks it in voice.
 
-Storage: finished games are handed to `storage.record_game(guild_id, row_dict)` and read back with
-`storage.game_rows(guild_id, "elite")` when the storage has them (the row carries `game = "elite"`);
-until then they are kept in memory (`finished`).
-Data packs live in memory per guild for the same reason.
+Storage (bot/storage/platform.py, both backends): a game in progress is journalled and stored on
+every step (`start_elite_game` / `update_elite_game`, see _journal.py) and resumed when the cog
+loads; a finished game becomes a logbook row with `game = "elite"` (`record_game`), read back for
+`/elite board` by `elite_board`; a server's data pack is stored with `save_elite_pack`.
 """
 
 from __future__ import annotations
@@ -29,14 +29,16 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.exts.elite._journal import Journal, ShiftClock, apply, rebuild, roll_args
 from bot.exts.elite._session import Session
 from bot.exts.elite._voice import EliteVoice
+from bot.exts.hosting.gate import serves
 from bot.text import user_text
 from engine.elite.activation import HeroRoll
 from engine.elite.datapack import AlienAbility, DataPack, PackError, load_pack, pack_json_schema
 from engine.elite.exploration import ExplorationError
 from engine.elite.game import EliteGame, GameError
-from engine.elite.logbook import LogbookRow, leaderboard
+from engine.elite.logbook import Leaderboard
 from engine.elite.setup import EliteConfig
 from engine.elite.texts import call_text, text
 from engine.elite.timer import ALL_CALLS, TimerError
@@ -198,7 +200,7 @@ class EliteCog(commands.Cog, name="ELITE"):
         self.voices: dict[int, EliteVoice] = {}
         self.tasks: dict[int, asyncio.Task[None]] = {}
         self.packs: dict[int, DataPack] = {}
-        self.finished: list[tuple[int, LogbookRow]] = []
+        self.journals: dict[int, Journal] = {}
         self.clock: Callable[[], float] = time.monotonic
         self.sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
         self.use_voice = True
@@ -208,11 +210,44 @@ class EliteCog(commands.Cog, name="ELITE"):
         add = getattr(self.bot, "add_dynamic_items", None)
         if add is not None:
             add(EliteButton)
+        await self.resume_stored()
+
+    async def resume_stored(self) -> None:
+        """Rebuild the games that were in progress when the bot stopped (their buttons route
+        here by custom id; the status message is found again by its id)."""
+        try:
+            stored = await self.bot.storage.elite_games()
+        except Exception:
+            log.exception("could not read the ELITE games in progress")
+            return
+        for record in stored:
+            if not serves(self.bot, record.guild_id):
+                continue  # several shards: the process that owns the server runs its games
+            try:
+                pack = load_pack(record.pack) if record.pack is not None else None
+                session, journal = rebuild(record.state, pack, self.clock)
+            except Exception:
+                log.exception("ELITE game in channel %s cannot be resumed; dropped", record.channel_id)
+                await self.bot.storage.drop_elite_game(record.channel_id)
+                continue
+            if session.game.phase == "over":
+                continue
+            self.sessions[record.channel_id] = session
+            self.journals[record.channel_id] = journal
+            await self._store(session)
+            timer = session.game.timer
+            if session.game.phase == "action" and timer is not None and timer.state in ("running", "paused"):
+                self.tasks[record.channel_id] = asyncio.create_task(self._run_timer(session))
 
     async def cog_unload(self) -> None:
         remove = getattr(self.bot, "remove_dynamic_items", None)
         if remove is not None:
             remove(EliteButton)
+        for session in self.sessions.values():  # a clean stop pauses running timers where they are
+            timer = session.game.timer
+            if session.game.phase == "action" and timer is not None and timer.state == "running":
+                with contextlib.suppress(GameError, TimerError):
+                    await self.act(session, "pause", [])
         for task in self.tasks.values():
             task.cancel()
         for voice in self.voices.values():
@@ -256,16 +291,28 @@ class EliteCog(commands.Cog, name="ELITE"):
         channel = interaction.channel
         channel_id = interaction.channel_id or 0
         guild_id = interaction.guild_id or 0
-        game = EliteGame(config, secrets.randbelow(2**31), self.clock, self.packs.get(guild_id))
+        pack = await self.pack_of(guild_id)
+        seed = secrets.randbelow(2**31)
+        game = EliteGame(config, seed, ShiftClock(self.clock), pack)
         session = Session(game, lang, interaction.user.id, channel_id)
+        journal = Journal(guild_id, channel_id, interaction.user.id, lang, seed, config.model_dump(mode="json"))
         self.sessions[channel_id] = session
+        self.journals[channel_id] = journal
         await interaction.response.edit_message(content=text(lang, "ui.setup_posted"), view=None)
+        try:
+            pack_doc = pack.model_dump(mode="json") if pack is not None else None
+            await self.bot.storage.start_elite_game(guild_id, channel_id, journal.state(session), pack_doc)
+        except Exception:
+            log.exception("could not store the new ELITE game")
         if not isinstance(channel, discord.abc.Messageable):
             return
         await channel.send(session.setup_text(), allowed_mentions=NO_PINGS)
-        self.status_messages[channel_id] = await channel.send(
+        status = await channel.send(
             session.status(), view=ControlView(self, channel_id, lang), allowed_mentions=NO_PINGS
         )
+        self.status_messages[channel_id] = status
+        journal.status_message_id = getattr(status, "id", None)
+        await self._store(session)
         if self.use_voice:
             await self._join_voice(interaction, session)
 
@@ -310,21 +357,16 @@ class EliteCog(commands.Cog, name="ELITE"):
                     text(session.lang, "ui.cause"), view=CausePicker(self, channel_id, session.lang), ephemeral=True
                 )
                 return
-            if action == "next":
-                lines = session.step()
-            elif action == "start":
-                lines = session.start()
-            elif action == "pause":
+            if action == "pause":
                 timer = game.timer
-                lines = session.resume() if timer is not None and timer.state == "paused" else session.pause()
+                step, args = ("resume" if timer is not None and timer.state == "paused" else "pause"), []
             elif action in ("minus", "plus"):
-                lines = session.adjust(15 if action == "plus" else -15)
-            elif action == "victory":
-                lines = session.victory()
-            elif action == "stop":
-                lines = session.abandon()
+                step, args = "adjust", [15 if action == "plus" else -15]
+            elif action in ("next", "start", "victory", "stop"):
+                step, args = action, []
             else:
                 raise GameError(f"unknown action {action}")
+            lines = await self.act(session, step, args)
         except (GameError, TimerError, ExplorationError) as exc:
             await interaction.response.send_message(str(exc), ephemeral=True)
             return
@@ -340,11 +382,11 @@ class EliteCog(commands.Cog, name="ELITE"):
             return
         try:
             if action == "peek":
-                private = session.peek(cell, interaction.user.id)
+                (private,) = await self.act(session, "peek", [cell, interaction.user.id])
                 await interaction.response.edit_message(content=private, view=None)  # only the peeker sees it
                 await self._refresh(session)
                 return
-            lines = session.reveal(cell)
+            lines = await self.act(session, "reveal", [cell])
         except (GameError, ExplorationError) as exc:
             await interaction.response.edit_message(content=str(exc), view=None)
             return
@@ -359,7 +401,7 @@ class EliteCog(commands.Cog, name="ELITE"):
         if session is None or session.game.phase == "over":
             await interaction.response.edit_message(content=text(self._lang(None), "ui.no_game"), view=None)
             return
-        lines = session.defeat(cause)
+        lines = await self.act(session, "defeat", [cause])
         await interaction.response.edit_message(content=lines[0], view=None)
         await self._after(session, lines, "defeat")
 
@@ -377,8 +419,38 @@ class EliteCog(commands.Cog, name="ELITE"):
         if session.game.phase == "over":
             await self._finish(session)
 
+    async def act(self, session: Session, step: str, args: list[Any]) -> list[str]:
+        """Run one step of the game, journal it and store the journal (a restart resumes here)."""
+        at = session.game.clock()
+        lines = apply(session, step, args)
+        journal = self.journals.get(session.channel_id)
+        if journal is not None:
+            journal.actions.append([at, step, *args])
+            await self._store(session)
+        return lines
+
+    async def _store(self, session: Session) -> None:
+        journal = self.journals.get(session.channel_id)
+        if journal is None or session.game.phase == "over":
+            return  # a finished game leaves its logbook row instead (_finish)
+        try:
+            await self.bot.storage.update_elite_game(session.channel_id, journal.state(session))
+        except Exception:  # the game goes on; the next step tries again
+            log.exception("could not store the ELITE game in channel %s", session.channel_id)
+
+    def _status_message(self, channel_id: int) -> Any:
+        """The status message: the one posted by this process, else (after a restart) a partial
+        message from its stored id."""
+        message = self.status_messages.get(channel_id)
+        journal = self.journals.get(channel_id)
+        if message is None and journal is not None and journal.status_message_id:
+            channel = getattr(self.bot, "get_channel", lambda _id: None)(channel_id)
+            if channel is not None and hasattr(channel, "get_partial_message"):
+                message = channel.get_partial_message(journal.status_message_id)
+        return message
+
     async def _refresh(self, session: Session) -> None:
-        message = self.status_messages.get(session.channel_id)
+        message = self._status_message(session.channel_id)
         if message is None:
             return
         view = None if session.game.phase == "over" else discord.utils.MISSING
@@ -390,12 +462,17 @@ class EliteCog(commands.Cog, name="ELITE"):
         game = session.game
         while game.phase == "action" and game.timer is not None and game.timer.state in ("running", "paused"):
             due = game.timer.next_due()
-            await self.sleep(TICK_S if due is None else min(TICK_S, max(0.0, due - self.clock())))
+            await self.sleep(TICK_S if due is None else min(TICK_S, max(0.0, due - game.clock())))
             if game.phase != "action":
                 break
+            at = game.clock()
             words = session.calls()
             if not words:
                 continue
+            journal = self.journals.get(session.channel_id)
+            if journal is not None:  # a call changes the timer's state: journal it
+                journal.actions.append([at, "poll"])
+                await self._store(session)
             voice = self.voices.get(session.channel_id)
             if voice is not None:
                 await voice.say(words, interrupt=True)
@@ -411,20 +488,28 @@ class EliteCog(commands.Cog, name="ELITE"):
         if voice is not None:
             await voice.close()
         row = session.row()
-        guild_id = getattr(self.status_messages.get(session.channel_id), "guild", None)
-        gid = getattr(guild_id, "id", 0) or 0
-        if row is not None:
-            await self.record(gid, row)
+        journal = self.journals.pop(session.channel_id, None)
+        gid = journal.guild_id if journal is not None else 0
+        try:
+            if row is not None:
+                await self.bot.storage.record_game(
+                    gid, row.model_dump(mode="json"), channel_id=session.channel_id, language=session.lang
+                )
+            else:
+                await self.bot.storage.drop_elite_game(session.channel_id)
+        except Exception:
+            log.exception("could not store the ELITE logbook row")
 
-    async def record(self, guild_id: int, row: LogbookRow) -> None:
-        """Hand the row to storage when it can keep ELITE games; else keep it in memory."""
-        self.finished.append((guild_id, row))
-        saver = getattr(getattr(self.bot, "storage", None), "record_game", None)
-        if callable(saver):
+    async def pack_of(self, guild_id: int) -> DataPack | None:
+        """The server's data pack: this process's copy, else the stored one."""
+        if guild_id not in self.packs:
             try:
-                await saver(guild_id, row.model_dump(mode="json"))
+                stored = await self.bot.storage.elite_pack(guild_id)
+                if stored is not None:
+                    self.packs[guild_id] = load_pack(stored)
             except Exception:
-                log.exception("could not store the ELITE logbook row")
+                log.exception("could not read the ELITE data pack of server %s", guild_id)
+        return self.packs.get(guild_id)
 
     # -- helpers -----------------------------------------------------------------------------------
     @elite.command(name="roll", description="Alien activation: roll Hit dice for an alien type")
@@ -449,6 +534,7 @@ class EliteCog(commands.Cog, name="ELITE"):
         try:
             targets = parse_in_range(in_range)
             ability = AlienAbility(hit_value=hit_value) if hit_value is not None else None
+            at = session.game.clock()
             rolls: tuple[HeroRoll, ...] = session.game.roll_alien(kind, targets, ability)
         except (ValueError, GameError) as exc:  # may echo what was typed: shown inert
             await interaction.response.send_message(user_text(exc, 1000), ephemeral=True)
@@ -464,6 +550,10 @@ class EliteCog(commands.Cog, name="ELITE"):
             elif moved is not None and moved.dice_locked:
                 line += f"; {text(lang, 'ui.locks', count=moved.dice_locked)}"
             lines.append(line)
+        journal = self.journals.get(session.channel_id)
+        if journal is not None:
+            journal.actions.append([at, "roll", *roll_args(kind, targets, hit_value)])
+            await self._store(session)
         await interaction.response.send_message("\n".join(lines), allowed_mentions=NO_PINGS)
         if session.game.phase == "over":
             session.log.extend(session.ending())
@@ -480,6 +570,14 @@ class EliteCog(commands.Cog, name="ELITE"):
             pack = load_pack(await file.read())
         except PackError as exc:
             await interaction.response.send_message(f"Not loaded: {user_text(exc, 1000)}", ephemeral=True)
+            return
+        try:
+            await self.bot.storage.save_elite_pack(
+                interaction.guild_id or 0, pack.model_dump(mode="json"), interaction.user.id
+            )
+        except Exception:
+            log.exception("could not store the ELITE data pack")
+            await interaction.response.send_message("Not loaded: the pack could not be stored.", ephemeral=True)
             return
         self.packs[interaction.guild_id or 0] = pack
         await interaction.response.send_message(
@@ -501,11 +599,10 @@ class EliteCog(commands.Cog, name="ELITE"):
     @app_commands.choices(language=_choices(("en", "ru")))
     async def board(self, interaction: discord.Interaction, language: str | None = None) -> None:
         lang = self._lang(language)
-        rows = await self.rows(interaction.guild_id or 0)
-        if not rows:
+        standing = await self.standing(interaction.guild_id or 0)
+        if not standing.games:
             await interaction.response.send_message(text(lang, "ui.board_empty"), ephemeral=True)
             return
-        standing = leaderboard(rows)
         wins = ", ".join(f"{text(lang, f'difficulty.{d}')} {n}" for d, n in standing.wins.items())
         fewest = ", ".join(f"{text(lang, f'mission.{m}')} {n}" for m, n in standing.fewest_rounds.items()) or "—"
         lines = [
@@ -516,12 +613,10 @@ class EliteCog(commands.Cog, name="ELITE"):
         ]
         await interaction.response.send_message("\n".join(lines), allowed_mentions=NO_PINGS)
 
-    async def rows(self, guild_id: int) -> list[LogbookRow]:
-        """This guild's finished games: from storage when it keeps them, else this process's memory."""
-        loader = getattr(getattr(self.bot, "storage", None), "game_rows", None)
-        if callable(loader):
-            try:
-                return [LogbookRow.model_validate(r) for r in await loader(guild_id, "elite")]
-            except Exception:
-                log.exception("could not read ELITE logbook rows; showing this session's games")
-        return [row for gid, row in self.finished if gid == guild_id]
+    async def standing(self, guild_id: int) -> Leaderboard:
+        """The server's ELITE boards, counted by the database (indexed)."""
+        counted = await self.bot.storage.elite_board(guild_id)
+        wins = {d: counted.wins.get(d, 0) for d in ELITE_DIFFICULTIES}
+        fewest = {m: n for m in MISSIONS if (n := counted.fewest_rounds.get(m)) is not None}
+        hardest = next((d for d in reversed(ELITE_DIFFICULTIES) if wins[d]), None)
+        return Leaderboard(counted.games, wins, fewest, hardest)

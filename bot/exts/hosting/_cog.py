@@ -1,4 +1,5 @@
-"""`/settings show` and `/settings set` (Manage Server).
+"""`/settings show` and `/settings set` (Manage Server), and the runner of scheduled flights
+(`/mission schedule`: reminders and lobby openings, checked every 20 seconds).
 
 Discord hides the group from members without Manage Server (default_permissions), but a server
 can override that per command, so the permission is checked again on every call.  Answers are
@@ -7,18 +8,21 @@ ephemeral and mention nobody.
 
 from __future__ import annotations
 
+import logging
 from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
-from discord.ext import commands
+from discord.ext import commands, tasks
 
 from bot.exts.hosting._text import tx
+from bot.exts.hosting.scheduler import run_schedules
 from bot.exts.hosting.server_settings import SETTING_KEYS, SettingError, load_settings, parse_setting, show
 
 if TYPE_CHECKING:
     from bot.client import SpaceAlertBot
 
+log = logging.getLogger(__name__)
 NO_PINGS = discord.AllowedMentions.none()
 KEY_CHOICES = [app_commands.Choice(name=key, value=key) for key in SETTING_KEYS]
 
@@ -33,6 +37,20 @@ class HostingCog(commands.Cog, name="Hosting"):
 
     def __init__(self, bot: SpaceAlertBot) -> None:
         self.bot = bot
+
+    async def cog_load(self) -> None:
+        if self.bot.run_timers:
+            self.schedules.start()
+
+    async def cog_unload(self) -> None:
+        self.schedules.cancel()
+
+    @tasks.loop(seconds=20)
+    async def schedules(self) -> None:
+        try:
+            await run_schedules(self.bot, self.bot.clock())
+        except Exception:  # retried on the next round; the rows say what is still to do
+            log.exception("scheduled flights: a round failed")
 
     async def _lang(self, interaction: discord.Interaction) -> str:
         stored = await self.bot.storage.get_setting(interaction.guild_id or 0, "language")

@@ -10,6 +10,18 @@ from typing import Any
 
 TEXT: dict[str, dict[str, str]] = {
     "en": {
+        "schedule.campaign_open": "🚀 Campaign night: start it here with `/campaign start` and name your crew.",
+        "refused.channel": "Flights run only in {channels} on this server.",
+        "refused.role": "Only members with the {role} role may start flights on this server.",
+        "schedule.announced": "🗓 **{mission}** is scheduled for {full} ({rel}). The lobby opens here then;"
+        " a reminder goes out 10 minutes before.",
+        "schedule.campaign": "🗓 Campaign night: **{mission}** first, {full} ({rel}). The lobby opens here then;"
+        " a reminder goes out 10 minutes before.",
+        "schedule.remind": "⏰ **{mission}** starts {rel}: the lobby opens here at {full}.",
+        "schedule.opening": "🚀 Scheduled flight **{mission}**: the lobby opens now.",
+        "schedule.dropped": "The flight scheduled for {full} (**{mission}**) was not opened: the bot was away"
+        " for more than an hour.",
+        "schedule.bad_time": "Not scheduled: {reason}.",
         "need_manage": "Only members with the Manage Server permission can view or change the settings.",
         "title": "Server settings",
         "saved": "Saved: **{key}** = {value}",
@@ -25,6 +37,17 @@ TEXT: dict[str, dict[str, str]] = {
         "help.custom_max_kb": "largest custom mission (KB)",
     },
     "ru": {
+        "schedule.campaign_open": "🚀 Вечер кампании: начните её здесь командой `/campaign start`, назвав экипаж.",
+        "refused.channel": "На этом сервере летают только в каналах {channels}.",
+        "refused.role": "На этом сервере начинать полёты могут только участники с ролью {role}.",
+        "schedule.announced": "🗓 **{mission}** назначен на {full} ({rel}). Лобби откроется здесь;"
+        " напоминание придёт за 10 минут.",
+        "schedule.campaign": "🗓 Вечер кампании: сначала **{mission}**, {full} ({rel}). Лобби откроется здесь;"
+        " напоминание придёт за 10 минут.",
+        "schedule.remind": "⏰ **{mission}** начинается {rel}: лобби откроется здесь в {full}.",
+        "schedule.opening": "🚀 Запланированный полёт **{mission}**: лобби открывается.",
+        "schedule.dropped": "Полёт на {full} (**{mission}**) не открыт: бот отсутствовал больше часа.",
+        "schedule.bad_time": "Не запланировано: {reason}.",
         "need_manage": "Просматривать и менять настройки могут только участники с правом «Управлять сервером».",
         "title": "Настройки сервера",
         "saved": "Сохранено: **{key}** = {value}",
@@ -40,6 +63,17 @@ TEXT: dict[str, dict[str, str]] = {
         "help.custom_max_kb": "наибольший размер своего задания (КБ)",
     },
     "cs": {
+        "schedule.campaign_open": "🚀 Večer kampaně: začněte ji tady příkazem `/campaign start` a uveďte posádku.",
+        "refused.channel": "Na tomto serveru se létá jen v kanálech {channels}.",
+        "refused.role": "Na tomto serveru smí lety spouštět jen členové s rolí {role}.",
+        "schedule.announced": "🗓 **{mission}** je naplánována na {full} ({rel}). Lobby se otevře tady;"
+        " připomínka přijde 10 minut předem.",
+        "schedule.campaign": "🗓 Večer kampaně: nejdřív **{mission}**, {full} ({rel}). Lobby se otevře tady;"
+        " připomínka přijde 10 minut předem.",
+        "schedule.remind": "⏰ **{mission}** začíná {rel}: lobby se tu otevře v {full}.",
+        "schedule.opening": "🚀 Naplánovaný let **{mission}**: lobby se otevírá.",
+        "schedule.dropped": "Let naplánovaný na {full} (**{mission}**) se neotevřel: bot byl pryč víc než hodinu.",
+        "schedule.bad_time": "Nenaplánováno: {reason}.",
         "need_manage": "Nastavení mohou zobrazit a měnit jen členové s oprávněním Spravovat server.",
         "title": "Nastavení serveru",
         "saved": "Uloženo: **{key}** = {value}",
@@ -55,6 +89,17 @@ TEXT: dict[str, dict[str, str]] = {
         "help.custom_max_kb": "největší vlastní mise (KB)",
     },
     "sk": {
+        "schedule.campaign_open": "🚀 Večer kampane: začnite ju tu príkazom `/campaign start` a uveďte posádku.",
+        "refused.channel": "Na tomto serveri sa lieta len v kanáloch {channels}.",
+        "refused.role": "Na tomto serveri smú lety začať len členovia s rolou {role}.",
+        "schedule.announced": "🗓 **{mission}** je naplánovaná na {full} ({rel}). Lobby sa otvorí tu;"
+        " pripomienka príde 10 minút vopred.",
+        "schedule.campaign": "🗓 Večer kampane: najprv **{mission}**, {full} ({rel}). Lobby sa otvorí tu;"
+        " pripomienka príde 10 minút vopred.",
+        "schedule.remind": "⏰ **{mission}** začína {rel}: lobby sa tu otvorí o {full}.",
+        "schedule.opening": "🚀 Naplánovaný let **{mission}**: lobby sa otvára.",
+        "schedule.dropped": "Let naplánovaný na {full} (**{mission}**) sa neotvoril: bot bol preč viac ako hodinu.",
+        "schedule.bad_time": "Nenaplánované: {reason}.",
         "need_manage": "Nastavenia môžu zobraziť a meniť len členovia s oprávnením Spravovať server.",
         "title": "Nastavenia servera",
         "saved": "Uložené: **{key}** = {value}",

@@ -148,14 +148,16 @@ def _as_text(key: str, value: Any) -> str:
     return str(value)
 
 
+async def server_language(storage: Any, guild_id: int | None, default: str) -> str:
+    """The server's language setting (one read; every cog's texts follow it), else `default`."""
+    stored = await storage.get_setting(guild_id, "language") if guild_id else None
+    return str(stored) if stored in LANGUAGE_CHOICES else default
+
+
 async def load_settings(storage: Any, guild_id: int) -> ServerSettings:
-    """Read every key of a server (the flight code calls this once per flight)."""
-    stored: dict[str, Any] = {}
-    for key in SETTING_KEYS:
-        value = await storage.get_setting(guild_id, key)
-        if value is not None:
-            stored[key] = value
-    return from_stored(stored)
+    """Read every key of a server in one query (the flight code calls this once per flight)."""
+    stored: dict[str, Any] = await storage.guild_settings(guild_id)
+    return from_stored({k: v for k, v in stored.items() if k in SETTING_KEYS and v is not None})
 
 
 def show(settings: ServerSettings) -> list[tuple[SettingKey, str]]:

@@ -18,6 +18,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import perms
+from bot.exts.campaign.handoff import campaign_options
+from bot.exts.campaign.school import prepare_school_flight
+from bot.exts.hosting._text import tx as hosting_text
+from bot.exts.hosting.gate import FlightGate, flight_gate
+from bot.exts.hosting.scheduler import schedule_flight
 from bot.exts.mission import _ids
 from bot.exts.mission._components import FlightButton, FlightSelect, view_of
 from bot.exts.mission._flights import FlightService
@@ -27,10 +32,12 @@ from bot.exts.mission._respond import Reply
 from bot.i18n import t
 from bot.settings import LANGUAGES
 from bot.storage import ChannelBusy, CrewMember, FlightRecord, StaleWrite
+from bot.storage.platform import ScheduleRecord
 from bot.text import code_inner, code_text, plain_text, user_text
 from engine.documents import MAX_TIMELINE_BYTES
 from engine.flight import lobby
 from engine.flight.lobby import Seat
+from engine.school.lessons import LESSONS
 
 if TYPE_CHECKING:
     from bot.client import SpaceAlertBot
@@ -103,14 +110,11 @@ class MissionCog(commands.Cog, name="Mission"):
         seed: app_commands.Range[int, 0, 2**31 - 1] | None = None,
         preset: str = "mission",
     ) -> None:
-        lang = language if language in LANGUAGES else self.bot.settings.default_language
-        if interaction.guild_id is None or interaction.channel_id is None:
-            await interaction.response.send_message(t(lang, "error.guild_only"), ephemeral=True)
+        checked = await self._may_start(interaction, language)
+        if checked is None:
             return
-        problem = perms.blocking_problem(lang, interaction.app_permissions)
-        if problem:
-            await interaction.response.send_message(problem, ephemeral=True)
-            return
+        lang, gate = checked
+        assert interaction.guild_id is not None
         mission = mission.strip()
         known = await self.catalog.exists(interaction.guild_id, mission)
         if not known:
@@ -124,7 +128,6 @@ class MissionCog(commands.Cog, name="Mission"):
         if preset not in PRESETS:
             await interaction.response.send_message(t(lang, "error.preset", presets=", ".join(PRESETS)), ephemeral=True)
             return
-        user = interaction.user
         options: dict[str, Any] = {
             "mission": mission,
             "normal": normal_threats,
@@ -134,18 +137,56 @@ class MissionCog(commands.Cog, name="Mission"):
         }
         if mission == RANDOM:
             options["preset"] = preset
-        record = FlightRecord(
-            id=new_flight_id(),
-            guild_id=interaction.guild_id,
-            channel_id=interaction.channel_id,
-            host_id=user.id,
-            status="lobby",
-            language=lang,
-            voice=voice == "on",
-            time_scale=self.bot.settings.time_scale,
-            options=options,
-            crew=[CrewMember(user.id, user.display_name, [])],
+        await self._open_lobby(interaction, lang, gate, options, voice=voice == "on")
+
+    async def _may_start(self, interaction: discord.Interaction, language: str | None) -> tuple[str, FlightGate] | None:
+        """The checks before any lobby opens (answered ephemerally when one fails): a server
+        channel the bot can post in, and the server's settings (/settings: channels, who may
+        start), read once per start.  The language: the one asked for, else the server's."""
+        lang = language if language in LANGUAGES else self.bot.settings.default_language
+        if interaction.guild_id is None or interaction.channel_id is None:
+            await interaction.response.send_message(t(lang, "error.guild_only"), ephemeral=True)
+            return None
+        gate = await flight_gate(
+            self.bot.storage,
+            interaction.guild_id,
+            interaction.channel_id,
+            interaction.user,
+            admin=self._manages_guild(interaction),
         )
+        if language not in LANGUAGES and gate.language in LANGUAGES:
+            lang = gate.language
+        if gate.refusal is not None:
+            await interaction.response.send_message(gate.refusal, ephemeral=True)
+            return None
+        problem = perms.blocking_problem(lang, interaction.app_permissions)
+        if problem:
+            await interaction.response.send_message(problem, ephemeral=True)
+            return None
+        return lang, gate
+
+    async def _open_lobby(
+        self,
+        interaction: discord.Interaction,
+        lang: str,
+        gate: FlightGate,
+        options: dict[str, Any],
+        *,
+        voice: bool,
+        intro: discord.Embed | None = None,
+    ) -> None:
+        """Store a lobby for the invoking member and post it (after `intro`, a lesson's text)."""
+        assert interaction.guild_id is not None and interaction.channel_id is not None
+        user = interaction.user
+        record = await self._lobby_record(
+            interaction.guild_id,
+            interaction.channel_id,
+            CrewMember(user.id, user.display_name, []),
+            lang,
+            gate,
+            options,
+        )
+        record.voice = voice and gate.voice
         record.notes["warnings"] = perms.warnings(
             lang, interaction.app_permissions, self._voice_perms(interaction), record.voice
         )
@@ -154,21 +195,126 @@ class MissionCog(commands.Cog, name="Mission"):
         except ChannelBusy:
             await interaction.response.send_message(t(lang, "error.channel_busy"), ephemeral=True)
             return
-        await interaction.response.send_message(embed=self._lobby_embed(record), view=self.lobby_view(record))
+        if intro is None:
+            await interaction.response.send_message(embed=self._lobby_embed(record), view=self.lobby_view(record))
+        else:
+            embeds = [intro, self._lobby_embed(record)]
+            await interaction.response.send_message(embeds=embeds, view=self.lobby_view(record))
         try:
             message = await interaction.original_response()
         except discord.HTTPException:
             return
+        await self._lobby_posted(record, message.id)
 
+    async def _lobby_record(
+        self, guild_id: int, channel_id: int, host: CrewMember, lang: str, gate: FlightGate, options: dict[str, Any]
+    ) -> FlightRecord:
+        """A new lobby's record: the server's settings add the log's place and the voice default;
+        a campaign waiting for its mission in this channel adds its id and carried ship."""
+        options |= {"log": gate.settings.log} | await campaign_options(self.bot, channel_id)
+        return FlightRecord(
+            id=new_flight_id(),
+            guild_id=guild_id,
+            channel_id=channel_id,
+            host_id=host.user_id,
+            status="lobby",
+            language=lang,
+            voice=gate.voice,
+            time_scale=self.bot.settings.time_scale,
+            options=options,
+            crew=[host],
+        )
+
+    async def _lobby_posted(self, record: FlightRecord, message_id: int) -> None:
         def remember_lobby(fresh: FlightRecord) -> None:
-            fresh.lobby_message_id = message.id
+            fresh.lobby_message_id = message_id
 
         await self.flights.store.update(record.id, remember_lobby)
+
+    # -- the flight school and scheduled flights (bot/exts/campaign/school.py, bot/exts/hosting) ----------
+    @mission.command(name="school", description="Flight school: your next lesson, explained, then its flight")
+    @app_commands.describe(lesson="A lesson you have opened (default: your next one)")
+    @app_commands.choices(
+        lesson=[app_commands.Choice(name=f"{item.number}. {item.title['en']}", value=item.id) for item in LESSONS]
+    )
+    async def mission_school(self, interaction: discord.Interaction, lesson: str | None = None) -> None:
+        checked = await self._may_start(interaction, None)
+        if checked is None:
+            return
+        lang, gate = checked
+        start = await prepare_school_flight(self.bot, interaction, lesson)
+        if start is None:
+            return
+        options = {"normal": "white", "serious": "white", "seed_given": "seed" in start.options} | start.options
+        options.setdefault("seed", random.SystemRandom().randrange(2**31))
+        await self._open_lobby(interaction, lang, gate, options, voice=True, intro=start.embed)
+
+    @mission.command(name="schedule", description="Schedule a flight: announced now, reminded 10 min before")
+    @app_commands.describe(
+        time="'in 2h', '20:30' (UTC), '2026-12-24 20:30' or a unix time",
+        mission="Official mission, 'random', or one of this server's custom missions",
+        campaign="A campaign night (the lobby time starts /campaign)",
+    )
+    async def mission_schedule(
+        self, interaction: discord.Interaction, time: str, mission: str, campaign: bool = False
+    ) -> None:
+        lang = self.bot.settings.default_language
+
+        async def check(mission_id: str) -> str | None:
+            known = await self.catalog.exists(interaction.guild_id or 0, mission_id)
+            return None if known else t(lang, "error.unknown_mission", mission=mission_id)
+
+        await schedule_flight(self.bot, interaction, time, mission.strip(), campaign=campaign, check=check)
+
+    @mission_schedule.autocomplete("mission")
+    async def _schedule_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await self._mission_choices(interaction, current)
+
+    @commands.Cog.listener()
+    async def on_scheduled_flight(self, schedule: ScheduleRecord) -> None:
+        """A scheduled flight's time has come (hosting's runner): open its lobby for the host."""
+        channel: Any = self.bot.get_channel(schedule.channel_id)
+        guild = getattr(channel, "guild", None)
+        if channel is None or guild is None:
+            return
+        gate = await flight_gate(self.bot.storage, schedule.guild_id, schedule.channel_id, None, admin=True)
+        lang = gate.language if gate.language in LANGUAGES else self.bot.settings.default_language
+        if schedule.campaign:
+            await channel.send(hosting_text(gate.language, "schedule.campaign_open"))
+            return
+        host = guild.get_member(schedule.host_id)
+        options: dict[str, Any] = {
+            "mission": schedule.mission,
+            "normal": schedule.options.get("normal", "white"),
+            "serious": schedule.options.get("serious", "white"),
+            "seed": random.SystemRandom().randrange(2**31),
+            "seed_given": False,
+        }
+        if schedule.mission == RANDOM:
+            options["preset"] = "mission"
+        name = host.display_name if host is not None else str(schedule.host_id)
+        record = await self._lobby_record(
+            schedule.guild_id, schedule.channel_id, CrewMember(schedule.host_id, name, []), lang, gate, options
+        )
+        if guild.me is not None:
+            record.notes["warnings"] = perms.warnings(lang, channel.permissions_for(guild.me), None, record.voice)
+        try:
+            await self.flights.store.create(record)
+        except ChannelBusy:
+            await channel.send(t(lang, "error.channel_busy"))
+            return
+        message = await channel.send(embed=self._lobby_embed(record), view=self.lobby_view(record))
+        await self._lobby_posted(record, message.id)
 
     @mission_start.autocomplete("mission")
     async def _mission_autocomplete(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
+        return await self._mission_choices(interaction, current)
+
+    async def _mission_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         names = await self.catalog.choices(interaction.guild_id)
         current = current.lower()
         hits = [(mid, label) for mid, label in names if current in mid.lower() or current in label.lower()]

@@ -135,9 +135,16 @@ class FlightService:
         if "official" in source:
             return {"mission": source["official"]}
         if "random" in source:
-            from engine.flight.generator import generate
+            from engine.flight.generator import GeneratorParams, generate, preset_params
 
-            return {"timeline": generate(int(options["seed"]), preset=options.get("preset", "mission"))}
+            preset = options.get("preset", "mission")
+            overrides = options.get("overrides")  # a flight-school lesson narrows its preset down
+            params = (
+                GeneratorParams.model_validate({**preset_params(preset).model_dump(), **overrides})
+                if overrides
+                else None
+            )
+            return {"timeline": generate(int(options["seed"]), preset=preset, params=params)}
         from engine.flight.timeline import load_timeline_file, parse_timeline
 
         return {"timeline": load_timeline_file(source["file"]) if "file" in source else parse_timeline(source["data"])}
@@ -406,14 +413,15 @@ class FlightService:
                 outcome["unrestorable"] = True
                 return Ending(abandon(record, exc))
             try:  # off the loop: the other flights' clocks keep ticking (the snapshots feed the picture)
-                result, outcome["replay"] = await asyncio.to_thread(resolve_flight, flight)
+                # a campaign mission starts from its carried ship (the options hold it)
+                result, outcome["replay"] = await asyncio.to_thread(resolve_flight, flight, record.options)
             except Exception as exc:  # the engine failing must not leave the flight stuck "flying"
                 log.exception("flight %s: resolution failed", flight_id)
                 outcome["failed"] = str(exc)
                 record.status = "finished"
                 record.notes["resolution_error"] = str(exc)
                 return Ending({"kind": "resolution_failed", "payload": {"error": str(exc)}})
-            outcome["data"] = data = result.to_json_dict(with_log=True)
+            outcome["result"], outcome["data"] = result, (data := result.to_json_dict(with_log=True))
             record.status = "finished"
             record.notes["result"] = result.to_json_dict()
             event = {"kind": "finished", "payload": {"outcome": data["outcome"]}}
@@ -429,13 +437,28 @@ class FlightService:
             failed = t(record.language, "resolve.failed", reason=code_text(outcome["failed"], 300))
             self.posts.say(flight_id, record.channel_id, alerts=[failed])
             return
-        data = outcome["data"]
+        data, result = outcome["data"], outcome["result"]
         await self.comms.unmute(record)
         await self.voice.finish(record)  # the last lines still play while the result goes out
         picture = await overview_picture(outcome["replay"], record.language)  # None (logged) if drawing fails
         # queued behind the flight's last intercom lines, so the result never overtakes them
-        self.posts.post_result(record.id, result_payload(record, data, picture))
+        self.posts.post_result(record.id, result_payload(record, data, picture, result))
         self._wind_down(record.id)
+        self._resolved(record, result)
+
+    def _resolved(self, record: FlightRecord, result: Any) -> None:
+        """`flight_resolved(record, result)` to the cogs listening (campaign: next vote or score;
+        school: progress), as background work drained like the posts (`bot.dispatch` would need a
+        logged-in client); a listener's failure is logged, never the flight's."""
+
+        async def call(listener: Any) -> None:
+            try:
+                await listener(record, result)
+            except Exception:
+                log.exception("flight %s: a flight_resolved listener failed", record.id)
+
+        for listener in self.bot.extra_events.get("on_flight_resolved", []):
+            self._spawn(call(listener))
 
     def _wind_down(self, flight_id: str) -> None:
         self.hands.forget(flight_id)

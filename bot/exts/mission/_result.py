@@ -21,6 +21,8 @@ from typing import Any
 
 import discord
 
+from bot.exts.campaign.handoff import game_of
+from bot.exts.campaign.school import hint_lines
 from bot.exts.mission._render import captains_log, mission_label, result_embed, threat_points
 from bot.i18n import t, threat_name
 from bot.pictures import Replay, render_overview, resolve_with_states
@@ -52,9 +54,10 @@ def resolve_game(game: Game) -> tuple[Result, Replay | None]:
     return replay.result, replay
 
 
-def resolve_flight(flight: Flight) -> tuple[Result, Replay | None]:
-    """`resolve_game` for a finished flight: the same result as `flight.resolve(log=True)`."""
-    return resolve_game(flight.to_game())
+def resolve_flight(flight: Flight, options: dict[str, Any] | None = None) -> tuple[Result, Replay | None]:
+    """`resolve_game` for a finished flight: the same result as `flight.resolve(log=True)`, from
+    the campaign's carried ship when the flight's options hold one."""
+    return resolve_game(game_of(flight, options or {}))
 
 
 async def overview_picture(replay: Replay | None, lang: str) -> bytes | None:
@@ -124,12 +127,16 @@ def logbook_entry(record: FlightRecord, flight: Flight, data: dict[str, Any]) ->
         penalties={k: score[k] for k in ("damage", "worst_zone", "knocked_out", "battlebots")},
         observation=score["observation"],
         total=score["total"],
+        campaign_id=record.options.get("campaign_id"),
     )
 
 
-def result_payload(record: FlightRecord, data: dict[str, Any], picture: bytes | None = None) -> dict[str, Any]:
+def result_payload(
+    record: FlightRecord, data: dict[str, Any], picture: bytes | None = None, result: Result | None = None
+) -> dict[str, Any]:
     """The result as one storable job: the embed, the overview picture (base64, so a shutdown can
-    store the job as JSON), the pictures button's flight, the thread's name, the captain's log."""
+    store the job as JSON), the pictures button's flight, the thread's name, the captain's log (with
+    a school flight's hints)."""
     lang = record.language
     names = {t_["id"]: threat_name(lang, t_["id"]) for t_ in data.get("threats", [])}
     title = t(lang, "result.title", mission=mission_label(record.options, lang))
@@ -142,5 +149,13 @@ def result_payload(record: FlightRecord, data: dict[str, Any], picture: bytes | 
         "language": lang,
         "picture": base64.b64encode(picture).decode("ascii") if picture else None,
         "thread_name": t(lang, "result.log_thread")[:100],
-        "chunks": captains_log(lang, data.get("log") or []),
+        "chunks": captains_log(lang, data.get("log") or []) + school_hints(record, result),
+        "thread_tried": record.options.get("log") == "channel",  # /settings log: channel, no thread
     }
+
+
+def school_hints(record: FlightRecord, result: Result | None) -> list[str]:
+    """A flight-school flight's log ends with what went wrong and which rule explains it."""
+    if result is None or not record.options.get("school"):
+        return []
+    return ["\n".join(hint_lines(record.language, result))[:1900]]

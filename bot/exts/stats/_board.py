@@ -8,16 +8,19 @@ View object holds state.  `show_leaderboard` answers a slash command; /leaderboa
 
 from __future__ import annotations
 
+import logging
 import re
-import sqlite3
 from typing import Any
 
-import aiosqlite
 import discord
 
+from bot.exts.hosting.server_settings import server_language
 from bot.exts.stats import queries
 from bot.exts.stats._text import tx
+from bot.storage.features import FeatureStorage
 from bot.text import user_text
+
+log = logging.getLogger(__name__)
 
 NO_PINGS = discord.AllowedMentions.none()
 _DIFF = r"white|mixed|yellow|-"
@@ -34,20 +37,8 @@ def board_id(kind: str, scope: str, page: int, mission: str, normal: str, seriou
     return value
 
 
-def read_connection(storage: Any) -> aiosqlite.Connection | None:
-    """The storage's read connection (SQLite backend), or None for a backend without one.
-    Proposed to storage: a `read_connection()` method on the interface."""
-    for name in ("read_connection", "_reader", "reader", "conn", "_conn"):
-        value = getattr(storage, name, None)
-        if callable(value) and not isinstance(value, aiosqlite.Connection):
-            value = value()
-        if isinstance(value, aiosqlite.Connection):
-            return value
-    return None
-
-
 async def board_page(
-    conn: aiosqlite.Connection,
+    storage: FeatureStorage,
     lang: str,
     *,
     kind: str,
@@ -62,10 +53,10 @@ async def board_page(
     'p' every public server)."""
     where = None if scope == "p" else guild_id
     if kind == "c":
-        result = await queries.campaign_leaderboard(conn, guild_id=where, page=page)
+        result = await queries.campaign_leaderboard(storage, guild_id=where, page=page)
         title = tx(lang, "board.campaigns")
     else:
-        result = await queries.leaderboard(conn, mission, normal, serious, guild_id=where, page=page)
+        result = await queries.leaderboard(storage, mission, normal, serious, guild_id=where, page=page)
         title = tx(lang, "board.title", mission=user_text(mission), normal=normal, serious=serious)
     embed = discord.Embed(title=title)
     lines = [
@@ -116,12 +107,10 @@ async def answer_page(bot: Any, interaction: discord.Interaction, *, page: int, 
     """Post (or, for a button, edit into) one page; always answers, also when the records
     cannot be read."""
     lang = await guild_language(bot, interaction.guild_id)
-    conn = read_connection(bot.storage)
     try:
-        if conn is None:
-            raise sqlite3.OperationalError("no read connection")
-        embed, view = await board_page(conn, lang, guild_id=interaction.guild_id or 0, page=page, **query)
-    except sqlite3.OperationalError:
+        embed, view = await board_page(bot.storage, lang, guild_id=interaction.guild_id or 0, page=page, **query)
+    except Exception:  # the records cannot be read (database down): say so, never stay silent
+        log.exception("leaderboard page failed")
         await interaction.response.send_message(tx(lang, "stats.unavailable"), ephemeral=True)
         return
     if edit:
@@ -132,8 +121,7 @@ async def answer_page(bot: Any, interaction: discord.Interaction, *, page: int, 
 
 async def guild_language(bot: Any, guild_id: int | None) -> str:
     """The server's language setting (bot/exts/hosting), else the bot's default."""
-    stored = await bot.storage.get_setting(guild_id or 0, "language") if guild_id else None
-    return str(stored) if stored else str(bot.settings.default_language)
+    return await server_language(bot.storage, guild_id, str(bot.settings.default_language))
 
 
 async def show_leaderboard(

@@ -8,7 +8,7 @@ deferred, the chart is drawn in a worker thread, and an unmigrated database gets
 from __future__ import annotations
 
 import io
-import sqlite3
+import logging
 from typing import TYPE_CHECKING
 
 import discord
@@ -16,7 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.exts.stats import queries
-from bot.exts.stats._board import NO_PINGS, guild_language, read_connection
+from bot.exts.stats._board import NO_PINGS, guild_language
 from bot.exts.stats._text import tx
 from bot.exts.stats.career import Career
 from bot.exts.stats.chart import score_chart
@@ -25,6 +25,8 @@ from bot.text import user_text
 
 if TYPE_CHECKING:
     from bot.client import SpaceAlertBot
+
+log = logging.getLogger(__name__)
 
 
 def career_embed(lang: str, name: str, career: Career, *, everywhere: bool) -> discord.Embed:
@@ -69,15 +71,12 @@ class StatsCog(commands.Cog, name="Stats"):
         lang = await guild_language(self.bot, interaction.guild_id)
         who = player or interaction.user
         everywhere = who.id == interaction.user.id
-        conn = read_connection(self.bot.storage)
-        if conn is None:
-            await interaction.response.send_message(tx(lang, "stats.unavailable"), ephemeral=True)
-            return
         await interaction.response.defer(ephemeral=everywhere, thinking=True)
         scope = queries.Scope(None if everywhere else interaction.guild_id)
         try:
-            career = await queries.career(conn, who.id, scope)
-        except sqlite3.OperationalError:
+            career = await queries.career(self.bot.storage, who.id, scope)
+        except Exception:  # the records cannot be read (database down): say so, never stay silent
+            log.exception("/stats failed")
             await interaction.followup.send(tx(lang, "stats.unavailable"), ephemeral=True)
             return
         name = user_text(who.display_name)

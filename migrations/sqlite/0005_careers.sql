@@ -1,6 +1,5 @@
--- PROPOSED by campaign14 (issue 14) for storage9 to number and place (migrations/sqlite/).
--- Careers, statistics, leaderboards, campaigns, flight school and schedules.  Every query of
--- bot/exts/stats/queries.py is answered from one of these indexes (bench/records.py measures them).
+-- 0005: careers, statistics, leaderboards, campaigns, flight school and schedules.  Every query of
+-- bot/storage/careers.py is answered from one of these indexes (bench/records.py measures them).
 
 -- A campaign mission is a logbook line of its own; campaign_id groups the bracketed entry.
 -- Single-flight leaderboards leave campaign lines out (campaigns have their own board).

@@ -1,0 +1,58 @@
+"""What the flight code asks the server's settings before a flight starts (issue 14): may this
+member start one in this channel, and with which language, voice, speech engine and log place.
+
+One call per flight start (`flight_gate`), one database read (`load_settings`), so a change made
+with /settings applies to the very next flight.  The refusal comes back as text in the server's
+language, ready to send ephemerally; it mentions the allowed channels and role as markup only
+(the reply pings nobody).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from bot.exts.hosting._text import tx
+from bot.exts.hosting.server_settings import EVERYONE, ServerSettings, load_settings, start_refusal
+
+
+@dataclass(frozen=True, slots=True)
+class FlightGate:
+    settings: ServerSettings
+    refusal: str | None  # None: this member may start a flight here
+
+    @property
+    def language(self) -> str:
+        return self.settings.language
+
+    @property
+    def voice(self) -> bool:
+        return self.settings.voice
+
+    @property
+    def log_in_thread(self) -> bool:
+        return self.settings.log == "thread"
+
+
+def refusal_text(settings: ServerSettings, why: str) -> str:
+    lang = settings.language
+    if why == "channel":
+        return tx(lang, "refused.channel", channels=" ".join(f"<#{c}>" for c in settings.channels))
+    role = settings.starters if settings.starters != EVERYONE else "?"
+    return tx(lang, "refused.role", role=f"<@&{role}>")
+
+
+async def flight_gate(storage: Any, guild_id: int, channel_id: int, member: Any, *, admin: bool) -> FlightGate:
+    """The server's settings for a flight about to start in `channel_id`, and the refusal (or
+    None) for `member` (anything with `.roles`; admins, i.e. Manage Server, are never refused)."""
+    settings = await load_settings(storage, guild_id)
+    roles = {int(getattr(r, "id", r)) for r in getattr(member, "roles", None) or []}
+    why = start_refusal(settings, channel_id, roles, admin=admin)
+    return FlightGate(settings, refusal_text(settings, why) if why else None)
+
+
+def serves(bot: Any, guild_id: int) -> bool:
+    """Whether this process runs the background work of a server (bot/cluster.py: with several
+    shards over one database each server's timers run in the process that owns it)."""
+    cluster = getattr(bot, "cluster", None)
+    return cluster is None or bool(cluster.owns(guild_id))

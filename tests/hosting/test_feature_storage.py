@@ -1,0 +1,258 @@
+"""The storage methods of the platform's features (careers, campaigns, school, schedules, the ELITE
+game), once per backend (tests/bot/storage_backends.py): SQLite always, PostgreSQL when a server
+answers."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.storage import ChannelBusy, LogbookCrew, LogbookEntry, SqliteStorage, Storage
+from bot.storage.platform import CampaignRecord, ScheduleRecord
+from tests.bot.storage_backends import open_storage, storage
+
+__all__ = ["open_storage", "storage"]  # fixtures used by the tests below
+
+ANN, BOB = 10_000_000_000_000_001, 10_000_000_000_000_002  # 64-bit Discord ids
+
+
+def flight(
+    guild: int,
+    *,
+    total: int = 30,
+    outcome: str = "survived",
+    mission: str = "S2-1",
+    threats: list[dict[str, Any]] | None = None,
+    destroyed_by: str | None = None,
+    campaign_id: str | None = None,
+    crew: list[LogbookCrew] | None = None,
+) -> LogbookEntry:
+    return LogbookEntry(
+        guild_id=guild,
+        channel_id=5,
+        flown_at="2026-11-23T08:00:00+00:00",
+        mission_id=mission,
+        normal_difficulty="white",
+        serious_difficulty="yellow",
+        language="en",
+        outcome=outcome,
+        crew=crew if crew is not None else [LogbookCrew("Ann", ANN, ["captain"]), LogbookCrew("Bob", BOB, [])],
+        result={"threats": threats or []},
+        total=total,
+        destroyed_by=destroyed_by,
+        campaign_id=campaign_id,
+    )
+
+
+THREATS = [
+    {"id": "E1-01", "fate": "destroyed"},
+    {"id": "SE1-01", "fate": "destroyed"},
+    {"id": "I1-01", "fate": "survived"},
+    {"id": "SI1-01", "fate": "destroyed"},
+    {"id": "NOT-A-CARD", "fate": "destroyed"},  # unknown to the catalog: no row
+]
+
+ELITE_ROW: dict[str, Any] = {
+    "game": "elite",
+    "map": "a",
+    "mission": "exploration",
+    "difficulty": "normal",
+    "players": 3,
+    "heroes": ["akosha", "gerid", "marcus"],
+    "rounds": 6,
+    "result": "victory",
+    "cause": None,
+    "bosses_killed": 2,
+    "seed": 1234,
+}
+
+
+# -- careers ---------------------------------------------------------------------------------------
+async def test_logbook_entry_writes_threat_rows_and_career_totals(storage: Storage) -> None:
+    await storage.add_logbook_entry(flight(1, threats=THREATS, total=40))
+    await storage.add_logbook_entry(flight(1, outcome="destroyed", total=0, destroyed_by="SE1-01"))
+    rows = await storage.career_rows(ANN)
+    assert rows.by_difficulty == [("white", "yellow", 2, 1, 40)]
+    assert dict(rows.decks) == {"common_external": 1, "serious_external": 1, "serious_internal": 1}
+    assert rows.killer == ("SE1-01", 1)
+    assert sorted(rows.roles) == [('["captain"]', 2)]
+    assert [h[1:] for h in rows.history] == [(0, "destroyed"), (40, "survived")]  # newest first
+    assert (await storage.career_rows(BOB)).decks == rows.decks  # counted for every member aboard
+
+
+async def test_career_scope_shows_own_and_public_servers_only(storage: Storage) -> None:
+    await storage.add_logbook_entry(flight(1, total=10))
+    await storage.add_logbook_entry(flight(2, total=20))
+    await storage.add_logbook_entry(flight(3, total=30))
+    await storage.set_setting(3, "leaderboard", "public")
+    everywhere = await storage.career_rows(ANN)
+    from_guild_1 = await storage.career_rows(ANN, 1)
+    assert everywhere.by_difficulty[0][2] == 3
+    assert from_guild_1.by_difficulty == [("white", "yellow", 2, 2, 40)]  # guild 1 and public guild 3
+    assert sorted(h[1] for h in from_guild_1.history) == [10, 30]
+
+
+async def test_leaderboard_pages_and_campaign_lines_apart(storage: Storage) -> None:
+    for total in (5, 50, 25, 15):
+        await storage.add_logbook_entry(flight(1, total=total))
+    await storage.add_logbook_entry(flight(1, total=99, campaign_id="c1"))  # a campaign line: not a single flight
+    first = await storage.leaderboard_page("S2-1", "white", "yellow", guild_id=1, size=3)
+    assert (first.count, first.pages) == (4, 2)
+    assert [r.total for r in first.rows] == [50, 25, 15] and first.rows[0].crew == ("Ann", "Bob")
+    second = await storage.leaderboard_page("S2-1", "white", "yellow", guild_id=1, page=1, size=3)
+    assert [(r.rank, r.total) for r in second.rows] == [(4, 5)]
+    assert (await storage.leaderboard_page("S2-1", "white", "yellow", guild_id=None)).count == 0  # not public
+    await storage.set_setting(1, "leaderboard", "public")
+    assert (await storage.leaderboard_page("S2-1", "white", "yellow", guild_id=None)).count == 4
+    lines = await storage.player_logbook_lines(ANN)
+    assert len(lines) == 5 and lines[0][5] == "c1"
+    assert [line[4] for line in await storage.guild_logbook_lines(1, size=2)] == [99, 15]
+
+
+# -- campaigns ---------------------------------------------------------------------------------------
+async def test_campaign_session_stored_one_running_per_channel(open_storage: Any) -> None:
+    storage = await open_storage()
+    doc = {"session": {"phase": "vote"}, "members": {str(ANN): "Ann"}, "host": ANN}
+    await storage.save_campaign(CampaignRecord("c1", 1, 5, doc, crew=[(ANN, "Ann"), (None, "android")]))
+    with pytest.raises(ChannelBusy):
+        await storage.save_campaign(CampaignRecord("c2", 1, 5, doc))
+    again = await open_storage()  # a restart
+    running = await again.running_campaign(5)
+    assert running is not None and running.id == "c1" and running.state == doc
+    assert running.crew == [(ANN, "Ann"), (None, "android")]
+    assert [c.id for c in await again.running_campaigns()] == ["c1"]
+
+    running.status, running.total, running.missions = "finished", 42, 3
+    await again.save_campaign(running)
+    assert await again.running_campaign(5) is None
+    stored = await again.campaign("c1")
+    assert stored is not None and stored.finished_at and stored.total == 42
+    board = await again.campaign_leaderboard_page(guild_id=1)
+    assert [(r.total, r.crew) for r in board.rows] == [(42, ("Ann",))]
+    await again.save_campaign(CampaignRecord("c2", 1, 5, doc))  # the channel is free again
+
+
+async def test_guild_settings_in_one_read(storage: Storage) -> None:
+    assert await storage.guild_settings(1) == {}
+    await storage.set_setting(1, "language", "sk")
+    await storage.set_setting(1, "channels", [ANN])
+    await storage.set_setting(2, "voice", False)
+    assert await storage.guild_settings(1) == {"language": "sk", "channels": [ANN]}
+    assert await storage.guild_settings(2) == {"voice": False}
+
+
+# -- flight school and schedules --------------------------------------------------------------------
+async def test_school_progress_per_player(storage: Storage) -> None:
+    assert await storage.school_progress(ANN) is None
+    await storage.save_school_progress(ANN, {"done": ["movement"]})
+    await storage.save_school_progress(ANN, {"done": ["movement", "energy"]})
+    assert await storage.school_progress(ANN) == {"done": ["movement", "energy"]}
+    assert await storage.school_progress(BOB) is None
+
+
+async def test_schedules_survive_a_restart(open_storage: Any) -> None:
+    storage = await open_storage()
+    late = ScheduleRecord(1, 5, ANN, 2_000_000_000.5, "S2-3", options={"normal": "yellow"})
+    soon = ScheduleRecord(2, 6, BOB, 1_900_000_000.0, "S1-1", campaign=True)
+    assert await storage.add_schedule(late) == late.id
+    await storage.add_schedule(soon)
+    again = await open_storage()
+    pending = await again.pending_schedules()
+    assert [(s.mission, s.campaign, s.options) for s in pending] == [
+        ("S1-1", True, {}),
+        ("S2-3", False, {"normal": "yellow"}),
+    ]
+    assert pending[1].at == 2_000_000_000.5 and pending[1].host_id == ANN
+    assert await again.mark_schedule(soon.id or 0, reminded=True, done=False)
+    assert [s.reminded for s in await again.pending_schedules(2)] == [True]
+    await again.mark_schedule(soon.id or 0, reminded=True, done=True)
+    assert [s.id for s in await again.pending_schedules()] == [late.id]
+    assert not await again.mark_schedule(999_999, reminded=True, done=True)
+    # a claim: of two processes acting on the same row, one wins
+    assert await again.mark_schedule(late.id or 0, reminded=True, done=False, was_reminded=False)
+    assert not await again.mark_schedule(late.id or 0, reminded=True, done=False, was_reminded=False)
+
+
+# -- ELITE ---------------------------------------------------------------------------------------------
+async def test_elite_rows_know_their_game_and_stay_off_space_alert_boards(storage: Storage) -> None:
+    await storage.add_logbook_entry(flight(1, total=12))
+    await storage.record_game(1, ELITE_ROW, channel_id=9)
+    await storage.record_game(1, {**ELITE_ROW, "rounds": 4, "mission": "rescue", "difficulty": "hard"})
+    await storage.record_game(1, {**ELITE_ROW, "result": "defeat", "cause": "hero_died", "rounds": 2})
+    await storage.record_game(2, ELITE_ROW)
+    rows = await storage.game_rows(1, "elite")
+    assert len(rows) == 3 and rows[0]["cause"] == "hero_died" and rows[2] == ELITE_ROW
+    board = await storage.elite_board(1)
+    assert board.games == 3
+    assert board.wins == {"normal": 1, "hard": 1}
+    assert board.fewest_rounds == {"exploration": 6, "rescue": 4}
+    assert [e.game for e in await storage.logbook(1)] == ["space_alert"]  # /logbook shows flights
+    assert [r.mission_id for r in await storage.leaderboard(1)] == ["S2-1"]
+    with pytest.raises(ValueError):
+        await storage.game_rows(1, "space_alert")
+
+
+async def test_elite_game_in_progress_resumes_and_ends_with_its_row(open_storage: Any) -> None:
+    storage = await open_storage()
+    pack = {"swarm_spawn": [], "name": "ours"}
+    await storage.start_elite_game(1, 9, {"actions": []}, pack)
+    assert await storage.update_elite_game(9, {"actions": [[0.0, "next"]]})
+    assert not await storage.update_elite_game(10, {"actions": []})  # no game there
+    again = await open_storage()
+    games = await again.elite_games()
+    assert [(g.guild_id, g.channel_id, g.state, g.pack) for g in games] == [(1, 9, {"actions": [[0.0, "next"]]}, pack)]
+    await again.start_elite_game(1, 9, {"actions": []}, None)  # a new game replaces a leftover one
+    assert [g.pack for g in await again.elite_games()] == [None]
+    await again.record_game(1, ELITE_ROW, channel_id=9)
+    assert await again.elite_games() == []
+    await again.start_elite_game(1, 11, {"actions": []}, None)
+    await again.drop_elite_game(11)
+    assert await again.elite_games() == []
+
+
+async def test_elite_packs_per_server(storage: Storage) -> None:
+    assert await storage.elite_pack(1) is None
+    await storage.save_elite_pack(1, {"v": 1}, ANN)
+    await storage.save_elite_pack(1, {"v": 2, "name": "Ёлка"}, BOB)
+    assert await storage.elite_pack(1) == {"v": 2, "name": "Ёлка"}
+    assert await storage.elite_pack(2) is None
+
+
+async def test_a_failed_unit_of_work_leaves_no_feature_rows(storage: Storage) -> None:
+    with pytest.raises(RuntimeError):
+        async with storage.transaction() as tx:
+            await tx.record_game(1, ELITE_ROW)
+            await tx.save_school_progress(ANN, {"done": []})
+            raise RuntimeError("boom")
+    assert await storage.game_rows(1) == [] and await storage.school_progress(ANN) is None
+
+
+async def test_stopgap_campaigns_move_to_their_table(tmp_path: Path) -> None:
+    """A database from before migration 0006 with a campaign in the settings stopgap."""
+    source = Path(__file__).resolve().parents[2] / "migrations" / "sqlite"
+    older = tmp_path / "older"
+    older.mkdir()
+    for path in sorted(source.glob("000[1-5]_*.sql")):
+        shutil.copy(path, older / path.name)
+    db = tmp_path / "sa.sqlite3"
+    before = SqliteStorage(db, migrations_dir=older)
+    await before.open()
+    doc = {"session": {"phase": "vote", "campaign": {"lines": [{}]}}, "members": {str(ANN): "Ann"}, "host": ANN}
+    await before.set_setting(1, "campaign:55", doc)
+    await before.set_setting(1, "campaign:56", {**doc, "session": {"phase": "finished"}})
+    await before.set_setting(1, "campaigns", [55])
+    await before.set_setting(1, "language", "cs")
+    await before.close()
+
+    after = SqliteStorage(db)
+    await after.open()
+    try:
+        moved = await after.running_campaign(55)
+        assert moved is not None and moved.state == doc and moved.guild_id == 1 and moved.missions == 1
+        assert await after.running_campaign(56) is None  # a finished one is not revived
+        assert await after.guild_settings(1) == {"language": "cs"}
+    finally:
+        await after.close()

@@ -1,0 +1,104 @@
+"""/mission schedule in Discord: refused by the server's settings, stored and announced with Discord
+timestamps, reminded 10 minutes before, opened at its time, across a restart; and the flight gate."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from bot.exts.hosting.gate import flight_gate
+from bot.exts.hosting.schedule import REMIND_BEFORE_S, STALE_AFTER_S
+from bot.exts.hosting.scheduler import run_schedules, schedule_flight
+from tests.bot.helpers import new_bot, stop_bot
+
+
+async def test_schedule_announce_remind_open_across_a_restart(bot: Any, world: Any, tmp_path: Path) -> None:
+    ann = world.member("Ann")
+    inter = world.interaction(ann)
+    record = await schedule_flight(bot, inter, "in 2h", "S2-3", options={"normal": "yellow"})
+    assert record is not None and record.at == bot.clock() + 7200
+    posted = inter.log[0]
+    assert not posted.kwargs.get("ephemeral")
+    assert f"<t:{int(record.at)}:F>" in posted.content and f"<t:{int(record.at)}:R>" in posted.content
+    assert "**S2-3**" in posted.content
+
+    bot.clock.advance(7200 - REMIND_BEFORE_S - 1)
+    assert await run_schedules(bot, bot.clock()) == []  # not yet
+
+    again = await new_bot(tmp_path / "sa.sqlite3", bot.clock, world=world)  # a restart: only the rows remain
+    opened: list[Any] = []
+    again.dispatch = lambda event, *args: opened.append((event, *args))
+    try:
+        bot.clock.advance(2)
+        assert await run_schedules(again, bot.clock()) == [(record.id, "remind")]
+        assert "⏰ **S2-3** starts" in world.channel.sent[-1].content
+        assert await run_schedules(again, bot.clock()) == []  # reminded once
+        bot.clock.advance(REMIND_BEFORE_S)
+        assert await run_schedules(again, bot.clock()) == [(record.id, "open")]
+        (event, row) = opened[0]
+        assert event == "scheduled_flight" and (row.mission, row.host_id, row.options) == (
+            "S2-3",
+            ann.id,
+            {"normal": "yellow"},
+        )
+        assert "lobby opens now" in world.channel.sent[-1].content
+        assert await again.storage.pending_schedules() == []
+    finally:
+        await stop_bot(again)
+
+
+async def test_a_stale_schedule_is_dropped_not_opened(bot: Any, world: Any) -> None:
+    inter = world.interaction(world.member("Ann"))
+    record = await schedule_flight(bot, inter, "in 1h", "S1-1", campaign=True)
+    assert record is not None and "Campaign night" in inter.log[0].content
+    bot.clock.advance(3600 + STALE_AFTER_S + 5)
+    assert await run_schedules(bot, bot.clock()) == [(record.id, "drop")]
+    assert "was not opened" in world.channel.sent[-1].content
+
+
+async def test_schedule_refusals(bot: Any, world: Any) -> None:
+    ann = world.member("Ann")
+    past = world.interaction(ann)
+    assert await schedule_flight(bot, past, "2001-01-01 10:00", "S1-1") is None
+    assert past.log[0].kwargs["ephemeral"] and "already passed" in past.log[0].content
+
+    async def unknown(mission: str) -> str | None:
+        return None if mission.startswith("S") else f"no mission {mission}"
+
+    wrong = world.interaction(ann)
+    assert await schedule_flight(bot, wrong, "in 1h", "X9", check=unknown) is None
+    assert "no mission X9" in wrong.log[0].content
+
+    await bot.storage.set_setting(world.guild.id, "channels", [123456789012345678])
+    await bot.storage.set_setting(world.guild.id, "language", "cs")
+    elsewhere = world.interaction(ann)
+    assert await schedule_flight(bot, elsewhere, "in 1h", "S1-1") is None
+    assert elsewhere.log[0].content == "Na tomto serveru se létá jen v kanálech <#123456789012345678>."
+    admin = world.interaction(ann, manage_guild=True)  # admins may always, so a bad setting can be repaired
+    assert await schedule_flight(bot, admin, "in 1h", "S1-1") is not None
+    assert await bot.storage.pending_schedules(world.guild.id) != []
+
+
+async def test_flight_gate_reads_the_settings_once_per_start(bot: Any, world: Any) -> None:
+    ann = world.member("Ann")
+    gate = await flight_gate(bot.storage, world.guild.id, world.channel.id, ann, admin=False)
+    assert gate.refusal is None and gate.language == "en" and gate.voice and gate.log_in_thread
+    await bot.storage.set_setting(world.guild.id, "starters", 777)
+    await bot.storage.set_setting(world.guild.id, "voice", False)
+    await bot.storage.set_setting(world.guild.id, "log", "channel")
+    gate = await flight_gate(bot.storage, world.guild.id, world.channel.id, ann, admin=False)
+    assert gate.refusal == "Only members with the <@&777> role may start flights on this server."
+    assert not gate.voice and not gate.log_in_thread
+    ann.roles = [type("Role", (), {"id": 777})()]
+    assert (await flight_gate(bot.storage, world.guild.id, world.channel.id, ann, admin=False)).refusal is None
+
+
+async def test_only_this_processes_servers_are_served(bot: Any, world: Any) -> None:
+    from bot.storage.platform import ScheduleRecord
+
+    elsewhere = ScheduleRecord(999, 5, 7, bot.clock() + 60, "S1-1")  # a server another shard owns
+    bot.cluster.owns = lambda guild_id: guild_id != 999
+    await bot.storage.add_schedule(elsewhere)
+    bot.clock.advance(120)
+    assert await run_schedules(bot, bot.clock()) == []
+    assert [s.id for s in await bot.storage.pending_schedules()] == [elsewhere.id]
