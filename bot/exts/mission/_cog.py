@@ -1,7 +1,8 @@
 """Slash commands and the component router of a flight: lobby, start, status, abort.
 
-Every handler has the same shape, so none forgets a step: parse the custom id, take the
-flight's lock, load it from the store, check who may do this, change it, save it, then answer.
+Every handler has the same shape, so none forgets a step: parse the custom id, hand the store
+one pure change (check who may do this, change the record, say what to log), which it loads,
+applies and saves as one unit of work, then answer from what the change found.
 The game itself (deals, placements, the clock-driven round, resolution) is engine.flight's; the
 live-flight part of the routing sits in `_flights.FlightService`.
 """
