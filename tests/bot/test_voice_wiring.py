@@ -136,6 +136,28 @@ async def test_a_natural_end_finishes_voice_after_the_last_lines_are_mirrored(tm
     await stop_bot(bot)
 
 
+async def test_a_failed_resolution_still_ends_voice_and_tells_the_channel(
+    tmp_path: Path, clock: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bot.exts.mission import _flights
+
+    def broken(*_args: Any, **_kwargs: Any) -> Any:
+        raise RuntimeError("engine exploded")
+
+    monkeypatch.setattr(_flights, "resolve_flight", broken)
+    voice = RecordingVoice(reason=None)
+    bot, world = await voice_bot(tmp_path, clock, voice)
+    fid, _ann, _bob = await start_flight(bot, world)
+    service = bot.get_cog("Mission").flights
+    clock.advance(2000)
+    assert await tick(service, fid) is None
+    await service.drain()
+    assert ("finish", fid) in voice.calls  # the intercom ends as on any natural end
+    assert (await bot.storage.load_flight(fid)).status == "finished"  # the channel is free again
+    assert "engine exploded" in channel_text(world.channel)
+    await stop_bot(bot)
+
+
 async def test_an_abort_silences_voice_at_once(tmp_path: Path, clock: Any) -> None:
     voice = RecordingVoice(reason=None)
     bot, world = await voice_bot(tmp_path, clock, voice)

@@ -433,9 +433,12 @@ class FlightService:
         if outcome.get("unrestorable"):
             await self._unrestorable(record)
             return
-        if "failed" in outcome:
+        if "failed" in outcome:  # no result, but the crew is unmuted and the intercom ends as usual
             failed = t(record.language, "resolve.failed", reason=code_text(outcome["failed"], 300))
             self.posts.say(flight_id, record.channel_id, alerts=[failed])
+            await self.comms.unmute(record)
+            await self.voice.finish(record)
+            self._wind_down(record.id)
             return
         data, result = outcome["data"], outcome["result"]
         await self.comms.unmute(record)
