@@ -1,7 +1,7 @@
 """Records at scale: fills a SQLite database with 100,000 logged flights and 20,000 players and
 prints the p50/p99 latency of the /stats, /leaderboard and /logbook queries.
 
-Target (issue 14): p99 under 50 ms each.  Schema: every migrations/sqlite file (the careers
+Target: p99 under 50 ms each.  Schema: every migrations/sqlite file (the careers
 indexes are in 0005); the queries run through the storage interface (SqliteStorage).  Players are drawn with a
 long-tailed popularity (a few regulars fly hundreds of flights, most a handful), servers are 30 %
 public, one flight in ten is a campaign line.  `fill` is also used by tests/hosting with small

@@ -3,7 +3,7 @@
 Renders every turn of the golden test flight (tests/pictures/flight.json: five crew, six threats,
 all 13 turns) and of random 5-crew, 8-threat games, in one thread, as the bot does in
 `asyncio.to_thread`.  Prints the figures and ends with one JSON line.
-Target (issue 15): under 100 ms per turn image on this machine.
+Target: under 100 ms per turn image on this machine.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ Each flight is one task saving through `update_flight` (load, apply, save the st
 event, in one transaction) on a real engine snapshot.  Two loads: "flat out" (every flight saves
 as fast as it can: throughput, and the latency of a save that queues behind all the others) and
 "paced" (every flight clicks 5 times a second, a frantic crew: the latency a player sees).
-Reported: saves/s over all flights and the p50/p99/max latency of one save.  The issue's aim:
+Reported: saves/s over all flights and the p50/p99/max latency of one save.  The aim:
 more than 500 saves/s with 20 flights on SQLite (WAL).
 
     python bench/storage.py                      # SQLite, 20 and 200 flights

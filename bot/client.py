@@ -110,7 +110,7 @@ class SpaceAlertBot(commands.Bot):
         await super().close()
         await self.cluster.close()  # hand the flight leases back: a successor resumes at once
 
-    # -- start-up coordination between processes (issue 17) -------------------------------------------
+    # -- start-up coordination between processes -------------------------------------------
     async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
         """One IDENTIFY per 5 s per bucket over every process on the database (the library's own
         hook only spaces the shards of this process)."""

@@ -1,4 +1,4 @@
-"""Which process runs what when several bot processes share one database (issue 17).
+"""Which process runs what when several bot processes share one database.
 
 Discord splits a big bot into shards; a guild lives on shard `(guild_id >> 22) % shard_count`,
 and only the gateway session of that shard hears its interactions.  Each process runs some

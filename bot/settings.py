@@ -36,7 +36,7 @@ class Settings(BaseSettings):
     time_scale: float = Field(default=1.0, ge=0.1, le=100)
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"] = "INFO"
     default_language: Literal["en", "ru", "cs"] = "en"
-    # Sharding (issue 17): the shards this process runs ("0-3", "0,2,5") out of SHARD_COUNT in all
+    # Sharding: the shards this process runs ("0-3", "0,2,5") out of SHARD_COUNT in all
     # processes.  Unset: one process, every guild.  `python -m bot --shards/--shard-count` override.
     shard_ids: Annotated[list[int] | None, NoDecode] = None
     shard_count: int | None = None

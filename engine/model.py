@@ -1,7 +1,7 @@
 """Pydantic models at the engine's edges: the GAME.json a crew hands in and the result it gets back.
 
 The shapes are a public contract (the CLI, the bot's /resolve and the flight all speak them), so
-field names follow the issue text exactly.  Inside the engine plain dataclasses do the work; these
+field names never change.  Inside the engine plain dataclasses do the work; these
 models only validate and normalise.
 """
 
@@ -17,7 +17,7 @@ from engine.campaign.carried import Carried
 from engine.threats.catalog import card_or_none
 from engine.vocab import Fate, TrackId, Zone
 
-# Physical limits of a real table (rulebook §1-§2; shared/reference/missions.md "Structure"):
+# Physical limits of a real table (rulebook §1-§2; the structure every official mission shares):
 MAX_PLAYERS = 5  # 1-5 crew; androids fill the seats of a smaller crew and are listed as players
 THREAT_TURNS = 8  # threats appear on T+1 ... T+8
 # One external and one internal threat per T+ number at most (the base game uses each T+ once; the

@@ -108,7 +108,8 @@ class LogbookCrew:
 
 @dataclass
 class LogbookEntry:
-    """What the logbook keeps of a finished flight (won or lost); see the issue's field list."""
+    """What the logbook keeps of a finished flight (won or lost): what the logbook, the
+    leaderboards and the careers read."""
 
     guild_id: int
     channel_id: int

@@ -1,4 +1,4 @@
-"""The reads behind /stats, /leaderboard and /logbook (issue 14), on both backends.
+"""The reads behind /stats, /leaderboard and /logbook, on both backends.
 
 Moved here from bot/exts/stats/queries.py so the statistics go through the storage interface like
 everything else (the cog no longer needs a driver connection): one SQL text, `?` placeholders,

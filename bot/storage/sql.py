@@ -419,7 +419,7 @@ class SqlStorage(UnitsOfWork, PlatformReads, CareerReads):
         found = await self._fetch("SELECT id, flight_id, payload FROM outbox ORDER BY id")
         return [(int(r[0]), r[1], json.loads(r[2])) for r in found]
 
-    # -- several processes, one database (issue 17) ----------------------------------------------------
+    # -- several processes, one database ----------------------------------------------------
     # Times are unix seconds from the caller's clock (bot/cluster.py), so tests can move them by
     # hand; processes on several machines need their clocks in sync (NTP), which servers have.
     async def acquire_lease(self, name: str, holder: str, *, now: float, ttl: float) -> bool:

@@ -3,7 +3,7 @@
 A timeline is the list of things the ship's computer announces and when.  The derived
 announcements (one-minute and twenty-second warnings, the phase-end countdown, "begin next
 phase") are *not* stored: they follow from `phase_end_s` by one rule (`derived_slots`), so a custom
-file cannot contradict them.  The JSON shape is the one of shared/reference/official_missions.json
+file cannot contradict them.  The JSON shape is the one of the official mission files in scenarios/official/
 minus its `mission_start`/`phase_end` rows, which are accepted on input and checked against
 `phase_end_s` so a file copied from the reference loads unchanged.
 
@@ -30,7 +30,7 @@ from engine.documents import MAX_TIMELINE_BYTES, DocumentError, check_size, deco
 EventKind = Literal["threat", "incoming_data", "data_transfer", "comm_down"]
 Zone = Literal["red", "white", "blue"]
 
-# --- timing rules (missions.md §1 and §3.4; nlaurens player convention for the warnings) ----------
+# --- timing rules (as the official soundtracks time them; a player convention for the warnings) ----------
 ONE_MINUTE_WARNING_S = 60  # "... ends in one minute" starts this long before the phase end
 TWENTY_SECONDS_WARNING_S = 20
 COUNTDOWN_INTRO_S = 7  # "... ends in" starts 7 s before the end; "five" at -4 ... "one" exactly at the end
@@ -38,7 +38,7 @@ COUNTDOWN_AFTER_S = 5  # "phase has ended" + "begin next phase" take the 5 s aft
 TRANSFER_BEEP_AFTER_S = 8  # the data-transfer beep (end of the giving window) this long after the announcement
 
 # Seconds each announcement keeps the intercom busy; nothing else may start inside that span.  The
-# values are the smallest gaps found in the 16 official tracks (missions.md §1), so every official
+# values are the smallest gaps found in the 16 official tracks , so every official
 # track passes and a TTS voice always has the time the CD voice had.
 RESERVED_S: dict[str, int] = {
     "mission_start": 10,

@@ -1,4 +1,4 @@
--- 0002 (PostgreSQL): what several bot processes agree on (issue 17); same tables as
+-- 0002 (PostgreSQL): what several bot processes agree on; same tables as
 -- migrations/sqlite/0004_cluster.sql.
 --
 -- leases: who runs a flight's clock.  Held by `holder` (host:pid) until `expires_at` (unix

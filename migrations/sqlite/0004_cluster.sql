@@ -1,4 +1,4 @@
--- 0004: what several bot processes agree on through the database (issue 17).  SQLite is normally
+-- 0004: what several bot processes agree on through the database.  SQLite is normally
 -- one process, but the tables exist on both backends so the storage interface is the same.
 --
 -- leases: who runs a flight's clock.  A row is held by `holder` (a process name, host:pid) until

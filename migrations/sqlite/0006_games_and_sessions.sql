@@ -1,5 +1,5 @@
--- 0006: the platform's second game (Project: ELITE, issue 16) and what campaigns, schedules and
--- the ELITE director keep between restarts (issue 14).  Written through bot/storage/platform.py.
+-- 0006: the platform's second game (Project: ELITE) and what campaigns, schedules and
+-- the ELITE director keep between restarts.  Written through bot/storage/platform.py.
 
 -- A logbook row knows its game.  Space Alert rows keep their columns; an ELITE row sets
 -- mission_id = its mission, both difficulties = its difficulty, outcome survived (victory) or

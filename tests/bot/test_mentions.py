@@ -1,4 +1,4 @@
-"""No pings from user text (issue 10): the client pings nobody by default, every message a flight
+"""No pings from user text: the client pings nobody by default, every message a flight
 or a command sends keeps it that way, and the user strings the input paths echo are defused."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The overview picture on a flight's result post and on /resolve (issue 15), and that a picture
+"""The overview picture on a flight's result post and on /resolve, and that a picture
 that cannot be drawn or sent never costs the result."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""SCENARIO_DIRS at start-up (issue 10): a broken or hostile file is skipped with one log line and
+"""SCENARIO_DIRS at start-up: a broken or hostile file is skipped with one log line and
 never keeps the good files, or the official missions, from loading."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The flight service's calls to the voice intercom (issue 13, the bot's side).
+"""The flight service's calls to the voice intercom (the bot's side).
 
 The clock never waits for voice; voice gets every line, the 0 s one included; a natural end lets
 the last lines play (`finish`), an abort silences at once (`abort`); the bridge's two reports

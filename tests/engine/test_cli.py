@@ -1,5 +1,5 @@
 """`python -m engine resolve`: the result JSON on stdout, and exit 2 with one stderr line naming
-the field for every class of invalid input (engine issue)."""
+the field for every class of invalid input."""
 
 from __future__ import annotations
 
@@ -112,7 +112,7 @@ def test_missing_file_and_bad_arguments_exit_2() -> None:
     assert out.returncode == 2 and "Traceback" not in out.stderr
 
 
-# -- hostile and broken input (issue 10), in process: engine.cli.main is the CLI's entry -----------
+# -- hostile and broken input, in process: engine.cli.main is the CLI's entry -----------
 def cli(capsys: pytest.CaptureFixture[str], args: list[str]) -> tuple[int, str, str]:
     from engine.cli import main
 

@@ -1,5 +1,5 @@
 """The engine resolves a fixed corpus of 1,029 random games exactly as it did before the speed work
-of issue 11 (results, Python values and the log, to the byte).
+of the speed work (results, Python values and the log, to the byte).
 
 A rules change that is meant to change results changes this digest too: check the differences
 game by game first (tests/engine/resolve_corpus.py explains how), then put the new value here.
@@ -23,7 +23,7 @@ RARE = (1070, 1076, 1145, 1216, 1247, 1316, 1333, 1351, 1424, 1439, 1605, 1606, 
 RARE += (2100, 2220, 2287, 2435, 2670, 2742, 5306, 7760, 9346, 13638, 13958, 16382, 17732)
 GAMES = (*range(1000), *RARE)
 # sha256 of those games' fingerprints, computed with the engine of main before the speed work of
-# issue 11 (dc31d49 plus the campaign's `carry` field of the result, at 5ad291f).
+# the speed work (dc31d49 plus the campaign's `carry` field of the result, at 5ad291f).
 DIGEST = "a8668f3b8cca7feba867eafc3a968bc140d78cb8eee77b83f3221e3e666bb07e"
 
 

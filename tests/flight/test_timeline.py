@@ -178,7 +178,7 @@ def test_two_phase_custom_mission_and_double_threat_numbers() -> None:
     assert [e.units for e in tl.threats()] == [1, 1, 1]
 
 
-# -- bounds on a hostile file (issue 10) ------------------------------------------------------------
+# -- bounds on a hostile file ------------------------------------------------------------
 def _s21() -> dict:
     return load_official("S2-1").to_json_dict()
 

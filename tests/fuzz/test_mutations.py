@@ -1,4 +1,4 @@
-"""Mutation fuzz (issue 10): thousands of seeded mutants of valid games and timelines through the
+"""Mutation fuzz: thousands of seeded mutants of valid games and timelines through the
 CLI entry functions and the bot handlers.  The property: a valid result, or exactly one clean
 error line (exit 2 / a private one-line answer); never an exception, never "thinking…" forever.
 

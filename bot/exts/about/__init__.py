@@ -1,4 +1,4 @@
-"""`/about`: which process and which shards answer in this server (issue 17)."""
+"""`/about`: which process and which shards answer in this server."""
 
 from __future__ import annotations
 

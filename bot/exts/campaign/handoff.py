@@ -1,4 +1,4 @@
-"""What a flight takes from a campaign and gives back (issue 14), for the flight code to call.
+"""What a flight takes from a campaign and gives back, for the flight code to call.
 
 Before the lobby opens: `campaign_options(bot, channel_id)` gives the options a campaign mission
 adds to its lobby (`campaign_id`, `carried`), or nothing when no campaign waits for a flight in

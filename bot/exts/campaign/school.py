@@ -1,4 +1,4 @@
-"""The flight school in Discord (issue 14): `/mission school` picks the player's next lesson (or the
+"""The flight school in Discord: `/mission school` picks the player's next lesson (or the
 one asked for, if it is open), explains it before the flight, and says which recording and mode
 to fly; when the flight is resolved, every human crew member's progress is stored and the hints
 (what went wrong, which rule explains it) close the captain's log.

@@ -1,4 +1,4 @@
-"""What the flight code asks the server's settings before a flight starts (issue 14): may this
+"""What the flight code asks the server's settings before a flight starts: may this
 member start one in this channel, and with which language, voice, speech engine and log place.
 
 One call per flight start (`flight_gate`), one database read (`load_settings`), so a change made

@@ -1,4 +1,4 @@
-"""`/mission schedule <time> <mission>` in Discord: store, announce, remind, open (issue 14).
+"""`/mission schedule <time> <mission>` in Discord: store, announce, remind, open.
 
 The rules of when to remind and open are pure (schedule.py); this module stores the rows through
 the storage interface (`add_schedule` / `pending_schedules` / `mark_schedule`) and talks to the

@@ -1,7 +1,7 @@
 """/stats, /leaderboard and /logbook as figures, read through the storage interface.
 
 The SQL lives in bot/storage/careers.py (both backends); this module turns its rows into the
-career and logbook records of `career.py`.  Visibility (issue 14): `Scope(None)` is "everywhere"
+career and logbook records of `career.py`.  Visibility: `Scope(None)` is "everywhere"
 (the player looking at their own career privately); `Scope(guild_id)` is what that server may
 show (its own flights and those of public servers).
 """
