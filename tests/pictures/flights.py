@@ -8,33 +8,66 @@ from typing import Any
 from bot.exts.replay import _ids
 from bot.exts.replay._components import ReplayButton, ReplaySelect
 from bot.storage import CrewMember, FlightRecord, LogbookCrew, LogbookEntry
-from engine.flight.machine import Flight, FlightConfig, PlaceCard
+from engine.flight.machine import Flight, FlightConfig, GiveCard, PlaceCard
 
 FLIGHT_ID = "0badcafe"
 
 
 def played_flight(names: list[str], seed: int = 2) -> Flight:
     """S1-1 with every human filling each open turn with the first card of their hand, action up."""
+    return play(names, seed)[0]
+
+
+def play(names: list[str], seed: int = 2, give: tuple[str, str] | None = None) -> tuple[Flight, list[dict[str, Any]]]:
+    """`played_flight`, and its journal as the store keeps it (the accepted commands).
+
+    `give` = (giver, receiver): in the first data transfer the giver hands the receiver the last
+    non-heroic card of their hand before placing.  A solo player fills the androids' open turns.
+    """
     flight = Flight.start(FlightConfig(crew=names, mission="S1-1", seed=seed))
+    journal: list[dict[str, Any]] = []
+
+    def apply(command: Any) -> None:
+        outcome = flight.apply(command)
+        assert outcome.ok, outcome
+        journal.append(
+            {"kind": command.type, "actor_id": None, "payload": {"command": command.model_dump(mode="json")}}
+        )
+
     t = 0.0
     while flight.status != "ended" and t <= flight.timeline.end_s + 10:
         flight.advance_to(t)
+        if give is not None and flight.transfer is not None:
+            giver = flight.station(give[0])
+            if giver.giveable:
+                apply(GiveCard(player=give[0], card=giver.giveable[-1].id, to=give[1]))
+                give = None
         for member in flight.humans():
             view = flight.station(member.name)
-            if view.board is None:
-                continue
             hand = [c.id for c in view.hand]
-            for slot in view.board.slots:
-                if slot.open and hand:
-                    flight.apply(PlaceCard(player=member.name, card=hand.pop(0), turn=slot.turn, half="action"))
+            if view.board is not None:
+                for slot in view.board.slots:
+                    if slot.open and hand:
+                        apply(PlaceCard(player=member.name, card=hand.pop(0), turn=slot.turn, half="action"))
+            for android in view.androids if view.solo else ():
+                for slot in android.slots:
+                    if slot.open and hand:
+                        cmd = PlaceCard(
+                            player=member.name, card=hand.pop(0), turn=slot.turn, half="move", board=android.owner
+                        )
+                        apply(cmd)
         t += 5.0
     assert flight.status == "ended"
-    return flight
+    assert give is None, "no data transfer let the gift through"
+    return flight, journal
 
 
-async def store_finished(bot: Any, world: Any, members: dict[str, Any], fid: str = FLIGHT_ID) -> Flight:
-    """Store a finished flight of `members` (name -> fake discord member) and its logbook entry."""
-    flight = played_flight(list(members))
+async def store_finished(
+    bot: Any, world: Any, members: dict[str, Any], fid: str = FLIGHT_ID, give: tuple[str, str] | None = None
+) -> Flight:
+    """Store a finished flight of `members` (name -> fake discord member), its journal and its
+    logbook entry."""
+    flight, journal = play(list(members), give=give)
     host = next(iter(members.values()))
     record = FlightRecord(
         id=fid,
@@ -50,6 +83,8 @@ async def store_finished(bot: Any, world: Any, members: dict[str, Any], fid: str
         state=flight.to_dict(),
     )
     await bot.storage.create_flight(record)
+    for entry in journal:
+        await bot.storage.save_flight(record, entry)
     result = flight.resolve()
     await bot.storage.add_logbook_entry(
         LogbookEntry(

@@ -22,29 +22,25 @@ from discord.ext import commands
 from bot.exts.mission._components import view_of
 from bot.exts.mission._render import captains_log, mission_label
 from bot.exts.replay import _ids
-from bot.exts.replay._components import ReplayButton, ReplaySelect
+from bot.exts.replay._components import ReplayButton
+from bot.exts.replay._editor import EditorState, apply_click, editor_message, parse_state
 from bot.exts.replay._text import text
 from bot.exts.replay._whatif import (
     Hand,
     Slot,
     WhatIfError,
     alternative,
+    boards_of,
     compare,
-    decode,
-    encode,
-    flip,
+    given_away,
     hand_of,
-    place,
 )
-from bot.i18n import t
 from bot.pictures import Replay, render_overview, render_turn, resolve_with_states
 from bot.pictures.labels import word
 from bot.text import code_text, plain_text, user_text
 from engine import board
-from engine.flight.cards import card
 from engine.flight.machine import Flight
 from engine.model import Game
-from engine.vocab import Half
 
 if TYPE_CHECKING:
     from bot.client import SpaceAlertBot
@@ -201,15 +197,20 @@ class ReplayCog(commands.Cog, name="Replay"):
     @app_commands.guild_only()
     @app_commands.describe(flight="A flight you flew (pick from the logbook)")
     async def whatif(self, interaction: discord.Interaction, flight: str) -> None:
-        found = await self.whatif_hand(interaction, flight)
+        found = await self.whatif_hand(interaction, flight, 0)
         if found is None:
             return
-        logged, hand = found
-        embed, view = self.editor(logged, hand, hand.real, 1)
+        logged, hand, boards = found
+        embed, view = editor_message(
+            logged.lang, logged.record.id, logged.mission, hand, boards, EditorState(0, hand.real)
+        )
         await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
 
-    async def whatif_hand(self, interaction: discord.Interaction, flight_id: str) -> tuple[Logged, Hand] | None:
-        """The flight and the caller's cards, or None after answering why not."""
+    async def whatif_hand(
+        self, interaction: discord.Interaction, flight_id: str, board_index: int
+    ) -> tuple[Logged, Hand, tuple[str, ...]] | None:
+        """The flight, the caller's cards for board number `board_index` (their own; solo, an
+        android's) and the boards they may edit, or None after answering why not."""
         logged = await self.load(interaction.guild_id, flight_id)
         if isinstance(logged, str):
             await interaction.response.send_message(logged, ephemeral=True)
@@ -219,63 +220,15 @@ class ReplayCog(commands.Cog, name="Replay"):
             await interaction.response.send_message(text(logged.lang, "not_crew"), ephemeral=True)
             return None
         try:
-            return logged, hand_of(logged.flight, member.name)
+            boards = boards_of(logged.flight, member.name)
+            if not 0 <= board_index < len(boards):
+                raise WhatIfError("bad_plan")
+            journal = await self.bot.storage.flight_events(logged.record.id)
+            given = given_away(journal, member.name)
+            return logged, hand_of(logged.flight, member.name, given, boards[board_index]), boards
         except WhatIfError as exc:
             await interaction.response.send_message(text(logged.lang, str(exc)), ephemeral=True)
             return None
-
-    def slot_text(self, lang: str, hand: Hand, slot: Slot) -> str:
-        if slot is None:
-            return text(lang, "empty")
-        c = card(hand.cards[slot[0]])
-        code = c.code(slot[1])
-        return (f"★{code}" if c.heroic else code.upper()) if slot[1] == "action" else _move_label(lang, code)
-
-    def editor(
-        self, logged: Logged, hand: Hand, plan: tuple[Slot, ...], turn: int
-    ) -> tuple[discord.Embed, discord.ui.View]:
-        lang, fid = logged.lang, logged.record.id
-        code = encode(plan)
-        lines = []
-        for i, slot in enumerate(plan, start=1):
-            mark = "▶" if i == turn else "▫"
-            changed = " ✎" if slot != hand.real[i - 1] else ""
-            lines.append(f"{mark} **{i}** · {self.slot_text(lang, hand, slot)}{changed}")
-        embed = discord.Embed(
-            title=text(lang, "whatif_title", name=user_text(hand.name), mission=logged.mission)[:256],
-            description=text(lang, "whatif_help") + "\n\n" + "\n".join(lines),
-            colour=discord.Colour.blurple(),
-        )
-        turns = [
-            discord.SelectOption(
-                label=text(lang, "turn_option", turn=i),
-                value=str(i),
-                description=self.slot_text(lang, hand, plan[i - 1])[:100],
-                default=i == turn,
-            )
-            for i in range(1, board.TURNS + 1)
-        ]
-        where = {s[0]: i for i, s in enumerate(plan, start=1) if s is not None}
-        cards = [discord.SelectOption(label=text(lang, "empty"), value="-")]
-        for index, cid in enumerate(hand.cards[:24]):
-            note = text(lang, "on_turn", turn=where[index]) if index in where else None
-            cards.append(discord.SelectOption(label=_card_label(lang, cid), value=str(index), description=note))
-        view = view_of(
-            ReplaySelect(_ids.make(fid, "wturn", code), options=turns, placeholder=text(lang, "choose_turn"), row=0),
-            ReplaySelect(
-                _ids.make(fid, "wcard", turn, code),
-                options=cards,
-                placeholder=text(lang, "choose_card", turn=turn),
-                row=1,
-            ),
-            ReplayButton(_ids.make(fid, "flip", turn, code), label=text(lang, "flip"), row=2),
-            ReplayButton(_ids.make(fid, "clear", turn, code), label=text(lang, "clear"), row=2),
-            ReplayButton(_ids.make(fid, "reset"), label=text(lang, "reset"), row=2),
-            ReplayButton(
-                _ids.make(fid, "run", code), label=text(lang, "run"), style=discord.ButtonStyle.primary, row=2
-            ),
-        )
-        return embed, view
 
     async def run_whatif(
         self, interaction: discord.Interaction, logged: Logged, hand: Hand, plan: tuple[Slot, ...]
@@ -304,13 +257,14 @@ class ReplayCog(commands.Cog, name="Replay"):
                         alt=cmp.alt_damage[zone],
                     )
                 )
+        board_note = [text(lang, "editing_android", android=user_text(hand.board))] if hand.android else []
         if cmp.first_divergence is None:
             lines.append(text(lang, "same"))
         else:
             lines.append(text(lang, "diverges", turn=cmp.first_divergence))
         embed = discord.Embed(
             title=text(lang, "whatif_title", name=user_text(hand.name), mission=logged.mission)[:256],
-            description="\n".join(lines),
+            description="\n".join([*board_note, *lines]),
             colour=discord.Colour.green() if cmp.delta > 0 else discord.Colour.dark_grey(),
         )
         embed.set_footer(text=text(lang, "not_logged"))
@@ -334,49 +288,35 @@ class ReplayCog(commands.Cog, name="Replay"):
             else:
                 await self.post_turn(interaction, logged, index, ephemeral=True)
             return
-        found = await self.whatif_hand(interaction, cid.flight)
+        lang = self.bot.settings.default_language
+        if cid.action in _ids.LEGACY_ACTIONS:  # an editor drawn by an older version of the bot
+            await interaction.response.send_message(text(lang, "bad_plan"), ephemeral=True)
+            return
+        try:
+            if cid.action == "wboard":
+                board_index, plan_text, sel = int(values[0]) if values and values[0].isdigit() else -1, "", None
+            else:
+                board_index, plan_text, sel = parse_state(cid)
+        except WhatIfError:
+            await interaction.response.send_message(text(lang, "bad_plan"), ephemeral=True)
+            return
+        found = await self.whatif_hand(interaction, cid.flight, board_index)
         if found is None:
             return
-        logged, hand = found
+        logged, hand, boards = found
         try:
-            turn, plan = self._edit(cid, hand, values)
-        except (WhatIfError, ValueError, IndexError):
+            if sel is None:  # another android's board: its real plan
+                state = EditorState(board_index, hand.real)
+            else:
+                state = apply_click(cid.action, hand, board_index, plan_text, sel, values)
+        except WhatIfError:
             await interaction.response.send_message(text(logged.lang, "bad_plan"), ephemeral=True)
             return
         if cid.action == "run":
-            await self.run_whatif(interaction, logged, hand, plan)
+            await self.run_whatif(interaction, logged, hand, state.plan)
             return
-        embed, view = self.editor(logged, hand, plan, turn)
+        embed, view = editor_message(logged.lang, logged.record.id, logged.mission, hand, boards, state)
         await interaction.response.edit_message(embed=embed, view=view)
-
-    @staticmethod
-    def _edit(cid: _ids.ReplayId, hand: Hand, values: list[str]) -> tuple[int, tuple[Slot, ...]]:
-        """Apply one editor click: (the turn to show selected, the new plan)."""
-        parts = cid.parts
-        if cid.action == "reset":
-            return 1, hand.real
-        if cid.action in ("run", "wturn"):
-            plan = decode(parts[0], hand)
-            turn = int(values[0]) if cid.action == "wturn" and values else 1
-            if not 1 <= turn <= board.TURNS:
-                raise WhatIfError("bad_plan")
-            return turn, plan
-        turn, plan = int(parts[0]), decode(parts[1], hand)
-        if not 1 <= turn <= board.TURNS:
-            raise WhatIfError("bad_plan")
-        if cid.action == "flip":
-            return turn, flip(plan, turn)
-        if cid.action == "clear":
-            return turn, place(plan, turn, None)
-        # wcard: the chosen card on this turn, with the half it had in the real plan (else its action)
-        choice = values[0] if values else "-"
-        if choice == "-":
-            return turn, place(plan, turn, None)
-        index = int(choice)
-        if not 0 <= index < len(hand.cards):
-            raise WhatIfError("bad_plan")
-        half: Half = next((s[1] for s in hand.real if s is not None and s[0] == index), "action")
-        return turn, place(plan, turn, (index, half))
 
     # -- autocomplete ------------------------------------------------------------------------------------------
     @replay.autocomplete("flight")
@@ -392,18 +332,3 @@ def _compare_flights(game: Game, hand: Hand, plan: tuple[Slot, ...]) -> tuple[Re
     real = resolve_with_states(game)
     alt = resolve_with_states(alternative(game, hand, plan))
     return real, alt, compare(real, alt)
-
-
-_MOVE_KEYS = {"<": "card.red", ">": "card.blue", "^": "card.lift"}
-
-
-def _move_label(lang: str, code: str) -> str:
-    key = _MOVE_KEYS.get(code) or f"card.heroic_{code}"
-    label = t(lang, key)
-    return code if label == key else label
-
-
-def _card_label(lang: str, card_id: str) -> str:
-    c = card(card_id)
-    action = c.action if c.heroic else c.action.upper()
-    return f"{'★' if c.heroic else ''}{action} | {_move_label(lang, c.move)}"[:100]

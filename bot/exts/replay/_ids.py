@@ -18,15 +18,20 @@ MAX_LEN = 100
 BUTTON_ACTIONS: tuple[str, ...] = (
     "turn",  # replay: show snapshot <arg> (0 = before turn 1 ... last = the end)
     "open",  # result post / captain's log: open the pictures privately at snapshot <arg>
-    "flip",  # what-if: flip the half of the card on turn (arg: turn.plan)
-    "clear",  # what-if: empty the turn (arg: turn.plan)
-    "reset",  # what-if: back to the real plan (arg: -)
-    "run",  # what-if: resolve the edited plan (arg: plan)
+    "wback",  # what-if: take the selected turn's card back (arg: board.plan.selection)
+    "reset",  # what-if: back to the real plan (arg: board)
+    "run",  # what-if: resolve the edited plan (arg: board.plan)
+    "flip",  # (editors drawn before the station's controls: answered "out of date")
+    "clear",  # (likewise)
 )
 SELECT_ACTIONS: tuple[str, ...] = (
-    "wturn",  # what-if: choose the turn to edit (arg: plan)
-    "wcard",  # what-if: put a held card on the chosen turn (arg: turn.plan)
+    "wpick",  # what-if: select a held card or a planned turn (arg: board.plan; value: the selection)
+    "wplace",  # what-if: put the selection on a turn (arg: board.plan.selection; value: half.turn)
+    "wboard",  # what-if, solo: the android whose board to edit (value: its index)
+    "wturn",  # (editors drawn before the station's controls: answered "out of date")
+    "wcard",  # (likewise)
 )
+LEGACY_ACTIONS = frozenset({"flip", "clear", "wturn", "wcard"})
 
 _FLIGHT = r"[0-9a-f]{8}"
 _ARG = r"[A-Za-z0-9_.\-]{0,80}"
