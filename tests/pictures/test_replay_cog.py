@@ -8,8 +8,11 @@ from typing import Any
 
 from PIL import Image
 
+from bot.exts.mission._cards import card_key
 from bot.exts.replay import _ids
+from bot.exts.replay._whatif import hand_of
 from bot.pictures import resolve_with_states
+from engine.flight.views import card_view
 from tests.bot.helpers import FakeClock, World, new_bot, stop_bot
 from tests.pictures.flights import FLIGHT_ID, press, store_finished
 
@@ -25,9 +28,9 @@ def turn_ids(view: Any) -> list[str]:
     return [item.custom_id for item in view.children]
 
 
-async def crew(bot: Any, world: Any) -> dict[str, Any]:
+async def crew(bot: Any, world: Any, give: tuple[str, str] | None = None) -> dict[str, Any]:
     members = {name: world.member(name) for name in ("Ann", "Bob", "Cy", "Dee")}
-    await store_finished(bot, world, members)
+    await store_finished(bot, world, members, give=give)
     return members
 
 
@@ -114,23 +117,31 @@ async def test_whatif_edit_and_compare_never_logged(bot: Any, world: Any) -> Non
     await cog.whatif.callback(cog, inter, flight=FLIGHT_ID)
     editor = inter.log[-1]
     assert editor.kind == "send_message" and editor.ephemeral
-    ids = {cid.split(":")[2]: cid for cid in turn_ids(editor.view)}
-    assert set(ids) == {"wturn", "wcard", "flip", "clear", "reset", "run"}
+    ids = actions(editor.view)
+    assert set(ids) == {"wpick", "reset", "run"}  # nothing selected yet: choose a card or a turn
+    flight = await stored_flight(bot)
+    unplaced = len(hand_of(flight, "Ann").cards) - len(flight.member("Ann").board)
+    assert [f.name for f in editor.embed.fields] == ["Action board", f"Cards in hand ({unplaced})"]
 
     # unchanged plan: the flight goes exactly the same way
     inter = await press(world, ann, ids["run"])
     assert [s.kind for s in inter.log] == ["defer", "followup"]
     assert inter.log[-1].ephemeral and "Nothing changes" in inter.log[-1].embed.description
 
-    # choose turn 2, empty it, then resolve: a different flight, shown beside the real one
-    inter = await press(world, ann, ids["wturn"], ["2"])
+    # select turn 2 (as at the station), take its card back, then resolve
+    assert "t2" in options(editor.view, "wpick")
+    inter = await press(world, ann, ids["wpick"], ["t2"])
     assert inter.log[-1].kind == "edit_message"
-    ids = {cid.split(":")[2]: cid for cid in turn_ids(inter.log[-1].view)}
-    assert ids["wcard"].split(":")[3].startswith("2.")
-    inter = await press(world, ann, ids["clear"])
-    ids = {cid.split(":")[2]: cid for cid in turn_ids(inter.log[-1].view)}
-    plan = ids["run"].split(":")[3]
-    assert plan[2:4] == "--"
+    ids = actions(inter.log[-1].view)
+    assert set(ids) == {"wpick", "wplace", "wback", "reset", "run"}
+    assert ids["wback"].endswith(".t2")
+    inter = await press(world, ann, ids["wback"])
+    shown = inter.log[-1]
+    assert "✎" in shown.embed.fields[0].value.splitlines()[1]  # turn 2 marked changed
+    assert shown.embed.footer.text.endswith("turns changed: 1")
+    ids = actions(shown.view)
+    plan = ids["run"].split(":")[3].split(".")[1]
+    assert plan[3:6] == "---"
     inter = await press(world, ann, ids["run"])
     result = inter.log[-1]
     assert result.ephemeral and "Score" in result.embed.description
@@ -141,9 +152,25 @@ async def test_whatif_edit_and_compare_never_logged(bot: Any, world: Any) -> Non
     assert len(await bot.storage.logbook(world.guild.id)) == 1  # what-if never enters the logbook
 
 
+def actions(view: Any) -> dict[str, str]:
+    return {cid.split(":")[2]: cid for cid in turn_ids(view)}
+
+
+def options(view: Any, action: str) -> list[str]:
+    item = next(i for i in view.children if i.custom_id.split(":")[2] == action)
+    return [o.value for o in item.item.options]
+
+
+async def stored_flight(bot: Any) -> Any:
+    from engine.flight.machine import Flight
+
+    record = await bot.storage.load_flight(FLIGHT_ID)
+    return Flight.from_dict(record.state)
+
+
 async def test_whatif_refuses_a_forged_plan(bot: Any, world: Any) -> None:
     members = await crew(bot, world)
-    forged = _ids.make(FLIGHT_ID, "run", "zz" * 12)
+    forged = _ids.make(FLIGHT_ID, "run", 0, "zza" * 12)
     inter = await press(world, members["Ann"], forged)
     assert inter.log[-1].ephemeral and "out of date" in inter.log[-1].content
 
@@ -157,3 +184,93 @@ async def test_pictures_button_opens_a_private_replay(bot: Any, world: Any) -> N
     assert [s.kind for s in inter.log] == ["defer", "followup"]
     assert inter.log[0].kwargs["ephemeral"] and inter.log[1].ephemeral
     assert inter.log[1].embed.image.url == f"attachment://turn-{await snapshots(bot) - 1:02d}.png"
+
+
+async def test_whatif_old_editor_ids_and_foreign_boards_are_answered(bot: Any, world: Any) -> None:
+    members = await crew(bot, world)
+    for cid in (
+        _ids.make(FLIGHT_ID, "wcard", 2, "--" * 12),  # an editor drawn before the station's controls
+        _ids.make(FLIGHT_ID, "run", 1, "---" * 12),  # a board Ann does not have
+        _ids.make(FLIGHT_ID, "wplace", "x"),
+    ):
+        inter = await press(world, members["Ann"], cid, ["a.1"])
+        assert inter.log[-1].ephemeral and "out of date" in inter.log[-1].content, cid
+
+
+async def test_whatif_editor_works_after_a_restart(tmp_path: Path) -> None:
+    bot1 = await new_bot(tmp_path / "sa.sqlite3", FakeClock())
+    world = World(bot1)
+    members = await crew(bot1, world)
+    ann = members["Ann"]
+    inter = world.interaction(ann)
+    cog = bot1.get_cog("Replay")
+    await cog.whatif.callback(cog, inter, flight=FLIGHT_ID)
+    pick = actions(inter.log[-1].view)["wpick"]
+    await stop_bot(bot1)
+    bot2 = await new_bot(tmp_path / "sa.sqlite3", FakeClock(), world=world)
+    try:
+        inter = await press(world, ann, pick, ["t1"])
+        assert inter.log[-1].kind == "edit_message" and "wplace" in actions(inter.log[-1].view)
+    finally:
+        await stop_bot(bot2)
+
+
+async def test_whatif_offers_the_card_ann_gave_away(bot: Any, world: Any) -> None:
+    members = await crew(bot, world, give=("Ann", "Bob"))
+    journal = await bot.storage.flight_events(FLIGHT_ID)
+    gift = next(e["payload"]["command"]["card"] for e in journal if e["kind"] == "give")
+    cog = bot.get_cog("Replay")
+    inter = world.interaction(members["Ann"])
+    await cog.whatif.callback(cog, inter, flight=FLIGHT_ID)
+    editor = inter.log[-1]
+    # the gift is in the editor's hand (one pick option per kind of card, as at the station)
+    from bot.exts.replay._editor import station_of
+    from bot.exts.replay._whatif import given_away
+
+    flight = await stored_flight(bot)
+    with_gift = station_of(hand := hand_of(flight, "Ann", given_away(journal, "Ann")), hand.real)
+    without = station_of(bare := hand_of(flight, "Ann"), bare.real)
+    assert gift in [c.id for c in with_gift.hand] and len(with_gift.hand) == len(without.hand) + 1
+    assert editor.embed.fields[1].name == f"Cards in hand ({len(with_gift.hand)})"
+    gift_view = card_view(gift)
+    same_kind = next(c for c in with_gift.hand if (c.action, c.move) == (gift_view.action, gift_view.move))
+    key = card_key(same_kind)
+    assert key in options(editor.view, "wpick")
+    # put it on the first turn it can go, move half up, and resolve
+    inter = await press(world, members["Ann"], actions(editor.view)["wpick"], ["t1"])
+    inter = await press(world, members["Ann"], actions(inter.log[-1].view)["wback"])
+    inter = await press(world, members["Ann"], actions(inter.log[-1].view)["wpick"], [key])
+    placing = actions(inter.log[-1].view)["wplace"]
+    assert "m.1" in options(inter.log[-1].view, "wplace")
+    inter = await press(world, members["Ann"], placing, ["m.1"])
+    assert "✎" in inter.log[-1].embed.fields[0].value.splitlines()[0]
+    inter = await press(world, members["Ann"], actions(inter.log[-1].view)["run"])
+    assert "Score" in inter.log[-1].embed.description
+
+
+async def test_whatif_for_a_solo_flight_edits_the_androids(bot: Any, world: Any) -> None:
+    solo = world.member("Solo")
+    flight = await store_finished(bot, world, {"Solo": solo})
+    cog = bot.get_cog("Replay")
+    inter = world.interaction(solo)
+    await cog.whatif.callback(cog, inter, flight=FLIGHT_ID)
+    editor = inter.log[-1]
+    assert editor.ephemeral and "Android 1" in editor.embed.description
+    ids = actions(editor.view)
+    assert set(ids) == {"wpick", "reset", "run", "wboard"}
+    assert options(editor.view, "wboard") == ["0", "1", "2", "3"]
+    # another android: its own real plan, its board index in every id
+    inter = await press(world, solo, ids["wboard"], ["2"])
+    shown = inter.log[-1]
+    assert "Android 3" in shown.embed.description
+    ids = actions(shown.view)
+    assert ids["run"].split(":")[3].startswith("2.")
+    planned_turns = sorted(flight.member("Android 3").board)
+    assert [f"t{n}" for n in planned_turns] == [v for v in options(shown.view, "wpick") if v.startswith("t")]
+    inter = await press(world, solo, ids["wpick"], [f"t{planned_turns[0]}"])
+    inter = await press(world, solo, actions(inter.log[-1].view)["wback"])
+    inter = await press(world, solo, actions(inter.log[-1].view)["run"])
+    result = inter.log[-1]
+    assert result.ephemeral and "Android 3" in result.embed.description
+    assert "First difference: turn" in result.embed.description
+    assert len(await bot.storage.logbook(world.guild.id)) == 1
