@@ -74,6 +74,54 @@ async def test_the_result_post_carries_the_overview_picture_and_the_pictures_but
     assert any(":turn:" in cid for cid in custom_ids(shown.view))
 
 
+async def test_the_captains_log_ends_with_turn_navigation_that_shows_each_turns_picture(
+    bot: Any, world: Any, clock: Any
+) -> None:
+    from tests.pictures.flights import press
+
+    fid, post = await fly_to_the_end(bot, world, clock)
+    message = world.channel.messages[[s.kwargs for s in world.channel.sent].index(post.kwargs)]
+    *log, navigation = message.thread.sent
+    assert "Captain's log" in "\n".join(s.content for s in log)  # the log first, the navigation last
+    assert "turn by turn" in navigation.content
+    assert custom_ids(navigation.view) == [f"sr:{fid}:turn:0", f"sr:{fid}:turn:1", f"sr:{fid}:turn:99"]
+
+    # turn 1: this message becomes turn 1's picture with previous / next
+    inter = await press(world, world.member("Bob"), f"sr:{fid}:turn:1")
+    assert [s.kind for s in inter.log] == ["defer", "edit_original"]
+    shown = inter.log[-1]
+    assert shown.embed.image.url == "attachment://turn-01.png"
+    assert png_size(attached(shown.kwargs["attachments"][0])) == (W, H)
+    ids = custom_ids(shown.view)
+    assert ids[:2] == [f"sr:{fid}:turn:0", f"sr:{fid}:turn:0"] and ids[3] == f"sr:{fid}:turn:2"
+    # next: turn 2's picture, and the end is clamped to the flight's last snapshot
+    inter = await press(world, world.member("Ann"), ids[3])
+    assert inter.log[-1].embed.image.url == "attachment://turn-02.png"
+    inter = await press(world, world.member("Ann"), f"sr:{fid}:turn:99")
+    last_index = int(custom_ids(inter.log[-1].view)[-1].rsplit(":", 1)[1])
+    assert inter.log[-1].embed.image.url == f"attachment://turn-{last_index:02d}.png" and last_index < 99
+
+
+async def test_a_result_job_resumed_after_its_log_sends_only_the_navigation(bot: Any, world: Any) -> None:
+    """A restart after the log went out but before the navigation: the navigation, nothing twice."""
+    posts = bot.get_cog("Mission").flights.posts
+    first = ResultPost(posts, {**_payload(world, None), "thread_tried": True})
+    await first()
+    assert [s.content for s in world.channel.sent] == [None, "Captain's log", nav_text()]
+    stored = json.loads(json.dumps({**first.spec(), "nav_sent": False}))
+    again = ResultPost(posts, stored)
+    await again()
+    assert [s.content for s in world.channel.sent][3:] == [nav_text()]
+    await ResultPost(posts, json.loads(json.dumps(again.spec())))()
+    assert len(world.channel.sent) == 4  # all sent: nothing more
+
+
+def nav_text() -> str:
+    from bot.exts.replay._text import text
+
+    return text("en", "log_nav")
+
+
 async def test_a_drawing_failure_still_posts_the_result(
     bot: Any, world: Any, clock: Any, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:

@@ -29,7 +29,7 @@ from bot.exts.mission._components import view_of
 from bot.exts.mission._poster import Entry, Job, Outbox, Outboxes
 from bot.exts.mission._result import picture_file, with_picture
 from bot.exts.mission._store import FlightStore
-from bot.exts.replay._components import pictures_button
+from bot.exts.replay._components import log_buttons, pictures_button
 from bot.exts.replay._text import text
 from bot.i18n import t
 
@@ -324,7 +324,8 @@ class ChannelPosts:
 
 
 class ResultPost:
-    """The result embed, a thread under it, then the captain's log in the thread: one outbox job.
+    """The result embed, a thread under it, then the captain's log in the thread ending with the turn
+    navigation: one outbox job.
 
     It remembers how far it got, so a 429 retry (or a restart, through `spec()`) resumes after the
     last piece that went out instead of posting the result twice.
@@ -370,6 +371,11 @@ class ResultPost:
         while state["sent"] < len(chunks):
             await target.send(chunks[state["sent"]])
             state["sent"] += 1
+        navigation = log_navigation(state)
+        if navigation is not None and not state.get("nav_sent"):
+            content, view = navigation
+            await target.send(content, view=view)
+            state["nav_sent"] = True
 
     async def _send_result(self, channel: Any) -> Any:
         """The result embed with its overview picture and the pictures button.
@@ -391,6 +397,17 @@ class ResultPost:
                 log.warning("result for channel %s: picture refused (%s); sent without it", state["channel_id"], exc)
                 state["picture"] = None
         return await channel.send(embed=discord.Embed.from_dict(state["embed"]), view=view)
+
+
+def log_navigation(state: dict[str, Any]) -> tuple[str, discord.ui.View] | None:
+    """The captain's log's last message: the turn navigation (restart-proof replay buttons that
+    turn this message into a turn's picture, then step to the previous or next turn)."""
+    flight_id = state.get("flight_id")
+    if not flight_id:  # a result job stored before the pictures existed
+        return None
+    lang = state.get("language", "en")
+    buttons = log_buttons(flight_id, text(lang, "nav_start"), text(lang, "nav_first"), text(lang, "nav_end"))
+    return text(lang, "log_nav"), view_of(*buttons)
 
 
 def result_view(state: dict[str, Any]) -> discord.ui.View | None:

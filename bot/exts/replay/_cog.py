@@ -22,7 +22,7 @@ from discord.ext import commands
 from bot.exts.mission._components import view_of
 from bot.exts.mission._render import captains_log, mission_label
 from bot.exts.replay import _ids
-from bot.exts.replay._components import ReplayButton
+from bot.exts.replay._components import turn_buttons
 from bot.exts.replay._editor import EditorState, apply_click, editor_message, parse_state
 from bot.exts.replay._text import text
 from bot.exts.replay._whatif import (
@@ -174,15 +174,7 @@ class ReplayCog(commands.Cog, name="Replay"):
         embed.set_image(url=f"attachment://{name}")
         embed.set_footer(text=text(lang, "replay_footer", flight=fid))
         last = len(replay.states) - 1
-        view = view_of(
-            ReplayButton(_ids.make(fid, "turn", 0), label="⏮", disabled=index == 0),
-            ReplayButton(_ids.make(fid, "turn", max(index - 1, 0)), label="◀", disabled=index == 0),
-            ReplayButton(
-                _ids.make(fid, "turn", index), label=f"{index}/{last}", disabled=True, style=discord.ButtonStyle.primary
-            ),
-            ReplayButton(_ids.make(fid, "turn", min(index + 1, last)), label="▶", disabled=index == last),
-            ReplayButton(_ids.make(fid, "turn", last), label="⏭", disabled=index == last),
-        )
+        view = view_of(*turn_buttons(fid, index, last))
         return embed, discord.File(io.BytesIO(picture), filename=name), view
 
     async def show_turn(self, interaction: discord.Interaction, logged: Logged, index: int) -> None:

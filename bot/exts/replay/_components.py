@@ -39,3 +39,31 @@ def pictures_button(flight_id: str, label: str = "🖼️ Turn by turn", start: 
     """The button for a finished flight's result post or captain's log: it opens that flight's
     pictures for the presser only (ephemeral), at the end by default, with previous/next buttons."""
     return ReplayButton(_ids.make(flight_id, "open", start), label=label, style=discord.ButtonStyle.primary)
+
+
+def turn_buttons(flight_id: str, index: int, last: int) -> list[ReplayButton]:
+    """First, previous, where we are, next, last: each edits the message it is on to that turn's
+    picture (the `turn` action), on /replay's post and on the captain's log alike."""
+    return [
+        ReplayButton(_ids.make(flight_id, "turn", 0), label="⏮", disabled=index == 0),
+        ReplayButton(_ids.make(flight_id, "turn", max(index - 1, 0)), label="◀", disabled=index == 0),
+        ReplayButton(
+            _ids.make(flight_id, "turn", index),
+            label=f"{index}/{last}",
+            disabled=True,
+            style=discord.ButtonStyle.primary,
+        ),
+        ReplayButton(_ids.make(flight_id, "turn", min(index + 1, last)), label="▶", disabled=index == last),
+        ReplayButton(_ids.make(flight_id, "turn", last), label="⏭", disabled=index == last),
+    ]
+
+
+def log_buttons(flight_id: str, start: str, first: str, end: str) -> list[ReplayButton]:
+    """The captain's log's turn navigation, before any picture is shown: before turn 1, turn 1,
+    the end (99: clamped to the flight's last snapshot).  A click turns the message into that
+    turn's picture with `turn_buttons`, so the log then steps back and forth turn by turn."""
+    return [
+        ReplayButton(_ids.make(flight_id, "turn", 0), label=f"⏮ {start}"[:80]),
+        ReplayButton(_ids.make(flight_id, "turn", 1), label=f"{first} ▶"[:80], style=discord.ButtonStyle.primary),
+        ReplayButton(_ids.make(flight_id, "turn", 99), label=f"⏭ {end}"[:80]),
+    ]

@@ -38,6 +38,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "selected": "Selected: {card}",
         "editor_footer": "Flight {flight} · turns changed: {changed}",
         "choose_board": "Whose board to edit",
+        "log_nav": "🖼️ The flight turn by turn: press a button to see that turn's picture here, then ◀ ▶.",
+        "nav_start": "Before turn 1",
+        "nav_first": "Turn 1",
+        "nav_end": "The end",
     },
     "ru": {
         "not_found": "На этом сервере нет завершённого полёта {flight}.",
@@ -71,6 +75,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "selected": "Выбрано: {card}",
         "editor_footer": "Полёт {flight} · изменено ходов: {changed}",
         "choose_board": "Чей планшет править",
+        "log_nav": "🖼️ Полёт ход за ходом: нажмите кнопку, чтобы увидеть здесь картинку хода, затем ◀ ▶.",
+        "nav_start": "До хода 1",
+        "nav_first": "Ход 1",
+        "nav_end": "Конец",
     },
     "cs": {
         "not_found": "Na tomto serveru není dokončený let {flight}.",
@@ -104,6 +112,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "selected": "Vybráno: {card}",
         "editor_footer": "Let {flight} · změněných kol: {changed}",
         "choose_board": "Čí plán upravit",
+        "log_nav": "🖼️ Let kolo po kole: stiskněte tlačítko a uvidíte tu obrázek kola, pak ◀ ▶.",
+        "nav_start": "Před kolem 1",
+        "nav_first": "Kolo 1",
+        "nav_end": "Konec",
     },
     "sk": {
         "not_found": "Na tomto serveri nie je dokončený let {flight}.",
@@ -137,6 +149,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "selected": "Vybrané: {card}",
         "editor_footer": "Let {flight} · zmenených kôl: {changed}",
         "choose_board": "Čiu tabuľku upraviť",
+        "log_nav": "🖼️ Let kolo po kole: stlačte tlačidlo a uvidíte tu obrázok kola, potom ◀ ▶.",
+        "nav_start": "Pred kolom 1",
+        "nav_first": "Kolo 1",
+        "nav_end": "Koniec",
     },
 }
 
