@@ -274,3 +274,16 @@ async def test_whatif_for_a_solo_flight_edits_the_androids(bot: Any, world: Any)
     assert result.ephemeral and "Android 3" in result.embed.description
     assert "First difference: turn" in result.embed.description
     assert len(await bot.storage.logbook(world.guild.id)) == 1
+
+
+async def test_a_failing_click_still_gets_a_private_answer(bot: Any, world: Any, monkeypatch: Any) -> None:
+    from bot.exts.replay import _cog
+
+    def broken(*_args: Any) -> Any:
+        raise RuntimeError("the brush broke")
+
+    members = await crew(bot, world)
+    monkeypatch.setattr(_cog, "replay_picture", broken)
+    inter = await press(world, members["Ann"], _ids.make(FLIGHT_ID, "turn", 2))
+    assert inter.log[0].kind == "defer" and len(inter.log) == 2
+    assert inter.log[-1].ephemeral and inter.log[-1].content

@@ -11,6 +11,7 @@ from typing import Any
 
 import discord
 
+from bot.errors import report_interaction_error
 from bot.exts.mission._components import FlightButton, FlightSelect
 from bot.exts.replay import _ids
 
@@ -22,7 +23,10 @@ async def _route(interaction: discord.Interaction, custom_id: str, values: list[
     if cog is None or parsed is None:  # extension unloaded: still answer within 3 s
         await interaction.response.send_message("This button is not available right now.", ephemeral=True)
         return
-    await cog.on_component(interaction, parsed, values)
+    try:
+        await cog.on_component(interaction, parsed, values)
+    except Exception as exc:  # discord.py would only log it: the user gets an answer (bot/errors.py)
+        await report_interaction_error(interaction, exc, flight_id=parsed.flight)
 
 
 class ReplayButton(FlightButton, template=_ids.BUTTON_TEMPLATE):
