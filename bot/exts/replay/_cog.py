@@ -1,5 +1,7 @@
 """`/replay <flight>` and `/whatif <flight>`: a logged flight's pictures and captain's log again, and
-the same flight with one crew member's 12 actions changed.
+the same flight with one crew member's 12 actions changed (a solo player's: one android's, whose
+board they planned).  The pictures' turn buttons also serve the captain's log (bot/exts/mission/
+_posting.py posts them at its end).
 
 Both re-resolve the stored game (the engine is deterministic: same game and seed, same flight), so
 nothing but the game needs storing.  Resolution and drawing run in `asyncio.to_thread`; every
@@ -285,8 +287,9 @@ class ReplayCog(commands.Cog, name="Replay"):
             await interaction.response.send_message(text(lang, "bad_plan"), ephemeral=True)
             return
         try:
-            if cid.action == "wboard":
-                board_index, plan_text, sel = int(values[0]) if values and values[0].isdigit() else -1, "", None
+            if cid.action == "wboard":  # solo: another android's board, shown with its real plan
+                board_index = int(values[0]) if values and values[0].isdigit() else -1
+                plan_text, sel = "", None
             else:
                 board_index, plan_text, sel = parse_state(cid)
         except WhatIfError:
