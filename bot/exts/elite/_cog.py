@@ -29,14 +29,16 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.exts.elite._i18n import error_text, ui
 from bot.exts.elite._journal import Journal, ShiftClock, apply, rebuild, roll_args
 from bot.exts.elite._session import Session
 from bot.exts.elite._voice import EliteVoice
 from bot.exts.hosting.gate import serves
+from bot.exts.hosting.server_settings import server_language
 from bot.text import user_text
 from engine.elite.activation import HeroRoll
 from engine.elite.datapack import AlienAbility, DataPack, PackError, load_pack, pack_json_schema
-from engine.elite.exploration import ExplorationError
+from engine.elite.errors import EliteError
 from engine.elite.game import EliteGame, GameError
 from engine.elite.logbook import Leaderboard
 from engine.elite.setup import EliteConfig
@@ -69,6 +71,15 @@ def _choices(values: tuple[str, ...]) -> list[app_commands.Choice[str]]:
     return [app_commands.Choice(name=v.replace("_", " "), value=v) for v in values]
 
 
+class InRangeError(ValueError):
+    """What was typed for "heroes in range" does not parse: a locale key (`elite.in_range.*`)
+    and its values, worded in the game's language by the handler."""
+
+    def __init__(self, key: str, **values: str) -> None:
+        super().__init__(key)
+        self.key, self.values = key, values
+
+
 def parse_in_range(raw: str) -> dict[HeroId, int]:
     """ "akosha 2, gerid 1" -> {"akosha": 2, "gerid": 1}; a bare name counts one alien."""
     out: dict[HeroId, int] = {}
@@ -79,13 +90,16 @@ def parse_in_range(raw: str) -> dict[HeroId, int]:
         name = words[0].lower()
         hero = next((h for h in HEROES if h == name), None)
         if hero is None:
-            raise ValueError(f"unknown hero {words[0]!r} (one of {', '.join(HEROES)})")
-        count = int(words[1]) if len(words) > 1 else 1
+            raise InRangeError("unknown_hero", name=user_text(words[0], 40), heroes=", ".join(HEROES))
+        try:
+            count = int(words[1]) if len(words) > 1 else 1
+        except ValueError:
+            raise InRangeError("count") from None
         if not 0 <= count <= 15:
-            raise ValueError("aliens in range: 0..15")
+            raise InRangeError("count")
         out[hero] = count
     if not out:
-        raise ValueError("name at least one hero in range")
+        raise InRangeError("none")
     return out
 
 
@@ -96,7 +110,7 @@ class HeroPicker(discord.ui.View):
         super().__init__(timeout=300)
         self.cog, self.fields, self.lang = cog, fields, lang
         select: discord.ui.Select[HeroPicker] = discord.ui.Select(
-            placeholder=f"{count} heroes",
+            placeholder=ui(lang, "heroes_placeholder", count=count),
             min_values=count,
             max_values=count,
             options=[discord.SelectOption(label=text(lang, f"hero.{h}"), value=h) for h in HEROES],
@@ -150,7 +164,8 @@ class EliteButton(
     async def callback(self, interaction: discord.Interaction) -> None:
         cog = interaction.client.get_cog("ELITE") if isinstance(interaction.client, commands.Bot) else None
         if not isinstance(cog, EliteCog):
-            await interaction.response.send_message("The ELITE director is not loaded.", ephemeral=True)
+            lang = getattr(getattr(interaction.client, "settings", None), "default_language", "en")
+            await interaction.response.send_message(ui(lang, "not_loaded"), ephemeral=True)
             return
         await cog.on_button(interaction, self.channel_id, self.action)
 
@@ -178,7 +193,7 @@ class CausePicker(discord.ui.View):
         super().__init__(timeout=120)
         self.cog, self.channel_id = cog, channel_id
         select: discord.ui.Select[CausePicker] = discord.ui.Select(
-            placeholder="cause",
+            placeholder=ui(lang, "cause_placeholder"),
             options=[discord.SelectOption(label=text(lang, f"cause.{c}")[:100], value=c) for c in DEFEAT_CAUSES],
         )
         select.callback = self._picked  # type: ignore[method-assign]
@@ -256,6 +271,14 @@ class EliteCog(commands.Cog, name="ELITE"):
     def _lang(self, raw: str | None) -> Language:
         value = raw or getattr(getattr(self.bot, "settings", None), "default_language", "en")
         return cast(Language, value) if is_language(value) else "en"
+
+    async def server_lang(self, guild_id: int | None) -> Language:
+        """The server's language setting (for messages outside a game), else the bot's default."""
+        try:
+            value = await server_language(self.bot.storage, guild_id, self._lang(None))
+        except Exception:  # a settings read never stops an answer
+            return self._lang(None)
+        return self._lang(value)
 
     # -- the wizard --------------------------------------------------------------------------------
     @elite.command(name="start", description="Set up a Project: ELITE game in this channel")
@@ -341,10 +364,10 @@ class EliteCog(commands.Cog, name="ELITE"):
         try:
             if action in ("peek", "reveal"):
                 if game.exploration is None:
-                    raise GameError("Exploration tokens exist only in the Exploration mission")
+                    raise GameError("no_exploration")
                 cells = [t.cell for t in game.exploration.public_view() if t.state == "hidden"]
                 if not cells:
-                    raise GameError("no face-down Exploration token is left")
+                    raise GameError("no_hidden_tokens")
                 view = CellPicker(self, channel_id, action, cells, session.lang)
                 await interaction.response.send_message(
                     f"{text(session.lang, f'ui.{action}')}: {text(session.lang, 'ui.which_token')}",
@@ -364,11 +387,12 @@ class EliteCog(commands.Cog, name="ELITE"):
                 step, args = "adjust", [15 if action == "plus" else -15]
             elif action in ("next", "start", "victory", "stop"):
                 step, args = action, []
-            else:
-                raise GameError(f"unknown action {action}")
+            else:  # a forged or outdated custom id
+                await interaction.response.send_message(text(session.lang, "ui.no_game"), ephemeral=True)
+                return
             lines = await self.act(session, step, args)
-        except (GameError, TimerError, ExplorationError) as exc:
-            await interaction.response.send_message(str(exc), ephemeral=True)
+        except EliteError as exc:
+            await interaction.response.send_message(error_text(session.lang, exc), ephemeral=True)
             return
         # The click's own answer edits the status message (no second edit: rate limits).
         done: dict[str, Any] = {"view": None} if game.phase == "over" else {}
@@ -387,8 +411,8 @@ class EliteCog(commands.Cog, name="ELITE"):
                 await self._refresh(session)
                 return
             lines = await self.act(session, "reveal", [cell])
-        except (GameError, ExplorationError) as exc:
-            await interaction.response.edit_message(content=str(exc), view=None)
+        except EliteError as exc:
+            await interaction.response.edit_message(content=error_text(session.lang, exc), view=None)
             return
         await interaction.response.edit_message(content=text(session.lang, "ui.revealed"), view=None)
         channel = interaction.channel
@@ -536,8 +560,13 @@ class EliteCog(commands.Cog, name="ELITE"):
             ability = AlienAbility(hit_value=hit_value) if hit_value is not None else None
             at = session.game.clock()
             rolls: tuple[HeroRoll, ...] = session.game.roll_alien(kind, targets, ability)
-        except (ValueError, GameError) as exc:  # may echo what was typed: shown inert
-            await interaction.response.send_message(user_text(exc, 1000), ephemeral=True)
+        except InRangeError as exc:  # what was typed is shown inert (user_text in the parser)
+            await interaction.response.send_message(
+                ui(session.lang, f"in_range.{exc.key}", **exc.values), ephemeral=True
+            )
+            return
+        except EliteError as exc:
+            await interaction.response.send_message(error_text(session.lang, exc), ephemeral=True)
             return
         lang = session.lang
         lines = [f"**{text(lang, 'swarm.' + kind if kind in SWARM_TYPES else 'boss.' + kind)}**"]
@@ -563,13 +592,16 @@ class EliteCog(commands.Cog, name="ELITE"):
     @elite.command(name="pack", description="Upload this server's ELITE data pack (JSON; admins)")
     @app_commands.default_permissions(manage_guild=True)
     async def pack(self, interaction: discord.Interaction, file: discord.Attachment) -> None:
+        lang = await self.server_lang(interaction.guild_id)
         if file.size > MAX_PACK_BYTES:
-            await interaction.response.send_message(f"Too large ({file.size} bytes).", ephemeral=True)
+            too_large = PackError("pack_too_large", size=file.size, limit=MAX_PACK_BYTES)
+            await interaction.response.send_message(error_text(lang, too_large), ephemeral=True)
             return
         try:
             pack = load_pack(await file.read())
         except PackError as exc:
-            await interaction.response.send_message(f"Not loaded: {user_text(exc, 1000)}", ephemeral=True)
+            why = error_text(lang, exc)
+            await interaction.response.send_message(ui(lang, "pack.not_loaded", why=why), ephemeral=True)
             return
         try:
             await self.bot.storage.save_elite_pack(
@@ -577,20 +609,22 @@ class EliteCog(commands.Cog, name="ELITE"):
             )
         except Exception:
             log.exception("could not store the ELITE data pack")
-            await interaction.response.send_message("Not loaded: the pack could not be stored.", ephemeral=True)
+            await interaction.response.send_message(ui(lang, "pack.not_stored"), ephemeral=True)
             return
         self.packs[interaction.guild_id or 0] = pack
-        await interaction.response.send_message(
-            f"Pack loaded: {len(pack.swarm_spawn)} swarm spawn cards, {len(pack.bosses)} bosses, "
-            f"{len(pack.events)} events, {len(pack.equipment)} equipment cards. New games use it.",
-            ephemeral=True,
-        )
+        counts = {
+            "swarm": len(pack.swarm_spawn),
+            "bosses": len(pack.bosses),
+            "events": len(pack.events),
+            "equipment": len(pack.equipment),
+        }
+        await interaction.response.send_message(ui(lang, "pack.loaded", **counts), ephemeral=True)
 
     @elite.command(name="schema", description="The JSON schema of an ELITE data pack")
     async def schema(self, interaction: discord.Interaction) -> None:
         data = json.dumps(pack_json_schema(), indent=2).encode()
         await interaction.response.send_message(
-            "Fill this in with your own cards' values.",
+            ui(await self.server_lang(interaction.guild_id), "schema"),
             file=discord.File(io.BytesIO(data), filename="elite-pack.schema.json"),
             ephemeral=True,
         )
