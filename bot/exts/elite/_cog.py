@@ -32,7 +32,7 @@ from discord.ext import commands
 from bot.exts.elite._i18n import error_text, ui
 from bot.exts.elite._journal import Journal, ShiftClock, apply, rebuild, roll_args
 from bot.exts.elite._session import Session
-from bot.exts.elite._voice import EliteVoice
+from bot.exts.elite._voicelink import VoiceLink
 from bot.exts.hosting.gate import serves
 from bot.exts.hosting.server_settings import server_language
 from bot.text import user_text
@@ -42,8 +42,8 @@ from engine.elite.errors import EliteError
 from engine.elite.game import EliteGame, GameError
 from engine.elite.logbook import Leaderboard
 from engine.elite.setup import EliteConfig
-from engine.elite.texts import call_text, text
-from engine.elite.timer import ALL_CALLS, TimerError
+from engine.elite.texts import text
+from engine.elite.timer import TimerError
 from engine.elite.vocab import (
     BOSSES,
     DEFEAT_CAUSES,
@@ -212,14 +212,13 @@ class EliteCog(commands.Cog, name="ELITE"):
         self.bot = bot
         self.sessions: dict[int, Session] = {}
         self.status_messages: dict[int, discord.Message] = {}
-        self.voices: dict[int, EliteVoice] = {}
+        self.voice = VoiceLink(self)
         self.tasks: dict[int, asyncio.Task[None]] = {}
         self.packs: dict[int, DataPack] = {}
         self.journals: dict[int, Journal] = {}
         self.clock: Callable[[], float] = time.monotonic
         self.sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
         self.use_voice = True
-        self._background: set[asyncio.Task[None]] = set()
 
     async def cog_load(self) -> None:
         add = getattr(self.bot, "add_dynamic_items", None)
@@ -253,6 +252,7 @@ class EliteCog(commands.Cog, name="ELITE"):
             timer = session.game.timer
             if session.game.phase == "action" and timer is not None and timer.state in ("running", "paused"):
                 self.tasks[record.channel_id] = asyncio.create_task(self._run_timer(session))
+            self.voice.after_restart(session, record.guild_id, journal.voice_channel_id, journal.paused_at_restart)
 
     async def cog_unload(self) -> None:
         remove = getattr(self.bot, "remove_dynamic_items", None)
@@ -265,12 +265,15 @@ class EliteCog(commands.Cog, name="ELITE"):
                     await self.act(session, "pause", [])
         for task in self.tasks.values():
             task.cancel()
-        for voice in self.voices.values():
-            await voice.close()
+        await self.voice.close_all()
 
     def _lang(self, raw: str | None) -> Language:
         value = raw or getattr(getattr(self.bot, "settings", None), "default_language", "en")
         return cast(Language, value) if is_language(value) else "en"
+
+    def _guild_of(self, session: Session) -> int:
+        journal = self.journals.get(session.channel_id)
+        return journal.guild_id if journal is not None else 0
 
     async def server_lang(self, guild_id: int | None) -> Language:
         """The server's language setting (for messages outside a game), else the bot's default."""
@@ -337,22 +340,11 @@ class EliteCog(commands.Cog, name="ELITE"):
         journal.status_message_id = getattr(status, "id", None)
         await self._store(session)
         if self.use_voice:
-            await self._join_voice(interaction, session)
-
-    async def _join_voice(self, interaction: discord.Interaction, session: Session) -> None:
-        game = session.game
-        voice = EliteVoice(session.lang, lambda: game.timer.remaining() if game.timer else 120.0)
-        why = await voice.connect(interaction.user)
-        if why is not None:
-            with contextlib.suppress(discord.HTTPException):
-                await interaction.followup.send(text(session.lang, "ui.no_voice", why=why), ephemeral=True)
-            return
-        self.voices[session.channel_id] = voice
-        lines = [call_text(session.lang, c) for c in ALL_CALLS]
-        lines += [text(session.lang, k) for k in ("say.paused", "say.resumed", "say.get_ready")]
-        task = asyncio.create_task(voice.prepare(lines))
-        self._background.add(task)
-        task.add_done_callback(self._background.discard)
+            why = await self.voice.join(session, guild_id, member=interaction.user)
+            if why is not None:
+                text_only = ui(lang, "voice.text_only", why=ui(lang, f"voice.{why}"))
+                with contextlib.suppress(discord.HTTPException):
+                    await interaction.followup.send(text_only, ephemeral=True)
 
     # -- the buttons -------------------------------------------------------------------------------
     async def on_button(self, interaction: discord.Interaction, channel_id: int, action: str) -> None:
@@ -362,6 +354,9 @@ class EliteCog(commands.Cog, name="ELITE"):
             return
         game = session.game
         try:
+            if action == "voice":
+                await self.voice.rejoin_clicked(interaction, session, self._guild_of(session))
+                return
             if action in ("peek", "reveal"):
                 if game.exploration is None:
                     raise GameError("no_exploration")
@@ -431,11 +426,8 @@ class EliteCog(commands.Cog, name="ELITE"):
 
     async def _after(self, session: Session, lines: list[str], action: str) -> None:
         """Speak, refresh the status message, and run or stop the timer task."""
-        voice = self.voices.get(session.channel_id)
-        timer = session.game.timer
-        if voice is not None:
-            voice.music(session.game.phase == "action" and timer is not None and timer.state == "running")
-            await voice.say(lines)
+        self.voice.sync(session)  # before the words: a call planned now is never queued behind them
+        await self.voice.say(session, lines)
         if action in ("reveal", "defeat"):  # answered in an ephemeral: the status message needs an edit
             await self._refresh(session)
         if action == "start":
@@ -482,7 +474,9 @@ class EliteCog(commands.Cog, name="ELITE"):
             await message.edit(content=session.status(), view=view, allowed_mentions=NO_PINGS)
 
     async def _run_timer(self, session: Session) -> None:
-        """Sleep to the next call (at most TICK_S at a time), speak it, refresh on marks and time's up."""
+        """Sleep to the next call (at most TICK_S at a time) and poll the timer: its state changes are
+        journalled and shown.  The calls are not spoken from here: voice has them planned on the
+        timer's clock (VoiceLink.sync), so the loop's lateness never reaches the audio."""
         game = session.game
         while game.phase == "action" and game.timer is not None and game.timer.state in ("running", "paused"):
             due = game.timer.next_due()
@@ -497,10 +491,7 @@ class EliteCog(commands.Cog, name="ELITE"):
             if journal is not None:  # a call changes the timer's state: journal it
                 journal.actions.append([at, "poll"])
                 await self._store(session)
-            voice = self.voices.get(session.channel_id)
-            if voice is not None:
-                await voice.say(words, interrupt=True)
-                voice.music(game.timer.state == "running")
+            self.voice.sync(session)
             if any(not w.isdigit() for w in words):
                 await self._refresh(session)
 
@@ -508,9 +499,7 @@ class EliteCog(commands.Cog, name="ELITE"):
         task = self.tasks.pop(session.channel_id, None)
         if task is not None and task is not asyncio.current_task():
             task.cancel()
-        voice = self.voices.pop(session.channel_id, None)
-        if voice is not None:
-            await voice.close()
+        await self.voice.close(session.channel_id)
         row = session.row()
         journal = self.journals.pop(session.channel_id, None)
         gid = journal.guild_id if journal is not None else 0
