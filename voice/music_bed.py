@@ -290,16 +290,18 @@ class MixedSource:
         """The call whose first frame goes out now, put in place of any speech queued (under the lock).
 
         A call starts on the frame nearest its start (within half a frame), so its first audible
-        sample is within half a frame of its instant; one too stale to be news is dropped.
+        sample is within half a frame of its instant; a late one (handed over after its start)
+        skips the lead-in it no longer has time for, and one too stale to be news is dropped.
         """
         started = None
         while self._calls and now >= self._calls[0].start - FRAME_S / 2:
             call = self._calls.pop(0)
             if now - call.start > CALL_STALE_S:
                 continue
+            skip = min(call.lead_frames, max(0, round((now - call.start) / FRAME_S)))
             self._speech.clear()
-            self._speech.extend(call.frames)
-            started = call
+            self._speech.extend(call.frames[skip:])
+            started = ScheduledCall(call.due, [], call.key, call.lead_frames - skip)
         return started
 
     # -- the event loop's side ---------------------------------------------------------------------

@@ -73,6 +73,9 @@ class Response:
     async def send_message(self, content: str | None = None, **kw: Any) -> None:
         await self._answer("send", content, kw)
 
+    async def defer(self, **kw: Any) -> None:
+        await self._answer("defer", None, kw)
+
     async def edit_message(self, content: str | None = None, **kw: Any) -> None:
         await self._answer("edit", content, kw)
         if self.target is not None:  # a component's answer edits the message it sits on

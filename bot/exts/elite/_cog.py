@@ -30,7 +30,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.exts.elite._i18n import error_text, ui
-from bot.exts.elite._journal import Journal, ShiftClock, apply, rebuild, roll_args
+from bot.exts.elite._journal import RESTART, Journal, ShiftClock, apply, rebuild, roll_args
 from bot.exts.elite._session import Session
 from bot.exts.elite._voicelink import VoiceLink
 from bot.exts.hosting.gate import serves
@@ -262,7 +262,7 @@ class EliteCog(commands.Cog, name="ELITE"):
             timer = session.game.timer
             if session.game.phase == "action" and timer is not None and timer.state == "running":
                 with contextlib.suppress(GameError, TimerError):
-                    await self.act(session, "pause", [])
+                    await self.act(session, "pause", [RESTART])
         for task in self.tasks.values():
             task.cancel()
         await self.voice.close_all()

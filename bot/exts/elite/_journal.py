@@ -26,6 +26,7 @@ from engine.elite.vocab import BOSSES, DEFEAT_CAUSES, HEROES, SWARM_TYPES, HeroI
 from engine.vocab import Language
 
 JOURNAL_VERSION = 1
+RESTART = "restart"  # the argument of a pause the bot made when it stopped (`[time, "pause", RESTART]`)
 
 
 class ShiftClock:
@@ -154,6 +155,7 @@ def rebuild(state: dict[str, Any], pack: DataPack | None, base_clock: Callable[[
     timer = game.timer
     if game.phase == "action" and timer is not None and timer.state == "running":
         session.pause()
-        journal.actions.append([clock(), "pause"])
-        journal.paused_at_restart = True
+        journal.actions.append([clock(), "pause", RESTART])
+    last = journal.actions[-1] if journal.actions else []
+    journal.paused_at_restart = timer is not None and timer.state == "paused" and last[1:] == ["pause", RESTART]
     return session, journal

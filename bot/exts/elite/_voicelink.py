@@ -25,6 +25,7 @@ from bot.exts.elite._voice import EliteVoice, Speech
 from bot.exts.hosting.server_settings import load_settings
 from engine.elite.texts import call_text, text
 from engine.elite.timer import ALL_CALLS
+from voice.music_bed import MusicBed
 from voice.pcm_speech import speech_for
 
 if TYPE_CHECKING:
@@ -53,6 +54,8 @@ class VoiceLink:
     def __init__(self, cog: EliteCog) -> None:
         self.cog = cog
         self.voices: dict[int, EliteVoice] = {}
+        #: one bed for every game of the process (its loops are rendered once); tests may swap it
+        self.bed = MusicBed()
         #: tests replace it: (guild id) -> speech, or a reason code when there is none
         self.speech: Callable[[int], Any] = self._service_speech
         self._background: set[asyncio.Task[Any]] = set()
@@ -79,7 +82,11 @@ class VoiceLink:
             return speech
         game = session.game
         voice = EliteVoice(
-            session.lang, lambda: game.timer.remaining() if game.timer else 120.0, speech, clock=game.clock
+            session.lang,
+            lambda: game.timer.remaining() if game.timer else 120.0,
+            speech,
+            clock=game.clock,
+            bed=self.bed,
         )
         why = await (voice.connect(member) if member is not None else voice.connect_to(channel))
         if why is not None:
