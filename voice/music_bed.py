@@ -20,10 +20,12 @@ any queued speech.  While speech plays the bed is ducked (fast attack, slow rele
 stay intelligible over the music.
 
 Timer calls are not queued when the event loop gets round to them: they are handed over ahead of
-time with their instant (`at`), and `read()`, on the player thread, starts a call on the frame
-that puts its first audible sample within half a frame of that instant (as `voice.mixer` does for
-the intercom), cutting off any announcement still playing.  So the event loop's jitter never
-reaches a call; a pause or a time change takes back the calls not started yet (`drop_calls`).
+time with their instant (`at`), and `read()`, on the player thread, starts a call in the frame
+that contains its instant, shifted inside that frame to the sample, so its first audible sample
+is heard on the instant (the intercom's Opus mixer can only start on a frame boundary, within
+half a frame; this source is PCM, so it can do better), cutting off any announcement still
+playing.  So the event loop's jitter never reaches a call; a pause or a time change takes back
+the calls not started yet (`drop_calls`).
 """
 
 from __future__ import annotations
@@ -49,6 +51,7 @@ STAGE_PEAK: tuple[float, ...] = (0.13, 0.16, 0.19, 0.22, 0.25)  # of full scale:
 DUCK_GAIN = 0.15  # about -16.5 dB under speech
 DUCK_ATTACK_FRAMES = 2  # 40 ms down
 DUCK_RELEASE_FRAMES = 20  # 400 ms back up
+_PAIR = FRAME_BYTES // SAMPLES_PER_FRAME  # bytes per stereo sample
 CALL_STALE_S = 1.0  # a call that could not start within this of its instant is dropped, not played late
 _FULL = 32767
 
@@ -167,7 +170,7 @@ class ScheduledCall:
     """Speech due at `due` (clock seconds): its first audible sample is `lead_frames` frames in."""
 
     due: float
-    frames: list[bytes] = field(compare=False)
+    pcm: bytes = field(compare=False)
     key: Hashable = field(default=None, compare=False)
     lead_frames: int = field(default=1, compare=False)
 
@@ -178,7 +181,6 @@ class ScheduledCall:
 
 
 def _split(pcm: bytes) -> list[bytes]:
-    pcm = bytes(pcm)
     if len(pcm) % FRAME_BYTES:
         pcm += bytes(FRAME_BYTES - len(pcm) % FRAME_BYTES)
     return [pcm[i : i + FRAME_BYTES] for i in range(0, len(pcm), FRAME_BYTES)]
@@ -233,15 +235,14 @@ class MixedSource:
     def read(self) -> bytes:
         """The next 20 ms: 3,840 bytes of 48 kHz s16 stereo, never shorter (the bed never ends)."""
         self.frames_read += 1
-        started: ScheduledCall | None = None
-        now = 0.0
+        started: tuple[ScheduledCall, float] | None = None
         with self._lock:
             if self._calls and self.clock is not None:
-                now = self.clock()
-                started = self._start_due(now)
+                started = self._start_due(self.clock())
             speech = self._speech.popleft() if self._speech else None
         if started is not None and self.on_call is not None:
-            self.on_call(started.key, started.due, now + started.lead_frames * FRAME_S)
+            call, heard = started
+            self.on_call(call.key, call.due, heard)
         target = DUCK_GAIN if speech is not None else 1.0
         g0 = self._gain
         if target < g0:
@@ -286,22 +287,26 @@ class MixedSource:
         self._position += SAMPLES_PER_FRAME
         return frame
 
-    def _start_due(self, now: float) -> ScheduledCall | None:
-        """The call whose first frame goes out now, put in place of any speech queued (under the lock).
+    def _start_due(self, now: float) -> tuple[ScheduledCall, float] | None:
+        """The call that starts in the frame going out now, put in place of any speech queued
+        (under the lock); with the instant its first audible sample will be heard.
 
-        A call starts on the frame nearest its start (within half a frame), so its first audible
-        sample is within half a frame of its instant; a late one (handed over after its start)
-        skips the lead-in it no longer has time for, and one too stale to be news is dropped.
+        The frame read at `now` is heard from `now` for 20 ms; a call whose start falls inside it
+        is shifted by whole samples so its onset lands on its instant.  A late one (handed over
+        after its start) loses the lead-in it has no time for, never its words; one too stale
+        to be news is dropped.
         """
         started = None
-        while self._calls and now >= self._calls[0].start - FRAME_S / 2:
+        while self._calls and self._calls[0].start - now < FRAME_S:
             call = self._calls.pop(0)
             if now - call.start > CALL_STALE_S:
                 continue
-            skip = min(call.lead_frames, max(0, round((now - call.start) / FRAME_S)))
+            lead = call.lead_frames * SAMPLES_PER_FRAME
+            shift = max(-lead, round((call.start - now) * SAMPLE_RATE))  # samples of this frame before it
+            pcm = bytes(_PAIR * shift) + call.pcm if shift >= 0 else call.pcm[-_PAIR * shift :]
             self._speech.clear()
-            self._speech.extend(call.frames[skip:])
-            started = ScheduledCall(call.due, [], call.key, call.lead_frames - skip)
+            self._speech.extend(_split(pcm))
+            started = (call, now + (shift + lead) / SAMPLE_RATE)
         return started
 
     # -- the event loop's side ---------------------------------------------------------------------
@@ -312,7 +317,7 @@ class MixedSource:
         """
         if self.clock is None:
             raise RuntimeError("scheduled speech needs the source's clock")
-        call = ScheduledCall(due, _split(pcm), key, lead_frames)
+        call = ScheduledCall(due, bytes(pcm), key, lead_frames)
         with self._lock:
             if key is not None:
                 self._calls = [c for c in self._calls if c.key != key]
