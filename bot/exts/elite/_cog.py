@@ -4,12 +4,17 @@ One game per channel.  `/elite start` is the wizard (map, mission, difficulty, p
 then a hero picker); the director then posts the setup and ONE status message, which it edits
 after every step; its buttons drive the round (Next, Start, Pause/Resume, -15 s, +15 s, Peek,
 Reveal, Victory, Defeat, Stop).  The Action Phase timer runs in a task that sleeps until the next
-call (never more than `TICK_S`, so a time change is honoured at once) and speaks it in voice.
+call (never more than `TICK_S`, so a time change is honoured at once) and polls it; the spoken
+calls are planned ahead in the voice source on the timer's clock (_voicelink.py), so they are
+heard on their instant whatever the event loop is doing.  Refusals are engine codes worded by
+_i18n.py in the game's language.
 
 Storage (bot/storage/platform.py, both backends): a game in progress is journalled and stored on
 every step (`start_elite_game` / `update_elite_game`, see _journal.py) and resumed when the cog
 loads; a finished game becomes a logbook row with `game = "elite"` (`record_game`), read back for
-`/elite board` by `elite_board`; a server's data pack is stored with `save_elite_pack`.
+`/elite board` by `elite_board`; a server's data pack is stored with `save_elite_pack`.  A resumed
+game rejoins the voice channel it spoke in (stored in the journal), or posts why not with a
+host-only "Rejoin voice" button (custom id `elite:voice:<channel>`).
 """
 
 from __future__ import annotations
