@@ -146,6 +146,7 @@ class ControlView(discord.ui.View):
             ("victory", text(lang, "ui.victory"), discord.ButtonStyle.success, 1),
             ("defeat", text(lang, "ui.defeat"), discord.ButtonStyle.danger, 1),
             ("stop", text(lang, "ui.stop"), discord.ButtonStyle.danger, 1),
+            ("voice", ui(lang, "voice.rejoin"), discord.ButtonStyle.secondary, 2),  # the host's, any time
         ]
         for action, label, style, row in buttons:
             self.add_item(EliteButton(action, channel_id, label=label, style=style, row=row))
