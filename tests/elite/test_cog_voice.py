@@ -326,6 +326,8 @@ async def test_a_russian_host_without_voice_is_told_why_in_russian(rig: Any) -> 
     pick = ix(channel)
     await picker._picked(pick)
     assert pick.followup.sent == ["Голос: зайдите в голосовой канал, чтобы слышать таймер. Игра идёт в тексте."]
+    voice_button = channel.posted[-1].view.children[-1]  # the host brings voice later with it
+    assert voice_button.custom_id == f"elite:voice:{channel.id}" and voice_button.item.label == "Вернуть голос"
 
     async def no_service(guild_id: int) -> str:
         return "no_speech"
