@@ -44,6 +44,7 @@ class PcmSpeech:
         self.renderer = renderer
         self._blocking = run_blocking
         self._pcm: dict[tuple[str, str], bytes] = {}
+        self._rendering: dict[tuple[str, str], asyncio.Future[bytes | None]] = {}
         self.sources: dict[str, int] = {}  # engine name -> lines it rendered (cache hits included)
 
     def ready(self, text: str, lang: str) -> bytes | None:
@@ -55,6 +56,15 @@ class PcmSpeech:
         found = self._pcm.get((text, lang))
         if found is not None:
             return found
+        busy = self._rendering.get((text, lang))
+        if busy is not None:  # the same line asked for twice at once (prepare and a planned call)
+            return await asyncio.shield(busy)
+        task = asyncio.ensure_future(self._render(text, lang))
+        self._rendering[(text, lang)] = task
+        task.add_done_callback(lambda _: self._rendering.pop((text, lang), None))
+        return await asyncio.shield(task)
+
+    async def _render(self, text: str, lang: str) -> bytes | None:
         try:
             clip = await self.renderer.speech(text, lang)
             pcm: bytes = await self._blocking(clip_to_pcm, clip)

@@ -70,3 +70,12 @@ def test_a_silent_clip_is_no_speech() -> None:
     from voice.audio import silence_clip
 
     assert clip_to_pcm(silence_clip(0.2)) == b""
+
+
+async def test_a_line_asked_for_twice_at_once_is_rendered_once(tmp_path: Path) -> None:
+    import asyncio
+
+    gtts, espeak = FakeEngine("gtts"), FakeEngine("espeak")
+    speech = speech_for(service(tmp_path, gtts, espeak), "espeak")
+    first, second = await asyncio.gather(speech.pcm("Ten", "en"), speech.pcm("Ten", "en"))
+    assert first is not None and first == second and espeak.calls == [("Ten", "en")]

@@ -281,13 +281,13 @@ class EliteCog(commands.Cog, name="ELITE"):
         journal = self.journals.get(session.channel_id)
         return journal.guild_id if journal is not None else 0
 
-    async def server_lang(self, guild_id: int | None) -> Language:
-        """The server's language setting (for messages outside a game), else the bot's default."""
+    async def server_lang(self, guild_id: int | None) -> str:
+        """The server's language setting (en, ru, cs or sk: the locale tables have all four) for
+        messages outside a game, else the bot's default."""
         try:
-            value = await server_language(self.bot.storage, guild_id, self._lang(None))
+            return await server_language(self.bot.storage, guild_id, self._lang(None))
         except Exception:  # a settings read never stops an answer
             return self._lang(None)
-        return self._lang(value)
 
     # -- the wizard --------------------------------------------------------------------------------
     @elite.command(name="start", description="Set up a Project: ELITE game in this channel")

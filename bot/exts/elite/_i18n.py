@@ -9,6 +9,8 @@ may echo what an owner typed (a data pack's path and the validator's words) is m
 
 from __future__ import annotations
 
+from typing import cast
+
 from bot.i18n import t
 from bot.text import user_text
 from engine.elite.errors import EliteError, Value
@@ -23,6 +25,7 @@ _TYPED = ("where", "detail")
 
 
 def _shown(lang: Language, name: str, value: Value) -> str:
+    """A value as shown: names in the game's language (English where ELITE has no table)."""
     if name in _NAMED:
         return text(lang, f"{_NAMED[name]}.{value}")
     if name == "alien":
@@ -32,9 +35,9 @@ def _shown(lang: Language, name: str, value: Value) -> str:
     return str(value)
 
 
-def error_text(lang: Language, error: EliteError) -> str:
+def error_text(lang: str, error: EliteError) -> str:
     """The refusal in `lang` (English for a language without the key, never the bare code)."""
-    values = {name: _shown(lang, name, value) for name, value in error.values.items()}
+    values = {name: _shown(cast(Language, lang), name, value) for name, value in error.values.items()}
     return t(lang, f"elite.error.{error.code}", **values)
 
 

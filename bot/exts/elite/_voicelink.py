@@ -23,7 +23,7 @@ from bot.exts.elite._i18n import ui
 from bot.exts.elite._session import Session
 from bot.exts.elite._voice import EliteVoice, Speech
 from bot.exts.hosting.server_settings import load_settings
-from engine.elite.texts import call_text, text
+from engine.elite.texts import TEXTS, call_text, text
 from engine.elite.timer import ALL_CALLS
 from voice.music_bed import MusicBed
 from voice.pcm_speech import speech_for
@@ -82,7 +82,7 @@ class VoiceLink:
             return speech
         game = session.game
         voice = EliteVoice(
-            session.lang,
+            session.lang if session.lang in TEXTS else "en",  # the words are English where ELITE has no table
             lambda: game.timer.remaining() if game.timer else 120.0,
             speech,
             clock=game.clock,
