@@ -335,3 +335,39 @@ async def test_a_russian_host_without_voice_is_told_why_in_russian(rig: Any) -> 
     cog.voice.speech = no_service
     session = cog.sessions[channel.id]
     assert await cog.voice.join(session, 42, member=make_member("x", voice_channel=voice_channel())) == "no_speech"
+
+
+async def test_a_step_handled_late_never_plays_a_call_twice(rig: Any) -> None:
+    """The timer task stalls (a slow database) past the end of the phase; when it catches up and
+    syncs voice, the source already played "time's up" on its instant and must not play it again."""
+    _, channel, clock, storage = rig
+    speech = LevelSpeech()
+    cog = voice_cog(storage, clock, speech)
+    host = make_member("host", voice_channel=voice_channel())
+    await begin_in_voice(cog, channel, host)
+    for _ in range(3):
+        await press(cog, channel, "next", user=host.id)
+    await asyncio.sleep(0)
+    await press(cog, channel, "start", user=host.id)
+    cog.tasks[channel.id].cancel()  # stalled: nothing polls the timer any more
+    session = cog.sessions[channel.id]
+    source: MixedSource = cog.voice.voices[channel.id].source
+    end = clock() + 120.0
+    times_up = speech.level(text("en", "say.times_up"))
+
+    def onsets(frames: int) -> list[float]:
+        found, previous = [], 0
+        for _ in range(frames):
+            out = array.array("h")
+            out.frombytes(source.read())
+            if out[0] == times_up and previous != times_up:
+                found.append(clock())
+            previous = out[0]
+            clock.advance(FRAME_S)
+        return found
+
+    assert onsets(int(121 / FRAME_S)) == [pytest.approx(end)]
+    assert session.game.timer.state == "running"  # type: ignore[union-attr]  # not polled yet
+    cog.voice.sync(session)  # the late step catches up
+    assert source.scheduled() == []
+    assert onsets(100) == []

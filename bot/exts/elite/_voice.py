@@ -64,6 +64,7 @@ class EliteVoice:
         self.channel_id: int | None = None
         self._pending: set[asyncio.Task[None]] = set()
         self._plan_version = 0
+        self._plan_end: float | None = None  # the timer end the calls in the source were planned for
 
     # -- joining -----------------------------------------------------------------------------------
     async def connect(self, member: Any) -> str | None:
@@ -109,14 +110,19 @@ class EliteVoice:
             if pcm:
                 self.source.say(pcm)
 
-    def plan_calls(self, plan: Sequence[tuple[float, Any, str]]) -> None:
+    def plan_calls(self, plan: Sequence[tuple[float, Any, str]], *, end: float | None = None) -> None:
         """Hand the source every call to come: (instant on the timer's clock, key, words).
 
-        Replaces the previous plan (calls not started yet); a call whose words are not rendered
-        yet is rendered now and handed over when ready (the source drops it if that is too late).
+        Replaces the previous plan (calls not started yet), unless it was made for the same
+        timer `end`: then the source already holds it, minus the calls it has played.  A call
+        whose words are not rendered yet is rendered now and handed over when ready (the source
+        drops it if that is too late).
         """
         if self.client is None:
             return
+        if end is not None and self._plan_end is not None and abs(end - self._plan_end) < 1e-6:
+            return
+        self._plan_end = end
         self._plan_version += 1
         self.source.drop_calls(after=self.clock())
         for due, key, words in plan:
@@ -133,8 +139,13 @@ class EliteVoice:
         if pcm and version == self._plan_version and self.client is not None:
             self.source.at(due, pcm, key=key, lead_frames=self.speech.lead_frames)
 
+    def forget_plan(self) -> None:
+        """The next `plan_calls` replaces the plan even for the same timer end."""
+        self._plan_end = None
+
     def cancel_calls(self) -> None:
         """A pause (or the end): the calls not started yet are taken back."""
+        self._plan_end = None
         self._plan_version += 1
         self.source.drop_calls(after=self.clock())
 

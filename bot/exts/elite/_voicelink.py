@@ -41,13 +41,21 @@ def running(session: Session) -> bool:
     return session.game.phase == "action" and timer is not None and timer.state == "running"
 
 
-def call_plan(session: Session) -> list[tuple[float, int, str]]:
-    """(instant on the game's clock, key, words) of every timer call still to come."""
+def call_plan(session: Session) -> tuple[float | None, list[tuple[float, int, str]]]:
+    """The instant the running timer ends (on the game's clock, None if it does not run) and
+    (instant, key, words) of every call still to come.
+
+    The end instant changes only when the timer starts, resumes or is changed, so it tells a
+    plan that needs replacing from one the source already holds: a step handled late (the
+    database was slow) must not plan again a call the source has already played.
+    """
     game = session.game
-    if not running(session) or game.timer is None:
-        return []
+    timer = game.timer
+    if not running(session) or timer is None:
+        return None, []
     now = game.clock()
-    return [(now + offset, call.seconds, call_text(session.lang, call)) for offset, call in game.timer.schedule()]
+    end = now + timer.length_s - timer.elapsed()  # not clamped at 0, unlike remaining()
+    return end, [(now + offset, call.seconds, call_text(session.lang, call)) for offset, call in timer.schedule()]
 
 
 class VoiceLink:
@@ -108,7 +116,8 @@ class VoiceLink:
     async def _prepare(self, session: Session, voice: EliteVoice, lines: list[str]) -> None:
         await voice.prepare(lines)
         if self.voices.get(session.channel_id) is voice:
-            self.sync(session)  # calls planned before their words were ready are planned again
+            voice.forget_plan()  # calls planned before their words were ready are planned again
+            self.sync(session)
 
     def _spawn(self, work: Any) -> asyncio.Task[Any]:
         task = asyncio.create_task(work)
@@ -125,7 +134,8 @@ class VoiceLink:
         on = running(session)
         voice.music(on)
         if on:
-            voice.plan_calls(call_plan(session))
+            end, plan = call_plan(session)
+            voice.plan_calls(plan, end=end)
         elif session.game.timer is None or session.game.timer.state != "times_up":
             voice.cancel_calls()  # (time's up: the last call may still be starting; nothing follows it)
 
