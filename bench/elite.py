@@ -7,9 +7,15 @@ Figures (the last line is one JSON object with all of them):
   * mix_ms_per_frame: `MixedSource.read()` for one 20 ms frame (bed only / bed + speech /
     during a crossfade); the budget is 20 ms, and the player thread calls it 50 times a second;
   * speech_over_bed_db: a speech-like signal over the loudest stage, ducked (the test asks >= 18);
-  * call_lateness_ms p50/max: a real-time Action Phase of `--seconds` on `time.monotonic` and
-    `asyncio.sleep`, driven by the cog's own loop (sleep to next call, at most TICK_S): how late
-    each spoken call fires after its exact instant.
+  * call_lateness_ms p50/max (|first audible sample - instant|): a real-time Action Phase of
+    `--seconds` whose calls are planned in the mixed source on `time.monotonic` (as the director
+    does), played by discord.py's own `AudioPlayer` thread (20 ms pacing) into a fake voice
+    client, with the music under them; a frame counts as heard from the instant it is read;
+  * read_jitter_ms p50/max: how far from its own 20 ms grid the player thread read each frame,
+    which the figure above cannot see (a listener hears the grid): the real error of a call is
+    at most this;
+  * poll_lateness_ms p50/max: for comparison, how late the cog's timer task (sleep to the next
+    call, at most TICK_S) polls each call: what a call spoken from the event loop would be late by.
 """
 
 from __future__ import annotations
@@ -26,11 +32,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from discord.player import AudioPlayer
+
+from bench.voice import FakeVoiceClient
 from bot.exts.elite._cog import TICK_S
 from engine.elite.timer import ActionTimer
 from tests.elite.signals import speech_like
 from voice.audio import FRAME_BYTES, rms
-from voice.music_bed import CROSSFADE_FRAMES, MixedSource, MusicBed
+from voice.music_bed import CROSSFADE_FRAMES, MixedSource, MusicBed, as_discord_source
 
 
 def per_frame_ms(source: MixedSource, frames: int) -> float:
@@ -51,6 +60,40 @@ async def lateness(seconds: float) -> list[float]:
         for call in timer.poll():
             exact = started + seconds - call.seconds
             late.append((time.monotonic() - exact) * 1000)
+    return late
+
+
+async def audible_lateness(bed: MusicBed, seconds: float, jitter: list[float]) -> list[float]:
+    """Calls planned in the mixed source, played by discord.py's AudioPlayer thread: |audible - due| in ms."""
+    loop = asyncio.get_running_loop()
+    timer = ActionTimer(time.monotonic, seconds)
+    late: list[float] = []
+    source = MixedSource(
+        bed, timer.remaining, clock=time.monotonic, on_call=lambda _key, due, at: late.append(abs(at - due) * 1000)
+    )
+    reads: list[float] = []
+    wrapped = as_discord_source(source)
+    plain_read = wrapped.read
+
+    def read() -> bytes:
+        reads.append(time.monotonic())
+        return bytes(plain_read())
+
+    wrapped.read = read
+    player = AudioPlayer(wrapped, FakeVoiceClient(loop), after=lambda _e: None)  # type: ignore[arg-type]
+    player.start()
+    await asyncio.sleep(0.2)  # the player's pacing loop is running
+    timer.start()
+    now = time.monotonic()
+    call = bytes(FRAME_BYTES) + speech_like(0.4, 0.8)  # one lead-in frame, as rendered lines have
+    for offset, c in timer.schedule():
+        source.at(now + offset, call, key=c.seconds)
+    await asyncio.sleep(seconds + 0.5)
+    player.stop()
+    await asyncio.to_thread(player.join, 2)
+    steady = reads[1:]  # discord.py waits two frames after its first read, then keeps its grid
+    origin = statistics.median(t - 0.02 * n for n, t in enumerate(steady))
+    jitter.extend(abs(t - 0.02 * n - origin) * 1000 for n, t in enumerate(steady))
     return late
 
 
@@ -85,7 +128,9 @@ def main() -> None:
         under.extend(x - y for x, y in zip(a, b, strict=True))
     snr = 20 * math.log10(rms(b"".join(chunks)) / rms(under.tobytes()))
 
-    late = asyncio.run(lateness(args.seconds))
+    polled = asyncio.run(lateness(args.seconds))
+    jitter: list[float] = []
+    late = asyncio.run(audible_lateness(bed, args.seconds, jitter))
     figures = {
         "bed_prepare_s": round(prepare_s, 3),
         "mix_ms_per_frame_bed": round(bed_only, 3),
@@ -95,6 +140,10 @@ def main() -> None:
         "calls": len(late),
         "call_lateness_ms_p50": round(statistics.median(late), 2),
         "call_lateness_ms_max": round(max(late), 2),
+        "read_jitter_ms_p50": round(statistics.median(jitter), 2),
+        "read_jitter_ms_max": round(max(jitter), 2),
+        "poll_lateness_ms_p50": round(statistics.median(polled), 2),
+        "poll_lateness_ms_max": round(max(polled), 2),
     }
     for key, value in figures.items():
         print(f"{key:>28}: {value}")

@@ -18,20 +18,30 @@ crossfades over `CROSSFADE_FRAMES` so nothing clicks.
 every 20 ms it returns a 3,840-byte frame (48 kHz s16 stereo, as `voice.audio`) of the bed plus
 any queued speech.  While speech plays the bed is ducked (fast attack, slow release), so the calls
 stay intelligible over the music.
+
+Timer calls are not queued when the event loop gets round to them: they are handed over ahead of
+time with their instant (`at`), and `read()`, on the player thread, starts a call in the frame
+that contains its instant, shifted inside that frame to the sample, so its first audible sample
+is heard on the instant (the intercom's Opus mixer can only start on a frame boundary, within
+half a frame; this source is PCM, so it can do better), cutting off any announcement still
+playing.  So the event loop's jitter never reaches a call; a pause or a time change takes back
+the calls not started yet (`drop_calls`).
 """
 
 from __future__ import annotations
 
 import array
+import bisect
 import math
 import random
 import threading
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
-from voice.audio import FRAME_BYTES, SAMPLE_RATE, SAMPLES_PER_FRAME
+from voice.audio import FRAME_BYTES, FRAME_S, SAMPLE_RATE, SAMPLES_PER_FRAME
 
 STAGE_FLOORS_S: tuple[float, ...] = (90.0, 60.0, 30.0, 10.0)  # stage n while seconds left > floor[n]
 STAGE_BPM: tuple[int, ...] = (84, 96, 112, 128, 150)
@@ -41,6 +51,8 @@ STAGE_PEAK: tuple[float, ...] = (0.13, 0.16, 0.19, 0.22, 0.25)  # of full scale:
 DUCK_GAIN = 0.15  # about -16.5 dB under speech
 DUCK_ATTACK_FRAMES = 2  # 40 ms down
 DUCK_RELEASE_FRAMES = 20  # 400 ms back up
+_PAIR = FRAME_BYTES // SAMPLES_PER_FRAME  # bytes per stereo sample
+CALL_STALE_S = 1.0  # a call that could not start within this of its instant is dropped, not played late
 _FULL = 32767
 
 _MINOR = (0, 3, 7, 10, 12, 10, 7, 3)  # an A-minor arpeggio, in semitones
@@ -153,6 +165,27 @@ class MusicBed:
         return chunk
 
 
+@dataclass(order=True)
+class ScheduledCall:
+    """Speech due at `due` (clock seconds): its first audible sample is `lead_frames` frames in."""
+
+    due: float
+    pcm: bytes = field(compare=False)
+    key: Hashable = field(default=None, compare=False)
+    lead_frames: int = field(default=1, compare=False)
+
+    @property
+    def start(self) -> float:
+        """The instant its first frame should go out."""
+        return self.due - self.lead_frames * FRAME_S
+
+
+def _split(pcm: bytes) -> list[bytes]:
+    if len(pcm) % FRAME_BYTES:
+        pcm += bytes(FRAME_BYTES - len(pcm) % FRAME_BYTES)
+    return [pcm[i : i + FRAME_BYTES] for i in range(0, len(pcm), FRAME_BYTES)]
+
+
 def _clamp(v: float) -> int:
     return -_FULL if v < -_FULL else _FULL if v > _FULL else int(v)
 
@@ -162,14 +195,26 @@ class MixedSource:
 
     `seconds_left` is read once per frame (the timer's `remaining`); `music_on` is turned off while
     the timer is paused or once time is up.  `read()` is called from the voice client's thread,
-    `say()` from the event loop; a lock keeps the speech queue consistent.
+    `say()` and `at()` from the event loop; a lock keeps the queues consistent.  `clock` (the
+    timer's clock) is what scheduled calls are timed on; `on_call(key, due, started)` is told on
+    the player thread when one starts (the bench measures lateness with it).
     """
 
-    def __init__(self, bed: MusicBed, seconds_left: Callable[[], float]) -> None:
+    def __init__(
+        self,
+        bed: MusicBed,
+        seconds_left: Callable[[], float],
+        *,
+        clock: Callable[[], float] | None = None,
+        on_call: Callable[[Hashable, float, float], None] | None = None,
+    ) -> None:
         self.bed = bed
         self.seconds_left = seconds_left
+        self.clock = clock
+        self.on_call = on_call
         self.music_on = True
         self._speech: deque[bytes] = deque()
+        self._calls: list[ScheduledCall] = []  # sorted by instant
         self._lock = threading.Lock()
         self._position = 0
         self._stage = stage_for(seconds_left())
@@ -185,12 +230,19 @@ class MixedSource:
     def cleanup(self) -> None:
         with self._lock:
             self._speech.clear()
+            self._calls.clear()
 
     def read(self) -> bytes:
         """The next 20 ms: 3,840 bytes of 48 kHz s16 stereo, never shorter (the bed never ends)."""
         self.frames_read += 1
+        started: tuple[ScheduledCall, float] | None = None
         with self._lock:
+            if self._calls and self.clock is not None:
+                started = self._start_due(self.clock())
             speech = self._speech.popleft() if self._speech else None
+        if started is not None and self.on_call is not None:
+            call, heard = started
+            self.on_call(call.key, call.due, heard)
         target = DUCK_GAIN if speech is not None else 1.0
         g0 = self._gain
         if target < g0:
@@ -235,7 +287,55 @@ class MixedSource:
         self._position += SAMPLES_PER_FRAME
         return frame
 
+    def _start_due(self, now: float) -> tuple[ScheduledCall, float] | None:
+        """The call that starts in the frame going out now, put in place of any speech queued
+        (under the lock); with the instant its first audible sample will be heard.
+
+        The frame read at `now` is heard from `now` for 20 ms; a call whose start falls inside it
+        is shifted by whole samples so its onset lands on its instant.  A late one (handed over
+        after its start) loses the lead-in it has no time for, never its words; one too stale
+        to be news is dropped.
+        """
+        started = None
+        while self._calls and self._calls[0].start - now < FRAME_S:
+            call = self._calls.pop(0)
+            if now - call.start > CALL_STALE_S:
+                continue
+            lead = call.lead_frames * SAMPLES_PER_FRAME
+            shift = max(-lead, round((call.start - now) * SAMPLE_RATE))  # samples of this frame before it
+            pcm = bytes(_PAIR * shift) + call.pcm if shift >= 0 else call.pcm[-_PAIR * shift :]
+            self._speech.clear()
+            self._speech.extend(_split(pcm))
+            started = (call, now + (shift + lead) / SAMPLE_RATE)
+        return started
+
     # -- the event loop's side ---------------------------------------------------------------------
+    def at(self, due: float, pcm: bytes, *, key: Hashable = None, lead_frames: int = 1) -> None:
+        """Speak `pcm` so that its first audible sample (after `lead_frames` frames) is heard at `due`.
+
+        A call already waiting with the same `key` is replaced (a re-planned timer).  Needs `clock`.
+        """
+        if self.clock is None:
+            raise RuntimeError("scheduled speech needs the source's clock")
+        call = ScheduledCall(due, bytes(pcm), key, lead_frames)
+        with self._lock:
+            if key is not None:
+                self._calls = [c for c in self._calls if c.key != key]
+            bisect.insort(self._calls, call)
+
+    def drop_calls(self, *, after: float | None = None) -> int:
+        """Take back the scheduled calls not started yet (only those due after `after`, if given)."""
+        with self._lock:
+            keep = [] if after is None else [c for c in self._calls if c.due <= after]
+            dropped = len(self._calls) - len(keep)
+            self._calls = keep
+        return dropped
+
+    def scheduled(self) -> list[tuple[float, Hashable]]:
+        """(instant, key) of every call waiting, earliest first."""
+        with self._lock:
+            return [(c.due, c.key) for c in self._calls]
+
     def say(self, pcm: bytes, *, interrupt: bool = False) -> float:
         """Queue speech (48 kHz s16 stereo PCM); returns its length in seconds.  Lines queue, never overlap.
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from engine.common.dice import count_at_least, roll_d6s
 from engine.elite.datapack import AlienAbility, HeroTrack
+from engine.elite.errors import EliteError
 from engine.elite.vocab import HeroId
 
 
@@ -25,7 +26,7 @@ class HeroRoll:
     damage: int
 
 
-class ActivationError(ValueError):
+class ActivationError(EliteError, ValueError):
     """The alien's stats do not say how to roll (the crew reads the card instead)."""
 
 
@@ -41,7 +42,7 @@ def roll_ability(rng: random.Random, ability: AlienAbility, in_range: Mapping[He
     out: list[HeroRoll] = []
     for hero, aliens in in_range.items():
         if aliens < 0:
-            raise ActivationError(f"{hero}: a negative number of aliens in range")
+            raise ActivationError("negative_in_range", hero=hero)
         if aliens == 0:
             continue
         if ability.fixed_damage is not None:
@@ -50,7 +51,7 @@ def roll_ability(rng: random.Random, ability: AlienAbility, in_range: Mapping[He
             rolls = roll_d6s(rng, ability.dice_per_alien * aliens)
             out.append(HeroRoll(hero, aliens, rolls, count_at_least(rolls, ability.hit_value) * ability.damage_per_hit))
         else:
-            raise ActivationError("this alien's ability has neither a Hit value nor fixed damage")
+            raise ActivationError("no_ability")
     return tuple(out)
 
 

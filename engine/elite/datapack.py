@@ -14,14 +14,15 @@ from typing import Annotated, Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from engine.elite import tables
+from engine.elite.errors import EliteError
 from engine.elite.vocab import BossId, ClusterNumber, EquipmentDeck, EquipmentKind, HeroId, SwarmType
 
 PACK_VERSION = 1
 MAX_PACK_BYTES = 256_000  # far above a full set of cards; refuses accidental uploads of other files
 
 
-class PackError(ValueError):
-    """The pack is not valid; the message names the first problem and where it is."""
+class PackError(EliteError, ValueError):
+    """The pack is not valid; the values name the first problem and where it is."""
 
 
 class _Strict(BaseModel):
@@ -166,20 +167,20 @@ def load_pack(raw: str | bytes | dict[str, Any]) -> DataPack:
     """Parse and validate a pack; raise `PackError` naming the first problem (path: message)."""
     if isinstance(raw, str | bytes):
         if len(raw) > MAX_PACK_BYTES:
-            raise PackError(f"pack: too large ({len(raw)} bytes, at most {MAX_PACK_BYTES})")
+            raise PackError("pack_too_large", size=len(raw), limit=MAX_PACK_BYTES)
         try:
             raw = json.loads(raw)
         except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-            raise PackError(f"pack: not JSON ({exc})") from None
+            raise PackError("pack_not_json", detail=str(exc)) from None
     if not isinstance(raw, dict):
-        raise PackError("pack: the top level must be a JSON object")
+        raise PackError("pack_not_object")
     try:
         return DataPack.model_validate(raw)
     except ValidationError as exc:
         first = exc.errors(include_url=False)[0]
         where = _where(tuple(p for p in first["loc"] if not (isinstance(p, str) and p.startswith("function-"))))
         message = first["msg"].removeprefix("Value error, ")
-        raise PackError(f"{where}: {message}") from None
+        raise PackError("pack_invalid", where=where, detail=message) from None
 
 
 def pack_json_schema() -> dict[str, Any]:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from engine.elite import tables
+from engine.elite.errors import EliteError
 from engine.elite.vocab import ExplorationKind
 
 TokenState = Literal["hidden", "face_up", "removed"]
@@ -74,7 +75,7 @@ class PublicToken:
     peeked: int  # how many peeks happened (the crew knows someone looked, not what they saw)
 
 
-class ExplorationError(ValueError):
+class ExplorationError(EliteError, ValueError):
     """A peek or reveal at a cell without a face-down token."""
 
 
@@ -98,7 +99,7 @@ class ExplorationTokens:
     def _face_down(self, cell: int) -> _Token:
         token = self._tokens.get(cell)
         if token is None or token.state != "hidden":
-            raise ExplorationError(f"no face-down Exploration token on cell {cell}")
+            raise ExplorationError("no_hidden_token", cell=cell)
         return token
 
     def peek(self, cell: int, viewer: int) -> PeekView:
@@ -117,7 +118,7 @@ class ExplorationTokens:
     def remove_relic(self, cell: int) -> None:
         token = self._tokens.get(cell)
         if token is None or token.state != "face_up":
-            raise ExplorationError(f"no face-up Alien Relic on cell {cell}")
+            raise ExplorationError("no_relic", cell=cell)
         token.state = "removed"
 
     def public_view(self) -> tuple[PublicToken, ...]:

@@ -22,6 +22,7 @@ from engine.elite import tables
 from engine.elite.activation import ActivationError, DamageResult, HeroRoll, apply_damage, roll_ability
 from engine.elite.datapack import AlienAbility, BossCard, DataPack, EventCard, SwarmSpawnCard, SwarmStat
 from engine.elite.decks import BossDeck, SwarmDeck
+from engine.elite.errors import EliteError
 from engine.elite.exploration import ExplorationTokens, Modifiers, PeekView, Reveal
 from engine.elite.logbook import LogbookRow
 from engine.elite.setup import EliteConfig, EliteSetup, event_kind, make_setup
@@ -40,7 +41,7 @@ from engine.elite.vocab import (
 )
 
 
-class GameError(RuntimeError):
+class GameError(EliteError, RuntimeError):
     """A step asked for in the wrong phase, or on a finished game."""
 
 
@@ -139,13 +140,13 @@ class EliteGame:
     # -- guards ------------------------------------------------------------------------------------
     def _need(self, *phases: Phase) -> None:
         if self.phase == "over":
-            raise GameError("the game is over")
+            raise GameError("game_over")
         if self.phase not in phases:
-            raise GameError(f"not now: the game is in the {self.phase} phase")
+            raise GameError("wrong_phase", phase=self.phase)
 
     def _timer(self) -> ActionTimer:
         if self.phase != "action" or self.timer is None:
-            raise GameError("the timer runs only in the Action Phase")
+            raise GameError("timer_not_in_phase")
         return self.timer
 
     # -- 1. Events ---------------------------------------------------------------------------------
@@ -168,7 +169,7 @@ class EliteGame:
     def complete_event(self, number: int) -> None:
         """A persistent event's slots were filled: it stops at the end of this Action Phase."""
         if number not in self.active_events:
-            raise GameError(f"event {number} is not in play")
+            raise GameError("event_not_in_play", number=number)
         self.completed_events.add(number)
 
     # -- 2. Alien Spawn ----------------------------------------------------------------------------
@@ -214,16 +215,16 @@ class EliteGame:
     def set_boss_health(self, uid: int, health: int) -> None:
         """Without a pack the crew types the printed Health so the director can track it."""
         if health < 1:
-            raise GameError("a boss in play has at least 1 Health")
+            raise GameError("boss_health_min")
         self._boss(uid).health = health
 
     def hit_boss(self, uid: int, hits: int) -> BossHit:
         """Remove Health tokens; at 0 the boss is killed (its card and mini leave the game)."""
         boss = self._boss(uid)
         if boss.health is None:
-            raise GameError("this boss's Health is unknown: set it, or mark the boss killed")
+            raise GameError("boss_health_unknown")
         if hits < 0:
-            raise GameError("hits cannot be negative")
+            raise GameError("negative_hits")
         boss.health = max(0, boss.health - hits)
         if boss.health == 0:
             self.kill_boss(uid)
@@ -237,11 +238,11 @@ class EliteGame:
 
     def _boss(self, uid: int) -> BossInPlay:
         if self.phase == "over":
-            raise GameError("the game is over")
+            raise GameError("game_over")
         try:
             return self.bosses[uid]
         except KeyError:
-            raise GameError(f"no boss #{uid} in play") from None
+            raise GameError("no_boss", uid=uid) from None
 
     # -- 3. Action Phase ---------------------------------------------------------------------------
     def open_action(self) -> ActionTimer:
@@ -286,9 +287,9 @@ class EliteGame:
 
     def _tokens(self) -> ExplorationTokens:
         if self.phase == "over":
-            raise GameError("the game is over")
+            raise GameError("game_over")
         if self.exploration is None:
-            raise GameError("Exploration tokens exist only in the Exploration mission")
+            raise GameError("no_exploration")
         return self.exploration
 
     # -- 4. Alien Activation -----------------------------------------------------------------------
@@ -296,7 +297,7 @@ class EliteGame:
         """After time's up (or `force`, when the crew ends the phase by hand), aliens activate."""
         self._need("action")
         if not force and (self.timer is None or self.timer.state != "times_up"):
-            raise GameError("the Action Phase is still running")
+            raise GameError("action_running")
         self.phase = "activation"
         extra = self.pending.extra_move
         self.pending = Modifiers(self.pending.extra_swarm, self.pending.extra_boss, 0, self.pending.search_cards)
@@ -315,12 +316,12 @@ class EliteGame:
                 elif is_boss(alien):
                     card = self.pack.boss(alien)
             if card is None:
-                raise GameError(f"no stored values for {alien}: enter its Hit value or read the card")
+                raise GameError("no_alien_values", alien=alien)
             ability = card.ability
         try:
             return roll_ability(self._rng, ability, in_range)
         except ActivationError as exc:
-            raise GameError(str(exc)) from None
+            raise GameError(exc.code, **exc.values) from None
 
     def damage_hero(self, hero: HeroId, damage: int) -> DamageResult | None:
         """Move a hero's damage marker when the pack has the hero's track (None otherwise).
@@ -328,7 +329,7 @@ class EliteGame:
         A death ends the game at once (defeat: a hero died).
         """
         if hero not in self.config.heroes:
-            raise GameError(f"{hero} is not in this game")
+            raise GameError("hero_not_in_game", hero=hero)
         track = self.pack.hero(hero) if self.pack else None
         if track is None:
             return None
@@ -377,12 +378,12 @@ class EliteGame:
             "end_of_round": self.begin_round,
         }
         if self.phase == "over":
-            raise GameError("the game is over")
+            raise GameError("game_over")
         return steps[self.phase]()
 
     def logbook_row(self) -> LogbookRow:
         if self.result is None:
-            raise GameError("the game is not over")
+            raise GameError("game_not_over")
         return LogbookRow(
             map=self.config.map,
             mission=self.config.mission,

@@ -18,6 +18,7 @@ from typing import Literal
 
 from engine.common.clock import Clock
 from engine.elite import tables
+from engine.elite.errors import EliteError
 
 TimerState = Literal["ready", "running", "paused", "times_up"]
 CallKind = Literal["mark", "count", "times_up"]
@@ -45,14 +46,14 @@ def _all_calls() -> tuple[TimerCall, ...]:
 ALL_CALLS = _all_calls()
 
 
-class TimerError(RuntimeError):
+class TimerError(EliteError, RuntimeError):
     """An action the timer's state does not allow (e.g. pausing a timer that is not running)."""
 
 
 class ActionTimer:
     def __init__(self, clock: Clock, length_s: float = tables.ACTION_PHASE_S) -> None:
         if length_s <= 0:
-            raise TimerError("the Action Phase needs a positive length")
+            raise TimerError("timer_length")
         self._clock = clock
         self.length_s = float(length_s)
         self.state: TimerState = "ready"
@@ -87,7 +88,7 @@ class ActionTimer:
     # -- transitions -------------------------------------------------------------------------------
     def start(self) -> None:
         if self.state != "ready":
-            raise TimerError(f"cannot start a timer that is {self.state}")
+            raise TimerError("cannot_start", state=self.state)
         self.state = "running"
         self._run_from = self._clock()
         # Marks at or above the starting length are not news ("1:30 left" at the start of 1:30).
@@ -95,14 +96,14 @@ class ActionTimer:
 
     def pause(self) -> None:
         if self.state != "running":
-            raise TimerError(f"cannot pause a timer that is {self.state}")
+            raise TimerError("cannot_pause", state=self.state)
         self._bank()
         self.state = "paused"
         self.pauses += 1
 
     def resume(self) -> None:
         if self.state != "paused":
-            raise TimerError(f"cannot resume a timer that is {self.state}")
+            raise TimerError("cannot_resume", state=self.state)
         self.state = "running"
         self._run_from = self._clock()
 
@@ -112,7 +113,7 @@ class ActionTimer:
         Removing more than is left ends at zero, and the next poll calls time's up.
         """
         if self.state == "times_up":
-            raise TimerError("time is already up")
+            raise TimerError("time_up")
         self.length_s = max(self.elapsed(), self.length_s + delta_s)
         if self.state == "ready":
             self.length_s = max(1.0, self.length_s)

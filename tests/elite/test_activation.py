@@ -91,7 +91,7 @@ def test_the_game_rolls_with_pack_values_or_given_ones() -> None:
     game.spawn()
     (kara,) = game.roll_alien("shooter", {"kara": 3})
     assert len(kara.rolls) == 3 and kara.damage == sum(1 for r in kara.rolls if r >= 4)
-    with pytest.raises(GameError, match="no stored values"):
+    with pytest.raises(GameError, match="no_alien_values"):
         game.roll_alien("naga", {"kara": 1})
     (gerid,) = game.roll_alien("naga", {"gerid": 1}, AlienAbility(fixed_damage=2))
     assert gerid.damage == 2

@@ -73,6 +73,9 @@ class Response:
     async def send_message(self, content: str | None = None, **kw: Any) -> None:
         await self._answer("send", content, kw)
 
+    async def defer(self, **kw: Any) -> None:
+        await self._answer("defer", None, kw)
+
     async def edit_message(self, content: str | None = None, **kw: Any) -> None:
         await self._answer("edit", content, kw)
         if self.target is not None:  # a component's answer edits the message it sits on
@@ -252,7 +255,7 @@ async def test_roll_helper(rig: Any) -> None:
     assert content.startswith("**Shooter**") and "Kara: 🎲" in content and "Gerid: 🎲" in content
     bad = ix(channel)
     await cog.roll.callback(cog, bad, alien="shooter", in_range="kara 2", hit_value=None)
-    assert bad.response.calls[0][2]["ephemeral"] and "no stored values" in bad.response.calls[0][1]
+    assert bad.response.calls[0][2]["ephemeral"] and "No stored values for Shooter" in bad.response.calls[0][1]
 
 
 def test_parse_in_range() -> None:

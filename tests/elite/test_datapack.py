@@ -65,15 +65,17 @@ def test_an_empty_pack_is_valid() -> None:
 def test_the_first_error_is_named(patch: dict[str, object], first_error: str) -> None:
     with pytest.raises(PackError) as err:
         load_pack({**patch})
-    assert str(err.value).startswith(first_error) or first_error in str(err.value)
+    assert err.value.code == "pack_invalid"
+    named = f"{err.value.values['where']}: {err.value.values['detail']}"
+    assert named.startswith(first_error) or first_error in named
 
 
 def test_not_json_not_an_object_or_too_big() -> None:
-    with pytest.raises(PackError, match="not JSON"):
+    with pytest.raises(PackError, match="pack_not_json"):
         load_pack("{oops")
-    with pytest.raises(PackError, match="JSON object"):
+    with pytest.raises(PackError, match="pack_not_object"):
         load_pack("[1, 2]")
-    with pytest.raises(PackError, match="too large"):
+    with pytest.raises(PackError, match="pack_too_large"):
         load_pack(" " * (MAX_PACK_BYTES + 1))
 
 

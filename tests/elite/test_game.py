@@ -97,7 +97,7 @@ def test_advance_walks_the_phases_in_order() -> None:
 def test_victory_only_at_end_of_round_and_defeat_any_time() -> None:
     game = make(mission="capture")
     game.begin_round()
-    with pytest.raises(GameError, match="event phase"):
+    with pytest.raises(GameError, match=r"wrong_phase \(phase=event\)"):
         game.declare_victory()
     game.spawn()
     game.open_action()
@@ -126,7 +126,7 @@ def test_activation_waits_for_times_up_unless_forced() -> None:
     game.spawn()
     game.open_action()
     game.start_timer()
-    with pytest.raises(GameError, match="still running"):
+    with pytest.raises(GameError, match="action_running"):
         game.activate()
     assert game.activate(force=True).round == 1
 
@@ -223,7 +223,7 @@ def test_boss_health_without_a_pack_is_typed_in_or_the_boss_is_marked_killed() -
         game.open_action()
         game.activate(force=True)
         game.end_round()
-    with pytest.raises(GameError, match="unknown"):
+    with pytest.raises(GameError, match="boss_health_unknown"):
         game.hit_boss(uids[0], 1)
     game.set_boss_health(uids[0], 3)
     assert game.hit_boss(uids[0], 3).killed

@@ -4,12 +4,17 @@ One game per channel.  `/elite start` is the wizard (map, mission, difficulty, p
 then a hero picker); the director then posts the setup and ONE status message, which it edits
 after every step; its buttons drive the round (Next, Start, Pause/Resume, -15 s, +15 s, Peek,
 Reveal, Victory, Defeat, Stop).  The Action Phase timer runs in a task that sleeps until the next
-call (never more than `TICK_S`, so a time change is honoured at once) and speaks it in voice.
+call (never more than `TICK_S`, so a time change is honoured at once) and polls it; the spoken
+calls are planned ahead in the voice source on the timer's clock (_voicelink.py), so they are
+heard on their instant whatever the event loop is doing.  Refusals are engine codes worded by
+_i18n.py in the game's language.
 
 Storage (bot/storage/platform.py, both backends): a game in progress is journalled and stored on
 every step (`start_elite_game` / `update_elite_game`, see _journal.py) and resumed when the cog
 loads; a finished game becomes a logbook row with `game = "elite"` (`record_game`), read back for
-`/elite board` by `elite_board`; a server's data pack is stored with `save_elite_pack`.
+`/elite board` by `elite_board`; a server's data pack is stored with `save_elite_pack`.  A resumed
+game rejoins the voice channel it spoke in (stored in the journal), or posts why not with a
+host-only "Rejoin voice" button (custom id `elite:voice:<channel>`).
 """
 
 from __future__ import annotations
@@ -29,19 +34,21 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.exts.elite._journal import Journal, ShiftClock, apply, rebuild, roll_args
+from bot.exts.elite._i18n import error_text, ui
+from bot.exts.elite._journal import RESTART, Journal, ShiftClock, apply, rebuild, roll_args
 from bot.exts.elite._session import Session
-from bot.exts.elite._voice import EliteVoice
+from bot.exts.elite._voicelink import VoiceLink
 from bot.exts.hosting.gate import serves
+from bot.exts.hosting.server_settings import server_language
 from bot.text import user_text
 from engine.elite.activation import HeroRoll
 from engine.elite.datapack import AlienAbility, DataPack, PackError, load_pack, pack_json_schema
-from engine.elite.exploration import ExplorationError
+from engine.elite.errors import EliteError
 from engine.elite.game import EliteGame, GameError
 from engine.elite.logbook import Leaderboard
 from engine.elite.setup import EliteConfig
-from engine.elite.texts import call_text, text
-from engine.elite.timer import ALL_CALLS, TimerError
+from engine.elite.texts import text
+from engine.elite.timer import TimerError
 from engine.elite.vocab import (
     BOSSES,
     DEFEAT_CAUSES,
@@ -69,6 +76,15 @@ def _choices(values: tuple[str, ...]) -> list[app_commands.Choice[str]]:
     return [app_commands.Choice(name=v.replace("_", " "), value=v) for v in values]
 
 
+class InRangeError(ValueError):
+    """What was typed for "heroes in range" does not parse: a locale key (`elite.in_range.*`)
+    and its values, worded in the game's language by the handler."""
+
+    def __init__(self, key: str, **values: str) -> None:
+        super().__init__(key)
+        self.key, self.values = key, values
+
+
 def parse_in_range(raw: str) -> dict[HeroId, int]:
     """ "akosha 2, gerid 1" -> {"akosha": 2, "gerid": 1}; a bare name counts one alien."""
     out: dict[HeroId, int] = {}
@@ -79,13 +95,16 @@ def parse_in_range(raw: str) -> dict[HeroId, int]:
         name = words[0].lower()
         hero = next((h for h in HEROES if h == name), None)
         if hero is None:
-            raise ValueError(f"unknown hero {words[0]!r} (one of {', '.join(HEROES)})")
-        count = int(words[1]) if len(words) > 1 else 1
+            raise InRangeError("unknown_hero", name=user_text(words[0], 40), heroes=", ".join(HEROES))
+        try:
+            count = int(words[1]) if len(words) > 1 else 1
+        except ValueError:
+            raise InRangeError("count") from None
         if not 0 <= count <= 15:
-            raise ValueError("aliens in range: 0..15")
+            raise InRangeError("count")
         out[hero] = count
     if not out:
-        raise ValueError("name at least one hero in range")
+        raise InRangeError("none")
     return out
 
 
@@ -96,7 +115,7 @@ class HeroPicker(discord.ui.View):
         super().__init__(timeout=300)
         self.cog, self.fields, self.lang = cog, fields, lang
         select: discord.ui.Select[HeroPicker] = discord.ui.Select(
-            placeholder=f"{count} heroes",
+            placeholder=ui(lang, "heroes_placeholder", count=count),
             min_values=count,
             max_values=count,
             options=[discord.SelectOption(label=text(lang, f"hero.{h}"), value=h) for h in HEROES],
@@ -127,6 +146,7 @@ class ControlView(discord.ui.View):
             ("victory", text(lang, "ui.victory"), discord.ButtonStyle.success, 1),
             ("defeat", text(lang, "ui.defeat"), discord.ButtonStyle.danger, 1),
             ("stop", text(lang, "ui.stop"), discord.ButtonStyle.danger, 1),
+            ("voice", ui(lang, "voice.rejoin"), discord.ButtonStyle.secondary, 2),  # the host's, any time
         ]
         for action, label, style, row in buttons:
             self.add_item(EliteButton(action, channel_id, label=label, style=style, row=row))
@@ -150,7 +170,8 @@ class EliteButton(
     async def callback(self, interaction: discord.Interaction) -> None:
         cog = interaction.client.get_cog("ELITE") if isinstance(interaction.client, commands.Bot) else None
         if not isinstance(cog, EliteCog):
-            await interaction.response.send_message("The ELITE director is not loaded.", ephemeral=True)
+            lang = getattr(getattr(interaction.client, "settings", None), "default_language", "en")
+            await interaction.response.send_message(ui(lang, "not_loaded"), ephemeral=True)
             return
         await cog.on_button(interaction, self.channel_id, self.action)
 
@@ -178,7 +199,7 @@ class CausePicker(discord.ui.View):
         super().__init__(timeout=120)
         self.cog, self.channel_id = cog, channel_id
         select: discord.ui.Select[CausePicker] = discord.ui.Select(
-            placeholder="cause",
+            placeholder=ui(lang, "cause_placeholder"),
             options=[discord.SelectOption(label=text(lang, f"cause.{c}")[:100], value=c) for c in DEFEAT_CAUSES],
         )
         select.callback = self._picked  # type: ignore[method-assign]
@@ -197,14 +218,13 @@ class EliteCog(commands.Cog, name="ELITE"):
         self.bot = bot
         self.sessions: dict[int, Session] = {}
         self.status_messages: dict[int, discord.Message] = {}
-        self.voices: dict[int, EliteVoice] = {}
+        self.voice = VoiceLink(self)
         self.tasks: dict[int, asyncio.Task[None]] = {}
         self.packs: dict[int, DataPack] = {}
         self.journals: dict[int, Journal] = {}
         self.clock: Callable[[], float] = time.monotonic
         self.sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
         self.use_voice = True
-        self._background: set[asyncio.Task[None]] = set()
 
     async def cog_load(self) -> None:
         add = getattr(self.bot, "add_dynamic_items", None)
@@ -238,6 +258,7 @@ class EliteCog(commands.Cog, name="ELITE"):
             timer = session.game.timer
             if session.game.phase == "action" and timer is not None and timer.state in ("running", "paused"):
                 self.tasks[record.channel_id] = asyncio.create_task(self._run_timer(session))
+            self.voice.after_restart(session, record.guild_id, journal.voice_channel_id, journal.paused_at_restart)
 
     async def cog_unload(self) -> None:
         remove = getattr(self.bot, "remove_dynamic_items", None)
@@ -247,15 +268,26 @@ class EliteCog(commands.Cog, name="ELITE"):
             timer = session.game.timer
             if session.game.phase == "action" and timer is not None and timer.state == "running":
                 with contextlib.suppress(GameError, TimerError):
-                    await self.act(session, "pause", [])
+                    await self.act(session, "pause", [RESTART])
         for task in self.tasks.values():
             task.cancel()
-        for voice in self.voices.values():
-            await voice.close()
+        await self.voice.close_all()
 
     def _lang(self, raw: str | None) -> Language:
         value = raw or getattr(getattr(self.bot, "settings", None), "default_language", "en")
         return cast(Language, value) if is_language(value) else "en"
+
+    def _guild_of(self, session: Session) -> int:
+        journal = self.journals.get(session.channel_id)
+        return journal.guild_id if journal is not None else 0
+
+    async def server_lang(self, guild_id: int | None) -> str:
+        """The server's language setting (en, ru, cs or sk: the locale tables have all four) for
+        messages outside a game, else the bot's default."""
+        try:
+            return await server_language(self.bot.storage, guild_id, self._lang(None))
+        except Exception:  # a settings read never stops an answer
+            return self._lang(None)
 
     # -- the wizard --------------------------------------------------------------------------------
     @elite.command(name="start", description="Set up a Project: ELITE game in this channel")
@@ -314,22 +346,11 @@ class EliteCog(commands.Cog, name="ELITE"):
         journal.status_message_id = getattr(status, "id", None)
         await self._store(session)
         if self.use_voice:
-            await self._join_voice(interaction, session)
-
-    async def _join_voice(self, interaction: discord.Interaction, session: Session) -> None:
-        game = session.game
-        voice = EliteVoice(session.lang, lambda: game.timer.remaining() if game.timer else 120.0)
-        why = await voice.connect(interaction.user)
-        if why is not None:
-            with contextlib.suppress(discord.HTTPException):
-                await interaction.followup.send(text(session.lang, "ui.no_voice", why=why), ephemeral=True)
-            return
-        self.voices[session.channel_id] = voice
-        lines = [call_text(session.lang, c) for c in ALL_CALLS]
-        lines += [text(session.lang, k) for k in ("say.paused", "say.resumed", "say.get_ready")]
-        task = asyncio.create_task(voice.prepare(lines))
-        self._background.add(task)
-        task.add_done_callback(self._background.discard)
+            why = await self.voice.join(session, guild_id, member=interaction.user)
+            if why is not None:
+                text_only = ui(lang, "voice.text_only", why=ui(lang, f"voice.{why}"))
+                with contextlib.suppress(discord.HTTPException):
+                    await interaction.followup.send(text_only, ephemeral=True)
 
     # -- the buttons -------------------------------------------------------------------------------
     async def on_button(self, interaction: discord.Interaction, channel_id: int, action: str) -> None:
@@ -339,12 +360,15 @@ class EliteCog(commands.Cog, name="ELITE"):
             return
         game = session.game
         try:
+            if action == "voice":
+                await self.voice.rejoin_clicked(interaction, session, self._guild_of(session))
+                return
             if action in ("peek", "reveal"):
                 if game.exploration is None:
-                    raise GameError("Exploration tokens exist only in the Exploration mission")
+                    raise GameError("no_exploration")
                 cells = [t.cell for t in game.exploration.public_view() if t.state == "hidden"]
                 if not cells:
-                    raise GameError("no face-down Exploration token is left")
+                    raise GameError("no_hidden_tokens")
                 view = CellPicker(self, channel_id, action, cells, session.lang)
                 await interaction.response.send_message(
                     f"{text(session.lang, f'ui.{action}')}: {text(session.lang, 'ui.which_token')}",
@@ -364,11 +388,12 @@ class EliteCog(commands.Cog, name="ELITE"):
                 step, args = "adjust", [15 if action == "plus" else -15]
             elif action in ("next", "start", "victory", "stop"):
                 step, args = action, []
-            else:
-                raise GameError(f"unknown action {action}")
+            else:  # a forged or outdated custom id
+                await interaction.response.send_message(text(session.lang, "ui.no_game"), ephemeral=True)
+                return
             lines = await self.act(session, step, args)
-        except (GameError, TimerError, ExplorationError) as exc:
-            await interaction.response.send_message(str(exc), ephemeral=True)
+        except EliteError as exc:
+            await interaction.response.send_message(error_text(session.lang, exc), ephemeral=True)
             return
         # The click's own answer edits the status message (no second edit: rate limits).
         done: dict[str, Any] = {"view": None} if game.phase == "over" else {}
@@ -387,8 +412,8 @@ class EliteCog(commands.Cog, name="ELITE"):
                 await self._refresh(session)
                 return
             lines = await self.act(session, "reveal", [cell])
-        except (GameError, ExplorationError) as exc:
-            await interaction.response.edit_message(content=str(exc), view=None)
+        except EliteError as exc:
+            await interaction.response.edit_message(content=error_text(session.lang, exc), view=None)
             return
         await interaction.response.edit_message(content=text(session.lang, "ui.revealed"), view=None)
         channel = interaction.channel
@@ -407,11 +432,8 @@ class EliteCog(commands.Cog, name="ELITE"):
 
     async def _after(self, session: Session, lines: list[str], action: str) -> None:
         """Speak, refresh the status message, and run or stop the timer task."""
-        voice = self.voices.get(session.channel_id)
-        timer = session.game.timer
-        if voice is not None:
-            voice.music(session.game.phase == "action" and timer is not None and timer.state == "running")
-            await voice.say(lines)
+        self.voice.sync(session)  # before the words: a call planned now is never queued behind them
+        await self.voice.say(session, lines)
         if action in ("reveal", "defeat"):  # answered in an ephemeral: the status message needs an edit
             await self._refresh(session)
         if action == "start":
@@ -458,7 +480,9 @@ class EliteCog(commands.Cog, name="ELITE"):
             await message.edit(content=session.status(), view=view, allowed_mentions=NO_PINGS)
 
     async def _run_timer(self, session: Session) -> None:
-        """Sleep to the next call (at most TICK_S at a time), speak it, refresh on marks and time's up."""
+        """Sleep to the next call (at most TICK_S at a time) and poll the timer: its state changes are
+        journalled and shown.  The calls are not spoken from here: voice has them planned on the
+        timer's clock (VoiceLink.sync), so the loop's lateness never reaches the audio."""
         game = session.game
         while game.phase == "action" and game.timer is not None and game.timer.state in ("running", "paused"):
             due = game.timer.next_due()
@@ -473,10 +497,7 @@ class EliteCog(commands.Cog, name="ELITE"):
             if journal is not None:  # a call changes the timer's state: journal it
                 journal.actions.append([at, "poll"])
                 await self._store(session)
-            voice = self.voices.get(session.channel_id)
-            if voice is not None:
-                await voice.say(words, interrupt=True)
-                voice.music(game.timer.state == "running")
+            self.voice.sync(session)
             if any(not w.isdigit() for w in words):
                 await self._refresh(session)
 
@@ -484,9 +505,7 @@ class EliteCog(commands.Cog, name="ELITE"):
         task = self.tasks.pop(session.channel_id, None)
         if task is not None and task is not asyncio.current_task():
             task.cancel()
-        voice = self.voices.pop(session.channel_id, None)
-        if voice is not None:
-            await voice.close()
+        await self.voice.close(session.channel_id)
         row = session.row()
         journal = self.journals.pop(session.channel_id, None)
         gid = journal.guild_id if journal is not None else 0
@@ -536,8 +555,13 @@ class EliteCog(commands.Cog, name="ELITE"):
             ability = AlienAbility(hit_value=hit_value) if hit_value is not None else None
             at = session.game.clock()
             rolls: tuple[HeroRoll, ...] = session.game.roll_alien(kind, targets, ability)
-        except (ValueError, GameError) as exc:  # may echo what was typed: shown inert
-            await interaction.response.send_message(user_text(exc, 1000), ephemeral=True)
+        except InRangeError as exc:  # what was typed is shown inert (user_text in the parser)
+            await interaction.response.send_message(
+                ui(session.lang, f"in_range.{exc.key}", **exc.values), ephemeral=True
+            )
+            return
+        except EliteError as exc:
+            await interaction.response.send_message(error_text(session.lang, exc), ephemeral=True)
             return
         lang = session.lang
         lines = [f"**{text(lang, 'swarm.' + kind if kind in SWARM_TYPES else 'boss.' + kind)}**"]
@@ -563,13 +587,16 @@ class EliteCog(commands.Cog, name="ELITE"):
     @elite.command(name="pack", description="Upload this server's ELITE data pack (JSON; admins)")
     @app_commands.default_permissions(manage_guild=True)
     async def pack(self, interaction: discord.Interaction, file: discord.Attachment) -> None:
+        lang = await self.server_lang(interaction.guild_id)
         if file.size > MAX_PACK_BYTES:
-            await interaction.response.send_message(f"Too large ({file.size} bytes).", ephemeral=True)
+            too_large = PackError("pack_too_large", size=file.size, limit=MAX_PACK_BYTES)
+            await interaction.response.send_message(error_text(lang, too_large), ephemeral=True)
             return
         try:
             pack = load_pack(await file.read())
         except PackError as exc:
-            await interaction.response.send_message(f"Not loaded: {user_text(exc, 1000)}", ephemeral=True)
+            why = error_text(lang, exc)
+            await interaction.response.send_message(ui(lang, "pack.not_loaded", why=why), ephemeral=True)
             return
         try:
             await self.bot.storage.save_elite_pack(
@@ -577,20 +604,22 @@ class EliteCog(commands.Cog, name="ELITE"):
             )
         except Exception:
             log.exception("could not store the ELITE data pack")
-            await interaction.response.send_message("Not loaded: the pack could not be stored.", ephemeral=True)
+            await interaction.response.send_message(ui(lang, "pack.not_stored"), ephemeral=True)
             return
         self.packs[interaction.guild_id or 0] = pack
-        await interaction.response.send_message(
-            f"Pack loaded: {len(pack.swarm_spawn)} swarm spawn cards, {len(pack.bosses)} bosses, "
-            f"{len(pack.events)} events, {len(pack.equipment)} equipment cards. New games use it.",
-            ephemeral=True,
-        )
+        counts = {
+            "swarm": len(pack.swarm_spawn),
+            "bosses": len(pack.bosses),
+            "events": len(pack.events),
+            "equipment": len(pack.equipment),
+        }
+        await interaction.response.send_message(ui(lang, "pack.loaded", **counts), ephemeral=True)
 
     @elite.command(name="schema", description="The JSON schema of an ELITE data pack")
     async def schema(self, interaction: discord.Interaction) -> None:
         data = json.dumps(pack_json_schema(), indent=2).encode()
         await interaction.response.send_message(
-            "Fill this in with your own cards' values.",
+            ui(await self.server_lang(interaction.guild_id), "schema"),
             file=discord.File(io.BytesIO(data), filename="elite-pack.schema.json"),
             ephemeral=True,
         )

@@ -8,7 +8,8 @@ reveals, defeat causes, alien rolls and the timer's calls) and stores the journa
 pinned to each recorded time, which gives back the very same game (dice and draws included, they
 come from the seeded stream in the same order); then the clock runs on from the last recorded
 time, so the downtime does not eat into an Action Phase.  A timer that was running is paused
-there: the crew presses Resume when they are back at the table.  Voice is not rejoined.
+there: the crew presses Resume when they are back at the table.  The voice channel the director
+spoke in is stored too, so the cog can rejoin it (bot/exts/elite/_cog.py, `resume_stored`).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from engine.elite.vocab import BOSSES, DEFEAT_CAUSES, HEROES, SWARM_TYPES, HeroI
 from engine.vocab import Language
 
 JOURNAL_VERSION = 1
+RESTART = "restart"  # the argument of a pause the bot made when it stopped (`[time, "pause", RESTART]`)
 
 
 class ShiftClock:
@@ -60,6 +62,8 @@ class Journal:
     config: dict[str, Any]
     actions: list[list[Any]] = field(default_factory=list)
     status_message_id: int | None = None
+    voice_channel_id: int | None = None
+    paused_at_restart: bool = False  # not stored: `rebuild` paused a running timer
 
     def state(self, session: Session) -> dict[str, Any]:
         return {
@@ -71,6 +75,7 @@ class Journal:
             "seed": self.seed,
             "config": self.config,
             "status_message_id": self.status_message_id,
+            "voice_channel_id": self.voice_channel_id,
             "actions": self.actions,
             "log": list(session.log),
         }
@@ -88,6 +93,7 @@ class Journal:
             config=dict(state["config"]),
             actions=[list(a) for a in state["actions"]],
             status_message_id=state.get("status_message_id"),
+            voice_channel_id=state.get("voice_channel_id"),
         )
 
 
@@ -149,5 +155,7 @@ def rebuild(state: dict[str, Any], pack: DataPack | None, base_clock: Callable[[
     timer = game.timer
     if game.phase == "action" and timer is not None and timer.state == "running":
         session.pause()
-        journal.actions.append([clock(), "pause"])
+        journal.actions.append([clock(), "pause", RESTART])
+    last = journal.actions[-1] if journal.actions else []
+    journal.paused_at_restart = timer is not None and timer.state == "paused" and last[1:] == ["pause", RESTART]
     return session, journal

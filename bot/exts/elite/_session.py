@@ -66,7 +66,7 @@ class Session:
             lines.append(f"{self._t('say.round', round=g.round)} {self._t(f'phase.{g.phase}')}")
         timer = g.timer
         if g.phase == "action" and timer is not None:
-            lines.append(f"⏱ {mmss(timer.remaining())} ({timer.state})")
+            lines.append(f"⏱ {mmss(timer.remaining())} ({self._t(f'timer.{timer.state}')})")
         if g.active_events:
             lines.append(self._t("ui.events", events=", ".join(map(str, g.active_events))))
         for boss in g.bosses.values():
