@@ -43,15 +43,20 @@ def play_turn(m: Mission) -> None:
                 _PLAY[code](m, p, st, code)  # moves, the gravolift, battlebots
             continue
         use, letter, heroic = system[st]
-        for mal in m.malfunctions:  # the lowest-numbered present one covering this system
-            if mal.present and mal.card.damaged_by == letter and st in mal.stations:
-                repair(m, p, mal, heroic)
-                break
-        else:
-            if m.ship.broken and (st, letter) in m.ship.broken:
-                m.emit("no_effect", player=p.name, action=letter, reason="system_broken")
+        if m.malfunctions:  # (a mission without malfunction cards skips the search)
+            for mal in m.malfunctions:  # the lowest-numbered present one covering this system
+                if mal.present and mal.card.damaged_by == letter and st in mal.stations:
+                    break
             else:
-                use(m, p, st, heroic)
+                mal = None
+            if mal is not None:
+                repair(m, p, mal, heroic)
+                continue
+        broken = m.ship.broken
+        if broken and (st, letter) in broken:
+            m.emit("no_effect", player=p.name, action=letter, reason="system_broken")
+        else:
+            use(m, p, st, heroic)
 
 
 def _arrow(m: Mission, p: CrewMember, st: Station, code: ActionCode) -> None:
