@@ -26,7 +26,7 @@ from engine.resolution.internal_threats import multi_station_bonus
 from engine.resolution.player_actions import play_turn
 from engine.resolution.scoring import disabled_squads, observation_points, score, threat_points
 from engine.resolution.threat_actions import appear, threat_actions
-from engine.state import CrewMember, Mission, Ship, ShipDestroyed, ThreatState
+from engine.state import CrewMember, Mission, Ship, ShipDestroyed, place_threat
 from engine.threats.catalog import ThreatCard
 from engine.threats.catalog import card as card_of
 from engine.vocab import DamageTokenKind, Fate, Station, Zone
@@ -122,7 +122,7 @@ def build_mission(game: Game, *, log: bool = False) -> Mission:
         turn = place["turn"]
         track = TRACKS[track_of["internal" if setup.card.internal else where or "white"]]
         # decision 13: by number; same number -> internal first, serious before common.
-        threats.append(ThreatState(*setup.state, turn, i, where, track, (turn, *setup.rank, i)))
+        threats.append(place_threat(setup.state, turn, i, where, track, (turn, *setup.rank, i)))
     in_input_order = list(threats)
     threats.sort(key=_token_order)  # token order, used by every "lowest number first" rule
     m = Mission(crew, ship, threats, rng, log)
