@@ -11,6 +11,7 @@ from __future__ import annotations
 import _random
 import itertools
 import random
+import sys
 from collections.abc import Callable
 from collections.abc import Set as AbstractSet
 from operator import attrgetter
@@ -119,6 +120,8 @@ def build_mission(game: Game, *, log: bool = False) -> Mission:
         card_id = place["id"]
         setup = _SETUPS.get(card_id) or _setup(card_id)
         where = place["zone"]
+        if where is not None:
+            where = sys.intern(where)  # the zone word the rules compare with, as one object
         turn = place["turn"]
         track = TRACKS[track_of["internal" if setup.card.internal else where or "white"]]
         # decision 13: by number; same number -> internal first, serious before common.
