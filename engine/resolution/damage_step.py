@@ -88,26 +88,25 @@ def aim(m: Mission, *, weapons: bool = True) -> Volley:
     ship = m.ship
     volley = Volley()
     hits = volley.hits
-    threats = m.threats
+    externals = [t for t in m.threats if t.present and not t.internal]
     if weapons:
         for st, bonus in ship.cannons.items():
             if st == "lower_white":
                 volley.pulse_fired = True
                 reach = pulse_range(m)
-                for t in _externals(m):
+                for t in externals:
                     if targetable(t, "pulse") and distance(t.position) <= reach:
                         volley.add(t, "pulse", board.PULSE_DAMAGE + bonus)
                 continue
             zone = board.ZONE_OF[st]
             weapon = _LASER_AT[st]
-            # The nearest threat in the zone that `targetable` allows (spelled out here: the
-            # commonest aim of all); on the same space the lowest token number.
+            # The nearest threat in the zone that `targetable` allows (spelled out here, the
+            # commonest aim of all: present and external already hold for `externals`); on the
+            # same space the lowest token number.
             target: ThreatState | None = None
-            for t in threats:
+            for t in externals:
                 if (
                     t.zone == zone
-                    and t.present
-                    and not t.internal
                     and t.visible
                     and weapon not in t.immune
                     and not (t.hides_far and t.position > _RANGE_2_LAST)
@@ -126,18 +125,13 @@ def aim(m: Mission, *, weapons: bool = True) -> Volley:
 
     if ship.rocket_in_flight:
         ship.rocket_in_flight = False
-        _aim_rocket(m, volley, _externals(m))
+        _aim_rocket(m, volley, externals)
 
     if weapons and ship.in_space is not None:  # only a pilot flying the interceptors aims from space
         for p in m.crew:
             if p.intercepting and not p.knocked_out and p.station == board.SPACE:
-                _aim_interceptors(volley, p, _externals(m))
+                _aim_interceptors(volley, p, externals)
     return volley
-
-
-def _externals(m: Mission) -> list[ThreatState]:
-    """The external threats on their tracks, in token order."""
-    return [t for t in m.threats if t.present and not t.internal]
 
 
 def _aim_rocket(m: Mission, volley: Volley, externals: list[ThreatState]) -> None:
