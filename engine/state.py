@@ -22,12 +22,9 @@ class ShipDestroyed(Exception):
     def __init__(self, *, threat: str | None = None, zone: Zone | None = None) -> None:
         self.threat = threat  # the card whose action destroyed the ship, or
         self.zone = zone  # the zone that needed a seventh damage token
+        # The result's `lost.cause`: a threat id or "zone <colour> destroyed" (the public contract).
+        self.cause: str = threat if threat is not None else f"zone {zone} destroyed"
         super().__init__(self.cause)
-
-    @property
-    def cause(self) -> str:
-        """The result's `lost.cause`: a threat id or "zone <colour> destroyed" (the public contract)."""
-        return self.threat if self.threat is not None else f"zone {self.zone} destroyed"
 
 
 @dataclass(slots=True)

@@ -9,8 +9,6 @@ rules (§7.1) hook in by card trait.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from engine import board
 from engine.board import distance
 from engine.resolution.crew_effects import knock_out
@@ -20,11 +18,13 @@ from engine.state import CrewMember, Mission, ThreatState
 from engine.vocab import Station, Weapon
 
 
-@dataclass(slots=True)
 class Volley:
-    """Everything the weapons of one damage step aimed at, before any damage is placed."""
+    """Everything the weapons of one damage step aimed at, before any damage is placed.
 
-    hits: dict[ThreatState, list[tuple[Weapon, int]]] = field(default_factory=dict)
+    A plain class with its defaults on the class and no __init__ to run (a dataclass's costs a
+    Python frame per damage step); `aim` gives each volley its own `hits`."""
+
+    hits: dict[ThreatState, list[tuple[Weapon, int]]]
     pulse_fired: bool = False
     behemoth_pilot: tuple[CrewMember, ThreatState] | None = None  # the pilot and the Behemoth hit
     rocket_hit_juggernaut: ThreatState | None = None
@@ -87,7 +87,8 @@ def aim(m: Mission, *, weapons: bool = True) -> Volley:
     """Targeting (§3.3): cannons, the rocket in flight and the interceptors pick their targets."""
     ship = m.ship
     volley = Volley()
-    hits = volley.hits
+    hits: dict[ThreatState, list[tuple[Weapon, int]]] = {}
+    volley.hits = hits
     externals = [t for t in m.threats if t.present and not t.internal]
     if weapons:
         for st, bonus in ship.cannons.items():
