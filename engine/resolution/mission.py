@@ -108,7 +108,7 @@ def build_mission(game: Game, *, log: bool = False) -> Mission:
     carried = fields["carried"]
     if carried is not None:
         apply_carried(ship, carried)
-    # The model has validated every action against vocab.ACTION_CODES (no cast: it is a call).
+    # The model has validated every action against vocab.ACTION_CODES.
     crew = []
     for i, player in enumerate(fields["players"]):
         plan = player.__dict__
