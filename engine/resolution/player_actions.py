@@ -37,7 +37,7 @@ def play_turn(m: Mission) -> None:
         if st == "space":
             _in_space(m, p, code)
             continue
-        system = _SYSTEM_USES.get(code)
+        system = _SYSTEM_USES[code]
         if system is None:
             if code != "-":
                 _PLAY[code](m, p, st, code)  # moves, the gravolift, battlebots
@@ -272,10 +272,14 @@ SYSTEMS: dict[Station, dict[str, SystemUse]] = {
     "lower_blue": {"A": _cannon, "B": _energy, "C": _rocket},
 }
 
-# What each of the codes a/b/c/A/B does in each station: the system, its letter, heroic or not.
-_SYSTEM_USES: dict[ActionCode, dict[Station, tuple[SystemUse, str, bool]]] = {
-    code: {st: (uses[letter], letter, heroic) for st, uses in SYSTEMS.items()}
-    for code, (letter, heroic) in _SYSTEM_CODES.items()
+# What each of the codes a/b/c/A/B does in each station: the system, its letter, heroic or not;
+# None for every other code (every code has an entry: play_turn indexes without .get).
+_SYSTEM_USES: dict[ActionCode, dict[Station, tuple[SystemUse, str, bool]] | None] = {
+    **dict.fromkeys(board.ACTION_CODES),
+    **{
+        code: {st: (uses[letter], letter, heroic) for st, uses in SYSTEMS.items()}
+        for code, (letter, heroic) in _SYSTEM_CODES.items()
+    },
 }
 
 # What the other card codes do aboard (A/B/C: play_turn with SYSTEMS; a blank does nothing;
