@@ -22,12 +22,9 @@ class ShipDestroyed(Exception):
     def __init__(self, *, threat: str | None = None, zone: Zone | None = None) -> None:
         self.threat = threat  # the card whose action destroyed the ship, or
         self.zone = zone  # the zone that needed a seventh damage token
+        # The result's `lost.cause`: a threat id or "zone <colour> destroyed" (the public contract).
+        self.cause: str = threat if threat is not None else f"zone {zone} destroyed"
         super().__init__(self.cause)
-
-    @property
-    def cause(self) -> str:
-        """The result's `lost.cause`: a threat id or "zone <colour> destroyed" (the public contract)."""
-        return self.threat if self.threat is not None else f"zone {self.zone} destroyed"
 
 
 @dataclass(slots=True)
@@ -109,6 +106,49 @@ class ThreatState:
     @property
     def remaining_health(self) -> int:
         return max(0, self.health - self.damage)
+
+
+_new_object = object.__new__
+
+
+def place_threat(
+    state: tuple[ThreatCard, int, int, int, bool, bool, bool, frozenset[str], bool],
+    number: int,
+    order: int,
+    zone: Zone | None,
+    track: Track,
+    sort_key: tuple[int, int, int, int],
+) -> ThreatState:
+    """`ThreatState(*state, number, order, zone, track, sort_key)`, its fields set here rather than
+    by the dataclass __init__: a call of the class with 36 fields costs twice these plain stores,
+    and every mission sets up a token per threat.  The defaults are the class's; a test compares
+    the two field by field, so a new field must be added here too."""
+    t: ThreatState = _new_object(ThreatState)
+    t.card, t.health, t.speed, t.shield, t.visible, t.cryoshield, t.internal, t.immune, t.hides_far = state
+    t.number = number
+    t.order = order
+    t.zone = zone
+    t.track = track
+    t.sort_key = sort_key
+    t.position = 0
+    t.appeared = False
+    t.fate = None
+    t.fate_turn = None
+    t.damage = 0
+    t.breakpoints = 0
+    t.bonus_active = False
+    t.attack_aura = 0
+    t.aura_others_only = False
+    t.shield_aura = 0
+    t.grown_up = False
+    t.station = None
+    t.stations = []
+    t.slime = []
+    t.hits_this_turn = 0
+    t.stations_hit = set()
+    t.damage_this_step = 0
+    t.present = False
+    return t
 
 
 @dataclass(slots=True)

@@ -453,14 +453,21 @@ def _attack_own_zone(m: Mission, t: ThreatState, plan: tuple[int, bool, bool]) -
 def move_threat(m: Mission, t: ThreatState, spaces: int) -> None:
     """Move `spaces` toward the ship, acting on each X/Y/Z crossed (Z: the threat is survived)."""
     start = t.position
-    track = t.track
-    marks = track.marks_upto
+    marks = t.track.marks_upto
     if start - spaces >= 1 and marks[start - 1] == marks[start - spaces - 1]:
         t.position = start - spaces  # no lettered space crossed or reached: just move
         if m.log_enabled:
             m.emit("threat_moved", threat=t.card.id, number=t.number, frm=start, to=t.position)
         return
-    letters = track.letters
+    move_across_letters(m, t, spaces)
+
+
+def move_across_letters(m: Mission, t: ThreatState, spaces: int) -> None:
+    """`move_threat` once it is known that the move may cross or reach a lettered space (or the
+    log wants every move): space by space, each letter's steps in order.  threat_actions, which
+    makes that check inline for every token, calls this directly."""
+    start = t.position
+    letters = t.track.letters
     card = t.card
     entry = _PROGRAMS.get(card.id)
     steps = entry[1] if entry is not None and entry[0] is card else program(card)

@@ -9,22 +9,22 @@ rules (§7.1) hook in by card trait.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from engine import board
 from engine.board import distance
 from engine.resolution.crew_effects import knock_out
 from engine.resolution.internal_threats import destroy
 from engine.resolution.ship_damage import heavy_laser_damage, light_laser_damage, pulse_range, threat_attack
 from engine.state import CrewMember, Mission, ThreatState
-from engine.vocab import Weapon
+from engine.vocab import Station, Weapon
 
 
-@dataclass(slots=True)
 class Volley:
-    """Everything the weapons of one damage step aimed at, before any damage is placed."""
+    """Everything the weapons of one damage step aimed at, before any damage is placed.
 
-    hits: dict[ThreatState, list[tuple[Weapon, int]]] = field(default_factory=dict)
+    A plain class with its defaults on the class and no __init__ to run (a dataclass's costs a
+    Python frame per damage step); `aim` gives each volley its own `hits`."""
+
+    hits: dict[ThreatState, list[tuple[Weapon, int]]]
     pulse_fired: bool = False
     behemoth_pilot: tuple[CrewMember, ThreatState] | None = None  # the pilot and the Behemoth hit
     rocket_hit_juggernaut: ThreatState | None = None
@@ -35,6 +35,11 @@ class Volley:
             self.hits[t] = [(weapon, damage)]
         else:
             shots.append((weapon, damage))
+
+
+_RANGE_2_LAST = 10  # board.distance: spaces 11 and up are range 3
+# The laser cannon of each station but lower white (the pulse cannon): heavy upstairs, light below.
+_LASER_AT: dict[Station, Weapon] = {st: "heavy" if st.startswith("upper") else "light" for st in board.STATIONS}
 
 
 def targetable(t: ThreatState, weapon: Weapon) -> bool:
@@ -82,6 +87,8 @@ def aim(m: Mission, *, weapons: bool = True) -> Volley:
     """Targeting (§3.3): cannons, the rocket in flight and the interceptors pick their targets."""
     ship = m.ship
     volley = Volley()
+    hits: dict[ThreatState, list[tuple[Weapon, int]]] = {}
+    volley.hits = hits
     externals = [t for t in m.threats if t.present and not t.internal]
     if weapons:
         for st, bonus in ship.cannons.items():
@@ -93,19 +100,27 @@ def aim(m: Mission, *, weapons: bool = True) -> Volley:
                         volley.add(t, "pulse", board.PULSE_DAMAGE + bonus)
                 continue
             zone = board.ZONE_OF[st]
-            weapon: Weapon = "heavy" if st.startswith("upper") else "light"
-            # The nearest threat in the zone; on the same space the lowest token number.
+            weapon = _LASER_AT[st]
+            # The nearest threat in the zone that `targetable` allows (spelled out here, the
+            # commonest aim of all: present and external already hold for `externals`); on the
+            # same space the lowest token number.
             target: ThreatState | None = None
             for t in externals:
                 if (
                     t.zone == zone
-                    and targetable(t, weapon)
+                    and t.visible
+                    and weapon not in t.immune
+                    and not (t.hides_far and t.position > _RANGE_2_LAST)
                     and (target is None or (t.position, t.sort_key) < (target.position, target.sort_key))
                 ):
                     target = t
             if target is not None:
                 dmg = heavy_laser_damage(m, zone) if weapon == "heavy" else light_laser_damage(m, zone)
-                volley.add(target, weapon, dmg + bonus)
+                shots = hits.get(target)  # volley.add, inline
+                if shots is None:
+                    hits[target] = [(weapon, dmg + bonus)]
+                else:
+                    shots.append((weapon, dmg + bonus))
             elif m.log_enabled:
                 m.emit("no_target", weapon=weapon, zone=zone)
 
@@ -122,7 +137,7 @@ def aim(m: Mission, *, weapons: bool = True) -> Volley:
 
 def _aim_rocket(m: Mission, volley: Volley, externals: list[ThreatState]) -> None:
     """The rocket hits the Juggernaut wherever it is, else the nearest target at range 1-2."""
-    magnets = [t for t in externals if t.card.has("rocket_magnet") and t.visible]
+    magnets = [t for t in externals if t.card.traits and t.card.has("rocket_magnet") and t.visible]
     if magnets:
         target: ThreatState | None = magnets[0]
     else:
@@ -209,7 +224,7 @@ def _token_order(t: ThreatState) -> tuple[int, int, int, int]:
 def after_step(m: Mission, volley: Volley, destroyed: list[ThreatState]) -> None:
     """What the end of the damage step triggers (§7.1), in the rulebook's order."""
     # Leviathan Tanker: its destruction puts one cube on every other external threat.
-    for lev in [t for t in destroyed if t.card.has("leviathan")] if destroyed else ():
+    for lev in [t for t in destroyed if t.card.traits and t.card.has("leviathan")] if destroyed else ():
         for t in m.present_threats(internal=False):
             t.damage += 1
             t.damage_this_step += 1

@@ -27,6 +27,8 @@ def destroy(m: Mission, t: ThreatState, by: CrewMember | None, how: HitHow, sour
             how=how,
             source=source,
         )
+    if not t.card.traits:
+        return  # most cards: nothing more happens (the checks below are by trait)
     if t.card.has("fissure"):
         for z in board.ZONES:
             m.ship.multiplier[z] = 1

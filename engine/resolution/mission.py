@@ -11,7 +11,9 @@ from __future__ import annotations
 import _random
 import itertools
 import random
+import sys
 from collections.abc import Callable
+from collections.abc import Set as AbstractSet
 from operator import attrgetter
 from typing import Any, Literal, NamedTuple
 
@@ -25,7 +27,7 @@ from engine.resolution.internal_threats import multi_station_bonus
 from engine.resolution.player_actions import play_turn
 from engine.resolution.scoring import disabled_squads, observation_points, score, threat_points
 from engine.resolution.threat_actions import appear, threat_actions
-from engine.state import CrewMember, Mission, Ship, ShipDestroyed, ThreatState
+from engine.state import CrewMember, Mission, Ship, ShipDestroyed, place_threat
 from engine.threats.catalog import ThreatCard
 from engine.threats.catalog import card as card_of
 from engine.vocab import DamageTokenKind, Fate, Station, Zone
@@ -68,7 +70,7 @@ def resolve(
 
 
 def build_mission(game: Game, *, log: bool = False) -> Mission:
-    rng = seeded_random(game.seed)
+    rng = seeded_random(game.__dict__["seed"])
     # A seeded shuffle of the six tokens per zone, drawn as one of the 720 orders with
     # `rng.randrange(720)`, which is getrandbits(10) until below 720 (spelled out: one C call
     # a draw instead of three Python frames).  Every zone draws, given tokens or not, so fixing
@@ -80,36 +82,54 @@ def build_mission(game: Game, *, log: bool = False) -> Mission:
         while draw >= _ORDER_COUNT:
             draw = bits(_ORDER_BITS)
         orders.append(_TOKEN_ORDERS[draw])
-    given = game.damage_tokens
+    # The validated model's fields, read from its __dict__ (where pydantic keeps them) once per
+    # object: an attribute read on a pydantic model goes through its __getattr__ hook and costs
+    # several times a dict lookup, and setup reads about fifty of them.
+    fields = game.__dict__
+    given = fields["damage_tokens"]
     piles: dict[Zone, list[DamageTokenKind]] = {}
     for zone, pile in zip(board.ZONES, orders, strict=True):
         first = given.get(zone) if given else None
         piles[zone] = [*first, *(tok for tok in pile if tok not in first)] if first else list(pile)
+    # (positional: Ship's fields in order, fuel to depots)
     ship = Ship(
-        shields=board.SHIELD_START.copy(),
-        shield_cap=board.SHIELD_CAPACITY.copy(),
-        reactors=board.REACTOR_START.copy(),
-        reactor_cap=board.REACTOR_CAPACITY.copy(),
-        damage={"red": [], "white": [], "blue": []},  # board.ZONES, spelled out: no comprehension
-        piles=piles,
-        depots=_DEPOTS_READY.copy(),
+        board.SHIELD_START.copy(),
+        board.SHIELD_CAPACITY.copy(),
+        board.REACTOR_START.copy(),
+        board.REACTOR_CAPACITY.copy(),
+        {"red": [], "white": [], "blue": []},  # damage taken: board.ZONES, spelled out
+        piles,
+        board.FUEL_CAPSULES,
+        board.ROCKETS,
+        False,
+        False,
+        _DEPOTS_READY.copy(),
     )
-    if game.carried is not None:
-        apply_carried(ship, game.carried)
-    # The model has validated every action against vocab.ACTION_CODES (no cast: it is a call).
-    crew = [CrewMember(i, p.name, list(p.actions)) for i, p in enumerate(game.players)]  # type: ignore[arg-type]
-    tracks = game.tracks
-    track_of = {"red": tracks.red, "white": tracks.white, "blue": tracks.blue, None: tracks.internal}
+    carried = fields["carried"]
+    if carried is not None:
+        apply_carried(ship, carried)
+    # The model has validated every action against vocab.ACTION_CODES.
+    crew = []
+    for i, player in enumerate(fields["players"]):
+        plan = player.__dict__
+        crew.append(CrewMember(i, plan["name"], list(plan["actions"])))
+    track_of = fields["tracks"].__dict__  # red, white, blue, internal -> trajectory id
     threats = []
-    for i, placement in enumerate(game.threats):
-        setup = _SETUPS.get(placement.id) or _setup(placement.id)
-        where = placement.zone
-        track = TRACKS[track_of[None if setup.card.internal else where or "white"]]
+    for i, placement in enumerate(fields["threats"]):
+        place = placement.__dict__
+        card_id = place["id"]
+        setup = _SETUPS.get(card_id) or _setup(card_id)
+        where = place["zone"]
+        if where is not None:
+            where = sys.intern(where)  # the zone word the rules compare with, as one object
+        turn = place["turn"]
+        track = TRACKS[track_of["internal" if setup.card.internal else where or "white"]]
         # decision 13: by number; same number -> internal first, serious before common.
-        threats.append(ThreatState(*setup.state, placement.turn, i, where, track, (placement.turn, *setup.rank, i)))
+        threats.append(place_threat(setup.state, turn, i, where, track, (turn, *setup.rank, i)))
     in_input_order = list(threats)
     threats.sort(key=_token_order)  # token order, used by every "lowest number first" rule
-    m = Mission(crew=crew, ship=ship, threats=threats, rng=rng, log_enabled=log, in_input_order=in_input_order)
+    m = Mission(crew, ship, threats, rng, log)
+    m.in_input_order = in_input_order
     appearing = m.appearing
     groups = m.role_groups()
     for t in threats:
@@ -263,19 +283,19 @@ def final_turn(m: Mission) -> None:
 
 
 def build_result(m: Mission, log: bool) -> Result:
-    lost = m.lost is not None
+    lost = m.lost
     outcomes = []
     for t in m.in_input_order:
         card = t.card
-        fate: Fate
-        if t.fate is not None:
-            fate = t.fate
-            pts = 0 if lost else threat_points(fate, card.points_survived, card.points_destroyed)
-        else:
+        fate: Fate | None = t.fate
+        if fate is None:
             fate = "active" if t.appeared else "not_appeared"
             pts = 0  # only a destroyed or survived threat scores
+        elif lost is not None:
+            pts = 0  # a lost mission scores nothing
+        else:
+            pts = threat_points(fate, card.points_survived, card.points_destroyed)
         outcomes.append(ThreatOutcome(card.id, t.number, t.zone, fate, pts))
-    parts = Score() if lost else Score(**score(m))
     entries = None
     if log:
         # The public log format carries an English `text` next to each event's code and
@@ -284,38 +304,46 @@ def build_result(m: Mission, log: bool) -> Result:
 
         entries = [LogEntry(**e, text=describe("en", e)) for e in m.events]
     taken = m.ship.damage
-    damage = {z: len(taken[z]) for z in board.ZONES}
-    if m.lost is not None and m.lost.zone is not None:
-        damage[m.lost.zone] += 1  # the destroyed zone reports the seventh token it could not take
+    damage = {"red": len(taken["red"]), "white": len(taken["white"]), "blue": len(taken["blue"])}  # board.ZONES
+    if lost is not None and lost.zone is not None:
+        damage[lost.zone] += 1  # the destroyed zone reports the seventh token it could not take
+    # Every field in the model's order, `carry` (resolve sets it for a campaign game) left unset.
     return trusted_result(
         {
-            "outcome": "destroyed" if lost else "survived",
-            "lost": Lost(m.lost_turn, m.lost.cause) if m.lost else None,
+            "outcome": "survived" if lost is None else "destroyed",
+            "lost": None if lost is None else Lost(m.lost_turn, lost.cause),
             "damage": damage,
             "threats": outcomes,
             "knocked_out": [p.name for p in m.crew if p.knocked_out],
             "disabled_battlebots": disabled_squads(m),
             "observation": observation_points(m.ship.observation_best),
-            "score": parts,
+            "score": Score() if lost is not None else Score(**score(m)),
             "log": entries,
-        }
+            "carry": None,
+        },
+        _BUILT_FIELDS,
     )
 
 
 _RESULT_FIELDS = Result.model_fields
+_BUILT_FIELDS = frozenset(_RESULT_FIELDS) - {"carry"}  # the fields build_result gives
 
 
-def trusted_result(values: dict[str, Any]) -> Result:
+def trusted_result(values: dict[str, Any], fields_set: AbstractSet[str] | None = None) -> Result:
     """`Result.model_construct(**values)` (fields in the model's order, no aliases), minus pydantic's
     per-field alias and default lookups (a third of the cost of a short mission).  Fields left
     out get their defaults and stay out of the fields set, as with model_construct; the instance
-    is the same to the attribute: a test compares the two."""
-    fields_set = set(values)
-    if len(values) != len(_RESULT_FIELDS):
-        values = {
-            name: values[name] if name in values else field.get_default(call_default_factory=True)
-            for name, field in _RESULT_FIELDS.items()
-        }
+    is the same to the attribute: a test compares the two.  `fields_set`: the caller passes every
+    field in `values` (in order) and names those it counts as given, which skips the defaults."""
+    if fields_set is not None:
+        fields_set = set(fields_set)
+    else:
+        fields_set = set(values)
+        if len(values) != len(_RESULT_FIELDS):
+            values = {
+                name: values[name] if name in values else field.get_default(call_default_factory=True)
+                for name, field in _RESULT_FIELDS.items()
+            }
     result = Result.__new__(Result)
     _set = object.__setattr__
     _set(result, "__dict__", values)

@@ -37,21 +37,26 @@ def play_turn(m: Mission) -> None:
         if st == "space":
             _in_space(m, p, code)
             continue
-        system = _SYSTEM_USES.get(code)
+        system = _SYSTEM_USES[code]
         if system is None:
             if code != "-":
                 _PLAY[code](m, p, st, code)  # moves, the gravolift, battlebots
             continue
         use, letter, heroic = system[st]
-        for mal in m.malfunctions:  # the lowest-numbered present one covering this system
-            if mal.present and mal.card.damaged_by == letter and st in mal.stations:
-                repair(m, p, mal, heroic)
-                break
-        else:
-            if m.ship.broken and (st, letter) in m.ship.broken:
-                m.emit("no_effect", player=p.name, action=letter, reason="system_broken")
+        if m.malfunctions:  # (a mission without malfunction cards skips the search)
+            for mal in m.malfunctions:  # the lowest-numbered present one covering this system
+                if mal.present and mal.card.damaged_by == letter and st in mal.stations:
+                    break
             else:
-                use(m, p, st, heroic)
+                mal = None
+            if mal is not None:
+                repair(m, p, mal, heroic)
+                continue
+        broken = m.ship.broken
+        if broken and (st, letter) in broken:
+            m.emit("no_effect", player=p.name, action=letter, reason="system_broken")
+        else:
+            use(m, p, st, heroic)
 
 
 def _arrow(m: Mission, p: CrewMember, st: Station, code: ActionCode) -> None:
@@ -267,10 +272,14 @@ SYSTEMS: dict[Station, dict[str, SystemUse]] = {
     "lower_blue": {"A": _cannon, "B": _energy, "C": _rocket},
 }
 
-# What each of the codes a/b/c/A/B does in each station: the system, its letter, heroic or not.
-_SYSTEM_USES: dict[ActionCode, dict[Station, tuple[SystemUse, str, bool]]] = {
-    code: {st: (uses[letter], letter, heroic) for st, uses in SYSTEMS.items()}
-    for code, (letter, heroic) in _SYSTEM_CODES.items()
+# What each of the codes a/b/c/A/B does in each station: the system, its letter, heroic or not;
+# None for every other code (every code has an entry: play_turn indexes without .get).
+_SYSTEM_USES: dict[ActionCode, dict[Station, tuple[SystemUse, str, bool]] | None] = {
+    **dict.fromkeys(board.ACTION_CODES),
+    **{
+        code: {st: (uses[letter], letter, heroic) for st, uses in SYSTEMS.items()}
+        for code, (letter, heroic) in _SYSTEM_CODES.items()
+    },
 }
 
 # What the other card codes do aboard (A/B/C: play_turn with SYSTEMS; a blank does nothing;

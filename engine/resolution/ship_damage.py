@@ -104,16 +104,16 @@ def _token_effect(m: Mission, zone: Zone, token: DamageTokenKind) -> None:
 
 
 def heavy_laser_damage(m: Mission, zone: Zone) -> int:
-    return board.HEAVY_LASER_DAMAGE[zone] - (1 if m.ship.has_token(zone, "upper_cannon") else 0)
+    return board.HEAVY_LASER_DAMAGE[zone] - (1 if "upper_cannon" in m.ship.damage[zone] else 0)
 
 
 def light_laser_damage(m: Mission, zone: Zone) -> int:
-    return board.LIGHT_LASER_DAMAGE - (1 if m.ship.has_token(zone, "lower_cannon") else 0)
+    return board.LIGHT_LASER_DAMAGE - (1 if "lower_cannon" in m.ship.damage[zone] else 0)
 
 
 def pulse_range(m: Mission) -> int:
-    return 1 if m.ship.has_token("white", "lower_cannon") else board.PULSE_RANGE
+    return 1 if "lower_cannon" in m.ship.damage["white"] else board.PULSE_RANGE
 
 
 def lift_damaged(m: Mission, zone: Zone) -> bool:
-    return m.ship.has_token(zone, "lift")
+    return "lift" in m.ship.damage[zone]

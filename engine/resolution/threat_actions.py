@@ -7,7 +7,7 @@ common (decision 13 in docs/rules.md).
 
 from __future__ import annotations
 
-from engine.resolution.card_actions import move_threat
+from engine.resolution.card_actions import move_across_letters
 from engine.resolution.internal_threats import destroy
 from engine.state import Mission, ThreatState
 
@@ -47,9 +47,11 @@ def threat_actions(m: Mission) -> None:
     for t in m.threats:  # kept in token order by build_mission
         if t.present:
             # move_threat's first case inline: no lettered space crossed or reached, just move
-            start, speed = t.position, t.speed
-            marks = t.track.marks_upto
-            if not log and start - speed >= 1 and marks[start - 1] == marks[start - speed - 1]:
-                t.position = start - speed
-            else:
-                move_threat(m, t, speed)
+            start = t.position
+            to = start - t.speed
+            if to >= 1 and not log:
+                marks = t.track.marks_upto
+                if marks[start - 1] == marks[to - 1]:
+                    t.position = to
+                    continue
+            move_across_letters(m, t, t.speed)

@@ -9,6 +9,7 @@ say what the rules can read, and the catalogue test fails on a card that names a
 from __future__ import annotations
 
 import json
+import sys
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -155,8 +156,21 @@ def _card(raw: dict[str, Any]) -> ThreatCard:
 def raw_cards() -> list[dict[str, Any]]:
     """The data file's card records as written (the catalogue test checks their fields)."""
     raw = json.loads(resources.files("engine").joinpath("data/threats.json").read_text("utf-8"))
-    cards: list[dict[str, Any]] = raw["threats"]
+    cards: list[dict[str, Any]] = _interned(raw["threats"])
     return cards
+
+
+def _interned(value: Any) -> Any:
+    """The data with every string interned: the rules compare card stations and op parameters
+    with the same words written in the code (interned), and equal strings that are one object
+    compare without reading their characters."""
+    if isinstance(value, str):
+        return sys.intern(value)
+    if isinstance(value, list):
+        return [_interned(v) for v in value]
+    if isinstance(value, dict):
+        return {sys.intern(k): _interned(v) for k, v in value.items()}
+    return value
 
 
 @cache
