@@ -149,10 +149,7 @@ class Flight:
     lobby: Any = None
     deck: Any = None
     interactions: list[Any] = field(default_factory=list)
-
-    @property
-    def flight_id(self) -> str:
-        return str(cid(self.deck or self.lobby, "station" if self.deck else "join").split(":")[1])
+    flight_id: str = ""
 
     async def open_lobby(self, mission: str = "S1-1", **opts: Any) -> Any:
         ix = await self.fd.slash(
@@ -162,6 +159,7 @@ class Flight:
         self.lobby = await self.fd.wait_for_message(
             channel=self.channel, guild=self.guild, predicate=has("join"), timeout=WAIT
         )
+        self.flight_id = cid(self.lobby, "join").split(":")[1]
         return self.lobby
 
     async def board(self) -> Any:
