@@ -17,7 +17,6 @@ none of them is awaited on the clock's path beyond queueing.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -48,7 +47,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 MAX_SLEEP_S = 5.0  # wake at least this often, so a changed clock or TIME_SCALE is noticed
-READY_WAIT_S = 60.0  # after a restart, how long resumed voice waits for the gateway before trying anyway
 STATION_ACTIONS = ("place", "android", "back", "give", "draw", "finish", "agree")
 # what changes a player's station, so their open hand is redrawn (card_given: the receiver's)
 REDRAW_ALL = {"incoming_data", "transfer_opened", "transfer_closed", "phase_ended", "comm_down", "comm_restored"}
@@ -183,11 +181,10 @@ class FlightService:
         except SnapshotError as exc:
             await self.end_unrestorable(record.id, exc)
             return
-        if resumed and not self.bot.is_ready():
+        if resumed:
             # After a restart flights resume before the gateway has delivered the servers: asked
             # now, voice would find no server ("the voice channel is gone") and stay text-only.
-            with contextlib.suppress(RuntimeError, TimeoutError):  # RuntimeError: never logged in (tests)
-                await asyncio.wait_for(self.bot.wait_until_ready(), timeout=READY_WAIT_S)
+            await self.bot.until_ready()
         await self.voice.start(record, flight.timeline, resumed=resumed)
 
     # -- the clock ------------------------------------------------------------------------------------
