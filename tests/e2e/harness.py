@@ -91,6 +91,14 @@ async def start_bot(fd: Any, workdir: Path, *, time_scale: float = 20.0) -> Any:
     return process
 
 
+async def kill_bot(fd: Any, process: Any) -> None:
+    """SIGKILL the bot (no clean shutdown, as on a crash or an OOM kill) and wait until fakecord
+    has seen its gateway connection drop."""
+    process.kill()
+    await fd.stop_bot(process)  # reaps it; fakecord's own waits would otherwise fail on a dead bot
+    await fd.world.notifier.wait_for(lambda: not fd.gateway.is_ready(), WAIT, "the gateway session to drop")
+
+
 # -- reading what a player sees --------------------------------------------------------------
 
 

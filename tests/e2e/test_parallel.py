@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.harness import Flight, all_text, assert_clean, cid, fake_discord, public, start_bot
+from tests.e2e.harness import WAIT, Flight, all_text, assert_clean, cid, fake_discord, public, start_bot
 
 pytestmark = pytest.mark.e2e
 
@@ -35,7 +35,7 @@ async def test_three_flights_at_once_stay_apart(tmp_path: Path) -> None:
             Flight(fd, "general", 0, "dave", ("dave", "erin")),
             Flight(fd, "bridge", "Second", "carol", ("carol", "alice")),
         ]
-        missions = ["S1-1", "S1-2", "S1-1"]
+        missions = ["S1-1", "S1-2", "S1-4"]  # S1-4: communications down at 3:50 for 10 s
         results = await asyncio.gather(*(fly(f, m) for f, m in zip(flights, missions, strict=True)))
 
         for flight, mission, text in zip(flights, missions, results, strict=True):
@@ -52,4 +52,15 @@ async def test_three_flights_at_once_stay_apart(tmp_path: Path) -> None:
         busy = "Another flight on this server is using the voice intercom"
         told = [all_text(fd, f.channel, f.guild).count(busy) for f in flights]
         assert sorted(told[:2]) == [0, 1] and told[2] == 0, told
+
+        # Each communication failure server-muted that crew in voice, in its server only, and
+        # gave their voices back (the last unmute may trail the result: PATCH member is throttled).
+        def mutes(user: str) -> list[bool]:
+            return [m.mute for m in fd.member_mutes(user, guild="Second")]
+
+        for user in ("carol", "alice"):
+            await fd.wait_for(lambda u=user: mutes(u)[-1:] == [False], WAIT, f"{user} to be unmuted")  # type: ignore[misc]
+            said = mutes(user)
+            assert said[0] is True and said.count(True) == 3, said  # S1-4 has three failures
+        assert fd.member_mutes(guild=0) == []
         assert_clean(fd)
