@@ -25,7 +25,7 @@ CREW = ("alice", "bob", "carol")
 
 async def test_three_players_fly_s1_1_to_the_score(tmp_path: Path) -> None:
     async with fake_discord() as fd:
-        await start_bot(fd, tmp_path / "bot", time_scale=20)
+        await start_bot(fd, tmp_path / "bot", time_scale=25)
         flight = Flight(fd, "bridge", None, "alice", CREW)
         lobby = await flight.open_lobby("S1-1", seed=7)
         assert "S1-1" in lobby.text

@@ -45,7 +45,7 @@ async def private_answer(fd: Any, ix: Any) -> str:
 
 async def test_strangers_stale_buttons_429s_and_pings(tmp_path: Path) -> None:
     async with fake_discord(WORLD) as fd:
-        await start_bot(fd, tmp_path / "bot", time_scale=25)
+        await start_bot(fd, tmp_path / "bot", time_scale=30)
 
         # Text that would ping, typed as a mission name: refused privately, echoed defused.
         ix = await fd.slash("mission start", {"mission": HOSTILE}, user="alice", channel="bridge")
