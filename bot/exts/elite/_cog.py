@@ -325,6 +325,9 @@ class EliteCog(commands.Cog, name="ELITE"):
                 await interaction.followup.send(text(session.lang, "ui.no_voice", why=why), ephemeral=True)
             return
         self.voices[session.channel_id] = voice
+        # Joining takes a moment: a director quick on Next and Start is already in the timer.
+        timer = game.timer
+        voice.music(game.phase == "action" and timer is not None and timer.state == "running")
         lines = [call_text(session.lang, c) for c in ALL_CALLS]
         lines += [text(session.lang, k) for k in ("say.paused", "say.resumed", "say.get_ready")]
         task = asyncio.create_task(voice.prepare(lines))
