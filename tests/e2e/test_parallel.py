@@ -59,7 +59,7 @@ async def test_three_flights_at_once_stay_apart(tmp_path: Path) -> None:
             return [m.mute for m in fd.member_mutes(user, guild="Second")]
 
         for user in ("carol", "alice"):
-            await fd.wait_for(lambda u=user: mutes(u)[-1:] == [False], WAIT, f"{user} to be unmuted")  # type: ignore[misc]
+            await fd.wait_for(lambda u=user: mutes(u)[-1:] == [False], WAIT, f"{user} to be unmuted")
             said = mutes(user)
             assert said[0] is True and said.count(True) == 3, said  # S1-4 has three failures
         assert fd.member_mutes(guild=0) == []
