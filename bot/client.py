@@ -9,6 +9,7 @@ milliseconds and a "restart" is just a second bot instance over the same databas
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import json
 import logging
@@ -88,6 +89,15 @@ class SpaceAlertBot(commands.Bot):
         # Every failing slash command gets a logged error and an apology (bot/errors.py); the
         # buttons and selects reach the same handler through their router.
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
+
+    async def until_ready(self, timeout: float = 60.0) -> None:
+        """Wait (bounded) until the gateway has delivered the servers.  After a restart the
+        flights resume in `setup_hook`, before that: a server looked up then is simply not there
+        yet, which is not the same as gone.  Returns at once when never logged in (tests)."""
+        if self.is_ready():
+            return
+        with contextlib.suppress(RuntimeError, TimeoutError):  # RuntimeError: never logged in
+            await asyncio.wait_for(self.wait_until_ready(), timeout=timeout)
 
     async def on_app_command_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
         await report_interaction_error(interaction, error)

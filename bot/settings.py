@@ -93,9 +93,11 @@ class Settings(BaseSettings):
             )
         return self
 
-    @field_validator("discord_token", mode="before")
+    @field_validator("discord_token", "shard_count", "identify_concurrency", mode="before")
     @classmethod
     def _blank_is_missing(cls, value: object) -> object:
+        """`SHARD_COUNT=` (as a template or a compose file leaves it) means unset, as it does
+        for SHARD_IDS and DATABASE_URL, instead of stopping the bot over an empty number."""
         if isinstance(value, str) and not value.strip():
             return None
         return value

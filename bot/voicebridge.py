@@ -36,6 +36,8 @@ log = logging.getLogger(__name__)
 
 #: A flight further along than this (mission seconds) when voice starts is a resume.
 RESUME_AFTER_S = 2.0
+#: Why a flight speaks in text only while another flight of its server holds the voice connection.
+BUSY_REASON = "another flight in this server is using voice"
 
 TextOnlyHandler = Callable[[str, str], Awaitable[None] | None]
 DisconnectHandler = Callable[[str], Awaitable[None] | None]
@@ -133,6 +135,10 @@ class IntercomBridge:
         problem = voice_permission_problem(channel, guild.me)
         if problem:
             return problem
+        if any(other.guild_id == guild_id for fid, other in self.flights.items() if fid != flight_id):
+            # Discord gives a bot one voice connection per server: a second flight's join would
+            # tear down the first one's handshake and both would end up silent.
+            return BUSY_REASON
         old = self.flights.pop(flight_id, None)
         if old is not None and old.player is not None:
             old.player.abort()

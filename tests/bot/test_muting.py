@@ -8,6 +8,7 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
+from bot.client import SpaceAlertBot
 from engine.flight.machine import Flight
 from tests.bot.helpers import World, http_error, new_bot, start_flight, stop_bot, tick
 
@@ -153,3 +154,38 @@ async def test_members_muted_by_a_flight_that_ended_before_the_unmute_are_unmute
     assert mute_calls(ann) == [True, False] and mute_calls(bob) == [True, False]
     assert (await bot2.storage.load_flight(fid)).notes["muted"] == []
     await asyncio.wait_for(stop_bot(bot2), timeout=10)
+
+
+async def test_a_restart_unmutes_once_the_gateway_has_delivered_the_server(
+    tmp_path: Path, clock: Any, monkeypatch: Any
+) -> None:
+    """Flights resume before the gateway has delivered the servers.  The unmute then found no
+    server, took the members for gone, struck them off the muted list and left them
+    server-muted for good (seen with the real bot against fakecord)."""
+    db = tmp_path / "sa.sqlite3"
+    bot1 = await new_bot(db, clock)
+    world = World(bot1)
+    fid, ann, bob = await start_flight(bot1, world)
+    service = bot1.get_cog("Mission").flights
+    await _to(service, bot1, fid, clock, COMM_DOWN_S)
+    await tick(service, fid)
+    assert mute_calls(ann) == [True] and mute_calls(bob) == [True]
+    await stop_bot(bot1)
+
+    clock.advance(60)  # down while communications came back
+    ready = asyncio.Event()
+    monkeypatch.setattr(SpaceAlertBot, "is_ready", lambda self: ready.is_set())
+    monkeypatch.setattr(SpaceAlertBot, "wait_until_ready", lambda self: ready.wait())
+    bot2 = await new_bot(db, clock)  # no server in the cache yet: the gateway is still connecting
+    service2 = bot2.get_cog("Mission").flights
+    for _ in range(20):
+        await asyncio.sleep(0)
+    try:
+        assert (await bot2.storage.load_flight(fid)).notes["muted"] == sorted([ann.id, bob.id])
+    finally:
+        world.attach(bot2)  # GUILD_CREATE
+        ready.set()
+    await asyncio.wait_for(service2.drain(), timeout=10)
+    assert mute_calls(ann) == [True, False] and mute_calls(bob) == [True, False]
+    assert (await bot2.storage.load_flight(fid)).notes["muted"] == []
+    await stop_bot(bot2)

@@ -122,6 +122,36 @@ async def test_a_resume_hands_voice_every_line_and_says_it_is_a_resume(tmp_path:
     await stop_bot(bot2)
 
 
+async def test_a_resume_waits_for_the_gateway_before_asking_voice(tmp_path: Path, clock: Any) -> None:
+    """Flights resume in cog_load, before the gateway has delivered the servers: voice asked then
+    found no server, said "the voice channel is gone" and the rest of the flight stayed silent."""
+    db = tmp_path / "voice.sqlite3"
+    bot1 = await new_bot(db, clock, voice=RecordingVoice(reason=None))
+    world = World(bot1)
+    fid, _ann, _bob = await start_flight(bot1, world)
+    clock.advance(30)
+    await stop_bot(bot1)
+
+    voice = RecordingVoice(reason=None)
+    bot2 = await new_bot(db, clock, voice=voice, world=world)
+    ready = asyncio.Event()
+    bot2.is_ready = ready.is_set  # type: ignore[method-assign]
+    bot2.wait_until_ready = ready.wait  # type: ignore[method-assign]
+    service = bot2.get_cog("Mission").flights
+    service.arm = lambda _fid: None
+    bot2.run_timers = True
+    await service.resume_all()
+    for _ in range(20):
+        await asyncio.sleep(0)
+    try:
+        assert "prepare" not in names(voice)  # not before the servers are known
+    finally:
+        ready.set()  # (posts wait for it too)
+    await service.drain()
+    assert names(voice) == ["prepare", "start"] and voice.calls[-1][1][0] == fid
+    await stop_bot(bot2)
+
+
 async def test_a_natural_end_finishes_voice_after_the_last_lines_are_mirrored(tmp_path: Path, clock: Any) -> None:
     voice = RecordingVoice(reason=None)
     bot, world = await voice_bot(tmp_path, clock, voice)

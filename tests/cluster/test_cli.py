@@ -61,6 +61,14 @@ def test_flags_override_the_environment(monkeypatch: pytest.MonkeyPatch) -> None
     assert parse_args([]) == {}
 
 
+def test_blank_shard_settings_mean_unset(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("SHARD_IDS", "SHARD_COUNT", "IDENTIFY_CONCURRENCY", "DATABASE_URL"):
+        monkeypatch.setenv(name, "")
+    settings = Settings(_env_file=None)
+    assert (settings.shard_ids, settings.shard_count, settings.identify_concurrency) == (None, None, None)
+    assert settings.database_url is None
+
+
 def test_some_shards_need_a_shared_database() -> None:
     with pytest.raises(ValidationError, match="DATABASE_URL"):
         Settings(_env_file=None, shard_ids="0-1", shard_count=4)

@@ -45,10 +45,12 @@ async def test_two_processes_identify_at_least_5s_apart_per_bucket(storages: Ope
     for times in identified.values():
         assert len(times) == 4
         gaps = [b - a for a, b in itertools.pairwise(times)]
-        assert all(gap >= 5.0 for gap in gaps), times
+        # more than Discord's 5 s: the IDENTIFY goes out a little after its booked slot, and one
+        # arriving at 4.99 s is refused (seen with a restart against fakecord)
+        assert all(gap >= 5.25 for gap in gaps), times
     # a shard of the other bucket does not wait for this one's slots: 8 identifies one after the
-    # other take 20 s here, where a single bucket would need 35
-    assert time.clock() == 20.0
+    # other take 22 s here (4 x 5.5), where a single bucket would need 38.5
+    assert time.clock() == 22.0
 
 
 async def test_simultaneous_bookings_get_distinct_slots(pg_storages: Opener) -> None:
@@ -67,7 +69,7 @@ async def test_identify_hook_waits_for_the_other_process(storages: Opener, tmp_p
         bot._identify_gate = IdentifyGate(bot.storage, clock=time.clock, sleep=time.sleep)
     await bots[0].before_identify_hook(0, initial=True)
     await bots[1].before_identify_hook(4, initial=True)  # the other process's first shard
-    assert time.clock() == 5.0
+    assert time.clock() == 5.5
 
 
 def _bot(storage: Storage, tmp_path: Path, **settings: Any) -> SpaceAlertBot:

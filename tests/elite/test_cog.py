@@ -472,3 +472,53 @@ async def test_a_pack_upload_is_stored_for_the_server(rig: Any) -> None:
 
 async def _bytes(data: bytes) -> bytes:
     return data
+
+
+async def test_a_director_faster_than_the_voice_join_still_gets_the_music(
+    rig: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Start pressed before voice had joined (seen against fakecord): the music bed stayed off
+    until the timer's next call, because only a button press turned it on."""
+    cog, channel, _clock, _storage = rig
+    joined = asyncio.Event()
+    entered = asyncio.Event()
+    music: list[bool] = []
+
+    class SlowVoice:
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            pass
+
+        async def connect(self, member: Any) -> None:
+            entered.set()
+            await joined.wait()
+
+        async def prepare(self, lines: Any) -> None:
+            return None
+
+        async def say(self, lines: Any, *, interrupt: bool = False) -> None:
+            return None
+
+        def music(self, on: bool) -> None:
+            music.append(on)
+
+        async def close(self) -> None:
+            return None
+
+    monkeypatch.setattr("bot.exts.elite._cog.EliteVoice", SlowVoice)
+    cog.use_voice = True
+    never = asyncio.Event()
+
+    async def frozen(dt: float) -> None:  # the timer task waits; this test is about the join
+        await never.wait()
+
+    cog.sleep = frozen
+    setup = asyncio.create_task(start_game(cog, channel))
+    await asyncio.wait_for(entered.wait(), 5)
+    for _ in range(3):
+        await press(cog, channel, "next")
+    await press(cog, channel, "start")
+    assert music == []  # no voice yet
+    joined.set()
+    await asyncio.wait_for(setup, 5)
+    assert music == [True]
+    cog.tasks[channel.id].cancel()

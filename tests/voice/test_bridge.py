@@ -9,7 +9,8 @@ from unittest.mock import AsyncMock, MagicMock
 
 import discord
 
-from bot.voicebridge import IntercomBridge, NullVoice
+from bot.exts.mission._voice import reason_text
+from bot.voicebridge import BUSY_REASON, IntercomBridge, NullVoice
 
 
 class StubPlayer:
@@ -86,8 +87,9 @@ async def test_prepare_never_joins_and_start_uses_the_flights_own_t0():
     assert passed == cues and resumed is False  # a fresh flight: the 0 s line is still due
     assert before - 0.05 - 0.01 <= t0 <= time.monotonic() - 0.05 + 0.01
 
-    # a restart, far into the flight: lines long past may be skipped
-    await bridge.prepare("f2", 1, 7, 5, "en", cues)
+    # a restart, far into the flight: lines long past may be skipped (another server: one
+    # flight per server holds voice)
+    await bridge.prepare("f2", 2, 7, 5, "en", cues)
     await bridge.start("f2", started_at=1_000.0 - 200.0, time_scale=1.0)
     assert service.players[1].started[2] is True
 
@@ -95,6 +97,26 @@ async def test_prepare_never_joins_and_start_uses_the_flights_own_t0():
     assert player.finished and not player.aborted  # the last lines still play
     await bridge.abort("f2")
     assert service.players[1].aborted
+
+
+async def test_a_second_flight_in_one_server_speaks_in_text_and_leaves_the_first_its_voice():
+    """Discord allows one voice connection per server: two intercoms joining at once tore down
+    each other's handshake and both flights ended up silent."""
+    bot, _guild, _channel, _listeners = make_bot(now=1_000.0)
+    service = StubService()
+    bridge = IntercomBridge(bot, service=service)
+    assert await bridge.prepare("f1", 1, 7, 5, "en", []) is None
+    await bridge.start("f1", started_at=1_000.0, time_scale=1.0)
+    assert await bridge.prepare("f2", 1, 7, 6, "en", []) == "another flight in this server is using voice"
+    await bridge.start("f2", started_at=1_000.0, time_scale=1.0)
+    assert len(service.players) == 1 and "f2" not in bridge.flights  # f2 never joins
+    told = {lang: reason_text(lang, BUSY_REASON) for lang in ("en", "ru", "cs", "sk")}
+    assert told["en"] == "Another flight on this server is using the voice intercom"
+    assert len(set(told.values())) == 4  # translated, not the English detail in a wrapper
+    assert await bridge.prepare("f3", 2, 7, 5, "en", []) is None  # another server has its own
+    service.players[0].done.set_result(None)  # f1's intercom ends: the server's voice is free
+    await asyncio.sleep(0)
+    assert await bridge.prepare("f4", 1, 7, 5, "en", []) is None
 
 
 async def test_a_moderators_disconnect_is_reported_and_the_host_can_bring_voice_back():

@@ -95,6 +95,9 @@ class Comms:
     def _mute_job(self, flight_id: str, guild_id: int, user_id: int, mute: bool, member: Any = None) -> Job:
         async def job() -> None:
             guild = self.bot.get_guild(guild_id)
+            if guild is None:  # after a restart: not delivered yet is not "left" (they stayed muted)
+                await self.bot.until_ready()
+                guild = self.bot.get_guild(guild_id)
             target = (guild.get_member(user_id) if guild is not None else None) or member
             if target is None:  # left the server: nothing to undo
                 await self.store.update_muted(flight_id, remove={user_id})

@@ -181,6 +181,10 @@ class FlightService:
         except SnapshotError as exc:
             await self.end_unrestorable(record.id, exc)
             return
+        if resumed:
+            # After a restart flights resume before the gateway has delivered the servers: asked
+            # now, voice would find no server ("the voice channel is gone") and stay text-only.
+            await self.bot.until_ready()
         await self.voice.start(record, flight.timeline, resumed=resumed)
 
     # -- the clock ------------------------------------------------------------------------------------

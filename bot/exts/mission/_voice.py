@@ -41,6 +41,7 @@ _REASONS: tuple[tuple[str, str], ...] = (
     (r"the host is not in a voice channel", "voice.reason.host_not_in_voice"),
     (r"no voice channel to join", "voice.reason.host_not_in_voice"),
     (r"the voice channel is gone", "voice.reason.channel_gone"),
+    (r"another flight in this server is using voice", "voice.reason.busy"),
     (r"I cannot see the voice channel (?P<name>.+)", "voice.reason.cannot_see"),
     (r"I lack the Connect permission in (?P<name>.+)", "voice.reason.no_connect"),
     (r"I lack the Speak permission in (?P<name>.+)", "voice.reason.no_speak"),
