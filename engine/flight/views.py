@@ -125,6 +125,7 @@ class StationView:
     can_agree: bool
     agreed_end: bool
     comm_down: bool
+    untimed: bool = False  # the phase ends when every human has pressed Finish, not by the clock
 
     @property
     def running(self) -> bool:
@@ -290,6 +291,7 @@ def station(flight: Flight, name: str) -> StationView:
         can_agree=acting and flight._check_agree(me) is None,
         agreed_end=me.agreed_end,
         comm_down=flight.comm_down_until is not None,
+        untimed=flight.config.untimed,
     )
 
 
