@@ -193,3 +193,44 @@ async def test_an_untimed_school_flight_ends_its_phases_on_everyone_s_finish(tmp
     progress = await bot.storage.school_progress(ann.id)
     assert progress is not None and progress["attempts"] == {"movement_lasers": 1}
     await stop_bot(bot)
+
+
+async def test_a_scheduled_campaign_night_opens_the_campaign_once_across_restarts(
+    tmp_path: Path, clock: FakeClock
+) -> None:
+    """Scheduled, the bot restarts before the time and again after it: the row survives the
+    first restart, the campaign's first vote opens once for the host (as /campaign start would),
+    and neither a second run nor a repeated dispatch opens another."""
+    db = tmp_path / "sa.sqlite3"
+    bot = await new_bot(db, clock)
+    world = World(bot)
+    ann = world.member("Ann")
+    cog = bot.get_cog("Mission")
+    inter = world.interaction(ann)
+    await cog.mission_schedule.callback(cog, inter, time="in 1h", mission="S1-2", campaign=True)
+    assert "Campaign night" in inter.log[-1].content
+    await stop_bot(bot)
+
+    clock.advance(3600)
+    bot = await new_bot(db, clock, world=world)
+    fired: list[Any] = []
+    bot.dispatch = lambda event, *args: fired.append(args[0]) if event == "scheduled_flight" else None
+    assert [action for _, action in await run_schedules(bot, clock())] == ["open"]
+    assert await run_schedules(bot, clock()) == []  # marked done before it fired: once
+    await bot.get_cog("Mission").on_scheduled_flight(fired[0])
+    running = await bot.storage.running_campaign(world.channel.id)
+    assert running is not None and running.state["host"] == ann.id and running.state["members"] == {str(ann.id): "Ann"}
+    assert running.state["session"]["phase"] == "vote"
+    vote = world.channel.sent[-1]
+    assert vote.embed is not None and vote.embed.title == "Exploration campaign — before mission 1 of 3"
+    assert any(":common:white" in (getattr(item, "custom_id", "") or "") for item in vote.view.children)
+    assert await bot.storage.active_flight_in_channel(world.channel.id) is None  # no flight lobby instead
+    await bot.get_cog("Mission").on_scheduled_flight(fired[0])  # a repeated dispatch: refused politely
+    assert "already running" in world.channel.sent[-1].content
+    await stop_bot(bot)
+
+    bot = await new_bot(db, clock, world=world)
+    assert await run_schedules(bot, clock()) == [] and await bot.storage.pending_schedules() == []
+    again = await bot.storage.running_campaign(world.channel.id)
+    assert again is not None and again.id == running.id
+    await stop_bot(bot)

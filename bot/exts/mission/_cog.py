@@ -281,15 +281,20 @@ class MissionCog(commands.Cog, name="Mission"):
 
     @commands.Cog.listener()
     async def on_scheduled_flight(self, schedule: ScheduleRecord) -> None:
-        """A scheduled flight's time has come (hosting's runner): open its lobby for the host."""
+        """A scheduled flight's time has come (hosting's runner): open its lobby for the host; a
+        campaign night opens the campaign's first vote for the host instead (Campaign cog)."""
         channel: Any = self.bot.get_channel(schedule.channel_id)
         guild = getattr(channel, "guild", None)
         if channel is None or guild is None:
             return
         gate = await flight_gate(self.bot.storage, schedule.guild_id, schedule.channel_id, None, admin=True)
         lang = gate.language if gate.language in LANGUAGES else self.bot.settings.default_language
-        if schedule.campaign:
-            await channel.send(hosting_text(gate.language, "schedule.campaign_open"))
+        if schedule.campaign:  # a campaign night: its first vote opens, as /campaign start would
+            campaign: Any = self.bot.get_cog("Campaign")
+            if campaign is not None:
+                await campaign.open_scheduled(schedule, channel)
+            else:
+                await channel.send(hosting_text(gate.language, "schedule.campaign_open"))
             return
         host = guild.get_member(schedule.host_id)
         options: dict[str, Any] = {
