@@ -169,7 +169,7 @@ class CampaignCog(commands.Cog, name="Campaign"):
 
     async def open(
         self, campaign_id: str, guild_id: int, channel_id: int, seats: list[tuple[int, str]], *, seed: int
-    ) -> tuple[discord.Embed, discord.ui.View | None] | None:
+    ) -> tuple[discord.Embed, discord.ui.View] | None:
         """Store a new campaign for `seats` (the host first) and return its first vote message;
         None when the channel already runs one.  `/campaign start` and a scheduled campaign night
         both open campaigns here, so both open the same vote."""
