@@ -97,6 +97,18 @@ async def test_prepare_never_joins_and_start_uses_the_flights_own_t0():
     assert service.players[1].aborted
 
 
+async def test_the_server_s_tts_choice_reaches_the_flight_s_player():
+    bot, _guild, _channel, _listeners = make_bot(now=1_000.0)
+    service = StubService()
+    bridge = IntercomBridge(bot, service=service)
+    cues = [SimpleNamespace(at_s=0.0, text="Enemy activity detected.")]
+    await bridge.prepare("f1", 1, 7, 5, "en", cues, tts="espeak")
+    await bridge.prepare("f2", 1, 7, 5, "en", cues)  # the default: gTTS raced with espeak-ng
+    await bridge.start("f1", started_at=1_000.0, time_scale=1.0)
+    await bridge.start("f2", started_at=1_000.0, time_scale=1.0)
+    assert [p.kw["offline_only"] for p in service.players] == [True, False]
+
+
 async def test_a_moderators_disconnect_is_reported_and_the_host_can_bring_voice_back():
     bot, guild, channel, listeners = make_bot(now=1_000.0)
     service = StubService()
