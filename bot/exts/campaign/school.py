@@ -13,8 +13,8 @@ An untimed lesson (the lesson's default, or `/mission school untimed:`) flies wi
 machine's untimed mode: a phase ends when every human has pressed Finish (engine/flight/machine.py
 says what that means for the recording's announcements).  Its intercom runs in text only: the
 voice bridge plays the whole script on the mission clock, which a held phase end would leave behind.
-Lesson texts exist in en/ru/cs; Slovak readers get the Czech text (the Slovak edition's own
-choice for its recordings), everything else in Slovak.
+Lesson and hint texts exist in en/ru/cs/sk (Slovak in the Slovak rulebook's words); a language
+without its own text would read English.
 """
 
 from __future__ import annotations
@@ -41,8 +41,8 @@ SCHOOL_OPTION = "school"  # lobby option: the lesson id of a school flight
 
 
 def localised(texts: Mapping[Any, str], lang: str) -> str:
-    """A lesson or hint text in `lang`; Slovak falls back to Czech, anything else to English."""
-    return texts.get(lang) or (texts.get("cs") if lang == "sk" else None) or texts["en"]
+    """A lesson or hint text in `lang`, else English (every text has all four: tests/school)."""
+    return texts.get(lang) or texts["en"]
 
 
 @dataclass(frozen=True, slots=True)
