@@ -45,9 +45,18 @@ DisconnectHandler = Callable[[str], Awaitable[None] | None]
 
 class VoiceBridge(Protocol):
     async def prepare(
-        self, flight_id: str, guild_id: int, channel_id: int, host_id: int, lang: str, cues: list[Any]
+        self,
+        flight_id: str,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        lang: str,
+        cues: list[Any],
+        *,
+        tts: str = "gtts",
     ) -> str | None:
-        """Cheap checks only; return None when voice will be attempted, or why it is unavailable."""
+        """Cheap checks only; return None when voice will be attempted, or why it is unavailable.
+        `tts` is the server's engine setting: "espeak" speaks with espeak-ng alone (no gTTS)."""
 
     async def start(
         self, flight_id: str, started_at: float, time_scale: float, *, resumed: bool | None = None
@@ -72,7 +81,15 @@ class NullVoice:
         self.reason = reason
 
     async def prepare(
-        self, flight_id: str, guild_id: int, channel_id: int, host_id: int, lang: str, cues: list[Any]
+        self,
+        flight_id: str,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        lang: str,
+        cues: list[Any],
+        *,
+        tts: str = "gtts",
     ) -> str | None:
         return self.reason
 
@@ -95,10 +112,11 @@ class NullVoice:
 class _Flight:
     """What the bridge holds for one flight between `prepare` and the end."""
 
-    def __init__(self, guild_id: int, sink: Any, cues: list[Any]) -> None:
+    def __init__(self, guild_id: int, sink: Any, cues: list[Any], tts: str = "gtts") -> None:
         self.guild_id = guild_id
         self.sink = sink
         self.cues = cues
+        self.tts = tts
         self.player: Any | None = None
 
 
@@ -121,7 +139,15 @@ class IntercomBridge:
     # -- the flight's calls ---------------------------------------------------------------------
 
     async def prepare(
-        self, flight_id: str, guild_id: int, channel_id: int, host_id: int, lang: str, cues: list[Any]
+        self,
+        flight_id: str,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        lang: str,
+        cues: list[Any],
+        *,
+        tts: str = "gtts",
     ) -> str | None:
         from voice.discord_sink import DiscordVoiceSink, host_channel_resolver, voice_permission_problem
 
@@ -144,7 +170,7 @@ class IntercomBridge:
             old.player.abort()
         # No connection yet: the intercom's watchdog joins in the background once started.
         sink = DiscordVoiceSink(guild.voice_client, channel_resolver=host_channel_resolver(guild, host_id, channel_id))
-        self.flights[flight_id] = _Flight(guild_id, sink, list(cues))
+        self.flights[flight_id] = _Flight(guild_id, sink, list(cues), tts)
         return None
 
     async def start(self, flight_id: str, started_at: float, time_scale: float, *, resumed: bool | None = None) -> None:
@@ -159,6 +185,7 @@ class IntercomBridge:
             time_scale=time_scale,
             on_problem=lambda why: self._emit(self.on_text_only, flight_id, why),
             on_member_disconnect=lambda: self._emit(self.on_member_disconnect, flight_id),
+            offline_only=flight.tts == "espeak",
         )
         flight.player = player
         task = player.start(time.monotonic() - elapsed_s, flight.cues, resumed=resumed)

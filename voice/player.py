@@ -158,7 +158,9 @@ class VoiceService:
         on_member_disconnect: Callable[[], None] | None = None,
         time_scale: float | None = None,
         leave_at_end: bool = True,
+        offline_only: bool = False,
     ) -> IntercomPlayer:
+        """One flight's intercom; `offline_only` speaks with espeak-ng alone (the server's choice)."""
         return IntercomPlayer(
             self,
             sink,
@@ -169,6 +171,7 @@ class VoiceService:
             on_member_disconnect=on_member_disconnect,
             time_scale=self.config.time_scale if time_scale is None else time_scale,
             leave_at_end=leave_at_end,
+            offline_only=offline_only,
         )
 
 
@@ -187,8 +190,10 @@ class IntercomPlayer:
         on_member_disconnect: Callable[[], None] | None = None,
         time_scale: float = 1.0,
         leave_at_end: bool = True,
+        offline_only: bool = False,
     ) -> None:
         self.service = service
+        self.offline_only = offline_only  # espeak-ng only: the server chose it over gTTS
         self.sink = sink
         self.time_scale = time_scale
         self.leave_at_end = leave_at_end
@@ -279,7 +284,9 @@ class IntercomPlayer:
         async def run() -> None:
             if no_engine is not None:
                 self._tell(no_engine)
-            clips, speaking = service.renderer.render_in_order(items, stats, budget=budget)
+            clips, speaking = service.renderer.render_in_order(
+                items, stats, budget=budget, offline_only=self.offline_only
+            )
 
             async def warm() -> None:
                 """The other effects after the first line, so they do not compete with it."""

@@ -67,12 +67,13 @@ class Renderer:
         self._sleep = sleep
         self._late: set[asyncio.Future[Any]] = set()  # gTTS answers still on their way
 
-    def _keys(self, text: str, lang: str) -> list[tuple[TTSBackend, str]]:
-        return [(b, cache_key(b.name, b.voice(lang), lang, text)) for b in self.engines.order(lang)]
+    def _keys(self, text: str, lang: str, offline_only: bool = False) -> list[tuple[TTSBackend, str]]:
+        engines = [b for b in self.engines.order(lang) if not (offline_only and b is self.engines.primary)]
+        return [(b, cache_key(b.name, b.voice(lang), lang, text)) for b in engines]
 
-    async def cached(self, text: str, lang: str) -> Clip | None:
+    async def cached(self, text: str, lang: str, offline_only: bool = False) -> Clip | None:
         """Any engine's cached clip (memory first for all, then disk), best engine first."""
-        keys = self._keys(text, lang)
+        keys = self._keys(text, lang, offline_only)
         for _, key in keys:
             clip = self.cache.get_memory(key)
             if clip is not None:
@@ -84,18 +85,26 @@ class Renderer:
         return None
 
     async def speech(
-        self, text: str, lang: str, stats: RenderStats | None = None, *, budget_s: float | None = None
+        self,
+        text: str,
+        lang: str,
+        stats: RenderStats | None = None,
+        *,
+        budget_s: float | None = None,
+        offline_only: bool = False,
     ) -> Clip:
         """One line of speech as a clip; raises TTSError only if no engine at all could speak it.
 
         `budget_s` caps how long the online engine may take for this line (default and maximum
         `online_budget_s`); espeak-ng renders meanwhile, so the answer is never much later.
+        `offline_only` (a server that chose espeak-ng) leaves the online engine out entirely, its
+        cached clips included, so the flight sounds the same from its first line to its last.
         """
         stats = stats if stats is not None else RenderStats()
-        keys = self._keys(text, lang)
+        keys = self._keys(text, lang, offline_only)
         if not keys:
             raise TTSUnavailable(f"no speech engine for language {lang!r} ({self.engines.describe()})")
-        clip = await self.cached(text, lang)
+        clip = await self.cached(text, lang, offline_only)
         if clip is not None:
             stats.cache_hits += 1
             return clip
@@ -183,6 +192,7 @@ class Renderer:
         stats: RenderStats,
         *,
         budget: Callable[[int], float | None] | None = None,
+        offline_only: bool = False,
     ) -> tuple[dict[tuple[str, str], asyncio.Future[Clip | None]], asyncio.Task[None]]:
         """Start rendering distinct (text, lang) pairs in the given (schedule) order.
 
@@ -191,6 +201,7 @@ class Renderer:
         renders alone when there is an online engine (if it is down, the breaker trips once instead
         of every parallel request waiting for its budget); the rest `concurrency` at a time, in
         order.  `budget(i)` is the online engine's budget for the i-th pair (its deadline).
+        `offline_only`: espeak-ng only (see `speech`).
         """
         loop = asyncio.get_running_loop()
         unique = list(dict.fromkeys(items))
@@ -201,7 +212,9 @@ class Renderer:
         async def one(i: int, item: tuple[str, str]) -> None:
             async with sem:
                 try:
-                    clip: Clip | None = await self.speech(*item, stats, budget_s=budget(i) if budget else None)
+                    clip: Clip | None = await self.speech(
+                        *item, stats, budget_s=budget(i) if budget else None, offline_only=offline_only
+                    )
                 except TTSError as exc:
                     stats.errors.append(str(exc))
                     clip = None
@@ -212,7 +225,7 @@ class Renderer:
 
         async def run() -> None:
             jobs = list(enumerate(unique))
-            if jobs and self.engines.primary is not None:
+            if jobs and self.engines.primary is not None and not offline_only:
                 await one(*jobs.pop(0))
             await asyncio.gather(*(one(i, item) for i, item in jobs))
 

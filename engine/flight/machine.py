@@ -6,6 +6,16 @@ and are answered `Accepted(events)` or `Rejected(reason, message)` with a stable
 whole state (decks, hands, boards, open windows, clock, position in the script) serializes to
 plain JSON and restores exactly, mid-phase, so a restarted bot continues where it stopped.
 
+An untimed flight (`FlightConfig.untimed`, the flight school's gentle mode) keeps the recording's
+pace for everything *inside* a phase: threats, incoming data, data transfers (with their beep) and
+communication failures come at their seconds, so the windows they open last as long as on the
+recording.  Only the phase's end leaves the clock: the schedule holds at a phase end until every
+human has pressed Finish for that phase (androids don't count; in the last phase Finish means "I
+am done" and ends nothing else), and everything after it comes that much later (`delay_s`).  The
+phase never ends before its time on the recording (a crew done early waits for the rest of the
+phase's announcements, as at the table); the warnings and the countdown before a phase end are not
+said, since no clock runs out.  The last phase's end ends the operation, as in a timed flight.
+
 All randomness happens once, in `Flight.start`, from `random.Random(config.seed)`: trajectory
 boards, the four threat decks, the action deck and the heroic cards.  After that the flight is a
 pure function of the timeline, the commands and the times they arrive at.
@@ -122,6 +132,7 @@ class FlightConfig(BaseModel):
     mission: str | None = None  # an official id (S1-1 ... S2-8)
     timeline: Timeline | None = None  # or a generated / custom one
     lang: Language = "en"
+    untimed: bool = False  # a phase ends when every human has pressed Finish (see the module docstring)
 
     @field_validator("crew", mode="before")
     @classmethod
@@ -316,6 +327,7 @@ class _Member:
     drew: list[int] = field(default_factory=list)  # incoming-data event indices used
     gave: list[int] = field(default_factory=list)  # data-transfer event indices used
     agreed_end: bool = False
+    finished_last: bool = False  # untimed flights: pressed Finish in the last phase
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -330,6 +342,7 @@ class _Member:
             "drew": list(self.drew),
             "gave": list(self.gave),
             "agreed_end": self.agreed_end,
+            "finished_last": self.finished_last,
         }
 
     @classmethod
@@ -346,6 +359,7 @@ class _Member:
             drew=list(d["drew"]),
             gave=list(d["gave"]),
             agreed_end=d["agreed_end"],
+            finished_last=d["finished_last"],
         )
 
 
@@ -360,10 +374,21 @@ class _Step:
     phase: int | None = None
 
 
-def _schedule(timeline: Timeline, lang: str) -> list[_Step]:
+# the lines that count down to a phase end: not said in an untimed flight, where no clock runs out
+_DEADLINE_LINES = ("one_minute_warning", "twenty_seconds_warning", "countdown")
+
+
+def _deadline_line(cue: Cue) -> bool:
+    return cue.kind in _DEADLINE_LINES or (cue.kind == "count" and "phase" in cue.params)
+
+
+def _schedule(timeline: Timeline, lang: str, untimed: bool = False) -> list[_Step]:
     """Lines and effects in the order they happen; at equal times the line comes before its effect."""
     items: list[tuple[float, int, int, _Step]] = []
-    for n, cue in enumerate(intercom_script(timeline, lang)):
+    cues = intercom_script(timeline, lang)
+    if untimed:
+        cues = [c for c in cues if not _deadline_line(c)]
+    for n, cue in enumerate(cues):
         items.append((cue.at_s, 0, n, _Step(cue.at_s, cue=cue)))
     effects: list[_Step] = [_Step(0.0, effect="start")]
     for i, ev in enumerate(timeline.events):
@@ -425,6 +450,7 @@ class Flight:
         self.incoming: list[int] = []  # open incoming-data windows (until their phase ends)
         self.ended_early = False
         self.seq = 0
+        self.delay_s = 0.0  # untimed: how long phase ends were held for Finish; later steps come that much later
         self._steps: list[_Step] = []
 
     # -- construction ----------------------------------------------------------------------------
@@ -436,7 +462,7 @@ class Flight:
         self = cls()
         self.config = config
         self.timeline = config.resolved_timeline()
-        self._steps = _schedule(self.timeline, config.lang)
+        self._steps = _schedule(self.timeline, config.lang, config.untimed)
         rng = random.Random(config.seed)
 
         red, white, blue, internal = rng.sample(list(TRACK_IDS), 4)
@@ -528,10 +554,12 @@ class Flight:
         if t_s < self.now_s:
             raise FlightError(f"the clock cannot go back from {self.now_s} to {t_s}")
         events: list[FlightEvent] = []
-        while self.cursor < len(self._steps) and self._steps[self.cursor].at_s <= t_s:
+        while self.cursor < len(self._steps) and self._due(self._steps[self.cursor]) <= t_s:
             step = self._steps[self.cursor]
+            if self._held(step):
+                break  # untimed: the phase ends when the last human presses Finish (see _finish)
             self.cursor += 1
-            self.now_s = max(self.now_s, step.at_s)
+            self.now_s = max(self.now_s, self._due(step))
             if self.status == "ended" and (self.ended_early or step.cue is None):
                 continue  # after an agreed early end the intercom falls silent
             if step.cue is not None:
@@ -542,11 +570,35 @@ class Flight:
         return events
 
     def next_due_s(self) -> float | None:
-        """When the next scheduled line or effect is due (for the caller's timer), or None."""
+        """When the next scheduled line or effect is due (for the caller's timer), or None (also
+        while an untimed flight waits for Finish presses: no time will move it on)."""
         for step in self._steps[self.cursor :]:
+            if self._held(step):
+                return None
             if self.status != "ended" or (step.cue is not None and not self.ended_early):
-                return step.at_s
+                return self._due(step)
         return None
+
+    def _due(self, step: _Step) -> float:
+        """The mission second `step` happens at: its time on the recording plus the holds so far."""
+        return step.at_s + self.delay_s
+
+    def _held(self, step: _Step) -> bool:
+        """An untimed flight's phase end waits while a human has not pressed Finish for that phase."""
+        if not self.config.untimed or step.effect != "phase_end" or self.status != "running":
+            return False
+        assert step.phase is not None
+        return not all(self._finished(m, step.phase) for m in self.humans())
+
+    def _finished(self, m: _Member, phase: int) -> bool:
+        return m.phase > phase or (phase == self.timeline.phases and m.finished_last)
+
+    @property
+    def waiting_for(self) -> list[str]:
+        """Untimed: the humans who have not pressed Finish for the phase the intercom is in."""
+        if not self.config.untimed or self.status != "running":
+            return []
+        return [m.name for m in self.humans() if not self._finished(m, self.round_phase)]
 
     def _effect(self, step: _Step) -> list[FlightEvent]:
         out: list[FlightEvent] = []
@@ -583,7 +635,7 @@ class Flight:
         elif step.effect == "comm_down":
             assert ev is not None and ev.duration_s is not None
             if not self.solo:
-                self.comm_down_until = ev.t + ev.duration_s
+                self.comm_down_until = ev.t + ev.duration_s + self.delay_s
                 out.append(self._event("comm_down", {"until_s": float(self.comm_down_until)}))
         elif step.effect == "comm_restored":
             if not self.solo:
@@ -731,7 +783,7 @@ class Flight:
         phase = phase_of(turn)
         if phase < self.round_phase:
             return Rejected("phase_over", {"turn": turn, "phase": phase})
-        if board is player and phase < player.phase:
+        if board is player and (phase < player.phase or player.finished_last):
             return Rejected("phase_over", {"turn": turn, "phase": phase})
         # Interpretation: an android's turn is open once its planner has reached the turn's phase
         if phase > player.phase:
@@ -849,7 +901,9 @@ class Flight:
         return Accepted([self._event("card_taken_back", data, private_to=None if board.android else player.name)])
 
     def _check_finish(self, player: _Member) -> Rejected | None:
-        if player.phase >= self.timeline.phases:
+        # untimed: Finish in the last phase says "I am done", which the operation's end waits for
+        last_open = self.config.untimed and not player.finished_last
+        if player.phase >= self.timeline.phases and not last_open:
             return Rejected("no_next_phase", {"phase": player.phase})
         return None
 
@@ -857,10 +911,25 @@ class Flight:
         refused = self._check_finish(player)
         if refused:
             return refused
-        player.phase += 1
-        events = [self._event("phase_finished", {"player": player.name, "phase": player.phase - 1})]
+        done = player.phase
+        if done >= self.timeline.phases:
+            player.finished_last = True
+        else:
+            player.phase += 1
+        events = [self._event("phase_finished", {"player": player.name, "phase": done})]
         events += self._deal(player, player.phase)
-        return Accepted(events)
+        return Accepted(events + self._release())
+
+    def _release(self) -> list[FlightEvent]:
+        """Untimed: a phase end held past its time comes now that the last human has finished; the
+        rest of the schedule moves back by the wait.  A phase end not reached yet keeps its time."""
+        if not self.config.untimed:
+            return []
+        end = next((s for s in self._steps[self.cursor :] if s.effect == "phase_end"), None)
+        if end is None or self._held(end):
+            return []
+        self.delay_s += max(0.0, self.now_s - self._due(end))  # a phase end passed is held, so it comes now
+        return self.advance_to(self.now_s)
 
     def _check_draw(self, player: _Member) -> int | Rejected:
         """The incoming-data window the player would draw for."""
@@ -972,6 +1041,7 @@ class Flight:
             "incoming": list(self.incoming),
             "ended_early": self.ended_early,
             "seq": self.seq,
+            "delay_s": self.delay_s,
         }
 
     @classmethod
@@ -987,7 +1057,7 @@ class Flight:
             cfg["timeline"] = timeline
         self.config = FlightConfig.model_validate(cfg)
         self.timeline = timeline
-        self._steps = _schedule(timeline, self.config.lang)
+        self._steps = _schedule(timeline, self.config.lang, self.config.untimed)
         self.tracks = dict(d["tracks"])
         self.action_deck = list(d["action_deck"])
         self.threat_decks = {k: list(v) for k, v in d["threat_decks"].items()}
@@ -1003,6 +1073,7 @@ class Flight:
         self.incoming = list(d["incoming"])
         self.ended_early = d["ended_early"]
         self.seq = d["seq"]
+        self.delay_s = float(d["delay_s"])
         if not 0 <= self.cursor <= len(self._steps):
             raise FlightError("snapshot cursor is outside the mission schedule")
         return self

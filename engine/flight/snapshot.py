@@ -23,10 +23,21 @@ Snapshot = dict[str, Any]
 Step = Callable[[Snapshot], Snapshot]
 
 # The shape Flight.to_dict writes today.  Bump it together with a step in MIGRATIONS.
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+
+
+def _v1_untimed(data: Snapshot) -> Snapshot:
+    """v2 adds untimed flights: the config's `untimed`, the schedule's `delay_s` (time phase ends
+    were held for Finish presses) and each member's `finished_last`.  A v1 flight ran on the clock."""
+    data["config"]["untimed"] = False
+    data["delay_s"] = 0.0
+    for member in data["members"]:
+        member["finished_last"] = False
+    return data
+
 
 # MIGRATIONS[n] turns a schema-n snapshot into schema n+1 (it may mutate its argument, a copy).
-MIGRATIONS: dict[int, Step] = {}
+MIGRATIONS: dict[int, Step] = {1: _v1_untimed}
 
 
 class SnapshotError(ValueError):

@@ -125,6 +125,7 @@ class StationView:
     can_agree: bool
     agreed_end: bool
     comm_down: bool
+    untimed: bool = False  # the phase ends when every human has pressed Finish, not by the clock
 
     @property
     def running(self) -> bool:
@@ -162,10 +163,13 @@ class DeckView:
     humans: tuple[str, ...]
     agreed_end: tuple[str, ...]
     complete: bool  # the round is over and its last line has been said: resolve now
+    untimed: bool = False  # the phase ends when every human has pressed Finish, not by the clock
+    waiting_for: tuple[str, ...] = ()  # untimed: the humans who have not pressed Finish for this phase
 
     @property
     def phase_ends_at_s(self) -> float | None:
-        if self.status != "running" or self.phase > len(self.phase_end_s):
+        """When the current phase ends on the clock (None: not running, or an untimed flight)."""
+        if self.status != "running" or self.untimed or self.phase > len(self.phase_end_s):
             return None
         return self.phase_end_s[self.phase - 1]
 
@@ -287,6 +291,7 @@ def station(flight: Flight, name: str) -> StationView:
         can_agree=acting and flight._check_agree(me) is None,
         agreed_end=me.agreed_end,
         comm_down=flight.comm_down_until is not None,
+        untimed=flight.config.untimed,
     )
 
 
@@ -307,7 +312,7 @@ def deck(flight: Flight) -> DeckView:
 
     transfer_closes = None
     if flight.transfer is not None:
-        transfer_closes = float(flight.timeline.events[flight.transfer].t) + TRANSFER_BEEP_AFTER_S
+        transfer_closes = float(flight.timeline.events[flight.transfer].t) + TRANSFER_BEEP_AFTER_S + flight.delay_s
     return DeckView(
         mission=flight.timeline.id,
         status=flight.status,
@@ -323,4 +328,6 @@ def deck(flight: Flight) -> DeckView:
         humans=tuple(m.name for m in flight.humans()),
         agreed_end=tuple(m.name for m in flight.humans() if m.agreed_end),
         complete=flight.complete,
+        untimed=flight.config.untimed,
+        waiting_for=tuple(flight.waiting_for),
     )

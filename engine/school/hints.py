@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, TypeAlias
 
 from engine.model import LogEntry, Result
-from engine.vocab import Language
+from engine.school.lessons import TextLanguage
 
 HintKind: TypeAlias = Literal["threat_reached_z", "shot_without_energy", "blocked_lift", "computer_not_maintained"]
 
@@ -20,7 +20,7 @@ HintKind: TypeAlias = Literal["threat_reached_z", "shot_without_energy", "blocke
 @dataclass(frozen=True, slots=True)
 class HintRule:
     section: str
-    text: Mapping[Language, str]
+    text: Mapping[TextLanguage, str]
 
 
 RULES: dict[HintKind, HintRule] = {
@@ -33,6 +33,8 @@ RULES: dict[HintKind, HintRule] = {
             "тяжёлые лазеры достают на любом расстоянии, лёгкие и импульсная пушка — только вблизи.",
             "cs": "Hrozba, která dojde na Z, provede akci Z a je přežita. Zničte ji dřív: těžké lasery "
             "dostřelí na jakoukoli vzdálenost, lehké lasery a pulzní dělo jen na blízko.",
+            "sk": "Ohrozenie, ktoré dôjde na Z, vykoná akciu Z a ukončí činnosť. Zneškodnite ho skôr: veľké "
+            "laserové delá majú dosah na akúkoľvek vzdialenosť, malé laserové delá a pulzné delo len nablízko.",
         },
     ),
     "shot_without_energy": HintRule(
@@ -44,6 +46,8 @@ RULES: dict[HintKind, HintRule] = {
             "Боковой реактор пополняется действием B внизу, центральный — B в нижнем белом (топливо).",
             "cs": "Těžký laser i pulzní dělo střílí jen s kostkou v reaktoru své zóny. Boční reaktor "
             "doplníte akcí B na dolní palubě, hlavní akcí B v dolní bílé (palivo).",
+            "sk": "Veľké laserové delo aj pulzné delo strieľa len s kockou energie v reaktore svojej zóny. Bočný "
+            "reaktor doplníte akciou B na dolnej palube, centrálny akciou B v dolnej bielej lokalite (palivo).",
         },
     ),
     "blocked_lift": HintRule(
@@ -55,6 +59,8 @@ RULES: dict[HintKind, HintRule] = {
             "на повреждённом лифте) задерживается на ход.",
             "cs": "Gravitační výtah za kolo převeze jednoho hráče; druhý uživatel (a kdokoli na poškozeném "
             "výtahu) se o kolo zdrží.",
+            "sk": "Výťah za kolo prevezie jedného hráča; druhý používateľ (a ktokoľvek na poškodenom výťahu) "
+            "sa o kolo zdrží.",
         },
     ),
     "computer_not_maintained": HintRule(
@@ -66,6 +72,8 @@ RULES: dict[HintKind, HintRule] = {
             "задержались в ход 3, 6 или 10.",
             "cs": "Nikdo neudržoval počítač (C v horní bílé) v prvních dvou kolech fáze, a tak se všichni "
             "na palubě zdrželi v kole 3, 6 nebo 10.",
+            "sk": "Nikto neobslúžil palubný počítač (C v hornej bielej lokalite) v prvých dvoch kolách fázy, "
+            "a tak sa všetci na palube zdržali v kole 3, 6 alebo 10.",
         },
     ),
 }
@@ -79,7 +87,7 @@ class Hint:
     subject: str | None  # the threat id or the player's name, when there is one
     rule: HintRule
 
-    def text(self, language: Language) -> str:
+    def text(self, language: TextLanguage) -> str:
         return f"{self.rule.section}: {self.rule.text[language]}"
 
 

@@ -45,11 +45,21 @@ class RecordingVoice:
         self.rejoin_reason = rejoin_reason
         self.calls: list[tuple[str, Any]] = []
         self.cues: list[Any] = []
+        self.tts: str | None = None
 
     async def prepare(
-        self, flight_id: str, guild_id: int, channel_id: int, host_id: int, lang: str, cues: list[Any]
+        self,
+        flight_id: str,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        lang: str,
+        cues: list[Any],
+        *,
+        tts: str = "gtts",
     ) -> str | None:
         self.calls.append(("prepare", (flight_id, channel_id, host_id, lang, len(cues))))
+        self.tts = tts  # the server's engine setting, as the flight read it
         self.cues = list(cues)
         return self.reason
 

@@ -101,6 +101,24 @@ async def test_a_fresh_start_hands_voice_every_line_from_the_0_s_one(tmp_path: P
     await stop_bot(bot)
 
 
+async def test_the_server_s_tts_setting_is_read_on_every_flight(tmp_path: Path, clock: Any) -> None:
+    """/settings tts: the default races gTTS with espeak-ng; "espeak" makes the flight's voice speak
+    with espeak-ng only.  The setting is read when the flight's voice starts (no restart needed)."""
+    voice = RecordingVoice(reason=None)
+    bot, world = await voice_bot(tmp_path, clock, voice)
+    await start_flight(bot, world)
+    assert voice.tts == "gtts"
+    await stop_bot(bot)
+
+    (tmp_path / "other").mkdir()
+    voice = RecordingVoice(reason=None)
+    bot, world = await voice_bot(tmp_path / "other", clock, voice)
+    await bot.storage.set_setting(world.guild.id, "tts", "espeak")  # after start-up, before the flight
+    await start_flight(bot, world)
+    assert voice.tts == "espeak" and names(voice)[:2] == ["prepare", "start"]
+    await stop_bot(bot)
+
+
 async def test_a_resume_hands_voice_every_line_and_says_it_is_a_resume(tmp_path: Path, clock: Any) -> None:
     db = tmp_path / "voice.sqlite3"
     bot1 = await new_bot(db, clock, voice=RecordingVoice(reason=None))

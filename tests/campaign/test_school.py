@@ -23,9 +23,13 @@ async def test_the_next_lesson_and_its_explanation(bot: Any, world: Any) -> None
     ann = world.member("Ann")
     start = await prepare_school_flight(bot, world.interaction(ann))
     assert start is not None and start.lesson.id == "movement_lasers"
-    assert start.untimed is False  # the flight machine cannot end a phase on Finish yet: on the clock
-    assert start.options == {"school": "movement_lasers", "untimed": False, "hints_in_log": True, "mission": "S1-1"}
-    assert start.embed.fields[0].value == "against the clock, as in a real mission"
+    assert start.untimed is True  # the first lesson's default: phases end on everyone's Finish
+    assert start.options == {"school": "movement_lasers", "untimed": True, "hints_in_log": True, "mission": "S1-1"}
+    assert start.embed.fields[0].value.startswith("untimed: the phase ends when everyone has pressed Finish")
+    assert "text only" in start.embed.fields[0].value
+    timed = await prepare_school_flight(bot, world.interaction(ann), untimed=False)
+    assert timed is not None and timed.options["untimed"] is False
+    assert timed.embed.fields[0].value == "against the clock, as in a real mission"
     assert start.embed.title == "Flight school 1/7: Movement and the lasers"
     assert "gravolift" in (start.embed.description or "")
 
@@ -42,10 +46,13 @@ async def test_the_next_lesson_and_its_explanation(bot: Any, world: Any) -> None
     assert third.options["overrides"]["max_internal_threats"] == 1
 
 
-async def test_slovak_server_gets_slovak_frame_and_czech_lesson_text(bot: Any, world: Any) -> None:
+async def test_slovak_server_gets_slovak_frame_and_slovak_lesson_text(bot: Any, world: Any) -> None:
     await bot.storage.set_setting(world.guild.id, "language", "sk")
     start = await prepare_school_flight(bot, world.interaction(world.member("Ann")))
     assert start is not None and start.embed.title == "Letecká škola 1/7: Pohyb a lasery"
+    assert "Veľké laserové delá" in (start.embed.description or "")  # the Slovak rulebook's heavy lasers
+    result = resolve(school_game([{"id": "E1-07", "turn": 1, "zone": "red"}]), log=True)
+    assert any("Ohrozenie, ktoré dôjde na Z" in line for line in hint_lines("sk", result))
 
 
 async def test_a_resolved_school_flight_records_progress_and_posts_hints(bot: Any, world: Any) -> None:

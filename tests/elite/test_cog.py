@@ -485,6 +485,8 @@ async def test_a_director_faster_than_the_voice_join_still_gets_the_music(
     music: list[bool] = []
 
     class SlowVoice:
+        channel_id = 7
+
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             pass
 
@@ -501,10 +503,23 @@ async def test_a_director_faster_than_the_voice_join_still_gets_the_music(
         def music(self, on: bool) -> None:
             music.append(on)
 
+        def plan_calls(self, plan: Any, *, end: Any) -> None:
+            return None
+
+        def cancel_calls(self) -> None:
+            return None
+
+        def forget_plan(self) -> None:
+            return None
+
         async def close(self) -> None:
             return None
 
-    monkeypatch.setattr("bot.exts.elite._cog.EliteVoice", SlowVoice)
+    async def any_speech(guild_id: int) -> object:
+        return object()
+
+    monkeypatch.setattr("bot.exts.elite._voicelink.EliteVoice", SlowVoice)
+    cog.voice.speech = any_speech
     cog.use_voice = True
     never = asyncio.Event()
 
@@ -520,5 +535,5 @@ async def test_a_director_faster_than_the_voice_join_still_gets_the_music(
     assert music == []  # no voice yet
     joined.set()
     await asyncio.wait_for(setup, 5)
-    assert music == [True]
+    assert music and all(music)  # on as soon as voice is there, never off while the timer runs
     cog.tasks[channel.id].cancel()

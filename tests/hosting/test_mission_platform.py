@@ -12,7 +12,7 @@ import pytest
 from bot.exts.campaign._cog import CampaignButton
 from bot.exts.hosting.scheduler import run_schedules
 from bot.exts.mission import _ids
-from tests.bot.helpers import FakeClock, World, click, find_id, new_bot, stop_bot, tick
+from tests.bot.helpers import FakeClock, World, click, find_id, last, new_bot, stop_bot, tick
 
 
 @pytest.fixture
@@ -78,7 +78,7 @@ async def test_a_school_flight_explains_records_and_hints(bot: Any, world: World
     ann, bob = world.member("Ann", in_voice=True), world.member("Bob", in_voice=True)
     cog = bot.get_cog("Mission")
     inter = world.interaction(ann)
-    await cog.mission_school.callback(cog, inter)
+    await cog.mission_school.callback(cog, inter, untimed=False)
     lobby = inter.log[-1]
     embeds = lobby.kwargs["embeds"]
     assert embeds[0].title == "Flight school 1/7: Movement and the lasers" and len(embeds) == 2
@@ -138,3 +138,99 @@ async def test_a_scheduled_flight_opens_its_lobby_for_the_host(bot: Any, world: 
     record = await bot.storage.active_flight_in_channel(world.channel.id)
     assert record is not None and record.host_id == ann.id and record.options["mission"] == "S1-2"
     assert world.channel.sent[-1].embed is not None and record.lobby_message_id is not None
+
+
+async def test_an_untimed_school_flight_ends_its_phases_on_everyone_s_finish(tmp_path: Path, clock: FakeClock) -> None:
+    """Lesson 1 (S1-1, two phases) in its default untimed mode, through the real cog: the clock
+    runs far past the recording's phase end and nothing ends; the deck and the stations say why;
+    a restart while the phase waits keeps it waiting; the last Finish of each phase ends it."""
+    db = tmp_path / "sa.sqlite3"
+    bot = await new_bot(db, clock)
+    world = World(bot)
+    ann, bob = world.member("Ann", in_voice=True), world.member("Bob", in_voice=True)
+    cog = bot.get_cog("Mission")
+    inter = world.interaction(ann)
+    await cog.mission_school.callback(cog, inter)
+    lobby = inter.log[-1]
+    record = await bot.storage.active_flight_in_channel(world.channel.id)
+    assert record.options["untimed"] is True and record.voice is False  # text-only intercom
+    fid = find_id(lobby.view, "join").split(":")[1]
+    await click(world, bob, _ids.make(fid, "join"))
+    await click(world, ann, _ids.make(fid, "start"))
+    service = bot.get_cog("Mission").flights
+
+    clock.advance(900)  # far past S1-1's first phase end
+    assert await tick(service, fid) is not None  # still flying: the phase waits
+    record = await bot.storage.load_flight(fid)
+    deck_text = service.deck(record)[0].description or ""
+    assert "Untimed: the phase ends when everyone has pressed Finish." in deck_text
+    assert "Waiting for Finish: Ann, Bob" in deck_text
+    station = await click(world, ann, _ids.make(fid, "station"))
+    assert "Untimed" in (last(station).embed.description or "")
+    await click(world, ann, _ids.make(fid, "finish", ann.id))
+    record = await bot.storage.load_flight(fid)
+    assert "Waiting for Finish: Bob" in (service.deck(record)[0].description or "")
+    await stop_bot(bot)
+
+    clock.advance(600)  # a restart while the phase waits for Bob: it still waits
+    bot = await new_bot(db, clock, world=world)
+    service = bot.get_cog("Mission").flights
+    assert await tick(service, fid) is not None
+    record = await bot.storage.load_flight(fid)
+    assert record.status == "flying" and "Waiting for Finish: Bob" in (service.deck(record)[0].description or "")
+    await click(world, bob, _ids.make(fid, "finish", bob.id))  # the last Finish ends phase 1 for everyone
+    record = await bot.storage.load_flight(fid)
+    assert record.state["round_phase"] == 2 and "Waiting for Finish: Ann, Bob" in service.deck(record)[0].description
+    for user in (ann, bob):  # the last phase: Finish means done, and the operation ends on the second
+        await click(world, user, _ids.make(fid, "finish", user.id))
+    # done early: the last phase still runs to its time on the recording (moved by the first wait)
+    assert await tick(service, fid) is not None
+    clock.advance(600)  # then the operation ends, "operation ended" is said, and the flight resolves
+    assert await tick(service, fid) is None
+    await service.drain()
+    record = await bot.storage.load_flight(fid)
+    assert record.status == "finished"
+    progress = await bot.storage.school_progress(ann.id)
+    assert progress is not None and progress["attempts"] == {"movement_lasers": 1}
+    await stop_bot(bot)
+
+
+async def test_a_scheduled_campaign_night_opens_the_campaign_once_across_restarts(
+    tmp_path: Path, clock: FakeClock
+) -> None:
+    """Scheduled, the bot restarts before the time and again after it: the row survives the
+    first restart, the campaign's first vote opens once for the host (as /campaign start would),
+    and neither a second run nor a repeated dispatch opens another."""
+    db = tmp_path / "sa.sqlite3"
+    bot = await new_bot(db, clock)
+    world = World(bot)
+    ann = world.member("Ann")
+    cog = bot.get_cog("Mission")
+    inter = world.interaction(ann)
+    await cog.mission_schedule.callback(cog, inter, time="in 1h", mission="S1-2", campaign=True)
+    assert "Campaign night" in inter.log[-1].content
+    await stop_bot(bot)
+
+    clock.advance(3600)
+    bot = await new_bot(db, clock, world=world)
+    fired: list[Any] = []
+    bot.dispatch = lambda event, *args: fired.append(args[0]) if event == "scheduled_flight" else None
+    assert [action for _, action in await run_schedules(bot, clock())] == ["open"]
+    assert await run_schedules(bot, clock()) == []  # marked done before it fired: once
+    await bot.get_cog("Mission").on_scheduled_flight(fired[0])
+    running = await bot.storage.running_campaign(world.channel.id)
+    assert running is not None and running.state["host"] == ann.id and running.state["members"] == {str(ann.id): "Ann"}
+    assert running.state["session"]["phase"] == "vote"
+    vote = world.channel.sent[-1]
+    assert vote.embed is not None and vote.embed.title == "Exploration campaign — before mission 1 of 3"
+    assert any(":common:white" in (getattr(item, "custom_id", "") or "") for item in vote.view.children)
+    assert await bot.storage.active_flight_in_channel(world.channel.id) is None  # no flight lobby instead
+    await bot.get_cog("Mission").on_scheduled_flight(fired[0])  # a repeated dispatch: refused politely
+    assert "already running" in world.channel.sent[-1].content
+    await stop_bot(bot)
+
+    bot = await new_bot(db, clock, world=world)
+    assert await run_schedules(bot, clock()) == [] and await bot.storage.pending_schedules() == []
+    again = await bot.storage.running_campaign(world.channel.id)
+    assert again is not None and again.id == running.id
+    await stop_bot(bot)

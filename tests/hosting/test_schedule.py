@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 import pytest
 
 from bot.exts.hosting.schedule import (
+    PROBLEMS,
     REMIND_BEFORE_S,
     Scheduled,
     ScheduleError,
@@ -16,6 +17,7 @@ from bot.exts.hosting.schedule import (
     parse_time,
     timestamps,
 )
+from bot.i18n import catalogue
 
 NOW = datetime(2026, 11, 23, 18, 0, tzinfo=UTC).timestamp()
 
@@ -38,11 +40,29 @@ def test_parse_time(text: str, expected: float) -> None:
 
 
 @pytest.mark.parametrize(
-    "text", ["yesterday", "17:00 tomorrow", "2026-11-23 17:00", "in 0m", "2027-06-01 10:00", "25:00"]
+    ("text", "code"),
+    [
+        ("yesterday", "unreadable"),
+        ("17:00 tomorrow", "unreadable"),
+        ("2026-11-23 17:00", "past"),
+        ("in 0m", "past"),
+        ("2027-06-01 10:00", "too_far"),
+        ("25:00", "bad_clock"),
+    ],
 )
-def test_parse_time_refuses(text: str) -> None:
-    with pytest.raises(ScheduleError):
+def test_parse_time_refuses(text: str, code: str) -> None:
+    with pytest.raises(ScheduleError) as refused:
         parse_time(text, NOW)
+    assert refused.value.code == code
+
+
+@pytest.mark.parametrize("lang", ["en", "ru", "cs", "sk"])
+def test_every_refusal_has_a_sentence_in_every_language(lang: str) -> None:
+    own = catalogue(lang)  # the language's own file, not the English fallback
+    sentences = {own[f"schedule.problem.{code}"] for code in PROBLEMS}
+    assert len(sentences) == len(PROBLEMS)
+    if lang != "en":
+        assert sentences.isdisjoint(catalogue("en")[f"schedule.problem.{code}"] for code in PROBLEMS)
 
 
 def test_timestamps_are_discord_markup() -> None:

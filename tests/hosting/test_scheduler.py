@@ -61,6 +61,10 @@ async def test_schedule_refusals(bot: Any, world: Any) -> None:
     past = world.interaction(ann)
     assert await schedule_flight(bot, past, "2001-01-01 10:00", "S1-1") is None
     assert past.log[0].kwargs["ephemeral"] and "already passed" in past.log[0].content
+    await bot.storage.set_setting(world.guild.id, "language", "sk")  # the refusal in the server's language
+    far = world.interaction(ann)
+    assert await schedule_flight(bot, far, "25:00", "S1-1") is None
+    assert far.log[0].content == "Nenaplánované: čas dňa sa píše HH:MM, od 00:00 do 23:59 (UTC)."
 
     async def unknown(mission: str) -> str | None:
         return None if mission.startswith("S") else f"no mission {mission}"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -9,9 +10,8 @@ import pytest
 from engine.flight.generator import generate, preset_params
 from engine.resolution.mission import resolve
 from engine.school.hints import RULES, hints, hints_from_events
-from engine.school.lessons import LESSON_IDS, LESSONS, lesson
+from engine.school.lessons import LESSON_IDS, LESSONS, TEXT_LANGUAGES, lesson
 from engine.school.progress import SchoolProgress
-from engine.vocab import LANGUAGES
 
 OFFICIAL = Path(__file__).resolve().parents[2] / "scenarios" / "official"
 
@@ -28,9 +28,22 @@ def test_lessons_follow_the_rulebook_order_in_every_language() -> None:
     )
     assert [item.number for item in LESSONS] == list(range(1, 8))
     for item in LESSONS:
-        for language in LANGUAGES:
+        for language in TEXT_LANGUAGES:  # all four, Slovak included: nobody reads a fallback
             assert item.title[language].strip() and len(item.explanation[language]) > 40
     assert [item.untimed for item in LESSONS] == [True] * 6 + [False]
+
+
+def test_every_lesson_and_hint_text_exists_in_all_four_languages() -> None:
+    """No reader gets a fallback: en, ru, cs and sk for every title, explanation and hint; the
+    Slovak ones are Slovak (Czech-only letters only inside the quoted Czech announcements)."""
+    assert TEXT_LANGUAGES == ("en", "ru", "cs", "sk")
+    texts = [t for item in LESSONS for t in (item.title, item.explanation)] + [r.text for r in RULES.values()]
+    for text in texts:
+        assert set(text) == set(TEXT_LANGUAGES) and all(v.strip() for v in text.values())
+        assert text["sk"] != text["en"]
+        outside_quotes = re.sub(r"„[^“]*“", "", text["sk"])
+        assert not set("řůěŘŮĚ") & set(outside_quotes), text["sk"]
+    assert {text["sk"] for text in texts}.isdisjoint({text["cs"] for text in texts if text["cs"] != "Pohyb a lasery"})
 
 
 def test_each_lesson_has_a_recording_that_exists() -> None:

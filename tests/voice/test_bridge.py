@@ -119,6 +119,18 @@ async def test_a_second_flight_in_one_server_speaks_in_text_and_leaves_the_first
     assert await bridge.prepare("f4", 1, 7, 5, "en", []) is None
 
 
+async def test_the_server_s_tts_choice_reaches_the_flight_s_player():
+    bot, _guild, _channel, _listeners = make_bot(now=1_000.0)
+    service = StubService()
+    bridge = IntercomBridge(bot, service=service)
+    cues = [SimpleNamespace(at_s=0.0, text="Enemy activity detected.")]
+    await bridge.prepare("f1", 1, 7, 5, "en", cues, tts="espeak")
+    await bridge.prepare("f2", 2, 7, 5, "en", cues)  # another server, the default: gTTS raced with espeak-ng
+    await bridge.start("f1", started_at=1_000.0, time_scale=1.0)
+    await bridge.start("f2", started_at=1_000.0, time_scale=1.0)
+    assert [p.kw["offline_only"] for p in service.players] == [True, False]
+
+
 async def test_a_moderators_disconnect_is_reported_and_the_host_can_bring_voice_back():
     bot, guild, channel, listeners = make_bot(now=1_000.0)
     service = StubService()

@@ -248,3 +248,20 @@ async def test_online_health_is_stored_and_restored_across_restarts(tmp_path, cl
     again = CircuitBreaker(clock=clock)
     StoredHealth(tmp_path, again)
     assert again.state == "closed"
+
+
+async def test_offline_only_never_asks_the_online_engine_nor_uses_its_cached_clips(clock, tmp_path):
+    """A server that chose espeak-ng (/settings tts espeak): no gTTS request, no gTTS clip from the
+    cache either, so every line of the flight has the same voice."""
+    online, offline = FakeEngine("gtts"), FakeEngine("espeak")
+    engines = engines_with(online, offline, clock)
+    renderer = Renderer(engines, AudioCache(tmp_path))
+    gtts_clip = await renderer.speech("Time T plus one.", "en")  # cached by gTTS, as another flight would
+    assert gtts_clip.source == "gtts" and len(online.calls) == 1
+    stats = RenderStats()
+    clips, task = renderer.render_in_order([("Time T plus one.", "en"), ("Zone red.", "en")], stats, offline_only=True)
+    await task
+    assert {clips[k].result().source for k in clips} == {"espeak"}
+    # gTTS was not asked again, and its cached clip was passed over for espeak-ng's (raced spare or new)
+    assert len(online.calls) == 1 and stats.synthesized.get("gtts", 0) == 0
+    assert engines.breaker.state == "closed"  # leaving gTTS out is not a failure of gTTS

@@ -36,7 +36,7 @@ from bot.exts.hosting.gate import serves
 from bot.exts.hosting.server_settings import server_language
 from bot.i18n import t
 from bot.storage.base import ChannelBusy
-from bot.storage.platform import CampaignRecord
+from bot.storage.platform import CampaignRecord, ScheduleRecord
 from bot.text import user_text
 from engine.campaign.flow import Campaign
 from engine.campaign.session import CampaignSession, Ended, FlyNext, SessionError
@@ -159,22 +159,54 @@ class CampaignCog(commands.Cog, name="Campaign"):
         guild_id, channel_id = interaction.guild_id or 0, interaction.channel_id or 0
         lang = await self.lang(guild_id)
         people = [interaction.user, *(m for m in (p2, p3, p4, p5) if m is not None)]
-        members = {str(p.id): user_text(p.display_name) for p in people}
+        seats = [(p.id, user_text(p.display_name)) for p in people]
+        opened = await self.open(str(interaction.id), guild_id, channel_id, seats, seed=interaction.id)
+        if opened is None:
+            await interaction.response.send_message(tx(lang, "already"), ephemeral=True)
+            return
+        embed, view = opened
+        await interaction.response.send_message(embed=embed, view=view, allowed_mentions=NO_PINGS)
+
+    async def open(
+        self, campaign_id: str, guild_id: int, channel_id: int, seats: list[tuple[int, str]], *, seed: int
+    ) -> tuple[discord.Embed, discord.ui.View] | None:
+        """Store a new campaign for `seats` (the host first) and return its first vote message;
+        None when the channel already runs one.  `/campaign start` and a scheduled campaign night
+        both open campaigns here, so both open the same vote."""
+        if await self.load(channel_id) is not None:  # saving is an upsert: a repeated open must not reset it
+            return None
+        lang = await self.lang(guild_id)
+        members = {str(uid): name for uid, name in seats}
         crew = list(dict.fromkeys(members.values()))
-        session = CampaignSession.start(Campaign(seed=interaction.id % 2**31, crew=crew), now=self.bot.clock())
-        seats = [(int(uid), name) for uid, name in members.items()]
-        doc: dict[str, Any] = {"members": members, "host": interaction.user.id}
-        record = CampaignRecord(str(interaction.id), guild_id, channel_id, doc, crew=list(seats))
+        session = CampaignSession.start(Campaign(seed=seed % 2**31, crew=crew), now=self.bot.clock())
+        doc: dict[str, Any] = {"members": members, "host": seats[0][0]}
+        record = CampaignRecord(campaign_id, guild_id, channel_id, doc, crew=[(int(u), n) for u, n in members.items()])
         try:
             await self.save(record, session)
         except ChannelBusy:
-            await interaction.response.send_message(tx(lang, "already"), ephemeral=True)
-            return
-        await interaction.response.send_message(
-            embed=vote_embed(lang, session),
-            view=vote_view(lang, session, channel_id, CampaignButton),
-            allowed_mentions=NO_PINGS,
+            return None
+        return vote_embed(lang, session), vote_view(lang, session, channel_id, CampaignButton)
+
+    async def open_scheduled(self, schedule: ScheduleRecord, channel: Any) -> None:
+        """A scheduled campaign night's time has come: the campaign opens for its host, as if the
+        host had run `/campaign start` in the channel (the crew is the host; the row is marked done
+        before this runs, so it opens once, restarts included)."""
+        guild = getattr(channel, "guild", None)
+        host = guild.get_member(schedule.host_id) if guild is not None else None
+        name = user_text(host.display_name) if host is not None else str(schedule.host_id)
+        lang = await self.lang(schedule.guild_id)
+        opened = await self.open(
+            f"schedule-{schedule.id}",
+            schedule.guild_id,
+            schedule.channel_id,
+            [(schedule.host_id, name)],
+            seed=schedule.id or int(schedule.at),
         )
+        if opened is None:
+            await channel.send(tx(lang, "already"), allowed_mentions=NO_PINGS)
+            return
+        embed, view = opened
+        await channel.send(embed=embed, view=view, allowed_mentions=NO_PINGS)
 
     @campaign.command(name="status", description="The campaign of this channel so far")
     async def status(self, interaction: discord.Interaction) -> None:

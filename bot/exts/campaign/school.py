@@ -8,8 +8,13 @@ refusals and returns the lesson, the explanation embed and the lobby options (`s
 `untimed`, the recording); the flight code opens the lobby with them, closes the captain's log
 with `hint_lines` and dispatches `flight_resolved(record, result)`, which `SchoolCog` listens to
 (progress for the crew).
-Lesson texts exist in en/ru/cs; Slovak readers get the Czech text (the Slovak edition's own
-choice for its recordings), everything else in Slovak.
+
+An untimed lesson (the lesson's default, or `/mission school untimed:`) flies with the flight
+machine's untimed mode: a phase ends when every human has pressed Finish (engine/flight/machine.py
+says what that means for the recording's announcements).  Its intercom runs in text only: the
+voice bridge plays the whole script on the mission clock, which a held phase end would leave behind.
+Lesson and hint texts exist in en/ru/cs/sk (Slovak in the Slovak rulebook's words); a language
+without its own text would read English.
 """
 
 from __future__ import annotations
@@ -33,14 +38,11 @@ from engine.school.progress import SchoolProgress
 log = logging.getLogger(__name__)
 NO_PINGS = discord.AllowedMentions.none()
 SCHOOL_OPTION = "school"  # lobby option: the lesson id of a school flight
-# The untimed mode (a phase ends when every player has pressed Finish) needs the flight machine to
-# end a phase on its own; engine.flight does not yet, so school flights run on the clock.
-UNTIMED_SUPPORTED = False
 
 
 def localised(texts: Mapping[Any, str], lang: str) -> str:
-    """A lesson or hint text in `lang`; Slovak falls back to Czech, anything else to English."""
-    return texts.get(lang) or (texts.get("cs") if lang == "sk" else None) or texts["en"]
+    """A lesson or hint text in `lang`, else English (every text has all four: tests/school)."""
+    return texts.get(lang) or texts["en"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,7 +68,8 @@ def lesson_embed(lang: str, item: Lesson, progress: SchoolProgress, untimed: boo
         title=tx(lang, "school.title", n=item.number, of=len(LESSONS), title=localised(item.title, lang)),
         description=localised(item.explanation, lang),
     )
-    embed.add_field(name=tx(lang, "school.mode"), value=tx(lang, "school.untimed" if untimed else "school.timed"))
+    mode = tx(lang, "school.untimed") + "\n" + t(lang, "flight.untimed_voice") if untimed else tx(lang, "school.timed")
+    embed.add_field(name=tx(lang, "school.mode"), value=mode)
     embed.add_field(
         name=tx(lang, "school.progress"), value=tx(lang, "school.passed", passed=len(progress.passed), of=len(LESSONS))
     )
@@ -102,7 +105,7 @@ async def prepare_school_flight(
             await interaction.response.send_message(tx(lang, "school.done"), ephemeral=True)
             return None
         item = found
-    mode = (item.untimed if untimed is None else untimed) and UNTIMED_SUPPORTED
+    mode = item.untimed if untimed is None else untimed
     return SchoolStart(item, mode, lesson_options(item, mode), lesson_embed(lang, item, progress, mode))
 
 

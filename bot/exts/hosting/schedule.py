@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
-from typing import Literal
+from typing import Literal, TypeAlias, get_args
 
 REMIND_BEFORE_S = 10 * 60
 STALE_AFTER_S = 60 * 60
@@ -22,8 +22,25 @@ MAX_AHEAD_S = 30 * 24 * 3600
 Action = Literal["remind", "open", "drop"]
 
 
+# Why a time is refused: stable codes; each language's sentence is the bot's locale key
+# `schedule.problem.<code>` (bot/locales/*.json), the English one below is for logs and tests.
+ScheduleProblem: TypeAlias = Literal["bad_clock", "unreadable", "past", "too_far"]
+PROBLEMS: tuple[ScheduleProblem, ...] = get_args(ScheduleProblem)
+_ENGLISH: dict[ScheduleProblem, str] = {
+    "bad_clock": "the time of day is HH:MM, 00:00 to 23:59 (UTC)",
+    "unreadable": "write 'in 2h', '20:30' (UTC), '2026-12-24 20:30' or a unix time",
+    "past": "that time has already passed",
+    "too_far": "flights can be scheduled at most 30 days ahead",
+}
+
+
 class ScheduleError(ValueError):
-    """A time that cannot be read or lies in the past / too far ahead; the message is shown."""
+    """A time that cannot be read or lies in the past / too far ahead: `code` says which, so the
+    bot can say it in the user's language."""
+
+    def __init__(self, code: ScheduleProblem) -> None:
+        super().__init__(_ENGLISH[code])
+        self.code: ScheduleProblem = code
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,7 +70,7 @@ def parse_time(text: str, now: float) -> float:
     elif m := _CLOCK.fullmatch(raw):
         hour, minute = int(m[1]), int(m[2])
         if hour > 23 or minute > 59:
-            raise ScheduleError("the time of day is HH:MM, 00:00 to 23:59 (UTC)")
+            raise ScheduleError("bad_clock")
         today = datetime.fromtimestamp(now, UTC).replace(hour=hour, minute=minute, second=0, microsecond=0)
         when = (today if today.timestamp() > now else today + timedelta(days=1)).timestamp()
     elif raw.isdigit():
@@ -62,12 +79,12 @@ def parse_time(text: str, now: float) -> float:
         try:
             parsed = datetime.fromisoformat(raw)
         except ValueError:
-            raise ScheduleError("write 'in 2h', '20:30' (UTC), '2026-12-24 20:30' or a unix time") from None
+            raise ScheduleError("unreadable") from None
         when = (parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)).timestamp()
     if when <= now:
-        raise ScheduleError("that time has already passed")
+        raise ScheduleError("past")
     if when - now > MAX_AHEAD_S:
-        raise ScheduleError("flights can be scheduled at most 30 days ahead")
+        raise ScheduleError("too_far")
     return when
 
 

@@ -20,6 +20,7 @@ from bot.exts.hosting._text import tx
 from bot.exts.hosting.gate import flight_gate, serves
 from bot.exts.hosting.schedule import Action, Scheduled, ScheduleError, due, parse_time, timestamps
 from bot.exts.hosting.server_settings import server_language
+from bot.i18n import t
 from bot.storage.platform import ScheduleRecord
 
 log = logging.getLogger(__name__)
@@ -63,14 +64,16 @@ async def schedule_flight(
     if gate.refusal is not None:
         await interaction.response.send_message(gate.refusal, ephemeral=True, allowed_mentions=NO_PINGS)
         return None
-    problem = await check(mission) if check is not None else None
-    try:
-        if problem is not None:
-            raise ScheduleError(problem)
-        at = parse_time(when, bot.clock())
-    except ScheduleError as exc:
+    problem = await check(mission) if check is not None else None  # already in words
+    at = 0.0
+    if problem is None:
+        try:
+            at = parse_time(when, bot.clock())
+        except ScheduleError as exc:
+            problem = t(lang, f"schedule.problem.{exc.code}")
+    if problem is not None:
         await interaction.response.send_message(
-            tx(lang, "schedule.bad_time", reason=str(exc)), ephemeral=True, allowed_mentions=NO_PINGS
+            tx(lang, "schedule.bad_time", reason=problem), ephemeral=True, allowed_mentions=NO_PINGS
         )
         return None
     record = ScheduleRecord(

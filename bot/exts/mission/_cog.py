@@ -234,21 +234,27 @@ class MissionCog(commands.Cog, name="Mission"):
 
     # -- the flight school and scheduled flights (bot/exts/campaign/school.py, bot/exts/hosting) ----------
     @mission.command(name="school", description="Flight school: your next lesson, explained, then its flight")
-    @app_commands.describe(lesson="A lesson you have opened (default: your next one)")
+    @app_commands.describe(
+        lesson="A lesson you have opened (default: your next one)",
+        untimed="Phases end when everyone has pressed Finish, not by the clock (default: the lesson's)",
+    )
     @app_commands.choices(
         lesson=[app_commands.Choice(name=f"{item.number}. {item.title['en']}", value=item.id) for item in LESSONS]
     )
-    async def mission_school(self, interaction: discord.Interaction, lesson: str | None = None) -> None:
+    async def mission_school(
+        self, interaction: discord.Interaction, lesson: str | None = None, untimed: bool | None = None
+    ) -> None:
         checked = await self._may_start(interaction, None)
         if checked is None:
             return
         lang, gate = checked
-        start = await prepare_school_flight(self.bot, interaction, lesson)
+        start = await prepare_school_flight(self.bot, interaction, lesson, untimed)
         if start is None:
             return
         options = {"normal": "white", "serious": "white", "seed_given": "seed" in start.options} | start.options
         options.setdefault("seed", random.SystemRandom().randrange(2**31))
-        await self._open_lobby(interaction, lang, gate, options, voice=True, intro=start.embed)
+        # an untimed flight's intercom is text only: voice would keep the recording's clock (school.py)
+        await self._open_lobby(interaction, lang, gate, options, voice=not start.untimed, intro=start.embed)
 
     @mission.command(name="schedule", description="Schedule a flight: announced now, reminded 10 min before")
     @app_commands.describe(
@@ -275,15 +281,20 @@ class MissionCog(commands.Cog, name="Mission"):
 
     @commands.Cog.listener()
     async def on_scheduled_flight(self, schedule: ScheduleRecord) -> None:
-        """A scheduled flight's time has come (hosting's runner): open its lobby for the host."""
+        """A scheduled flight's time has come (hosting's runner): open its lobby for the host; a
+        campaign night opens the campaign's first vote for the host instead (Campaign cog)."""
         channel: Any = self.bot.get_channel(schedule.channel_id)
         guild = getattr(channel, "guild", None)
         if channel is None or guild is None:
             return
         gate = await flight_gate(self.bot.storage, schedule.guild_id, schedule.channel_id, None, admin=True)
         lang = gate.language if gate.language in LANGUAGES else self.bot.settings.default_language
-        if schedule.campaign:
-            await channel.send(hosting_text(gate.language, "schedule.campaign_open"))
+        if schedule.campaign:  # a campaign night: its first vote opens, as /campaign start would
+            campaign: Any = self.bot.get_cog("Campaign")
+            if campaign is not None:
+                await campaign.open_scheduled(schedule, channel)
+            else:
+                await channel.send(hosting_text(gate.language, "schedule.campaign_open"))
             return
         host = guild.get_member(schedule.host_id)
         options: dict[str, Any] = {

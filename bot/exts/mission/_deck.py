@@ -43,6 +43,11 @@ def deck_message(record: FlightRecord, deck: DeckView | None) -> tuple[discord.E
         if deck.phase_ends_at_s is not None and record.started_at is not None:
             when = discord.utils.format_dt(wall_time(record, deck.phase_ends_at_s), "R")
             lines.append(t(lang, "deck.phase_ends", when=when))
+        if deck.untimed:  # no deadline: who the phase's end still waits for
+            lines.append(t(lang, "flight.untimed"))
+            if deck.waiting_for:
+                names = ", ".join(plain_text(name) for name in deck.waiting_for)
+                lines.append(t(lang, "flight.waiting_finish", names=names))
         if deck.comm_down_until_s is not None:
             lines.append(t(lang, "deck.comm_down"))
         if deck.incoming_open:

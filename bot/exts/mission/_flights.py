@@ -115,6 +115,7 @@ class FlightService:
             "serious_difficulty": options["serious"],
             "seed": int(options["seed"]),
             "lang": lang,
+            "untimed": bool(options.get("untimed")),  # a flight-school lesson flown without the clock
         }
         try:
             flight = Flight.start(FlightConfig.model_validate(config | mission))
@@ -296,7 +297,8 @@ class FlightService:
                 self.posts.say(fid, channel_id, alerts=[alert])
         if redraw:
             self.hands.changed(fid, redraw)
-        if any(ev.kind in REDRAW_DECK for ev in events):
+        # untimed: each Finish changes whom the phase's end waits for, which the deck shows
+        if any(ev.kind in REDRAW_DECK or (deck.untimed and ev.kind == "phase_finished") for ev in events):
             self._spawn(self.refresh_deck(fid))
 
     def deck(self, record: FlightRecord) -> tuple[discord.Embed, discord.ui.View | None]:

@@ -77,6 +77,8 @@ def station_embed(
 
 def _window_note(lang: str, view: StationView) -> str:
     lines = []
+    if view.untimed and view.running:
+        lines.append(t(lang, "flight.untimed"))
     if view.can_draw:
         lines.append(t(lang, "deck.incoming"))
     if view.giveable and view.give_to:

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.exts.hosting.server_settings import load_settings
 from bot.exts.mission import _ids
 from bot.exts.mission._components import FlightButton, view_of
 from bot.exts.mission._respond import Reply
@@ -181,7 +182,8 @@ class VoiceLink:
             return reason_text(lang, "the host is not in a voice channel")
         try:
             cues = intercom_script(timeline, lang)
-            reason = await voice.prepare(record.id, record.guild_id, vc_id, record.host_id, lang, cues)
+            tts = (await load_settings(self.bot.storage, record.guild_id)).tts  # /settings, read per flight
+            reason = await voice.prepare(record.id, record.guild_id, vc_id, record.host_id, lang, cues, tts=tts)
             if reason is None:
                 await voice.start(record.id, record.started_at or 0.0, record.time_scale, resumed=resumed)
                 return None
