@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import random
-import time
 from typing import Any
 
 import pytest
@@ -44,14 +43,12 @@ def _config(crew: list[Any], mission: str = "S2-1", **kw: Any) -> FlightConfig:
 
 
 # --- whole flights --------------------------------------------------------------------------------------
-def test_s2_1_scripted_crew_in_well_under_a_second(play_flight) -> None:
+def test_s2_1_scripted_crew_flies_the_whole_mission(play_flight) -> None:
+    """The whole S2-1 recording on the injected clock (its speed is bench/, not a timed test)."""
     play = play_flight
-    start = time.perf_counter()
     flight = Flight.start(_config(["Ann", "Bob", "Cy", "Dee"], seed=11, captain="Cy"))
     flight, events, log = play(flight)
     game = flight.to_game()
-    elapsed = time.perf_counter() - start
-    assert elapsed < 1.0
     assert flight.status == "ended" and not flight.ended_early
     assert all(isinstance(o, Accepted) for o in log), [o for o in log if isinstance(o, Rejected)]
     assert isinstance(game, Game) and [p.name for p in game.players] == ["Cy", "Ann", "Bob", "Dee"]
