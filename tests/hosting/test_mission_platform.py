@@ -130,6 +130,12 @@ async def test_a_scheduled_flight_opens_its_lobby_for_the_host(bot: Any, world: 
     unknown = world.interaction(ann)
     await cog.mission_schedule.callback(cog, unknown, time="in 1h", mission="nope")
     assert unknown.log[-1].ephemeral
+    await bot.storage.set_setting(world.guild.id, "language", "ru")
+    in_russian = world.interaction(ann)
+    await cog.mission_schedule.callback(cog, in_russian, time="in 1h", mission="nope")
+    assert in_russian.log[-1].ephemeral and in_russian.log[-1].content != unknown.log[-1].content
+    assert "nope" in in_russian.log[-1].content  # the server's language, not the bot's default
+    await bot.storage.set_setting(world.guild.id, "language", "en")
     fired: list[Any] = []
     bot.dispatch = lambda event, *args: fired.append(args[0]) if event == "scheduled_flight" else None
     clock.advance(3600)
@@ -207,7 +213,10 @@ async def test_a_scheduled_campaign_night_opens_the_campaign_once_across_restart
     ann = world.member("Ann")
     cog = bot.get_cog("Mission")
     inter = world.interaction(ann)
-    await cog.mission_schedule.callback(cog, inter, time="in 1h", mission="S1-2", campaign=True)
+    bob, cy = world.member("Bob"), world.member("Cy")
+    await cog.mission_schedule.callback(
+        cog, inter, time="in 1h", mission="S1-2", campaign=True, p2=bob, p3=cy, p4=bob, p5=ann
+    )
     assert "Campaign night" in inter.log[-1].content
     await stop_bot(bot)
 
@@ -219,7 +228,9 @@ async def test_a_scheduled_campaign_night_opens_the_campaign_once_across_restart
     assert await run_schedules(bot, clock()) == []  # marked done before it fired: once
     await bot.get_cog("Mission").on_scheduled_flight(fired[0])
     running = await bot.storage.running_campaign(world.channel.id)
-    assert running is not None and running.state["host"] == ann.id and running.state["members"] == {str(ann.id): "Ann"}
+    assert running is not None and running.state["host"] == ann.id
+    # the crew named when it was scheduled, each once, the host included once
+    assert running.state["members"] == {str(ann.id): "Ann", str(bob.id): "Bob", str(cy.id): "Cy"}
     assert running.state["session"]["phase"] == "vote"
     vote = world.channel.sent[-1]
     assert vote.embed is not None and vote.embed.title == "Exploration campaign — before mission 1 of 3"

@@ -189,17 +189,22 @@ class CampaignCog(commands.Cog, name="Campaign"):
 
     async def open_scheduled(self, schedule: ScheduleRecord, channel: Any) -> None:
         """A scheduled campaign night's time has come: the campaign opens for its host, as if the
-        host had run `/campaign start` in the channel (the crew is the host; the row is marked done
+        host had run `/campaign start` in the channel with the crew named when it was scheduled (the row is marked done
         before this runs, so it opens once, restarts included)."""
         guild = getattr(channel, "guild", None)
         host = guild.get_member(schedule.host_id) if guild is not None else None
         name = user_text(host.display_name) if host is not None else str(schedule.host_id)
         lang = await self.lang(schedule.guild_id)
+        seats = [(schedule.host_id, name)]
+        for entry in schedule.options.get("crew") or []:  # named when it was scheduled
+            member_id, member_name = int(entry[0]), str(entry[1])
+            member = guild.get_member(member_id) if guild is not None else None
+            seats.append((member_id, user_text(member.display_name) if member is not None else member_name))
         opened = await self.open(
             f"schedule-{schedule.id}",
             schedule.guild_id,
             schedule.channel_id,
-            [(schedule.host_id, name)],
+            seats,
             seed=schedule.id or int(schedule.at),
         )
         if opened is None:

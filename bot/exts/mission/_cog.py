@@ -24,6 +24,7 @@ from bot.exts.campaign.school import prepare_school_flight
 from bot.exts.hosting._text import tx as hosting_text
 from bot.exts.hosting.gate import FlightGate, flight_gate
 from bot.exts.hosting.scheduler import schedule_flight
+from bot.exts.hosting.server_settings import server_language
 from bot.exts.mission import _ids
 from bot.exts.mission._components import FlightButton, FlightSelect, view_of
 from bot.exts.mission._flights import FlightService
@@ -261,17 +262,37 @@ class MissionCog(commands.Cog, name="Mission"):
         time="'in 2h', '20:30' (UTC), '2026-12-24 20:30' or a unix time",
         mission="Official mission, 'random', or one of this server's custom missions",
         campaign="A campaign night (the lobby time starts /campaign)",
+        p2="Campaign night crew member",
+        p3="Campaign night crew member",
+        p4="Campaign night crew member",
+        p5="Campaign night crew member",
     )
     async def mission_schedule(
-        self, interaction: discord.Interaction, time: str, mission: str, campaign: bool = False
+        self,
+        interaction: discord.Interaction,
+        time: str,
+        mission: str,
+        campaign: bool = False,
+        p2: discord.Member | None = None,
+        p3: discord.Member | None = None,
+        p4: discord.Member | None = None,
+        p5: discord.Member | None = None,
     ) -> None:
-        lang = self.bot.settings.default_language
+        """A flight's lobby opens for its host at the time (anyone joins it then); a campaign has
+        no lobby, so its crew is named now (`p2`..`p5`, as `/campaign start` takes them)."""
+        lang = await server_language(self.bot.storage, interaction.guild_id, self.bot.settings.default_language)
 
         async def check(mission_id: str) -> str | None:
             known = await self.catalog.exists(interaction.guild_id or 0, mission_id)
             return None if known else t(lang, "error.unknown_mission", mission=mission_id)
 
-        await schedule_flight(self.bot, interaction, time, mission.strip(), campaign=campaign, check=check)
+        options: dict[str, Any] = {}
+        if campaign:
+            others = [m for m in (p2, p3, p4, p5) if m is not None and m.id != interaction.user.id]
+            options["crew"] = [[m.id, user_text(m.display_name)] for m in dict.fromkeys(others)]
+        await schedule_flight(
+            self.bot, interaction, time, mission.strip(), campaign=campaign, options=options, check=check
+        )
 
     @mission_schedule.autocomplete("mission")
     async def _schedule_autocomplete(
