@@ -189,3 +189,40 @@ async def test_a_restart_unmutes_once_the_gateway_has_delivered_the_server(
     assert mute_calls(ann) == [True, False] and mute_calls(bob) == [True, False]
     assert (await bot2.storage.load_flight(fid)).notes["muted"] == []
     await stop_bot(bot2)
+
+
+async def test_a_member_who_left_voice_muted_is_unmuted_when_they_come_back(bot: Any, world: Any, clock: Any) -> None:
+    """A server mute outlives the flight and Discord refuses to unmute someone who is not in voice:
+    Bob leaves during the failure and would stay muted in every voice channel of the server.  The
+    unmute is owed: while the flight flies its own unmutes cover him, once it is over it is sent
+    when he joins voice again."""
+    fid, ann, bob = await start_flight(bot, world)
+    cog = bot.get_cog("Mission")
+    service = cog.flights
+    await _to(service, bot, fid, clock, COMM_DOWN_S)
+    await tick(service, fid)
+    assert mute_calls(ann) == [True] and mute_calls(bob) == [True]
+    in_voice = bob.voice
+    bob.voice = None  # Bob leaves voice while muted
+    await _to(service, bot, fid, clock, COMM_UP_S)
+    await tick(service, fid)
+    assert mute_calls(ann) == [True, False] and mute_calls(bob) == [True]  # not asked of Discord
+    assert await bot.storage.muted_members(fid) == [bob.id]  # owed, not forgotten
+    away = type("State", (), {"channel": None, "mute": False})()
+    back = type("State", (), {"channel": in_voice.channel, "mute": True})()
+
+    await cog.on_voice_state_update(bob, away, back)  # back while it still flies: the flight's own
+    await service.drain()
+    assert mute_calls(bob) == [True]
+
+    await cog.mission_abort.callback(cog, world.interaction(ann))  # ends it with Bob still away
+    await service.drain()
+    assert (await bot.storage.load_flight(fid)).status != "flying"
+    assert mute_calls(bob) == [True]
+    bob.voice = in_voice
+    await cog.on_voice_state_update(bob, away, back)  # Bob joins voice again, still muted
+    await service.drain()
+    assert mute_calls(bob) == [True, False]  # unmuted on his return
+    assert mute_calls(ann) == [True, False]  # nobody else touched
+    assert await bot.storage.muted_members(fid) == []
+    assert service.comms.owed == {}

@@ -301,6 +301,13 @@ class MissionCog(commands.Cog, name="Mission"):
         return await self._mission_choices(interaction, current)
 
     @commands.Cog.listener()
+    async def on_voice_state_update(self, member: discord.Member, before: Any, after: Any) -> None:
+        """A member who left voice while a flight had them muted is unmuted when they come back."""
+        joined = getattr(before, "channel", None) is None and getattr(after, "channel", None) is not None
+        if joined and getattr(after, "mute", False):
+            await self.flights.comms.member_joined_voice(member)
+
+    @commands.Cog.listener()
     async def on_scheduled_flight(self, schedule: ScheduleRecord) -> None:
         """A scheduled flight's time has come (hosting's runner): open its lobby for the host; a
         campaign night opens the campaign's first vote for the host instead (Campaign cog)."""

@@ -5,6 +5,11 @@ never run inside the clock's tick: the tick records who is to be muted (the stor
 members of the flight, written before any call, so a restart knows whom to unmute) and queues one job per member on the
 flight's voice queue (ordered, retried on 429 with retry_after, 5xx backed off).  A refusal is
 reported in the channel once per flight.
+
+Discord refuses to unmute a member who is not in a voice channel, and a server mute outlives
+the flight (the member stays muted in every voice channel of the server).  So a member who left
+voice while muted stays in the flight's muted members and is owed an unmute: it is sent when they
+next join voice (`member_joined_voice`), and a restart retries it with the other ended flights.
 """
 
 from __future__ import annotations
@@ -35,6 +40,8 @@ class Comms:
         self.store = store
         self.posts = posts
         self._queues = Outboxes(self._new_queue)
+        #: (guild id, user id) -> the flight that muted them and could not unmute them (not in voice)
+        self.owed: dict[tuple[int, int], str] = {}
 
     def queue(self, flight_id: str) -> Outbox:
         return self._queues.get(flight_id)
@@ -102,6 +109,9 @@ class Comms:
             if target is None:  # left the server: nothing to undo
                 await self.store.update_muted(flight_id, remove={user_id})
                 return
+            if not mute and getattr(target, "voice", True) is None:
+                self._owe(guild_id, user_id, flight_id)  # left voice muted: unmuted when back
+                return
             try:
                 await target.edit(mute=mute, reason=MUTE_REASON if mute else UNMUTE_REASON)
             except discord.Forbidden:
@@ -111,18 +121,40 @@ class Comms:
             except discord.HTTPException as exc:
                 if exc.status == 429 or exc.status >= 500:
                     raise  # the queue retries after retry_after / a back-off
-                # 4xx: e.g. the member is no longer in a voice channel; nothing to keep track of
+                # 4xx: e.g. the member is no longer in a voice channel
                 log.info("flight %s: cannot %s %s: %s", flight_id, "mute" if mute else "unmute", user_id, exc)
-                await self.store.update_muted(flight_id, remove={user_id})
                 if mute:
+                    await self.store.update_muted(flight_id, remove={user_id})
                     await self._mute_failed(flight_id, exc)
+                else:
+                    self._owe(guild_id, user_id, flight_id)
                 return
+            if not mute:
+                self.owed.pop((guild_id, user_id), None)
             # success: muted ids are re-added (an unmute queued earlier may have removed them)
             await self.store.update_muted(
                 flight_id, add={user_id} if mute else None, remove=None if mute else {user_id}
             )
 
         return job
+
+    def _owe(self, guild_id: int, user_id: int, flight_id: str) -> None:
+        log.info("flight %s: %s is not in voice; unmuted when they join again", flight_id, user_id)
+        self.owed[(guild_id, user_id)] = flight_id
+
+    async def member_joined_voice(self, member: Any) -> None:
+        """A member owed an unmute is back in voice: unmute them now, unless their flight is still
+        flying (its own next unmute, at the end of the failure or of the flight, covers them)."""
+        guild = getattr(member, "guild", None)
+        key = (getattr(guild, "id", 0), member.id)
+        flight_id = self.owed.get(key)
+        if flight_id is None:
+            return
+        record = await self.store.peek(flight_id)
+        if record is not None and record.status == "flying":
+            return
+        self.owed.pop(key, None)
+        self.queue(flight_id).put(self._mute_job(flight_id, key[0], member.id, False, member))
 
     async def _mute_failed(self, flight_id: str, exc: discord.HTTPException) -> None:
         """Discord refused a server mute: tell the channel once per flight, then carry on."""
