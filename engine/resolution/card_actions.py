@@ -464,20 +464,29 @@ def move_threat(m: Mission, t: ThreatState, spaces: int) -> None:
 
 def move_across_letters(m: Mission, t: ThreatState, spaces: int) -> None:
     """`move_threat` once it is known that the move may cross or reach a lettered space (or the
-    log wants every move): space by space, each letter's steps in order.  threat_actions, which
+    log wants every move): letter by letter, each letter's steps in order.  threat_actions, which
     makes that check inline for every token, calls this directly."""
     start = t.position
     letters = t.track.letters
     card = t.card
     entry = _PROGRAMS.get(card.id)
     steps = entry[1] if entry is not None and entry[0] is card else program(card)
-    # The token's position is read back every space, not kept in a local: a Scout's Y moves the
-    # other threats, and a second Scout's Y among them moves this one (re-entrant moves).
-    for _ in range(spaces):
-        t.position -= 1
-        letter = letters[t.position]
-        if letter is None:
-            continue
+    # The token jumps from lettered space to lettered space (track.next_letter), `remaining` spaces
+    # to go.  Its position is read back after every letter, not kept in a local: a Scout's Y moves
+    # the other threats, and a second Scout's Y among them moves this one (re-entrant moves).
+    below = t.track.next_letter
+    remaining = spaces if spaces > 0 else 0
+    while True:
+        at = t.position
+        nxt = below[at]
+        if at - nxt > remaining:  # the move ends before the next lettered space
+            t.position = at - remaining
+            break
+        remaining -= at - nxt
+        t.position = nxt
+        letter = letters[nxt]
+        if letter is None:  # below Z (not reached: Z ends every move onto it)
+            break
         if letter != "Z":
             t.breakpoints += 1
         if m.log_enabled:
