@@ -201,6 +201,9 @@ class Mission:
     malfunctions: list[ThreatState] = field(default_factory=list)  # repaired by A/B/C actions
     appearing: dict[int, list[ThreatState]] = field(default_factory=dict)  # by T+ turn
     in_input_order: list[ThreatState] = field(default_factory=list)  # the game's order, for the result
+    # The tokens that have appeared, in token order (appear() adds them; gone ones stay, not
+    # present): the per-turn loops walk these, not every card still to come (a list for speed).
+    on_board: list[ThreatState] = field(default_factory=list)
 
     def role_groups(self) -> tuple[list[ThreatState], ...]:
         """The threat groups build_mission fills from each card's roles, in its order."""

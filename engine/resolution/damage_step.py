@@ -89,7 +89,7 @@ def aim(m: Mission, *, weapons: bool = True) -> Volley:
     volley = Volley()
     hits: dict[ThreatState, list[tuple[Weapon, int]]] = {}
     volley.hits = hits
-    externals = [t for t in m.threats if t.present and not t.internal]
+    externals = [t for t in m.on_board if t.present and not t.internal]
     if weapons:
         for st, bonus in ship.cannons.items():
             if st == "lower_white":

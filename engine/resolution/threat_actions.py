@@ -16,6 +16,7 @@ def appear(m: Mission, t: ThreatState) -> None:
     """§3.1: the token goes on the first space of its track; internal ones also onto the ship."""
     t.appeared = True
     t.present = True
+    m.on_board.append(t)  # tokens appear in token order (build_mission's appearing lists)
     t.position = t.track.length
     card = t.card
     if card.internal:
@@ -44,7 +45,7 @@ def appear(m: Mission, t: ThreatState) -> None:
 
 def threat_actions(m: Mission) -> None:
     log = m.log_enabled
-    for t in m.threats:  # kept in token order by build_mission
+    for t in m.on_board:  # in token order
         if t.present:
             # move_threat's first case inline: no lettered space crossed or reached, just move
             start = t.position
