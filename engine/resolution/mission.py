@@ -27,7 +27,7 @@ from engine.resolution.internal_threats import multi_station_bonus
 from engine.resolution.player_actions import play_turn
 from engine.resolution.scoring import disabled_squads, observation_points, score, threat_points
 from engine.resolution.threat_actions import appear, threat_actions
-from engine.state import CrewMember, Mission, Ship, ShipDestroyed, place_threat
+from engine.state import Mission, ShipDestroyed, enlist, new_mission, new_ship, place_threat
 from engine.threats.catalog import ThreatCard
 from engine.threats.catalog import card as card_of
 from engine.vocab import DamageTokenKind, Fate, Station, Zone
@@ -91,18 +91,13 @@ def build_mission(game: Game, *, log: bool = False) -> Mission:
     for zone, pile in zip(board.ZONES, orders, strict=True):
         first = given.get(zone) if given else None
         piles[zone] = [*first, *(tok for tok in pile if tok not in first)] if first else list(pile)
-    # (positional: Ship's fields in order, fuel to depots)
-    ship = Ship(
+    ship = new_ship(
         board.SHIELD_START.copy(),
         board.SHIELD_CAPACITY.copy(),
         board.REACTOR_START.copy(),
         board.REACTOR_CAPACITY.copy(),
         {"red": [], "white": [], "blue": []},  # damage taken: board.ZONES, spelled out
         piles,
-        board.FUEL_CAPSULES,
-        board.ROCKETS,
-        False,
-        False,
         _DEPOTS_READY.copy(),
     )
     carried = fields["carried"]
@@ -112,7 +107,7 @@ def build_mission(game: Game, *, log: bool = False) -> Mission:
     crew = []
     for i, player in enumerate(fields["players"]):
         plan = player.__dict__
-        crew.append(CrewMember(i, plan["name"], list(plan["actions"])))
+        crew.append(enlist(i, plan["name"], list(plan["actions"])))
     track_of = fields["tracks"].__dict__  # red, white, blue, internal -> trajectory id
     threats = []
     for i, placement in enumerate(fields["threats"]):
@@ -128,7 +123,7 @@ def build_mission(game: Game, *, log: bool = False) -> Mission:
         threats.append(place_threat(setup.state, turn, i, where, track, (turn, *setup.rank, i)))
     in_input_order = list(threats)
     threats.sort(key=_token_order)  # token order, used by every "lowest number first" rule
-    m = Mission(crew, ship, threats, rng, log)
+    m = new_mission(crew, ship, threats, rng, log)
     m.in_input_order = in_input_order
     appearing = m.appearing
     groups = m.role_groups()
