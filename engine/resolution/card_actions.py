@@ -100,7 +100,7 @@ def op_attack(m: Mission, t: ThreatState, op: Op) -> None:
         for st in list(t.stations):
             threat_attack(m, t, zone_of(st), _amount(m, t, op["amount"]))
         return
-    if t.card.has("slime"):
+    if "slime" in t.card.traits:
         # Slime Z: every slime token attacks its own zone.
         for st in _tokens_stations(t):
             threat_attack(m, t, zone_of(st), _amount(m, t, op["amount"]))

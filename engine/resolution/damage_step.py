@@ -186,12 +186,12 @@ def apply_hits(m: Mission, volley: Volley) -> list[ThreatState]:
             m.emit("cryoshield", threat=t.card.id, absorbed=total, weapons=[w for w, _ in shots])
             continue
         card = t.card
-        if reach and card.traits and card.has("pulse_strips_shield") and distance(t.position) <= reach:
+        if reach and "pulse_strips_shield" in card.traits and distance(t.position) <= reach:
             shield = 0  # §7.1 Energy Cloud / Maelstrom: "equals 0", whatever bonus (decision 19)
         else:
             shield = shield_of(m, t) if m.shield_auras else t.shield
         net = total - shield if total > shield else 0
-        if card.traits and card.has("swarm"):
+        if "swarm" in card.traits:
             net = min(net, 1)  # §7.1 Swarm: one damage per step, whatever hits it
         if m.log_enabled:
             m.emit(
@@ -252,7 +252,7 @@ def after_step(m: Mission, volley: Volley, destroyed: list[ThreatState]) -> None
     # Nemesis retaliates after any step that hurt it, even one that destroyed it (decision 16);
     # destroyed asteroids break up.  Lowest number first.
     for t in m.end_of_step:
-        if t.card.has("retaliates") and t.damage_this_step > 0:
+        if "retaliates" in t.card.traits and t.damage_this_step > 0:
             m.emit("retaliation", threat=t.card.id)
             for zone in board.ZONES:
                 threat_attack(m, t, zone, 1)

@@ -20,9 +20,9 @@ def appear(m: Mission, t: ThreatState) -> None:
     t.position = t.track.length
     card = t.card
     if card.internal:
-        if card.internal_type == "intruder" and not card.has("contamination"):
+        if card.internal_type == "intruder" and "contamination" not in card.traits:
             t.station = card.stations[0]
-            if card.has("slime"):
+            if "slime" in card.traits:
                 t.slime = [[card.stations[0], card.health, True]]
                 t.station = None
         else:
@@ -36,7 +36,7 @@ def appear(m: Mission, t: ThreatState) -> None:
             track=t.track.id,
             station=t.station or (t.stations[0] if t.stations else (t.slime[0][0] if t.slime else None)),
         )
-    if card.traits and card.has("rockets_are_health"):
+    if "rockets_are_health" in card.traits:
         # §7.2 Unstable Warheads: one health per rocket still aboard; none aboard -> destroyed at once.
         t.health = m.ship.rockets
         if t.health == 0:
