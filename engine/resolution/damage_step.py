@@ -145,9 +145,11 @@ def _aim_rocket(m: Mission, volley: Volley, externals: list[ThreatState]) -> Non
             [t for t in externals if targetable(t, "rocket") and distance(t.position) <= board.ROCKET_RANGE]
         )
     if target is None:
-        m.emit("no_target", weapon="rocket", zone=None)
+        if m.log_enabled:
+            m.emit("no_target", weapon="rocket", zone=None)
     elif target.card.has("rocket_fizzles"):
-        m.emit("rocket_fizzles", threat=target.card.id)  # Phantom Fighter: aimed at, no effect
+        if m.log_enabled:
+            m.emit("rocket_fizzles", threat=target.card.id)  # Phantom Fighter: aimed at, no effect
     else:
         volley.add(target, "rocket", board.ROCKET_DAMAGE)
         if target.card.has("rocket_magnet"):
@@ -183,7 +185,8 @@ def apply_hits(m: Mission, volley: Volley) -> list[ThreatState]:
             total += d
         if t.cryoshield:
             t.cryoshield = False  # §7.1 Cryoshield: the first step it is targeted it takes nothing
-            m.emit("cryoshield", threat=t.card.id, absorbed=total, weapons=[w for w, _ in shots])
+            if m.log_enabled:
+                m.emit("cryoshield", threat=t.card.id, absorbed=total, weapons=[w for w, _ in shots])
             continue
         card = t.card
         if reach and "pulse_strips_shield" in card.traits and distance(t.position) <= reach:
@@ -228,17 +231,18 @@ def after_step(m: Mission, volley: Volley, destroyed: list[ThreatState]) -> None
         for t in m.present_threats(internal=False):
             t.damage += 1
             t.damage_this_step += 1
-            m.emit(
-                "threat_damage",
-                threat=t.card.id,
-                number=t.number,
-                zone=t.zone,
-                weapons=["explosion"],
-                source=lev.card.id,
-                total=1,
-                shield=0,
-                damage=1,
-            )
+            if m.log_enabled:
+                m.emit(
+                    "threat_damage",
+                    threat=t.card.id,
+                    number=t.number,
+                    zone=t.zone,
+                    weapons=["explosion"],
+                    source=lev.card.id,
+                    total=1,
+                    shield=0,
+                    damage=1,
+                )
             if t.damage >= t.health:
                 destroyed.append(t)
                 destroy(m, t, None, "explosion", source=lev.card.id)
@@ -253,9 +257,11 @@ def after_step(m: Mission, volley: Volley, destroyed: list[ThreatState]) -> None
     # destroyed asteroids break up.  Lowest number first.
     for t in m.end_of_step:
         if "retaliates" in t.card.traits and t.damage_this_step > 0:
-            m.emit("retaliation", threat=t.card.id)
+            if m.log_enabled:
+                m.emit("retaliation", threat=t.card.id)
             for zone in board.ZONES:
                 threat_attack(m, t, zone, 1)
         elif t.card.breakup_per_breakpoint and t in destroyed and t.breakpoints:
-            m.emit("breakup", threat=t.card.id, breakpoints=t.breakpoints)
+            if m.log_enabled:
+                m.emit("breakup", threat=t.card.id, breakpoints=t.breakpoints)
             threat_attack(m, t, t.zone or "white", t.card.breakup_per_breakpoint * t.breakpoints)

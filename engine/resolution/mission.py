@@ -258,7 +258,8 @@ def computer_check(m: Mission, turn: int) -> None:
         if m.log_enabled:
             m.emit("computer_ok", phase=phase)
         return
-    m.emit("computer_not_maintained", phase=phase)
+    if m.log_enabled:
+        m.emit("computer_not_maintained", phase=phase)
     for p in m.crew_aboard():
         delay(m, p, turn + 1, cause="computer")
 
@@ -279,7 +280,8 @@ def final_turn(m: Mission) -> None:
     m.step = "threats"
     threat_actions(m)
     m.step = "jump"
-    m.emit("hyperspace_jump")
+    if m.log_enabled:
+        m.emit("hyperspace_jump")
 
 
 def build_result(m: Mission, log: bool) -> Result:
