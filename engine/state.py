@@ -282,7 +282,7 @@ class Mission:
         return [p for p in self.crew if p.station == st and not p.knocked_out]
 
     def crew_aboard(self) -> list[CrewMember]:
-        return [p for p in self.crew if p.aboard and not p.knocked_out]
+        return [p for p in self.crew if p.station != "space" and not p.knocked_out]  # (aboard, inline)
 
     def present_threats(self, internal: bool | None = None) -> list[ThreatState]:
         return [t for t in self.threats if t.present and (internal is None or t.internal == internal)]

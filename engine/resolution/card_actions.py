@@ -464,7 +464,8 @@ def _step(card: ThreatCard, op: Op) -> Step:
 def _attack_own_zone(m: Mission, t: ThreatState, plan: tuple[int, bool, bool]) -> None:
     """`op_attack` of an unconditional attack of a fixed amount on the card's own zone."""
     amount, pierce, double = plan
-    threat_attack(m, t, own_zone(t), amount, pierce, double)
+    zone = t.zone  # own_zone's first case inline: an external threat's zone
+    threat_attack(m, t, zone if zone is not None else own_zone(t), amount, pierce, double)
 
 
 # --- movement (§3.4) ---------------------------------------------------------------------------------

@@ -38,6 +38,7 @@ class Volley:
 
 
 _RANGE_2_LAST = 10  # board.distance: spaces 11 and up are range 3
+_LAST_SPACE_IN_RANGE = {1: 5, 2: _RANGE_2_LAST, 3: 1 << 30}  # board.distance <= range, as a bound
 # The laser cannon of each station but lower white (the pulse cannon): heavy upstairs, light below.
 _LASER_AT: dict[Station, Weapon] = {st: "heavy" if st.startswith("upper") else "light" for st in board.STATIONS}
 
@@ -94,9 +95,14 @@ def aim(m: Mission, *, weapons: bool = True) -> Volley:
         for st, bonus in ship.cannons.items():
             if st == "lower_white":
                 volley.pulse_fired = True
-                reach = pulse_range(m)
-                for t in externals:
-                    if targetable(t, "pulse") and distance(t.position) <= reach:
+                last = _LAST_SPACE_IN_RANGE[pulse_range(m)]
+                for t in externals:  # `targetable` by the pulse and in its range, spelled out
+                    if (
+                        t.visible
+                        and "pulse" not in t.immune
+                        and t.position <= last
+                        and not (t.hides_far and t.position > _RANGE_2_LAST)
+                    ):
                         volley.add(t, "pulse", board.PULSE_DAMAGE + bonus)
                 continue
             zone = board.ZONE_OF[st]

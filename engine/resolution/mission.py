@@ -222,7 +222,9 @@ def play_one_turn(m: Mission, turn: int) -> None:
     if m.multi_station:
         multi_station_bonus(m)
     m.step = "damage"
-    damage_step(m)
+    ship = m.ship
+    if ship.cannons or ship.rocket_in_flight or ship.in_space is not None:  # (else nothing fires)
+        damage_step(m)
     m.step = "threats"
     threat_actions(m)
     end_of_turn(m)
