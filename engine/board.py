@@ -123,6 +123,9 @@ class Track:
     y: tuple[int, ...]
     letters: tuple[Literal["X", "Y", "Z"] | None, ...] = ()  # letters[space], filled in __post_init__
     marks_upto: tuple[int, ...] = ()  # marks_upto[space]: lettered spaces from 1 to `space`
+    # next_letter[space]: the nearest lettered space below `space` (0 below Z), so a moving token
+    # jumps from letter to letter instead of stepping every space (a table for speed)
+    next_letter: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
         marks: list[Literal["X", "Y", "Z"] | None] = [None] * (self.length + 1)
@@ -136,6 +139,10 @@ class Track:
         for space in range(1, self.length + 1):
             counts.append(counts[-1] + (marks[space] is not None))
         object.__setattr__(self, "marks_upto", tuple(counts))
+        below = [0, 0]
+        for space in range(2, self.length + 1):
+            below.append(space - 1 if marks[space - 1] is not None else below[-1])
+        object.__setattr__(self, "next_letter", tuple(below))
 
 
 def distance(space: int) -> int:

@@ -15,6 +15,8 @@ from engine.board import Track
 from engine.threats.catalog import ThreatCard
 from engine.vocab import ActionCode, DamageTokenKind, EventKind, Position, Station, Zone
 
+_new_object = object.__new__  # setup's fast constructors: a plain object, then plain stores
+
 
 class ShipDestroyed(Exception):
     """Raised the moment the mission is lost; the turn loop stops there (rulebook §3.4, "уничтожение")."""
@@ -56,6 +58,23 @@ class CrewMember:
     @property
     def active(self) -> bool:
         return not self.knocked_out
+
+
+def enlist(index: int, name: str, actions: list[ActionCode]) -> CrewMember:
+    """`CrewMember(index, name, actions)` by plain stores (setup speed, as `place_threat`); a test
+    compares the two field by field, so a new field must be added here too."""
+    p: CrewMember = _new_object(CrewMember)
+    p.index = index
+    p.name = name
+    p.actions = actions
+    p.station = "upper_white"
+    p.bots = None
+    p.knocked_out = False
+    p.knocked_out_turn = None
+    p.delayed_turns = set()
+    p.intercepting = False
+    p.intercept_heroic = False
+    return p
 
 
 @dataclass(slots=True, eq=False)  # identity equality: threats are dict keys in the damage step
@@ -106,9 +125,6 @@ class ThreatState:
     @property
     def remaining_health(self) -> int:
         return max(0, self.health - self.damage)
-
-
-_new_object = object.__new__
 
 
 def place_threat(
@@ -178,6 +194,44 @@ class Ship:
         return token in self.damage[zone]
 
 
+_MULTIPLIER_START: dict[Zone, int] = dict.fromkeys(board.ZONES, 1)
+
+
+def new_ship(
+    shields: dict[Zone, int],
+    shield_cap: dict[Zone, int],
+    reactors: dict[Zone, int],
+    reactor_cap: dict[Zone, int],
+    damage: dict[Zone, list[DamageTokenKind]],
+    piles: dict[Zone, list[DamageTokenKind]],
+    depots: dict[Station, Literal["ready", "disabled"] | None],
+) -> Ship:
+    """`Ship(shields, ..., piles, depots=depots)` by plain stores (setup speed, as `place_threat`);
+    a test compares the two field by field, so a new field must be added here too."""
+    s: Ship = _new_object(Ship)
+    s.shields = shields
+    s.shield_cap = shield_cap
+    s.reactors = reactors
+    s.reactor_cap = reactor_cap
+    s.damage = damage
+    s.piles = piles
+    s.fuel = board.FUEL_CAPSULES
+    s.rockets = board.ROCKETS
+    s.rocket_launched = False
+    s.rocket_in_flight = False
+    s.depots = depots
+    s.lifts_used = set()
+    s.cannons = {}
+    s.maintained = set()
+    s.observers = 0
+    s.observation_best = [0, 0, 0]
+    s.broken = set()
+    s.multiplier = _MULTIPLIER_START.copy()
+    s.contaminated_entry = {}
+    s.in_space = None
+    return s
+
+
 @dataclass(slots=True)
 class Mission:
     crew: list[CrewMember]
@@ -201,6 +255,9 @@ class Mission:
     malfunctions: list[ThreatState] = field(default_factory=list)  # repaired by A/B/C actions
     appearing: dict[int, list[ThreatState]] = field(default_factory=dict)  # by T+ turn
     in_input_order: list[ThreatState] = field(default_factory=list)  # the game's order, for the result
+    # The tokens that have appeared, in token order (appear() adds them; gone ones stay, not
+    # present): the per-turn loops walk these, not every card still to come (a list for speed).
+    on_board: list[ThreatState] = field(default_factory=list)
 
     def role_groups(self) -> tuple[list[ThreatState], ...]:
         """The threat groups build_mission fills from each card's roles, in its order."""
@@ -215,7 +272,8 @@ class Mission:
         )
 
     def emit(self, kind: EventKind, **data: Any) -> None:
-        """Record a structured event; cheap no-op when nobody asked for the log."""
+        """Record a structured event; a no-op when nobody asked for the log.  The rules call it
+        under `if m.log_enabled:` all the same: the call builds its keyword dict first (speed)."""
         if self.log_enabled:
             self.events.append({"turn": self.turn, "step": self.step, "kind": kind, **data})
 
@@ -224,7 +282,37 @@ class Mission:
         return [p for p in self.crew if p.station == st and not p.knocked_out]
 
     def crew_aboard(self) -> list[CrewMember]:
-        return [p for p in self.crew if p.aboard and not p.knocked_out]
+        return [p for p in self.crew if p.station != "space" and not p.knocked_out]  # (aboard, inline)
 
     def present_threats(self, internal: bool | None = None) -> list[ThreatState]:
         return [t for t in self.threats if t.present and (internal is None or t.internal == internal)]
+
+
+def new_mission(
+    crew: list[CrewMember], ship: Ship, threats: list[ThreatState], rng: random.Random, log: bool
+) -> Mission:
+    """`Mission(crew, ship, threats, rng, log)` by plain stores: the dataclass __init__ with ten
+    default factories costs twice this (setup speed, as `place_threat`); a test compares the two
+    field by field, so a new field must be added here too."""
+    m: Mission = _new_object(Mission)
+    m.crew = crew
+    m.ship = ship
+    m.threats = threats
+    m.rng = rng
+    m.log_enabled = log
+    m.events = []
+    m.turn = 0
+    m.step = "setup"
+    m.lost = None
+    m.lost_turn = 0
+    m.attack_auras = []
+    m.shield_auras = []
+    m.multi_station = []
+    m.turn_counters = []
+    m.end_of_step = []
+    m.slimes = []
+    m.malfunctions = []
+    m.appearing = {}
+    m.in_input_order = []
+    m.on_board = []
+    return m

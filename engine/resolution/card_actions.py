@@ -91,7 +91,8 @@ def _tokens_stations(t: ThreatState) -> list[Station]:
 def op_attack(m: Mission, t: ThreatState, op: Op) -> None:
     cond = op.get("condition")
     if cond is not None and not _condition(t, cond):
-        m.emit("no_effect_threat", threat=t.card.id, reason="condition_unmet")
+        if m.log_enabled:
+            m.emit("no_effect_threat", threat=t.card.id, reason="condition_unmet")
         return
     kind = op.get("damage_type", "standard")
     target = op.get("target")
@@ -100,7 +101,7 @@ def op_attack(m: Mission, t: ThreatState, op: Op) -> None:
         for st in list(t.stations):
             threat_attack(m, t, zone_of(st), _amount(m, t, op["amount"]))
         return
-    if t.card.has("slime"):
+    if "slime" in t.card.traits:
         # Slime Z: every slime token attacks its own zone.
         for st in _tokens_stations(t):
             threat_attack(m, t, zone_of(st), _amount(m, t, op["amount"]))
@@ -128,7 +129,8 @@ def op_repair(m: Mission, t: ThreatState, op: Op) -> None:
 def op_self_damage(m: Mission, t: ThreatState, op: Op) -> None:
     """Nemesis hurts itself through its own shield; dying this way still counts as destroyed."""
     t.damage += op["amount"]
-    m.emit("self_damage", threat=t.card.id, amount=op["amount"], damage=t.damage)
+    if m.log_enabled:
+        m.emit("self_damage", threat=t.card.id, amount=op["amount"], damage=t.damage)
     if t.damage >= t.health:
         destroy(m, t, None, "self_damage")
 
@@ -153,7 +155,8 @@ def op_set_shield(m: Mission, t: ThreatState, op: Op) -> None:
 
 def op_reveal(m: Mission, t: ThreatState, op: Op) -> None:
     t.visible = True
-    m.emit("threat_visible", threat=t.card.id)
+    if m.log_enabled:
+        m.emit("threat_visible", threat=t.card.id)
 
 
 def op_attack_bonus(m: Mission, t: ThreatState, op: Op) -> None:
@@ -162,7 +165,8 @@ def op_attack_bonus(m: Mission, t: ThreatState, op: Op) -> None:
     t.attack_aura = op["amount"]
     t.aura_others_only = bool(op.get("others_only", False))
     t.bonus_active = True
-    m.emit("threat_aura", threat=t.card.id)
+    if m.log_enabled:
+        m.emit("threat_aura", threat=t.card.id)
 
 
 def op_shield_bonus(m: Mission, t: ThreatState, op: Op) -> None:
@@ -170,7 +174,8 @@ def op_shield_bonus(m: Mission, t: ThreatState, op: Op) -> None:
     destroyed; read by damage_step.shield_of (§7.1)."""
     t.shield_aura = op["amount"]
     t.bonus_active = True
-    m.emit("threat_aura", threat=t.card.id)
+    if m.log_enabled:
+        m.emit("threat_aura", threat=t.card.id)
 
 
 def op_count_breakpoint(m: Mission, t: ThreatState, op: Op) -> None:
@@ -210,7 +215,8 @@ def op_reactor_to_shield(m: Mission, t: ThreatState, op: Op) -> None:
     fits = max(0, min(energy, m.ship.shield_cap[zone] - m.ship.shields[zone]))
     m.ship.shields[zone] += fits
     over = energy - fits
-    m.emit("energy_moved", threat=t.card.id, amount=fits, overflow=over)
+    if m.log_enabled:
+        m.emit("energy_moved", threat=t.card.id, amount=fits, overflow=over)
     if over:
         damage_zone(m, zone, over * m.ship.multiplier[zone], t.card.id)
 
@@ -251,7 +257,8 @@ def _players(m: Mission, t: ThreatState, where: Any) -> list[CrewMember]:
 
 
 def op_lose(m: Mission, t: ThreatState, op: Op) -> None:
-    m.emit("ship_lost", threat=t.card.id)
+    if m.log_enabled:
+        m.emit("ship_lost", threat=t.card.id)
     raise ShipDestroyed(threat=t.card.id)
 
 
@@ -262,10 +269,12 @@ def op_move(m: Mission, t: ThreatState, op: Op) -> None:
     assert frm is not None
     to = other_deck(frm) if d == "change_deck" else neighbour(frm, d)
     if to is None:
-        m.emit("threat_stays", threat=t.card.id, station=frm)
+        if m.log_enabled:
+            m.emit("threat_stays", threat=t.card.id, station=frm)
         return
     t.station = to
-    m.emit("threat_moves", threat=t.card.id, frm=frm, to=to)
+    if m.log_enabled:
+        m.emit("threat_moves", threat=t.card.id, frm=frm, to=to)
 
 
 def op_move_to_most_players(m: Mission, t: ThreatState, op: Op) -> None:
@@ -276,9 +285,11 @@ def op_move_to_most_players(m: Mission, t: ThreatState, op: Op) -> None:
     counts = sorted(((len(m.crew_in(s)), s) for s in options), reverse=True)
     if counts[0][0] > 0 and (len(counts) == 1 or counts[0][0] > counts[1][0]):
         t.station = counts[0][1]
-        m.emit("threat_moves", threat=t.card.id, frm=frm, to=t.station)
+        if m.log_enabled:
+            m.emit("threat_moves", threat=t.card.id, frm=frm, to=t.station)
     else:
-        m.emit("threat_stays", threat=t.card.id, station=frm)
+        if m.log_enabled:
+            m.emit("threat_stays", threat=t.card.id, station=frm)
 
 
 def op_if_damaged(m: Mission, t: ThreatState, op: Op) -> None:
@@ -287,17 +298,20 @@ def op_if_damaged(m: Mission, t: ThreatState, op: Op) -> None:
 
 def op_grow_up(m: Mission, t: ThreatState, op: Op) -> None:
     t.grown_up = True
-    m.emit("threat_grows_up", threat=t.card.id)
+    if m.log_enabled:
+        m.emit("threat_grows_up", threat=t.card.id)
 
 
 def op_destroy_rocket(m: Mission, t: ThreatState, op: Op) -> None:
     """Slime (blue) X: `count` rockets aboard are lost (rockets in flight are not aboard)."""
     if m.ship.rockets == 0:
-        m.emit("no_effect_threat", threat=t.card.id, reason="no_rockets")
+        if m.log_enabled:
+            m.emit("no_effect_threat", threat=t.card.id, reason="no_rockets")
         return
     for _ in range(min(op["count"], m.ship.rockets)):
         m.ship.rockets -= 1
-        m.emit("rocket_destroyed", threat=t.card.id, rockets_left=m.ship.rockets)
+        if m.log_enabled:
+            m.emit("rocket_destroyed", threat=t.card.id, rockets_left=m.ship.rockets)
         rockets_lost(m)
 
 
@@ -314,15 +328,18 @@ def op_disable_stored_bots(m: Mission, t: ThreatState, op: Op) -> None:
     st = op["station"]
     if m.ship.depots.get(st) == "ready":
         m.ship.depots[st] = "disabled"
-        m.emit("bots_disabled", threat=t.card.id, station=st)
+        if m.log_enabled:
+            m.emit("bots_disabled", threat=t.card.id, station=st)
     else:
-        m.emit("no_effect_threat", threat=t.card.id, reason="no_stored_bots")
+        if m.log_enabled:
+            m.emit("no_effect_threat", threat=t.card.id, reason="no_stored_bots")
 
 
 def op_destroy_fuel(m: Mission, t: ThreatState, op: Op) -> None:
     if m.ship.fuel > 0:
         m.ship.fuel -= 1
-        m.emit("fuel_destroyed", threat=t.card.id, capsules_left=m.ship.fuel)
+        if m.log_enabled:
+            m.emit("fuel_destroyed", threat=t.card.id, capsules_left=m.ship.fuel)
 
 
 def op_spread(m: Mission, t: ThreatState, op: Op) -> None:
@@ -331,17 +348,20 @@ def op_spread(m: Mission, t: ThreatState, op: Op) -> None:
     for tok in list(t.slime):
         to = neighbour(tok[0], op["dir"])
         if to is None or slimed(m, to):
-            m.emit("slime_blocked", threat=t.card.id, frm=tok[0])
+            if m.log_enabled:
+                m.emit("slime_blocked", threat=t.card.id, frm=tok[0])
             continue
         t.slime.append([to, 1, False])
-        m.emit("slime_spreads", threat=t.card.id, frm=tok[0], to=to)
+        if m.log_enabled:
+            m.emit("slime_spreads", threat=t.card.id, frm=tok[0], to=to)
 
 
 def op_multiplier(m: Mission, t: ThreatState, op: Op) -> None:
     """§7.2 Fissure: two damage tokens per damage, in red after X and everywhere after Y."""
     for zone in _zones(t, op["zones"]):
         m.ship.multiplier[zone] = op["factor"]
-    m.emit("damage_doubled", threat=t.card.id, zones=_zones(t, op["zones"]))
+    if m.log_enabled:
+        m.emit("damage_doubled", threat=t.card.id, zones=_zones(t, op["zones"]))
 
 
 def op_contaminate_on_entry(m: Mission, t: ThreatState, op: Op) -> None:
@@ -444,7 +464,8 @@ def _step(card: ThreatCard, op: Op) -> Step:
 def _attack_own_zone(m: Mission, t: ThreatState, plan: tuple[int, bool, bool]) -> None:
     """`op_attack` of an unconditional attack of a fixed amount on the card's own zone."""
     amount, pierce, double = plan
-    threat_attack(m, t, own_zone(t), amount, pierce, double)
+    zone = t.zone  # own_zone's first case inline: an external threat's zone
+    threat_attack(m, t, zone if zone is not None else own_zone(t), amount, pierce, double)
 
 
 # --- movement (§3.4) ---------------------------------------------------------------------------------
@@ -464,20 +485,29 @@ def move_threat(m: Mission, t: ThreatState, spaces: int) -> None:
 
 def move_across_letters(m: Mission, t: ThreatState, spaces: int) -> None:
     """`move_threat` once it is known that the move may cross or reach a lettered space (or the
-    log wants every move): space by space, each letter's steps in order.  threat_actions, which
+    log wants every move): letter by letter, each letter's steps in order.  threat_actions, which
     makes that check inline for every token, calls this directly."""
     start = t.position
     letters = t.track.letters
     card = t.card
     entry = _PROGRAMS.get(card.id)
     steps = entry[1] if entry is not None and entry[0] is card else program(card)
-    # The token's position is read back every space, not kept in a local: a Scout's Y moves the
-    # other threats, and a second Scout's Y among them moves this one (re-entrant moves).
-    for _ in range(spaces):
-        t.position -= 1
-        letter = letters[t.position]
-        if letter is None:
-            continue
+    # The token jumps from lettered space to lettered space (track.next_letter), `remaining` spaces
+    # to go.  Its position is read back after every letter, not kept in a local: a Scout's Y moves
+    # the other threats, and a second Scout's Y among them moves this one (re-entrant moves).
+    below = t.track.next_letter
+    remaining = spaces if spaces > 0 else 0
+    while True:
+        at = t.position
+        nxt = below[at]
+        if at - nxt > remaining:  # the move ends before the next lettered space
+            t.position = at - remaining
+            break
+        remaining -= at - nxt
+        t.position = nxt
+        letter = letters[nxt]
+        if letter is None:  # below Z (not reached: Z ends every move onto it)
+            break
         if letter != "Z":
             t.breakpoints += 1
         if m.log_enabled:

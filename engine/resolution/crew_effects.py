@@ -40,7 +40,8 @@ def knock_out(m: Mission, p: CrewMember, cause: str) -> None:
     p.intercepting = False
     if p.bots == "active":
         p.bots = "disabled"
-    m.emit("knocked_out", player=p.name, station=p.station, cause=cause)
+    if m.log_enabled:
+        m.emit("knocked_out", player=p.name, station=p.station, cause=cause)
 
 
 def enter(m: Mission, p: CrewMember, st: Position, how: MoveHow) -> None:

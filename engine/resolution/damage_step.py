@@ -38,6 +38,7 @@ class Volley:
 
 
 _RANGE_2_LAST = 10  # board.distance: spaces 11 and up are range 3
+_LAST_SPACE_IN_RANGE = {1: 5, 2: _RANGE_2_LAST, 3: 1 << 30}  # board.distance <= range, as a bound
 # The laser cannon of each station but lower white (the pulse cannon): heavy upstairs, light below.
 _LASER_AT: dict[Station, Weapon] = {st: "heavy" if st.startswith("upper") else "light" for st in board.STATIONS}
 
@@ -89,14 +90,19 @@ def aim(m: Mission, *, weapons: bool = True) -> Volley:
     volley = Volley()
     hits: dict[ThreatState, list[tuple[Weapon, int]]] = {}
     volley.hits = hits
-    externals = [t for t in m.threats if t.present and not t.internal]
+    externals = [t for t in m.on_board if t.present and not t.internal]
     if weapons:
         for st, bonus in ship.cannons.items():
             if st == "lower_white":
                 volley.pulse_fired = True
-                reach = pulse_range(m)
-                for t in externals:
-                    if targetable(t, "pulse") and distance(t.position) <= reach:
+                last = _LAST_SPACE_IN_RANGE[pulse_range(m)]
+                for t in externals:  # `targetable` by the pulse and in its range, spelled out
+                    if (
+                        t.visible
+                        and "pulse" not in t.immune
+                        and t.position <= last
+                        and not (t.hides_far and t.position > _RANGE_2_LAST)
+                    ):
                         volley.add(t, "pulse", board.PULSE_DAMAGE + bonus)
                 continue
             zone = board.ZONE_OF[st]
@@ -145,9 +151,11 @@ def _aim_rocket(m: Mission, volley: Volley, externals: list[ThreatState]) -> Non
             [t for t in externals if targetable(t, "rocket") and distance(t.position) <= board.ROCKET_RANGE]
         )
     if target is None:
-        m.emit("no_target", weapon="rocket", zone=None)
+        if m.log_enabled:
+            m.emit("no_target", weapon="rocket", zone=None)
     elif target.card.has("rocket_fizzles"):
-        m.emit("rocket_fizzles", threat=target.card.id)  # Phantom Fighter: aimed at, no effect
+        if m.log_enabled:
+            m.emit("rocket_fizzles", threat=target.card.id)  # Phantom Fighter: aimed at, no effect
     else:
         volley.add(target, "rocket", board.ROCKET_DAMAGE)
         if target.card.has("rocket_magnet"):
@@ -183,15 +191,16 @@ def apply_hits(m: Mission, volley: Volley) -> list[ThreatState]:
             total += d
         if t.cryoshield:
             t.cryoshield = False  # §7.1 Cryoshield: the first step it is targeted it takes nothing
-            m.emit("cryoshield", threat=t.card.id, absorbed=total, weapons=[w for w, _ in shots])
+            if m.log_enabled:
+                m.emit("cryoshield", threat=t.card.id, absorbed=total, weapons=[w for w, _ in shots])
             continue
         card = t.card
-        if reach and card.traits and card.has("pulse_strips_shield") and distance(t.position) <= reach:
+        if reach and "pulse_strips_shield" in card.traits and distance(t.position) <= reach:
             shield = 0  # §7.1 Energy Cloud / Maelstrom: "equals 0", whatever bonus (decision 19)
         else:
             shield = shield_of(m, t) if m.shield_auras else t.shield
         net = total - shield if total > shield else 0
-        if card.traits and card.has("swarm"):
+        if "swarm" in card.traits:
             net = min(net, 1)  # §7.1 Swarm: one damage per step, whatever hits it
         if m.log_enabled:
             m.emit(
@@ -228,17 +237,18 @@ def after_step(m: Mission, volley: Volley, destroyed: list[ThreatState]) -> None
         for t in m.present_threats(internal=False):
             t.damage += 1
             t.damage_this_step += 1
-            m.emit(
-                "threat_damage",
-                threat=t.card.id,
-                number=t.number,
-                zone=t.zone,
-                weapons=["explosion"],
-                source=lev.card.id,
-                total=1,
-                shield=0,
-                damage=1,
-            )
+            if m.log_enabled:
+                m.emit(
+                    "threat_damage",
+                    threat=t.card.id,
+                    number=t.number,
+                    zone=t.zone,
+                    weapons=["explosion"],
+                    source=lev.card.id,
+                    total=1,
+                    shield=0,
+                    damage=1,
+                )
             if t.damage >= t.health:
                 destroyed.append(t)
                 destroy(m, t, None, "explosion", source=lev.card.id)
@@ -252,10 +262,12 @@ def after_step(m: Mission, volley: Volley, destroyed: list[ThreatState]) -> None
     # Nemesis retaliates after any step that hurt it, even one that destroyed it (decision 16);
     # destroyed asteroids break up.  Lowest number first.
     for t in m.end_of_step:
-        if t.card.has("retaliates") and t.damage_this_step > 0:
-            m.emit("retaliation", threat=t.card.id)
+        if "retaliates" in t.card.traits and t.damage_this_step > 0:
+            if m.log_enabled:
+                m.emit("retaliation", threat=t.card.id)
             for zone in board.ZONES:
                 threat_attack(m, t, zone, 1)
         elif t.card.breakup_per_breakpoint and t in destroyed and t.breakpoints:
-            m.emit("breakup", threat=t.card.id, breakpoints=t.breakpoints)
+            if m.log_enabled:
+                m.emit("breakup", threat=t.card.id, breakpoints=t.breakpoints)
             threat_attack(m, t, t.zone or "white", t.card.breakup_per_breakpoint * t.breakpoints)

@@ -45,16 +45,17 @@ def destroy(m: Mission, t: ThreatState, by: CrewMember | None, how: HitHow, sour
 def hit(m: Mission, t: ThreatState, amount: int, by: CrewMember | None, how: HitHow) -> None:
     """Put `amount` damage cubes on an internal threat and destroy it when they reach its health."""
     t.damage += amount
-    m.emit(
-        "threat_hit",
-        threat=t.card.id,
-        number=t.number,
-        amount=amount,
-        damage=t.damage,
-        health=t.health,
-        by=by.name if by else None,
-        how=how,
-    )
+    if m.log_enabled:
+        m.emit(
+            "threat_hit",
+            threat=t.card.id,
+            number=t.number,
+            amount=amount,
+            damage=t.damage,
+            health=t.health,
+            by=by.name if by else None,
+            how=how,
+        )
     if t.damage >= t.health:
         destroy(m, t, by, how)
 
@@ -66,7 +67,8 @@ def repair(m: Mission, p: CrewMember, mal: ThreatState, heroic: bool) -> None:
     if mal.card.has("needs_three"):
         # §7.2 Nuclear Device: only three repairs in the same turn do anything.
         mal.hits_this_turn += 1
-        m.emit("repair_attempt", threat=mal.card.id, player=p.name, count=mal.hits_this_turn)
+        if m.log_enabled:
+            m.emit("repair_attempt", threat=mal.card.id, player=p.name, count=mal.hits_this_turn)
         if mal.hits_this_turn == 3:
             hit(m, mal, 1, p, "repair")
         return
@@ -104,28 +106,31 @@ def intruder_targets(m: Mission, st: Station) -> list[ThreatState]:
 def battlebot_attack(m: Mission, p: CrewMember, heroic: bool) -> None:
     """The battlebots action aboard (§3.2): 1 damage to the lowest-numbered intruder here."""
     if p.bots != "active":
-        m.emit("no_effect", player=p.name, action="x", reason="no_active_bots")
+        if m.log_enabled:
+            m.emit("no_effect", player=p.name, action="x", reason="no_active_bots")
         return
     st = p.post
     targets = intruder_targets(m, st)
     if not targets:
-        m.emit("no_effect", player=p.name, action="x", reason="no_intruder")
+        if m.log_enabled:
+            m.emit("no_effect", player=p.name, action="x", reason="no_intruder")
         return
     t = targets[0]
     if t.card.has("slime"):
         tok = next(tok for tok in t.slime if tok[0] == p.station)
         tok[1] -= 1
         t.damage += 1 if tok is t.slime[0] and tok[2] else 0
-        m.emit(
-            "threat_hit",
-            threat=t.card.id,
-            number=t.number,
-            amount=1,
-            station=p.station,
-            by=p.name,
-            how="battlebots",
-            token_health=tok[1],
-        )
+        if m.log_enabled:
+            m.emit(
+                "threat_hit",
+                threat=t.card.id,
+                number=t.number,
+                amount=1,
+                station=p.station,
+                by=p.name,
+                how="battlebots",
+                token_health=tok[1],
+            )
         if tok[1] <= 0:
             t.slime.remove(tok)
             if not t.slime:
@@ -133,17 +138,18 @@ def battlebot_attack(m: Mission, p: CrewMember, heroic: bool) -> None:
     elif t.card.has("contamination"):
         t.stations.remove(st)
         t.damage += 1
-        m.emit(
-            "threat_hit",
-            threat=t.card.id,
-            number=t.number,
-            amount=1,
-            station=p.station,
-            by=p.name,
-            how="battlebots",
-            damage=t.damage,
-            health=t.health,
-        )
+        if m.log_enabled:
+            m.emit(
+                "threat_hit",
+                threat=t.card.id,
+                number=t.number,
+                amount=1,
+                station=p.station,
+                by=p.name,
+                how="battlebots",
+                damage=t.damage,
+                health=t.health,
+            )
         if t.damage >= t.health:
             t.stations.clear()  # §7.2: removing the third token removes the fourth too
             destroy(m, t, p, "battlebots")
@@ -152,7 +158,8 @@ def battlebot_attack(m: Mission, p: CrewMember, heroic: bool) -> None:
     fires_back = t.card.returns_fire == "always" or (t.card.returns_fire == "after_x" and t.grown_up)
     if fires_back and not heroic and p.bots == "active":
         p.bots = "disabled"
-        m.emit("returns_fire", threat=t.card.id, player=p.name)
+        if m.log_enabled:
+            m.emit("returns_fire", threat=t.card.id, player=p.name)
 
 
 def fissure(m: Mission) -> ThreatState | None:

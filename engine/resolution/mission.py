@@ -27,7 +27,7 @@ from engine.resolution.internal_threats import multi_station_bonus
 from engine.resolution.player_actions import play_turn
 from engine.resolution.scoring import disabled_squads, observation_points, score, threat_points
 from engine.resolution.threat_actions import appear, threat_actions
-from engine.state import CrewMember, Mission, Ship, ShipDestroyed, place_threat
+from engine.state import Mission, ShipDestroyed, enlist, new_mission, new_ship, place_threat
 from engine.threats.catalog import ThreatCard
 from engine.threats.catalog import card as card_of
 from engine.vocab import DamageTokenKind, Fate, Station, Zone
@@ -71,38 +71,31 @@ def resolve(
 
 def build_mission(game: Game, *, log: bool = False) -> Mission:
     rng = seeded_random(game.__dict__["seed"])
-    # A seeded shuffle of the six tokens per zone, drawn as one of the 720 orders with
-    # `rng.randrange(720)`, which is getrandbits(10) until below 720 (spelled out: one C call
-    # a draw instead of three Python frames).  Every zone draws, given tokens or not, so fixing
-    # one zone's order does not change the others.
-    bits = rng.getrandbits
-    orders: list[tuple[DamageTokenKind, ...]] = []
-    for _ in board.ZONES:
-        draw = bits(_ORDER_BITS)
-        while draw >= _ORDER_COUNT:
-            draw = bits(_ORDER_BITS)
-        orders.append(_TOKEN_ORDERS[draw])
     # The validated model's fields, read from its __dict__ (where pydantic keeps them) once per
     # object: an attribute read on a pydantic model goes through its __getattr__ hook and costs
     # several times a dict lookup, and setup reads about fifty of them.
     fields = game.__dict__
     given = fields["damage_tokens"]
+    # A seeded shuffle of the six tokens per zone, drawn as one of the 720 orders with
+    # `rng.randrange(720)`, which is getrandbits(10) until below 720 (spelled out: one C call
+    # a draw instead of three Python frames).  Every zone draws, given tokens or not, so fixing
+    # one zone's order does not change the others.
+    bits = rng.getrandbits
     piles: dict[Zone, list[DamageTokenKind]] = {}
-    for zone, pile in zip(board.ZONES, orders, strict=True):
+    for zone in board.ZONES:
+        draw = bits(_ORDER_BITS)
+        while draw >= _ORDER_COUNT:
+            draw = bits(_ORDER_BITS)
+        pile = _TOKEN_ORDERS[draw]
         first = given.get(zone) if given else None
         piles[zone] = [*first, *(tok for tok in pile if tok not in first)] if first else list(pile)
-    # (positional: Ship's fields in order, fuel to depots)
-    ship = Ship(
+    ship = new_ship(
         board.SHIELD_START.copy(),
         board.SHIELD_CAPACITY.copy(),
         board.REACTOR_START.copy(),
         board.REACTOR_CAPACITY.copy(),
         {"red": [], "white": [], "blue": []},  # damage taken: board.ZONES, spelled out
         piles,
-        board.FUEL_CAPSULES,
-        board.ROCKETS,
-        False,
-        False,
         _DEPOTS_READY.copy(),
     )
     carried = fields["carried"]
@@ -112,9 +105,10 @@ def build_mission(game: Game, *, log: bool = False) -> Mission:
     crew = []
     for i, player in enumerate(fields["players"]):
         plan = player.__dict__
-        crew.append(CrewMember(i, plan["name"], list(plan["actions"])))
+        crew.append(enlist(i, plan["name"], list(plan["actions"])))
     track_of = fields["tracks"].__dict__  # red, white, blue, internal -> trajectory id
     threats = []
+    grouped = []  # the tokens whose cards belong to a role group (few missions have any)
     for i, placement in enumerate(fields["threats"]):
         place = placement.__dict__
         card_id = place["id"]
@@ -125,21 +119,27 @@ def build_mission(game: Game, *, log: bool = False) -> Mission:
         turn = place["turn"]
         track = TRACKS[track_of["internal" if setup.card.internal else where or "white"]]
         # decision 13: by number; same number -> internal first, serious before common.
-        threats.append(place_threat(setup.state, turn, i, where, track, (turn, *setup.rank, i)))
+        t = place_threat(setup.state, turn, i, where, track, (turn, *setup.rank, i))
+        threats.append(t)
+        if setup.groups:
+            grouped.append(t)
     in_input_order = list(threats)
     threats.sort(key=_token_order)  # token order, used by every "lowest number first" rule
-    m = Mission(crew, ship, threats, rng, log)
+    m = new_mission(crew, ship, threats, rng, log)
     m.in_input_order = in_input_order
     appearing = m.appearing
-    groups = m.role_groups()
     for t in threats:
         turn_list = appearing.get(t.number)
         if turn_list is None:
             appearing[t.number] = [t]
         else:
             turn_list.append(t)
-        for g in _SETUPS[t.card.id].groups:
-            groups[g].append(t)
+    if grouped:
+        groups = m.role_groups()
+        grouped.sort(key=_token_order)  # each group in token order too
+        for t in grouped:
+            for g in _SETUPS[t.card.id].groups:
+                groups[g].append(t)
     return m
 
 
@@ -222,7 +222,9 @@ def play_one_turn(m: Mission, turn: int) -> None:
     if m.multi_station:
         multi_station_bonus(m)
     m.step = "damage"
-    damage_step(m)
+    ship = m.ship
+    if ship.cannons or ship.rocket_in_flight or ship.in_space is not None:  # (else nothing fires)
+        damage_step(m)
     m.step = "threats"
     threat_actions(m)
     end_of_turn(m)
@@ -258,7 +260,8 @@ def computer_check(m: Mission, turn: int) -> None:
         if m.log_enabled:
             m.emit("computer_ok", phase=phase)
         return
-    m.emit("computer_not_maintained", phase=phase)
+    if m.log_enabled:
+        m.emit("computer_not_maintained", phase=phase)
     for p in m.crew_aboard():
         delay(m, p, turn + 1, cause="computer")
 
@@ -279,7 +282,8 @@ def final_turn(m: Mission) -> None:
     m.step = "threats"
     threat_actions(m)
     m.step = "jump"
-    m.emit("hyperspace_jump")
+    if m.log_enabled:
+        m.emit("hyperspace_jump")
 
 
 def build_result(m: Mission, log: bool) -> Result:

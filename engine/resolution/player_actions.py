@@ -54,7 +54,8 @@ def play_turn(m: Mission) -> None:
                 continue
         broken = m.ship.broken
         if broken and (st, letter) in broken:
-            m.emit("no_effect", player=p.name, action=letter, reason="system_broken")
+            if m.log_enabled:
+                m.emit("no_effect", player=p.name, action=letter, reason="system_broken")
         else:
             use(m, p, st, heroic)
 
@@ -62,7 +63,8 @@ def play_turn(m: Mission) -> None:
 def _arrow(m: Mission, p: CrewMember, st: Station, code: ActionCode) -> None:
     target = neighbour(st, "red" if code == "<" else "blue")
     if target is None:
-        m.emit("no_effect", player=p.name, action=code, reason="hull_end")
+        if m.log_enabled:
+            m.emit("no_effect", player=p.name, action=code, reason="hull_end")
     else:
         enter(m, p, target, how="red_arrow" if code == "<" else "blue_arrow")
 
@@ -104,7 +106,8 @@ def _in_space(m: Mission, p: CrewMember, code: str) -> None:
         p.intercepting = True
         p.intercept_heroic = code == "X"
         _fissure_repair(m, p)
-        m.emit("interceptors", player=p.name, heroic=p.intercept_heroic)
+        if m.log_enabled:
+            m.emit("interceptors", player=p.name, heroic=p.intercept_heroic)
         return
     m.ship.in_space = None
     enter(m, p, "upper_red", how="return")
@@ -192,7 +195,8 @@ def _refuel(m: Mission, p: CrewMember, st: Station, heroic: bool) -> None:
     """Refuel the central reactor: spend a fuel capsule, fill to capacity from the supply."""
     ship = m.ship
     if ship.fuel <= 0:
-        m.emit("no_effect", player=p.name, action="B", reason="no_fuel")
+        if m.log_enabled:
+            m.emit("no_effect", player=p.name, action="B", reason="no_fuel")
         return
     ship.fuel -= 1
     moved = max(0, ship.reactor_cap["white"] - ship.reactors["white"])
@@ -207,14 +211,16 @@ def _interceptors(m: Mission, p: CrewMember, st: Station, heroic: bool) -> None:
     """Launch the interceptors: a leader of active battlebots flies out; they attack this turn."""
     if p.bots != "active" or m.ship.in_space is not None:
         reason: NoEffectReason = "space_taken" if m.ship.in_space is not None else "no_active_bots"
-        m.emit("no_effect", player=p.name, action="C", reason=reason)
+        if m.log_enabled:
+            m.emit("no_effect", player=p.name, action="C", reason=reason)
         return
     m.ship.in_space = p
     frm = p.station
     p.station = board.SPACE
     p.intercepting = True
     p.intercept_heroic = False
-    m.emit("move", player=p.name, frm=frm, to=board.SPACE, how="launch")
+    if m.log_enabled:
+        m.emit("move", player=p.name, frm=frm, to=board.SPACE, how="launch")
     _fissure_repair(m, p)
 
 
@@ -235,30 +241,36 @@ def _battlebots(m: Mission, p: CrewMember, st: Station, heroic: bool) -> None:
     ship = m.ship
     if p.bots == "disabled":
         p.bots = "active"
-        m.emit("bots", player=p.name, what="reactivated")
+        if m.log_enabled:
+            m.emit("bots", player=p.name, what="reactivated")
     elif p.bots is None and ship.depots.get(st) is not None:
         # Slime's black cube: a squad disabled in its depot follows its leader still disabled.
         p.bots = "active" if ship.depots[st] == "ready" else "disabled"
         ship.depots[st] = None
-        m.emit("bots", player=p.name, what="picked_up" if p.bots == "active" else "picked_up_disabled")
+        if m.log_enabled:
+            m.emit("bots", player=p.name, what="picked_up" if p.bots == "active" else "picked_up_disabled")
     else:
-        m.emit("no_effect", player=p.name, action="C", reason="no_bots_to_take")
+        if m.log_enabled:
+            m.emit("no_effect", player=p.name, action="C", reason="no_bots_to_take")
 
 
 def _observe(m: Mission, p: CrewMember, st: Station, heroic: bool) -> None:
     m.ship.observers += 1
-    m.emit("observe", player=p.name, count=m.ship.observers)
+    if m.log_enabled:
+        m.emit("observe", player=p.name, count=m.ship.observers)
 
 
 def _rocket(m: Mission, p: CrewMember, st: Station, heroic: bool) -> None:
     ship = m.ship
     if ship.rockets <= 0 or ship.rocket_launched:
         reason: NoEffectReason = "no_rocket" if ship.rockets <= 0 else "rocket_fired"
-        m.emit("no_effect", player=p.name, action="C", reason=reason)
+        if m.log_enabled:
+            m.emit("no_effect", player=p.name, action="C", reason=reason)
         return
     ship.rockets -= 1
     ship.rocket_launched = True
-    m.emit("rocket_launched", player=p.name, rockets_left=ship.rockets)
+    if m.log_enabled:
+        m.emit("rocket_launched", player=p.name, rockets_left=ship.rockets)
 
 
 SystemUse = Callable[[Mission, CrewMember, Station, bool], None]

@@ -82,7 +82,8 @@ def damage_zone(m: Mission, zone: Zone, points: int, source: str) -> None:
     taken = ship.damage[zone]
     for _ in range(points):
         if not pile:
-            m.emit("zone_destroyed", zone=zone, source=source)
+            if m.log_enabled:
+                m.emit("zone_destroyed", zone=zone, source=source)
             raise ShipDestroyed(zone=zone)
         token = pile.pop(0)
         taken.append(token)

@@ -16,12 +16,13 @@ def appear(m: Mission, t: ThreatState) -> None:
     """§3.1: the token goes on the first space of its track; internal ones also onto the ship."""
     t.appeared = True
     t.present = True
+    m.on_board.append(t)  # tokens appear in token order (build_mission's appearing lists)
     t.position = t.track.length
     card = t.card
     if card.internal:
-        if card.internal_type == "intruder" and not card.has("contamination"):
+        if card.internal_type == "intruder" and "contamination" not in card.traits:
             t.station = card.stations[0]
-            if card.has("slime"):
+            if "slime" in card.traits:
                 t.slime = [[card.stations[0], card.health, True]]
                 t.station = None
         else:
@@ -35,7 +36,7 @@ def appear(m: Mission, t: ThreatState) -> None:
             track=t.track.id,
             station=t.station or (t.stations[0] if t.stations else (t.slime[0][0] if t.slime else None)),
         )
-    if card.traits and card.has("rockets_are_health"):
+    if "rockets_are_health" in card.traits:
         # §7.2 Unstable Warheads: one health per rocket still aboard; none aboard -> destroyed at once.
         t.health = m.ship.rockets
         if t.health == 0:
@@ -44,7 +45,7 @@ def appear(m: Mission, t: ThreatState) -> None:
 
 def threat_actions(m: Mission) -> None:
     log = m.log_enabled
-    for t in m.threats:  # kept in token order by build_mission
+    for t in m.on_board:  # in token order
         if t.present:
             # move_threat's first case inline: no lettered space crossed or reached, just move
             start = t.position
