@@ -490,8 +490,11 @@ def move_across_letters(m: Mission, t: ThreatState, spaces: int) -> None:
     start = t.position
     letters = t.track.letters
     card = t.card
-    entry = _PROGRAMS.get(card.id)
-    steps = entry[1] if entry is not None and entry[0] is card else program(card)
+    try:  # program(card), its cache read inline
+        entry = _PROGRAMS[card.id]
+        steps = entry[1] if entry[0] is card else program(card)
+    except KeyError:
+        steps = program(card)
     # The token jumps from lettered space to lettered space (track.next_letter), `remaining` spaces
     # to go.  Its position is read back after every letter, not kept in a local: a Scout's Y moves
     # the other threats, and a second Scout's Y among them moves this one (re-entrant moves).

@@ -195,12 +195,12 @@ def apply_hits(m: Mission, volley: Volley) -> list[ThreatState]:
                 m.emit("cryoshield", threat=t.card.id, absorbed=total, weapons=[w for w, _ in shots])
             continue
         card = t.card
-        if reach and "pulse_strips_shield" in card.traits and distance(t.position) <= reach:
+        if reach and card.traits and card.has("pulse_strips_shield") and distance(t.position) <= reach:
             shield = 0  # §7.1 Energy Cloud / Maelstrom: "equals 0", whatever bonus (decision 19)
         else:
             shield = shield_of(m, t) if m.shield_auras else t.shield
         net = total - shield if total > shield else 0
-        if "swarm" in card.traits:
+        if card.traits and card.has("swarm"):
             net = min(net, 1)  # §7.1 Swarm: one damage per step, whatever hits it
         if m.log_enabled:
             m.emit(

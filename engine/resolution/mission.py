@@ -112,7 +112,10 @@ def build_mission(game: Game, *, log: bool = False) -> Mission:
     for i, placement in enumerate(fields["threats"]):
         place = placement.__dict__
         card_id = place["id"]
-        setup = _SETUPS.get(card_id) or _setup(card_id)
+        try:  # (a subscript, not .get: no method call per token)
+            setup = _SETUPS[card_id]
+        except KeyError:
+            setup = _setup(card_id)
         where = place["zone"]
         if where is not None:
             where = sys.intern(where)  # the zone word the rules compare with, as one object
@@ -128,12 +131,13 @@ def build_mission(game: Game, *, log: bool = False) -> Mission:
     m = new_mission(crew, ship, threats, rng, log)
     m.in_input_order = in_input_order
     appearing = m.appearing
-    for t in threats:
-        turn_list = appearing.get(t.number)
-        if turn_list is None:
-            appearing[t.number] = [t]
+    number = 0
+    for t in threats:  # in token order, so each T+ number's tokens come in one run
+        if t.number != number:
+            number = t.number
+            appearing[number] = [t]
         else:
-            turn_list.append(t)
+            appearing[number].append(t)
     if grouped:
         groups = m.role_groups()
         grouped.sort(key=_token_order)  # each group in token order too
@@ -212,10 +216,10 @@ def _setup(card_id: str) -> _Setup:
 
 def play_one_turn(m: Mission, turn: int) -> None:
     m.turn = turn
-    appearing = m.appearing.get(turn)
-    if appearing is not None:
+    appearing = m.appearing
+    if turn in appearing:
         m.step = "appear"
-        for t in appearing:
+        for t in appearing[turn]:
             appear(m, t)
     m.step = "actions"
     play_turn(m)
