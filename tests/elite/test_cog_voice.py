@@ -86,16 +86,41 @@ def voice_channel() -> Any:
     return channel
 
 
-def clocked_sleep(clock: ManualClock) -> Callable[[float], Awaitable[None]]:
-    """The timer task's sleep: wait until the frame driver has moved the clock far enough."""
+class ClockedSleep:
+    """The timer task's sleep: wait until the frame driver has moved the clock far enough.
 
-    async def sleep(dt: float) -> None:
-        target = clock() + max(0.0, dt)
-        await asyncio.sleep(0)
-        while clock() < target - 1e-9:
+    `parked` tells the driver the timer task is back in its sleep, i.e. it has done the work of the
+    last step (a storage write runs in a thread and may take a while on a loaded machine)."""
+
+    def __init__(self, clock: ManualClock) -> None:
+        self.clock = clock
+        self.parked = False
+
+    async def __call__(self, dt: float) -> None:
+        target = self.clock() + max(0.0, dt)
+        self.parked = True
+        try:
             await asyncio.sleep(0)
+            while self.clock() < target - 1e-9:
+                await asyncio.sleep(0)
+        finally:
+            self.parked = False
 
-    return sleep
+
+def clocked_sleep(clock: ManualClock) -> Callable[[float], Awaitable[None]]:
+    return ClockedSleep(clock)
+
+
+async def settle(cog: EliteCog, channel_id: int) -> None:
+    """Let the timer task catch up with the clock: until it sleeps again or has ended (bounded)."""
+    for _ in range(4):
+        await asyncio.sleep(0)
+    sleeper, task = cog.sleep, cog.tasks.get(channel_id)
+    deadline = asyncio.get_running_loop().time() + 5.0
+    while isinstance(sleeper, ClockedSleep) and not sleeper.parked and task is not None and not task.done():
+        if asyncio.get_running_loop().time() > deadline:
+            break
+        await asyncio.sleep(0.001)
 
 
 async def begin_in_voice(cog: EliteCog, channel: Any, host: Any, mission: str = "recon") -> None:
@@ -173,8 +198,7 @@ async def test_every_call_is_heard_on_its_instant_through_pause_and_time_changes
                     heard.append((out[i], at + (i // 2) / SAMPLE_RATE))
                 previous = out[i]
         clock.advance(FRAME_S)
-        for _ in range(4):
-            await asyncio.sleep(0)
+        await settle(cog, channel.id)
         while steps and steps[0][0]():
             action = steps.pop(0)[1]
             if action == "pause" and timer.state == "running":
