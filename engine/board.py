@@ -17,6 +17,7 @@ from engine.vocab import (
     TRACK_IDS,
     ZONES,
     ActionCode,
+    Letter,
     Position,
     Station,
     TrackId,
@@ -113,6 +114,14 @@ PHASE_OF: tuple[int, ...] = tuple(phase_of(turn) for turn in range(TURNS + 2))  
 
 
 # --- trajectories (the seven printed trajectory boards) ------------------------------------------
+# A lettered space a move reaches: (the space, its letter, how many spaces of the move are left
+# once there).  The count left lets a move go on from elsewhere when the token was moved meanwhile.
+Crossing = tuple[int, Letter, int]
+# Where a move of so many spaces from a given space ends, and the lettered spaces it crosses or
+# stops on, nearest to the start first (a Z always ends the list: the token leaves the track).
+Route = tuple[int, tuple[Crossing, ...]]
+
+
 @dataclass(frozen=True, slots=True)
 class Track:
     """A trajectory board: spaces are counted from the ship, Z is space 1, a threat starts on `length`."""
@@ -121,28 +130,44 @@ class Track:
     length: int
     x: tuple[int, ...]
     y: tuple[int, ...]
-    letters: tuple[Literal["X", "Y", "Z"] | None, ...] = ()  # letters[space], filled in __post_init__
-    marks_upto: tuple[int, ...] = ()  # marks_upto[space]: lettered spaces from 1 to `space`
-    # next_letter[space]: the nearest lettered space below `space` (0 below Z), so a moving token
-    # jumps from letter to letter instead of stepping every space (a table for speed)
-    next_letter: tuple[int, ...] = ()
+    letters: tuple[Letter | None, ...] = ()  # letters[space], filled in __post_init__
+    # routes[spaces][space]: every move a token can make on this board, worked out once (§3.4
+    # "движение"), so that moving a token is one table read (a move of `length` spaces or more
+    # reaches Z from anywhere, so longer moves share that row: `routes_for`)
+    routes: tuple[tuple[Route, ...], ...] = ()
 
     def __post_init__(self) -> None:
-        marks: list[Literal["X", "Y", "Z"] | None] = [None] * (self.length + 1)
+        marks: list[Letter | None] = [None] * (self.length + 1)
         marks[1] = "Z"
         for s in self.x:
             marks[s] = "X"
         for s in self.y:
             marks[s] = "Y"
         object.__setattr__(self, "letters", tuple(marks))
-        counts = [0]
-        for space in range(1, self.length + 1):
-            counts.append(counts[-1] + (marks[space] is not None))
-        object.__setattr__(self, "marks_upto", tuple(counts))
-        below = [0, 0]
-        for space in range(2, self.length + 1):
-            below.append(space - 1 if marks[space - 1] is not None else below[-1])
-        object.__setattr__(self, "next_letter", tuple(below))
+        rows = tuple(
+            tuple(_route(marks, space, spaces) for space in range(self.length + 1)) for spaces in range(self.length + 1)
+        )
+        object.__setattr__(self, "routes", rows)
+
+    def routes_for(self, spaces: int) -> tuple[Route, ...]:
+        """The routes of a move of `spaces` (a token's speed), from every space of the board."""
+        return self.routes[min(max(spaces, 0), self.length)]
+
+
+def _route(marks: list[Letter | None], start: int, spaces: int) -> Route:
+    """A move of `spaces` from `start` toward the ship, space by space (space 0: not on the board)."""
+    crossings: list[Crossing] = []
+    at = start
+    left = spaces
+    while at > 1 and left > 0:
+        at -= 1
+        left -= 1
+        letter = marks[at]
+        if letter is not None:
+            crossings.append((at, letter, left))
+            if letter == "Z":
+                break
+    return at, tuple(crossings)
 
 
 def distance(space: int) -> int:

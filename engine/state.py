@@ -7,13 +7,19 @@ validated `Game`, mutated turn by turn by engine.resolution, and read once for t
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, TypeAlias
 
 from engine import board
-from engine.board import Track
+from engine.board import Route, Track
 from engine.threats.catalog import ThreatCard
-from engine.vocab import ActionCode, DamageTokenKind, EventKind, Position, Station, Zone
+from engine.vocab import ActionCode, DamageTokenKind, EventKind, Letter, Position, Station, Zone
+
+# A card's X, Y and Z as steps ready to run (engine.resolution.card_actions.program): each step an
+# op's function and the argument it takes.
+Step: TypeAlias = tuple[Callable[["Mission", "ThreatState", Any], None], Any]
+Program: TypeAlias = dict[Letter, tuple[Step, ...]]
 
 _new_object = object.__new__  # setup's fast constructors: a plain object, then plain stores
 
@@ -91,12 +97,15 @@ class ThreatState:
     internal: bool  # copied from the card: read on every targeting decision
     immune: frozenset[str]  # weapons that cannot aim at it (from its traits)
     hides_far: bool  # untargetable at range 3 (from its traits)
+    program: Program  # the card's X, Y and Z as prepared steps (card_actions.program)
     # What the placement sets:
     number: int  # T+ turn, the number on its token
     order: int  # position in the input list: the last tie-breaker
     zone: Zone | None  # external threats: the zone of their trajectory
     track: Track
     sort_key: tuple[int, int, int, int]  # token order (decision 13), `order` last
+    # its track's routes at its speed (set_speed keeps it so): a move is one read of this table
+    routes: tuple[Route, ...] = field(init=False, repr=False)
     # What happens to it:
     position: int = 0  # space counted from the ship (Z = 1); 0 = not on the track
     appeared: bool = False
@@ -117,6 +126,13 @@ class ThreatState:
     damage_this_step: int = 0
     present: bool = False  # on its track and still a threat; kept by appear() and set_fate()
 
+    def __post_init__(self) -> None:
+        self.routes = self.track.routes_for(self.speed)
+
+    def set_speed(self, speed: int) -> None:
+        self.speed = speed
+        self.routes = self.track.routes_for(speed)
+
     def set_fate(self, fate: Literal["destroyed", "survived"], turn: int) -> None:
         self.fate = fate
         self.fate_turn = turn
@@ -128,7 +144,7 @@ class ThreatState:
 
 
 def place_threat(
-    state: tuple[ThreatCard, int, int, int, bool, bool, bool, frozenset[str], bool],
+    state: tuple[ThreatCard, int, int, int, bool, bool, bool, frozenset[str], bool, Program],
     number: int,
     order: int,
     zone: Zone | None,
@@ -140,12 +156,13 @@ def place_threat(
     and every mission sets up a token per threat.  The defaults are the class's; a test compares
     the two field by field, so a new field must be added here too."""
     t: ThreatState = _new_object(ThreatState)
-    t.card, t.health, t.speed, t.shield, t.visible, t.cryoshield, t.internal, t.immune, t.hides_far = state
+    t.card, t.health, t.speed, t.shield, t.visible, t.cryoshield, t.internal, t.immune, t.hides_far, t.program = state
     t.number = number
     t.order = order
     t.zone = zone
     t.track = track
     t.sort_key = sort_key
+    t.routes = track.routes[t.speed]  # (a card's speed is below every track's length)
     t.position = 0
     t.appeared = False
     t.fate = None

@@ -24,6 +24,7 @@ Outcome: TypeAlias = Literal["survived", "destroyed"]
 Language: TypeAlias = Literal["en", "ru", "cs"]
 Difficulty: TypeAlias = Literal["white", "yellow", "mixed"]
 Half: TypeAlias = Literal["action", "move"]
+Letter: TypeAlias = Literal["X", "Y", "Z"]  # the action spaces of a trajectory and a threat card
 DamageTokenKind: TypeAlias = Literal["structural", "lift", "shield", "reactor", "upper_cannon", "lower_cannon"]
 # One square of an action board: the community resolvers' codes (A/B/C buttons, X battlebots,
 # moves red/blue/lift, blank, heroic A/B/X, heroic moves to stations 1-6).

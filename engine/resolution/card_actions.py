@@ -14,12 +14,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from engine.board import ZONES, neighbour, other_deck, zone_of
+from engine.board import ZONES, Route, neighbour, other_deck, zone_of
 from engine.resolution.crew_effects import delay, knock_out
 from engine.resolution.internal_threats import destroy, slimed
 from engine.resolution.ship_damage import damage_zone, threat_attack
-from engine.state import CrewMember, Mission, ShipDestroyed, ThreatState
-from engine.threats.catalog import Letter, Op, ThreatCard
+from engine.state import CrewMember, Mission, Program, ShipDestroyed, Step, ThreatState
+from engine.threats.catalog import Op, ThreatCard
 from engine.vocab import EnergyStore, Station, Zone
 
 # --- shared helpers ------------------------------------------------------------------------------
@@ -136,7 +136,7 @@ def op_self_damage(m: Mission, t: ThreatState, op: Op) -> None:
 
 
 def op_speed(m: Mission, t: ThreatState, op: Op) -> None:
-    t.speed += op["delta"]
+    t.set_speed(t.speed + op["delta"])
     if m.log_enabled:
         m.emit("threat_speed", threat=t.card.id, speed=t.speed)
 
@@ -433,8 +433,6 @@ def run_op(m: Mission, t: ThreatState, op: Op) -> None:
 # A step is an op's function and the argument it takes: the op itself, or for the commonest op
 # (a fixed attack on the card's own zone) its parameters read once per card instead of on every
 # letter a token crosses.
-Step = tuple[Callable[[Mission, ThreatState, Any], None], Any]
-Program = dict[Letter, tuple[Step, ...]]
 _PROGRAMS: dict[str, tuple[ThreatCard, Program]] = {}
 
 
@@ -472,58 +470,40 @@ def _attack_own_zone(m: Mission, t: ThreatState, plan: tuple[int, bool, bool]) -
 
 
 def move_threat(m: Mission, t: ThreatState, spaces: int) -> None:
-    """Move `spaces` toward the ship, acting on each X/Y/Z crossed (Z: the threat is survived)."""
-    start = t.position
-    marks = t.track.marks_upto
-    if start - spaces >= 1 and marks[start - 1] == marks[start - spaces - 1]:
-        t.position = start - spaces  # no lettered space crossed or reached: just move
-        if m.log_enabled:
-            m.emit("threat_moved", threat=t.card.id, number=t.number, frm=start, to=t.position)
-        return
-    move_across_letters(m, t, spaces)
+    """Move `spaces` toward the ship, acting on each X/Y/Z crossed (Z: the threat is survived).
+    The threat actions step moves every token by its speed with `follow_route` directly."""
+    follow_route(m, t, t.track.routes_for(spaces)[t.position])
 
 
-def move_across_letters(m: Mission, t: ThreatState, spaces: int) -> None:
-    """`move_threat` once it is known that the move may cross or reach a lettered space (or the
-    log wants every move): letter by letter, each letter's steps in order.  threat_actions, which
-    makes that check inline for every token, calls this directly."""
+def follow_route(m: Mission, t: ThreatState, route: Route) -> None:
+    """Move along a route from the token's space (board.Track.routes): each lettered space
+    crossed or reached does the card's X, Y or Z there, in order; Z ends the token's life."""
     start = t.position
-    letters = t.track.letters
-    card = t.card
-    try:  # program(card), its cache read inline
-        entry = _PROGRAMS[card.id]
-        steps = entry[1] if entry[0] is card else program(card)
-    except KeyError:
-        steps = program(card)
-    # The token jumps from lettered space to lettered space (track.next_letter), `remaining` spaces
-    # to go.  Its position is read back after every letter, not kept in a local: a Scout's Y moves
-    # the other threats, and a second Scout's Y among them moves this one (re-entrant moves).
-    below = t.track.next_letter
-    remaining = spaces if spaces > 0 else 0
-    while True:
-        at = t.position
-        nxt = below[at]
-        if at - nxt > remaining:  # the move ends before the next lettered space
-            t.position = at - remaining
-            break
-        remaining -= at - nxt
-        t.position = nxt
-        letter = letters[nxt]
-        if letter is None:  # below Z (not reached: Z ends every move onto it)
-            break
-        if letter != "Z":
-            t.breakpoints += 1
-        if m.log_enabled:
-            m.emit("threat_action", threat=t.card.id, number=t.number, letter=letter)
-        for run, arg in steps[letter]:
-            run(m, t, arg)
-            if t.fate is not None:  # e.g. Nemesis destroyed by its own attack
+    end, crossings = route
+    while crossings:
+        for space, letter, left in crossings:
+            t.position = space
+            if letter != "Z":
+                t.breakpoints += 1
+            if m.log_enabled:
+                m.emit("threat_action", threat=t.card.id, number=t.number, letter=letter)
+            for run, arg in t.program[letter]:
+                run(m, t, arg)
+                if t.fate is not None:  # e.g. Nemesis destroyed by its own attack
+                    return
+            if letter == "Z":
+                survive(m, t)
                 return
-        if letter == "Z":
-            survive(m, t)
-            return
+            if t.position != space:
+                # A Scout's Y among these steps moved this token (a second Scout's Y moving the
+                # first while it moves): the rest of the move goes on from where it is now.
+                end, crossings = t.track.routes_for(left)[t.position]
+                break
+        else:
+            break
+    t.position = end
     if m.log_enabled:
-        m.emit("threat_moved", threat=t.card.id, number=t.number, frm=start, to=t.position)
+        m.emit("threat_moved", threat=t.card.id, number=t.number, frm=start, to=end)
 
 
 def survive(m: Mission, t: ThreatState) -> None:

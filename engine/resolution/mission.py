@@ -21,13 +21,14 @@ from engine import board
 from engine.board import TRACKS
 from engine.campaign.carried import apply_carried, end_state
 from engine.model import Game, LogEntry, Lost, Result, Score, ThreatOutcome
+from engine.resolution.card_actions import program
 from engine.resolution.crew_effects import delay, enter
 from engine.resolution.damage_step import damage_step
 from engine.resolution.internal_threats import multi_station_bonus
 from engine.resolution.player_actions import play_turn
 from engine.resolution.scoring import disabled_squads, observation_points, score, threat_points
 from engine.resolution.threat_actions import appear, threat_actions
-from engine.state import Mission, ShipDestroyed, enlist, new_mission, new_ship, place_threat
+from engine.state import Mission, Program, ShipDestroyed, enlist, new_mission, new_ship, place_threat
 from engine.threats.catalog import ThreatCard
 from engine.threats.catalog import card as card_of
 from engine.vocab import DamageTokenKind, Fate, Station, Zone
@@ -172,8 +173,8 @@ class _Setup(NamedTuple):
 
     card: ThreatCard
     # ThreatState's leading fields, in its order: card, health, speed, shield, visible,
-    # cryoshield, internal, immune (weapons that cannot aim at it), hides_far (range 3)
-    state: tuple[ThreatCard, int, int, int, bool, bool, bool, frozenset[str], bool]
+    # cryoshield, internal, immune (weapons that cannot aim at it), hides_far (range 3), program
+    state: tuple[ThreatCard, int, int, int, bool, bool, bool, frozenset[str], bool, Program]
     rank: tuple[int, int]  # decision 13 after the number: internal first, serious first
     groups: tuple[int, ...]  # indices into Mission.role_groups() of the groups it belongs to
 
@@ -208,6 +209,7 @@ def _setup(card_id: str) -> _Setup:
         card.internal,
         immune,
         card.has("untargetable_at_range_3"),
+        program(card),
     )
     rank = (0 if card.internal else 1, 0 if card.serious else 1)
     setup = _SETUPS[card_id] = _Setup(card, state, rank, tuple(i for i, yes in enumerate(member) if yes))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from engine import board
 from engine.state import Mission, ShipDestroyed, ThreatState
-from engine.vocab import DamageTokenKind, Zone
+from engine.vocab import Zone
 
 
 def attack_bonus(m: Mission, t: ThreatState) -> int:
@@ -29,30 +29,20 @@ def attack_bonus(m: Mission, t: ThreatState) -> int:
 def threat_attack(
     m: Mission, t: ThreatState, zone: Zone, amount: int, pierce: bool = False, double: bool = False
 ) -> None:
-    """An attack by threat `t`: internal threats' damage and `pierce` ignore shields; external
-    attacks get the Scout's bonus (only an attack that has a value to raise)."""
-    if t.internal:
-        attack_zone(m, zone, amount, t.card.id, False, double)
-    elif m.attack_auras:
-        attack_zone(m, zone, amount + attack_bonus(m, t), t.card.id, not pierce, double)
-    else:  # no card in this mission can raise attacks
-        attack_zone(m, zone, amount, t.card.id, not pierce, double)
-
-
-def attack_zone(
-    m: Mission,
-    zone: Zone,
-    amount: int,
-    source: str,
-    shields: bool = True,
-    double: bool = False,
-) -> None:
-    """One attack of `amount` on `zone` by card `source`.  `double`: Destroyer, every point past the
-    shield counts twice."""
-    if amount <= 0:
-        return
+    """An attack of `amount` on `zone` by threat `t`.  An external threat's attack gets the Scout's
+    bonus and is absorbed point for point by the zone's shield, unless it `pierce`s; an internal
+    threat's damage ignores shields.  `double`: Destroyer, every point past the shield counts twice;
+    a Fissure doubles the tokens drawn.  What gets through draws damage tokens."""
     ship = m.ship
     absorbed = 0
+    if t.internal:
+        shields = False
+    else:
+        if m.attack_auras:
+            amount += attack_bonus(m, t)
+        shields = not pierce
+    if amount <= 0:
+        return
     if shields:
         have = ship.shields[zone]
         absorbed = have if have < amount else amount
@@ -68,15 +58,17 @@ def attack_zone(
             amount=amount,
             absorbed=absorbed,
             damage=through,
-            source=source,
+            source=t.card.id,
             ignores_shields=not shields,
         )
     if through:
-        damage_zone(m, zone, through, source)
+        damage_zone(m, zone, through, t.card.id)
 
 
 def damage_zone(m: Mission, zone: Zone, points: int, source: str) -> None:
-    """Draw `points` damage tokens in `zone`, applying each token's effect as it is drawn."""
+    """Draw `points` damage tokens in `zone`, applying each token's effect as it is drawn: a shield
+    or reactor token lowers that system's capacity (lift and cannon tokens are read where they
+    matter; a structural token has no effect).  `source`: the card that did the damage."""
     ship = m.ship
     pile = ship.piles[zone]
     taken = ship.damage[zone]
@@ -87,21 +79,18 @@ def damage_zone(m: Mission, zone: Zone, points: int, source: str) -> None:
             raise ShipDestroyed(zone=zone)
         token = pile.pop(0)
         taken.append(token)
-        if token == "shield" or token == "reactor":
-            _token_effect(m, zone, token)
+        if token == "shield":
+            cap = ship.shield_cap[zone] - 1
+            ship.shield_cap[zone] = cap
+            if ship.shields[zone] > cap:
+                ship.shields[zone] = cap
+        elif token == "reactor":
+            cap = ship.reactor_cap[zone] - 1
+            ship.reactor_cap[zone] = cap
+            if ship.reactors[zone] > cap:
+                ship.reactors[zone] = cap
         if m.log_enabled:
             m.emit("damage_token", zone=zone, token=token, total=len(taken), source=source)
-
-
-def _token_effect(m: Mission, zone: Zone, token: DamageTokenKind) -> None:
-    ship = m.ship
-    if token == "shield":
-        ship.shield_cap[zone] -= 1
-        ship.shields[zone] = min(ship.shields[zone], ship.shield_cap[zone])
-    elif token == "reactor":
-        ship.reactor_cap[zone] -= 1
-        ship.reactors[zone] = min(ship.reactors[zone], ship.reactor_cap[zone])
-    # lift, upper_cannon, lower_cannon are read where they matter; structural has no effect.
 
 
 def heavy_laser_damage(m: Mission, zone: Zone) -> int:

@@ -1,13 +1,13 @@
 """Threat appearance (rulebook §3.1) and the threat actions step (§3.4).
 
-Tokens move in the order of their numbers (card_actions.move_threat does the moving and the X/Y/Z
+Tokens move in the order of their numbers (card_actions.follow_route does the moving and the X/Y/Z
 crossed).  Same number on an internal and an external token: internal first, serious before
 common (decision 13 in docs/rules.md).
 """
 
 from __future__ import annotations
 
-from engine.resolution.card_actions import move_across_letters
+from engine.resolution.card_actions import follow_route
 from engine.resolution.internal_threats import destroy
 from engine.state import Mission, ThreatState
 
@@ -44,15 +44,12 @@ def appear(m: Mission, t: ThreatState) -> None:
 
 
 def threat_actions(m: Mission) -> None:
+    """§3.4: every threat on its track moves by its speed, in token order, doing what it crosses."""
     log = m.log_enabled
     for t in m.on_board:  # in token order
         if t.present:
-            # move_threat's first case inline: no lettered space crossed or reached, just move
-            start = t.position
-            to = start - t.speed
-            if to >= 1 and not log:
-                marks = t.track.marks_upto
-                if marks[start - 1] == marks[to - 1]:
-                    t.position = to
-                    continue
-            move_across_letters(m, t, t.speed)
+            route = t.routes[t.position]
+            if route[1] or log:
+                follow_route(m, t, route)
+            else:  # no lettered space crossed or reached: just move
+                t.position = route[0]

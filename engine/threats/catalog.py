@@ -15,7 +15,7 @@ from functools import cache
 from importlib import resources
 from typing import Any, Literal, TypeAlias, get_args
 
-from engine.vocab import Severity, Station, ThreatDeck, ThreatKind
+from engine.vocab import Letter, Severity, Station, ThreatDeck, ThreatKind
 
 # Every trait the rules read, and nothing else: `ThreatCard.has` takes only these, so mypy
 # rejects a trait the data does not know, and the catalogue test rejects data naming a trait the
@@ -47,7 +47,6 @@ TRAITS: tuple[Trait, ...] = get_args(Trait)
 InternalType: TypeAlias = Literal["intruder", "malfunction", "special"]
 DamagedBy: TypeAlias = Literal["A", "B", "C", "battlebots", "interceptors"]
 ReturnsFire: TypeAlias = Literal["always", "never", "after_x"]
-Letter: TypeAlias = Literal["X", "Y", "Z"]
 LETTERS: tuple[Letter, ...] = get_args(Letter)
 Op = dict[str, Any]
 

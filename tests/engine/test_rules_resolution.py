@@ -10,7 +10,7 @@ from engine import resolve
 from engine.model import Game
 from engine.resolution.mission import build_mission, final_turn, play_one_turn
 from engine.resolution.scoring import score
-from engine.resolution.ship_damage import attack_zone, damage_zone
+from engine.resolution.ship_damage import damage_zone, threat_attack
 from engine.state import ShipDestroyed
 from tests.engine.helpers import ext, game, inn, kinds, mission_after
 
@@ -97,18 +97,26 @@ def test_3_3_rocket_without_a_target_in_range_is_lost() -> None:
 
 def test_3_4_shield_absorbs_point_for_point_rest_is_damage() -> None:
     """Rulebook example: attack 4 against shield 3 -> shield emptied, 1 damage."""
-    m = mission_after(game("-" * 12), 0)
+    m = mission_after(game("-" * 12, threats=[ext("E1-01", 1, "white")]), 0)
     m.ship.shields["white"] = 3
-    attack_zone(m, "white", 4, "test")
+    threat_attack(m, m.threats[0], "white", 4)
     assert m.ship.shields["white"] == 0
     assert len(m.ship.damage["white"]) == 1
 
 
 def test_3_4_internal_damage_ignores_shields() -> None:
-    m = mission_after(game("-" * 12), 0)
-    attack_zone(m, "red", 2, "test", shields=False)
+    m = mission_after(game("-" * 12, threats=[inn("I1-01", 1)]), 0)
+    threat_attack(m, m.threats[0], "red", 2)
     assert m.ship.shields["red"] == 1
     assert len(m.ship.damage["red"]) == 2
+
+
+def test_3_4_an_attack_that_ignores_shields_passes_a_full_shield() -> None:
+    m = mission_after(game("-" * 12, threats=[ext("E1-01", 1, "blue")], tokens={"blue": ["structural", "lift"]}), 0)
+    m.ship.shields["blue"] = 2
+    threat_attack(m, m.threats[0], "blue", 2, pierce=True)
+    assert m.ship.shields["blue"] == 2
+    assert len(m.ship.damage["blue"]) == 2
 
 
 def test_3_4_seventh_damage_token_destroys_the_ship() -> None:
