@@ -91,6 +91,17 @@ ROCKET_RANGE = 2
 INTERCEPTOR_SINGLE_DAMAGE = 3
 INTERCEPTOR_SPREAD_DAMAGE = 1
 BATTLEBOT_DEPOTS: tuple[Station, ...] = ("upper_blue", "lower_red")
+# What the cannon of each station deals, undamaged: heavy lasers upstairs, light lasers in lower
+# red and blue, the pulse cannon in lower white.  A cannon damage token in a zone takes 1 off the
+# laser of that deck; in white the lower-cannon token shortens the pulse cannon's range instead.
+CANNON_DAMAGE: dict[Station, int] = {
+    "upper_red": HEAVY_LASER_DAMAGE["red"],
+    "upper_white": HEAVY_LASER_DAMAGE["white"],
+    "upper_blue": HEAVY_LASER_DAMAGE["blue"],
+    "lower_red": LIGHT_LASER_DAMAGE,
+    "lower_white": PULSE_DAMAGE,
+    "lower_blue": LIGHT_LASER_DAMAGE,
+}
 
 # --- damage tokens (§3.4 "Атака"; decision 15: vocab.DAMAGE_TOKEN_KINDS) ----------------------
 MAX_ZONE_DAMAGE = 6  # a seventh token destroys the ship
@@ -173,6 +184,9 @@ def _route(marks: list[Letter | None], start: int, spaces: int) -> Route:
 def distance(space: int) -> int:
     """Range 1 = the five spaces nearest the ship, range 2 the next five, range 3 the rest."""
     return 1 if space <= 5 else 2 if space <= 10 else 3
+
+
+RANGE_END = (0, 5, 10, 1 << 30)  # RANGE_END[r]: the farthest space at range r (so `distance(s) <= r`)
 
 
 TRACKS: dict[TrackId, Track] = {

@@ -124,7 +124,7 @@ class ThreatState:
     hits_this_turn: int = 0  # Nuclear Device: repairs this turn
     stations_hit: set[Station] = field(default_factory=set)  # multi-station malfunctions this turn
     damage_this_step: int = 0
-    present: bool = False  # on its track and still a threat; kept by appear() and set_fate()
+    present: bool = False  # on its track and still a threat; kept by appear() and Mission.retire()
 
     def __post_init__(self) -> None:
         self.routes = self.track.routes_for(self.speed)
@@ -132,11 +132,6 @@ class ThreatState:
     def set_speed(self, speed: int) -> None:
         self.speed = speed
         self.routes = self.track.routes_for(speed)
-
-    def set_fate(self, fate: Literal["destroyed", "survived"], turn: int) -> None:
-        self.fate = fate
-        self.fate_turn = turn
-        self.present = False
 
     @property
     def remaining_health(self) -> int:
@@ -206,12 +201,30 @@ class Ship:
     multiplier: dict[Zone, int] = field(default_factory=dict.fromkeys(board.ZONES, 1).copy)
     contaminated_entry: dict[Station, str] = field(default_factory=dict)  # Contamination after Z: its card id
     in_space: CrewMember | None = None  # only one crew member may fly the interceptors
+    # The cannons as damage tokens have left them (ship_damage.weaken_cannon): what each station's
+    # cannon deals, and the farthest space the pulse cannon reaches.
+    cannon_damage: dict[Station, int] = field(default_factory=board.CANNON_DAMAGE.copy)
+    pulse_reach: int = board.RANGE_END[board.PULSE_RANGE]
 
     def has_token(self, zone: Zone, token: DamageTokenKind) -> bool:
         return token in self.damage[zone]
 
+    def weaken_cannon(self, zone: Zone, token: DamageTokenKind) -> None:
+        """A cannon damage token (§3.4, damage tokens): the laser of that deck in the zone deals 1
+        less; in white the lower-cannon token shortens the pulse cannon's reach to range 1."""
+        if token == "lower_cannon" and zone == "white":
+            self.pulse_reach = board.RANGE_END[1]
+        else:
+            self.cannon_damage[_CANNON_HIT[token, zone]] -= 1
+
 
 _MULTIPLIER_START: dict[Zone, int] = dict.fromkeys(board.ZONES, 1)
+# The station whose cannon a cannon damage token hits: (token, zone) -> station.
+_CANNON_HIT: dict[tuple[DamageTokenKind, Zone], Station] = {
+    (token, zone): f"{'upper' if token == 'upper_cannon' else 'lower'}_{zone}"  # type: ignore[misc]
+    for token in ("upper_cannon", "lower_cannon")
+    for zone in board.ZONES
+}
 
 
 def new_ship(
@@ -246,6 +259,8 @@ def new_ship(
     s.multiplier = _MULTIPLIER_START.copy()
     s.contaminated_entry = {}
     s.in_space = None
+    s.cannon_damage = board.CANNON_DAMAGE.copy()
+    s.pulse_reach = board.RANGE_END[board.PULSE_RANGE]
     return s
 
 
@@ -269,12 +284,17 @@ class Mission:
     turn_counters: list[ThreatState] = field(default_factory=list)  # reset at the end of each turn
     end_of_step: list[ThreatState] = field(default_factory=list)  # Nemesis, asteroids
     slimes: list[ThreatState] = field(default_factory=list)  # Slime: tokens that spread and delay
-    malfunctions: list[ThreatState] = field(default_factory=list)  # repaired by A/B/C actions
     appearing: dict[int, list[ThreatState]] = field(default_factory=dict)  # by T+ turn
     in_input_order: list[ThreatState] = field(default_factory=list)  # the game's order, for the result
     # The tokens that have appeared, in token order (appear() adds them; gone ones stay, not
     # present): the per-turn loops walk these, not every card still to come (a list for speed).
     on_board: list[ThreatState] = field(default_factory=list)
+    # The external threats on their tracks now, in token order (what the weapons aim at):
+    # appear() adds a token, retire() takes it off.
+    externals: list[ThreatState] = field(default_factory=list)
+    # The systems covered by malfunctions on the ship now, (station, letter) -> the malfunctions
+    # there in token order: an A/B/C action on such a system repairs the first one (rulebook §3.2).
+    malfunctions_at: dict[tuple[Station, str | None], list[ThreatState]] = field(default_factory=dict)
 
     def role_groups(self) -> tuple[list[ThreatState], ...]:
         """The threat groups build_mission fills from each card's roles, in its order."""
@@ -285,8 +305,22 @@ class Mission:
             self.turn_counters,
             self.end_of_step,
             self.slimes,
-            self.malfunctions,
         )
+
+    def retire(self, t: ThreatState, fate: Literal["destroyed", "survived"]) -> None:
+        """The threat leaves play, destroyed or survived, this turn."""
+        t.fate = fate
+        t.fate_turn = self.turn
+        t.present = False
+        if not t.internal:
+            self.externals.remove(t)
+        elif t.card.internal_type == "malfunction":
+            for st in t.stations:
+                system = (st, t.card.damaged_by)
+                covering = self.malfunctions_at[system]
+                covering.remove(t)
+                if not covering:
+                    del self.malfunctions_at[system]
 
     def emit(self, kind: EventKind, **data: Any) -> None:
         """Record a structured event; a no-op when nobody asked for the log.  The rules call it
@@ -300,9 +334,6 @@ class Mission:
 
     def crew_aboard(self) -> list[CrewMember]:
         return [p for p in self.crew if p.station != "space" and not p.knocked_out]  # (aboard, inline)
-
-    def present_threats(self, internal: bool | None = None) -> list[ThreatState]:
-        return [t for t in self.threats if t.present and (internal is None or t.internal == internal)]
 
 
 def new_mission(
@@ -328,8 +359,9 @@ def new_mission(
     m.turn_counters = []
     m.end_of_step = []
     m.slimes = []
-    m.malfunctions = []
+    m.malfunctions_at = {}
     m.appearing = {}
     m.in_input_order = []
     m.on_board = []
+    m.externals = []
     return m

@@ -33,6 +33,7 @@ ActionCode: TypeAlias = Literal["a", "b", "c", "x", "<", ">", "^", "-", "A", "B"
 ZONES: tuple[Zone, ...] = get_args(Zone)
 SHIP_DECKS: tuple[ShipDeck, ...] = get_args(ShipDeck)
 STATIONS: tuple[Station, ...] = get_args(Station)
+POSITIONS: tuple[Position, ...] = (*STATIONS, "space")  # where a crew member can be
 THREAT_DECKS: tuple[ThreatDeck, ...] = get_args(ThreatDeck)
 TRACK_IDS: tuple[TrackId, ...] = get_args(TrackId)
 FATES: tuple[Fate, ...] = get_args(Fate)

@@ -89,7 +89,9 @@ def apply_carried(ship: Ship, carried: Carried) -> None:
                 ship.reactors[zone] = max(0, min(ship.reactors[zone] - CARRIED_ENERGY_LOSS, ship.reactor_cap[zone]))
             elif tok == "structural":
                 ship.multiplier[zone] = STRUCTURAL_FACTOR
-            # lift and cannon tokens act through Ship.has_token, exactly as in a single mission
+            elif tok == "upper_cannon" or tok == "lower_cannon":
+                ship.weaken_cannon(zone, tok)
+            # a lift token acts through Ship.damage, exactly as in a single mission
     for depot in board.BATTLEBOT_DEPOTS:
         ship.depots[depot] = "ready" if depot in carried.battlebots else None
 

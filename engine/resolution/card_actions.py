@@ -374,7 +374,7 @@ def op_move_others(m: Mission, t: ThreatState, op: Op) -> None:
     """§7.1 Scout Y: every other external threat moves one space, in token order, doing the X/Y/Z
     it crosses.  The Russian text says only "other threats"; the Slovak one (seed 001) says "all
     other external" (všetkých ostatných vonkajších), which settles it."""
-    for other in m.present_threats(internal=False):
+    for other in list(m.externals):
         if other is not t and other.present:
             move_threat(m, other, op["spaces"])
 
@@ -509,7 +509,7 @@ def follow_route(m: Mission, t: ThreatState, route: Route) -> None:
 def survive(m: Mission, t: ThreatState) -> None:
     """After Z the threat leaves the track.  A malfunction's system stays broken for good;
     slime and contamination tokens stay on the ship (§3.4, §7.2)."""
-    t.set_fate("survived", m.turn)
+    m.retire(t, "survived")
     letter = t.card.damaged_by
     if t.card.internal_type == "malfunction" and letter in ("A", "B", "C"):
         for st in t.stations:

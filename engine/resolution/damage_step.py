@@ -13,7 +13,7 @@ from engine import board
 from engine.board import distance
 from engine.resolution.crew_effects import knock_out
 from engine.resolution.internal_threats import destroy
-from engine.resolution.ship_damage import heavy_laser_damage, light_laser_damage, pulse_range, threat_attack
+from engine.resolution.ship_damage import threat_attack
 from engine.state import CrewMember, Mission, ThreatState
 from engine.vocab import Station, Weapon
 
@@ -22,23 +22,23 @@ class Volley:
     """Everything the weapons of one damage step aimed at, before any damage is placed.
 
     A plain class with its defaults on the class and no __init__ to run (a dataclass's costs a
-    Python frame per damage step); `aim` gives each volley its own `hits`."""
+    Python frame per damage step); `aim` gives each volley its own `totals` (and `weapons` when
+    the log is kept)."""
 
-    hits: dict[ThreatState, list[tuple[Weapon, int]]]
+    totals: dict[ThreatState, int]  # damage aimed at each threat, in the order first aimed at
+    weapons: dict[ThreatState, list[Weapon]] | None = None  # for the log: what hit each threat
     pulse_fired: bool = False
     behemoth_pilot: tuple[CrewMember, ThreatState] | None = None  # the pilot and the Behemoth hit
     rocket_hit_juggernaut: ThreatState | None = None
 
     def add(self, t: ThreatState, weapon: Weapon, damage: int) -> None:
-        shots = self.hits.get(t)
-        if shots is None:
-            self.hits[t] = [(weapon, damage)]
-        else:
-            shots.append((weapon, damage))
+        totals = self.totals
+        totals[t] = totals[t] + damage if t in totals else damage
+        if self.weapons is not None:
+            self.weapons.setdefault(t, []).append(weapon)
 
 
-_RANGE_2_LAST = 10  # board.distance: spaces 11 and up are range 3
-_LAST_SPACE_IN_RANGE = {1: 5, 2: _RANGE_2_LAST, 3: 1 << 30}  # board.distance <= range, as a bound
+_RANGE_2_END = board.RANGE_END[2]  # spaces past it are range 3
 # The laser cannon of each station but lower white (the pulse cannon): heavy upstairs, light below.
 _LASER_AT: dict[Station, Weapon] = {st: "heavy" if st.startswith("upper") else "light" for st in board.STATIONS}
 
@@ -74,7 +74,7 @@ def damage_step(m: Mission, *, weapons: bool = True) -> None:
     if not ship.rocket_in_flight and (not weapons or (not ship.cannons and ship.in_space is None)):
         return  # nothing fires this turn
     volley = aim(m, weapons=weapons)
-    if volley.hits:
+    if volley.totals:
         destroyed = apply_hits(m, volley)
         after_step(m, volley, destroyed)
     else:  # nothing hit: no damage, so nothing happens after the step (the Behemoth's pilot and
@@ -88,45 +88,41 @@ def aim(m: Mission, *, weapons: bool = True) -> Volley:
     """Targeting (§3.3): cannons, the rocket in flight and the interceptors pick their targets."""
     ship = m.ship
     volley = Volley()
-    hits: dict[ThreatState, list[tuple[Weapon, int]]] = {}
-    volley.hits = hits
-    externals = [t for t in m.on_board if t.present and not t.internal]
+    totals: dict[ThreatState, int] = {}
+    volley.totals = totals
+    if m.log_enabled:
+        volley.weapons = {}
+    externals = m.externals  # in token order
     if weapons:
         for st, bonus in ship.cannons.items():
             if st == "lower_white":
                 volley.pulse_fired = True
-                last = _LAST_SPACE_IN_RANGE[pulse_range(m)]
-                for t in externals:  # `targetable` by the pulse and in its range, spelled out
+                reach = ship.pulse_reach
+                for t in externals:  # every threat in range that the pulse cannon may hit
                     if (
                         t.visible
                         and "pulse" not in t.immune
-                        and t.position <= last
-                        and not (t.hides_far and t.position > _RANGE_2_LAST)
+                        and t.position <= reach
+                        and not (t.hides_far and t.position > _RANGE_2_END)
                     ):
                         volley.add(t, "pulse", board.PULSE_DAMAGE + bonus)
                 continue
             zone = board.ZONE_OF[st]
             weapon = _LASER_AT[st]
-            # The nearest threat in the zone that `targetable` allows (spelled out here, the
-            # commonest aim of all: present and external already hold for `externals`); on the
-            # same space the lowest token number.
+            # The nearest threat in the zone that `targetable` allows (present and external hold
+            # for `externals`); in token order, so on the same space the lowest number stays.
             target: ThreatState | None = None
             for t in externals:
                 if (
                     t.zone == zone
                     and t.visible
                     and weapon not in t.immune
-                    and not (t.hides_far and t.position > _RANGE_2_LAST)
-                    and (target is None or (t.position, t.sort_key) < (target.position, target.sort_key))
+                    and not (t.hides_far and t.position > _RANGE_2_END)
+                    and (target is None or t.position < target.position)
                 ):
                     target = t
             if target is not None:
-                dmg = heavy_laser_damage(m, zone) if weapon == "heavy" else light_laser_damage(m, zone)
-                shots = hits.get(target)  # volley.add, inline
-                if shots is None:
-                    hits[target] = [(weapon, dmg + bonus)]
-                else:
-                    shots.append((weapon, dmg + bonus))
+                volley.add(target, weapon, ship.cannon_damage[st] + bonus)
             elif m.log_enabled:
                 m.emit("no_target", weapon=weapon, zone=zone)
 
@@ -184,31 +180,29 @@ def apply_hits(m: Mission, volley: Volley) -> list[ThreatState]:
     for t in m.end_of_step:
         t.damage_this_step = 0
     destroyed: list[ThreatState] = []
-    reach = pulse_range(m) if volley.pulse_fired else 0
-    for t, shots in volley.hits.items():
-        total = 0
-        for _, d in shots:
-            total += d
+    reach = m.ship.pulse_reach if volley.pulse_fired else 0
+    log = m.log_enabled
+    for t, total in volley.totals.items():
         if t.cryoshield:
             t.cryoshield = False  # §7.1 Cryoshield: the first step it is targeted it takes nothing
-            if m.log_enabled:
-                m.emit("cryoshield", threat=t.card.id, absorbed=total, weapons=[w for w, _ in shots])
+            if log:
+                m.emit("cryoshield", threat=t.card.id, absorbed=total, weapons=_weapons(volley, t))
             continue
-        card = t.card
-        if reach and card.traits and card.has("pulse_strips_shield") and distance(t.position) <= reach:
+        traits = t.card.traits
+        if reach and traits and "pulse_strips_shield" in traits and t.position <= reach:
             shield = 0  # §7.1 Energy Cloud / Maelstrom: "equals 0", whatever bonus (decision 19)
         else:
             shield = shield_of(m, t) if m.shield_auras else t.shield
         net = total - shield if total > shield else 0
-        if card.traits and card.has("swarm"):
-            net = min(net, 1)  # §7.1 Swarm: one damage per step, whatever hits it
-        if m.log_enabled:
+        if traits and "swarm" in traits and net > 1:
+            net = 1  # §7.1 Swarm: one damage per step, whatever hits it
+        if log:
             m.emit(
                 "threat_damage",
                 threat=t.card.id,
                 number=t.number,
                 zone=t.zone,
-                weapons=[w for w, _ in shots],
+                weapons=_weapons(volley, t),
                 total=total,
                 shield=shield,
                 damage=net,
@@ -226,6 +220,10 @@ def apply_hits(m: Mission, volley: Volley) -> list[ThreatState]:
     return destroyed
 
 
+def _weapons(volley: Volley, t: ThreatState) -> list[Weapon]:
+    return volley.weapons[t] if volley.weapons is not None else []
+
+
 def _token_order(t: ThreatState) -> tuple[int, int, int, int]:
     return t.sort_key
 
@@ -234,7 +232,7 @@ def after_step(m: Mission, volley: Volley, destroyed: list[ThreatState]) -> None
     """What the end of the damage step triggers (§7.1), in the rulebook's order."""
     # Leviathan Tanker: its destruction puts one cube on every other external threat.
     for lev in [t for t in destroyed if t.card.traits and t.card.has("leviathan")] if destroyed else ():
-        for t in m.present_threats(internal=False):
+        for t in list(m.externals):
             t.damage += 1
             t.damage_this_step += 1
             if m.log_enabled:

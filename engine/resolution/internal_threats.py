@@ -17,7 +17,7 @@ from engine.vocab import HitHow, Station
 def destroy(m: Mission, t: ThreatState, by: CrewMember | None, how: HitHow, source: str | None = None) -> None:
     """The threat is beaten: the captain takes its card (rulebook §3.2/§3.3).  `source`: the card
     whose explosion did it (Leviathan Tanker)."""
-    t.set_fate("destroyed", m.turn)
+    m.retire(t, "destroyed")
     if m.log_enabled:
         m.emit(
             "threat_destroyed",

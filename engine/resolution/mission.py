@@ -192,7 +192,6 @@ def _setup(card_id: str) -> _Setup:
         card.has("multi_station_bonus") or card.has("needs_three"),  # turn_counters
         card.has("retaliates") or card.breakup_per_breakpoint > 0,  # end_of_step
         card.has("slime"),  # slimes
-        card.internal_type == "malfunction",  # malfunctions
     )
     immune = frozenset(
         weapon

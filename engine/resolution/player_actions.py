@@ -8,6 +8,7 @@ covered by a malfunction repairs it instead of using it.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from engine import board
 from engine.board import HEROIC_MOVES, ZONE_OF, neighbour, other_deck, zone_of
@@ -20,44 +21,33 @@ from engine.resolution.internal_threats import (
 )
 from engine.resolution.ship_damage import lift_damaged
 from engine.state import CrewMember, Mission
-from engine.vocab import ActionCode, EnergyStore, NoEffectReason, Station, Zone
+from engine.vocab import POSITIONS, ActionCode, EnergyStore, NoEffectReason, Position, Station, Zone
 
 
 def play_turn(m: Mission) -> None:
-    """Every crew member in action order plays the card of the turn.  A, B or C of the station
-    (the most common cards, handled here without a further call) repairs a malfunction covering
-    that system, else uses it."""
+    """Every crew member in action order plays the card of the turn (`_PLAYS`: what each code does
+    from each position).  An A, B or C repairs a malfunction covering that system, else uses it
+    unless a malfunction broke it for good."""
     i = m.turn - 1
     for p in m.crew:
         if p.knocked_out:
             continue
-        code = p.actions[i]
-        p.intercepting = False
         st = p.station
-        if st == "space":
-            _in_space(m, p, code)
-            continue
-        system = _SYSTEM_USES[code]
-        if system is None:
-            if code != "-":
-                _PLAY[code](m, p, st, code)  # moves, the gravolift, battlebots
-            continue
-        use, letter, heroic = system[st]
-        if m.malfunctions:  # (a mission without malfunction cards skips the search)
-            for mal in m.malfunctions:  # the lowest-numbered present one covering this system
-                if mal.present and mal.card.damaged_by == letter and st in mal.stations:
-                    break
-            else:
-                mal = None
-            if mal is not None:
-                repair(m, p, mal, heroic)
+        play = _PLAYS[p.actions[i]][st]
+        if play is None:
+            continue  # a blank card aboard
+        do, system, detail = play
+        if system is not None:
+            covering = m.malfunctions_at
+            if covering and system in covering:
+                repair(m, p, covering[system][0], detail)  # the lowest-numbered one
                 continue
-        broken = m.ship.broken
-        if broken and (st, letter) in broken:
-            if m.log_enabled:
-                m.emit("no_effect", player=p.name, action=letter, reason="system_broken")
-        else:
-            use(m, p, st, heroic)
+            broken = m.ship.broken
+            if broken and system in broken:
+                if m.log_enabled:
+                    m.emit("no_effect", player=p.name, action=system[1], reason="system_broken")
+                continue
+        do(m, p, st, detail)
 
 
 def _arrow(m: Mission, p: CrewMember, st: Station, code: ActionCode) -> None:
@@ -80,15 +70,6 @@ def _battlebots_action(m: Mission, p: CrewMember, st: Station, code: ActionCode)
     battlebot_attack(m, p, heroic=code == "X")
 
 
-_SYSTEM_CODES: dict[ActionCode, tuple[str, bool]] = {
-    "a": ("A", False),
-    "b": ("B", False),
-    "c": ("C", False),
-    "A": ("A", True),
-    "B": ("B", True),
-}
-
-
 def _gravolift(m: Mission, p: CrewMember, st: Station, code: ActionCode) -> None:
     zone = zone_of(st)
     busy = zone in m.ship.lifts_used
@@ -100,15 +81,19 @@ def _gravolift(m: Mission, p: CrewMember, st: Station, code: ActionCode) -> None
         delay(m, p, m.turn + 1, cause="lift_damaged" if broken else "lift_busy")
 
 
-def _in_space(m: Mission, p: CrewMember, code: str) -> None:
-    """§3.2 Interceptors in later turns: only the battlebots action keeps you out there."""
-    if code in "xX":
-        p.intercepting = True
-        p.intercept_heroic = code == "X"
-        _fissure_repair(m, p)
-        if m.log_enabled:
-            m.emit("interceptors", player=p.name, heroic=p.intercept_heroic)
-        return
+def _keep_intercepting(m: Mission, p: CrewMember, st: Position, heroic: bool) -> None:
+    """§3.2 Interceptors in later turns: the battlebots action keeps you out there, attacking."""
+    p.intercepting = True
+    p.intercept_heroic = heroic
+    _fissure_repair(m, p)
+    if m.log_enabled:
+        m.emit("interceptors", player=p.name, heroic=p.intercept_heroic)
+
+
+def _come_back(m: Mission, p: CrewMember, st: Position, code: ActionCode) -> None:
+    """§3.2 Interceptors: any other card brings the pilot back to upper red; a card that is not
+    blank is delayed by the return."""
+    p.intercepting = False
     m.ship.in_space = None
     enter(m, p, "upper_red", how="return")
     if code != board.BLANK:
@@ -284,23 +269,42 @@ SYSTEMS: dict[Station, dict[str, SystemUse]] = {
     "lower_blue": {"A": _cannon, "B": _energy, "C": _rocket},
 }
 
-# What each of the codes a/b/c/A/B does in each station: the system, its letter, heroic or not;
-# None for every other code (every code has an entry: play_turn indexes without .get).
-_SYSTEM_USES: dict[ActionCode, dict[Station, tuple[SystemUse, str, bool]] | None] = {
-    **dict.fromkeys(board.ACTION_CODES),
-    **{
-        code: {st: (uses[letter], letter, heroic) for st, uses in SYSTEMS.items()}
-        for code, (letter, heroic) in _SYSTEM_CODES.items()
-    },
+# What a card does when played: the function, the system it uses ((station, letter): a
+# malfunction there is repaired instead, a broken one does nothing) and the detail passed to the
+# function (heroic or not for a system, the code for the other cards).
+Play = tuple[Callable[[Mission, CrewMember, Any, Any], None], tuple[Station, str] | None, Any]
+_SYSTEM_CODES: dict[ActionCode, tuple[str, bool]] = {
+    "a": ("A", False),
+    "b": ("B", False),
+    "c": ("C", False),
+    "A": ("A", True),
+    "B": ("B", True),
 }
-
-# What the other card codes do aboard (A/B/C: play_turn with SYSTEMS; a blank does nothing;
-# in space `_in_space` decides).
-_PLAY: dict[ActionCode, Callable[[Mission, CrewMember, Station, ActionCode], None]] = {
+_OTHER_CARDS: dict[ActionCode, Callable[[Mission, CrewMember, Station, ActionCode], None]] = {
     "<": _arrow,
     ">": _arrow,
     "^": _gravolift,
     "x": _battlebots_action,
     "X": _battlebots_action,
     **dict.fromkeys(HEROIC_MOVES, _heroic_move),
+}
+
+
+def _play(code: ActionCode, where: Position) -> Play | None:
+    """What `code` does from `where` (None: nothing, a blank card aboard)."""
+    if where == board.SPACE:  # §3.2: in space only the battlebots action keeps the pilot out
+        if code in ("x", "X"):
+            return _keep_intercepting, None, code == "X"
+        return _come_back, None, code
+    if code in _SYSTEM_CODES:
+        letter, heroic = _SYSTEM_CODES[code]
+        return SYSTEMS[where][letter], (where, letter), heroic
+    if code == board.BLANK:
+        return None
+    return _OTHER_CARDS[code], None, code
+
+
+# Every card code from every position: the turn reads one table entry per crew member.
+_PLAYS: dict[ActionCode, dict[Position, Play | None]] = {
+    code: {where: _play(code, where) for where in POSITIONS} for code in board.ACTION_CODES
 }

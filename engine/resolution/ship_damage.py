@@ -8,7 +8,6 @@ bonus is added here, where every threat attack passes.
 
 from __future__ import annotations
 
-from engine import board
 from engine.state import Mission, ShipDestroyed, ThreatState
 from engine.vocab import Zone
 
@@ -67,8 +66,9 @@ def threat_attack(
 
 def damage_zone(m: Mission, zone: Zone, points: int, source: str) -> None:
     """Draw `points` damage tokens in `zone`, applying each token's effect as it is drawn: a shield
-    or reactor token lowers that system's capacity (lift and cannon tokens are read where they
-    matter; a structural token has no effect).  `source`: the card that did the damage."""
+    or reactor token lowers that system's capacity, a cannon token weakens a cannon (Ship.weaken_cannon) (a lift token
+    is read where it matters; a structural token has no effect).  `source`: the card that did the
+    damage."""
     ship = m.ship
     pile = ship.piles[zone]
     taken = ship.damage[zone]
@@ -89,20 +89,10 @@ def damage_zone(m: Mission, zone: Zone, points: int, source: str) -> None:
             ship.reactor_cap[zone] = cap
             if ship.reactors[zone] > cap:
                 ship.reactors[zone] = cap
+        elif token == "upper_cannon" or token == "lower_cannon":
+            ship.weaken_cannon(zone, token)
         if m.log_enabled:
             m.emit("damage_token", zone=zone, token=token, total=len(taken), source=source)
-
-
-def heavy_laser_damage(m: Mission, zone: Zone) -> int:
-    return board.HEAVY_LASER_DAMAGE[zone] - (1 if "upper_cannon" in m.ship.damage[zone] else 0)
-
-
-def light_laser_damage(m: Mission, zone: Zone) -> int:
-    return board.LIGHT_LASER_DAMAGE - (1 if "lower_cannon" in m.ship.damage[zone] else 0)
-
-
-def pulse_range(m: Mission) -> int:
-    return 1 if "lower_cannon" in m.ship.damage["white"] else board.PULSE_RANGE
 
 
 def lift_damaged(m: Mission, zone: Zone) -> bool:

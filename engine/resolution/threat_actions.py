@@ -19,14 +19,18 @@ def appear(m: Mission, t: ThreatState) -> None:
     m.on_board.append(t)  # tokens appear in token order (build_mission's appearing lists)
     t.position = t.track.length
     card = t.card
-    if card.internal:
-        if card.internal_type == "intruder" and "contamination" not in card.traits:
-            t.station = card.stations[0]
-            if "slime" in card.traits:
-                t.slime = [[card.stations[0], card.health, True]]
-                t.station = None
-        else:
-            t.stations = list(card.stations)
+    if not card.internal:
+        m.externals.append(t)
+    elif card.internal_type == "intruder" and "contamination" not in card.traits:
+        t.station = card.stations[0]
+        if "slime" in card.traits:
+            t.slime = [[card.stations[0], card.health, True]]
+            t.station = None
+    else:
+        t.stations = list(card.stations)
+        if card.internal_type == "malfunction":
+            for st in card.stations:  # the systems it covers: A/B/C there repair it
+                m.malfunctions_at.setdefault((st, card.damaged_by), []).append(t)
     if m.log_enabled:
         m.emit(
             "threat_appears",

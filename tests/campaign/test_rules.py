@@ -10,6 +10,7 @@ from engine.campaign.repairs import NOTHING, RECOVER, SQUAD, Repair, default_rep
 from engine.campaign.vote import continue_vote, difficulty_vote
 from engine.model import Game
 from engine.resolution.mission import build_mission, resolve
+from engine.state import Ship
 
 PLAIN = {
     "tracks": {"red": "T5", "white": "T3", "blue": "T1", "internal": "T4"},
@@ -17,7 +18,7 @@ PLAIN = {
 }
 
 
-def ship_with(carried: dict[str, object]) -> object:
+def ship_with(carried: dict[str, object]) -> Ship:
     return build_mission(Game.model_validate({**PLAIN, "carried": carried})).ship
 
 
@@ -34,6 +35,19 @@ def test_carried_tokens_lie_on_the_ship_and_leave_the_pile() -> None:
     assert ship.damage["blue"] == ["lift", "structural"]
     assert sorted(ship.piles["blue"]) == ["lower_cannon", "reactor", "shield", "upper_cannon"]
     assert ship.multiplier == {"red": 1, "white": 1, "blue": 2}  # structural from before: doubled
+
+
+def test_carried_cannon_tokens_weaken_the_cannons_from_the_start() -> None:
+    ship = ship_with({"damage": {"red": ["upper_cannon", "lower_cannon"], "white": ["lower_cannon"]}})
+    assert ship.cannon_damage == {
+        "upper_red": 4 - 1,
+        "upper_white": 5,
+        "upper_blue": 4,
+        "lower_red": 2 - 1,
+        "lower_white": 1,
+        "lower_blue": 2,
+    }
+    assert ship.pulse_reach == 5  # the white lower-cannon token: range 1 only
 
 
 def test_unrepaired_squad_is_not_placed() -> None:

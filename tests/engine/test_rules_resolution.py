@@ -12,7 +12,7 @@ from engine.resolution.mission import build_mission, final_turn, play_one_turn
 from engine.resolution.scoring import score
 from engine.resolution.ship_damage import damage_zone, threat_attack
 from engine.state import ShipDestroyed
-from tests.engine.helpers import ext, game, inn, kinds, mission_after
+from tests.engine.helpers import ext, game, inn, kinds, mission_after, play
 
 KEEPER = "c--c---c----"
 HARMLESS_FIRST = {"red": ["structural", "lift", "shield", "reactor", "upper_cannon", "lower_cannon"]}
@@ -60,19 +60,40 @@ def test_3_3_pulse_cannon_hits_everything_at_range_1_and_2_only() -> None:
 
 
 def test_3_3_lower_cannon_token_in_white_shrinks_the_pulse_range_to_1() -> None:
-    data = game("^a" + "-" * 10, KEEPER, tracks=("T5", "T3", "T7", "T4"), threats=[ext("E1-09", 1, "white")])
-    m = mission_after(data, 1)
-    m.ship.damage["white"].append("lower_cannon")
-    play_one_turn(m, 2)
-    assert m.threats[0].damage == 0
+    def pulse_hits(tokens: dict[str, list[str]]) -> list[tuple[str, int]]:
+        data = game("^a" + "-" * 10, KEEPER, tracks=("T5", "T3", "T7", "T4"), threats=[ext("E1-09", 1, "white")])
+        m = mission_after({**data, "damage_tokens": tokens}, 1)
+        damage_zone(m, "white", 1, "test")  # the first token of white's pile
+        play_one_turn(m, 2)  # the Amoeba is at 10 (range 2) when the pulse cannon fires
+        return [(e["threat"], e["damage"]) for e in kinds(m, "threat_damage")]
+
+    assert pulse_hits({"white": ["structural"]}) == [("E1-09", 1)]
+    assert pulse_hits({"white": ["lower_cannon"]}) == []
 
 
 def test_3_3_upper_cannon_token_weakens_the_heavy_laser() -> None:
-    data = game("a" + "-" * 11, KEEPER, threats=[ext("E1-05", 1, "white")])
+    data = game("a" + "-" * 11, KEEPER, threats=[ext("E1-05", 1, "white")], tokens={"white": ["upper_cannon"]})
     m = mission_after(data, 0)
-    m.ship.damage["white"].append("upper_cannon")
+    damage_zone(m, "white", 1, "test")
     play_one_turn(m, 1)
     assert m.threats[0].damage == (5 - 1) - 2
+
+
+def test_3_3_lower_cannon_token_weakens_that_zones_light_laser_only() -> None:
+    tokens = {"red": ["lower_cannon"], "blue": ["structural"]}
+    data = game(
+        "1a" + "-" * 10,  # heroic move to lower red, then its light laser
+        "3a" + "-" * 10,  # heroic move to lower blue, then its light laser
+        KEEPER,
+        tracks=("T5", "T3", "T7", "T4"),
+        threats=[ext("E1-01", 1, "red"), ext("E1-07", 1, "blue")],
+    )
+    m = mission_after({**data, "damage_tokens": tokens}, 0)
+    damage_zone(m, "red", 1, "test")
+    damage_zone(m, "blue", 1, "test")
+    m = play(m, 2)
+    fired = {e["threat"]: e["total"] for e in kinds(m, "threat_damage")}
+    assert fired == {"E1-01": 2 - 1, "E1-07": 2}
 
 
 def test_3_3_rocket_hits_in_the_next_turn_at_range_2() -> None:
