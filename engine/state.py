@@ -22,6 +22,9 @@ Step: TypeAlias = tuple[Callable[["Mission", "ThreatState", Any], None], Any]
 Program: TypeAlias = dict[Letter, tuple[Step, ...]]
 
 _new_object = object.__new__  # setup's fast constructors: a plain object, then plain stores
+# An empty container no rule may fill: what a list or set field holds until the object it belongs
+# to needs one of its own (typed Any so that it can stand for the list or set it will become).
+NOT_YET: Any = ()
 
 
 class ShipDestroyed(Exception):
@@ -100,10 +103,10 @@ class ThreatState:
     program: Program  # the card's X, Y and Z as prepared steps (card_actions.program)
     # What the placement sets:
     number: int  # T+ turn, the number on its token
-    order: int  # position in the input list: the last tie-breaker
     zone: Zone | None  # external threats: the zone of their trajectory
     track: Track
-    sort_key: tuple[int, int, int, int]  # token order (decision 13), `order` last
+    # token order (decision 13): number, internal first, serious first, then the input order
+    sort_key: tuple[int, int, int, int]
     # its track's routes at its speed (set_speed keeps it so): a move is one read of this table
     routes: tuple[Route, ...] = field(init=False, repr=False)
     # What happens to it:
@@ -113,16 +116,18 @@ class ThreatState:
     fate_turn: int | None = None
     damage: int = 0
     breakpoints: int = 0  # X/Y spaces passed (asteroids' break-up attack)
-    bonus_active: bool = False  # its X switched on an aura (attack or shield bonus for others)
     attack_aura: int = 0  # Scout: + this to external threats' attacks while it is not destroyed
     aura_others_only: bool = False  # the attack aura spares the card itself
     shield_aura: int = 0  # Marauder: + this to every external threat's shield
     grown_up: bool = False  # Alien after X
+    # An internal threat's tokens on the ship.  The containers are empty and immutable until the
+    # threat appears, when appear() gives its token lists of its own (no allocation for the many
+    # tokens that never need them).
     station: Station | None = None  # intruders: the station of the oval token
-    stations: list[Station] = field(default_factory=list)  # malfunctions / contamination tokens
-    slime: list[list[Any]] = field(default_factory=list)  # [[station, health, is_parent], ...] parent first
+    stations: list[Station] = NOT_YET  # malfunctions / contamination tokens
+    slime: list[list[Any]] = NOT_YET  # [[station, health, is_parent], ...] parent first
     hits_this_turn: int = 0  # Nuclear Device: repairs this turn
-    stations_hit: set[Station] = field(default_factory=set)  # multi-station malfunctions this turn
+    stations_hit: set[Station] = NOT_YET  # the stations that repaired it this turn
     damage_this_step: int = 0
     present: bool = False  # on its track and still a threat; kept by appear() and Mission.retire()
 
@@ -141,42 +146,45 @@ class ThreatState:
 def place_threat(
     state: tuple[ThreatCard, int, int, int, bool, bool, bool, frozenset[str], bool, Program],
     number: int,
-    order: int,
     zone: Zone | None,
     track: Track,
     sort_key: tuple[int, int, int, int],
 ) -> ThreatState:
-    """`ThreatState(*state, number, order, zone, track, sort_key)`, its fields set here rather than
-    by the dataclass __init__: a call of the class with 36 fields costs twice these plain stores,
-    and every mission sets up a token per threat.  The defaults are the class's; a test compares
-    the two field by field, so a new field must be added here too."""
+    """`ThreatState(*state, number, zone, track, sort_key)`, its fields set here rather than by the
+    dataclass __init__: a call of the class with 30-odd fields costs twice these plain stores, and
+    every mission sets up a token per threat.  The defaults are the class's (`_FRESH`); a test
+    compares the two field by field, so a new field must be added here too."""
     t: ThreatState = _new_object(ThreatState)
     t.card, t.health, t.speed, t.shield, t.visible, t.cryoshield, t.internal, t.immune, t.hides_far, t.program = state
     t.number = number
-    t.order = order
     t.zone = zone
     t.track = track
     t.sort_key = sort_key
     t.routes = track.routes[t.speed]  # (a card's speed is below every track's length)
-    t.position = 0
-    t.appeared = False
-    t.fate = None
-    t.fate_turn = None
-    t.damage = 0
-    t.breakpoints = 0
-    t.bonus_active = False
-    t.attack_aura = 0
-    t.aura_others_only = False
-    t.shield_aura = 0
-    t.grown_up = False
-    t.station = None
-    t.stations = []
-    t.slime = []
-    t.hits_this_turn = 0
-    t.stations_hit = set()
-    t.damage_this_step = 0
-    t.present = False
+    (
+        t.position,
+        t.appeared,
+        t.fate,
+        t.fate_turn,
+        t.damage,
+        t.breakpoints,
+        t.attack_aura,
+        t.aura_others_only,
+        t.shield_aura,
+        t.grown_up,
+        t.station,
+        t.stations,
+        t.slime,
+        t.hits_this_turn,
+        t.stations_hit,
+        t.damage_this_step,
+        t.present,
+    ) = _FRESH
     return t
+
+
+# What happens to a token, as it starts (ThreatState's defaults, in the order place_threat sets them).
+_FRESH = (0, False, None, None, 0, 0, 0, False, 0, False, None, NOT_YET, NOT_YET, 0, NOT_YET, 0, False)
 
 
 @dataclass(slots=True)
@@ -277,15 +285,16 @@ class Mission:
     lost: ShipDestroyed | None = None
     lost_turn: int = 0
     # Threats grouped by the rules that need them, built once by build_mission so the hot loop
-    # does not ask every card about every trait every turn.
-    attack_auras: list[ThreatState] = field(default_factory=list)  # cards that can raise attacks
-    shield_auras: list[ThreatState] = field(default_factory=list)  # cards that can raise shields
-    multi_station: list[ThreatState] = field(default_factory=list)
-    turn_counters: list[ThreatState] = field(default_factory=list)  # reset at the end of each turn
-    end_of_step: list[ThreatState] = field(default_factory=list)  # Nemesis, asteroids
-    slimes: list[ThreatState] = field(default_factory=list)  # Slime: tokens that spread and delay
+    # does not ask every card about every trait every turn (in token order; most missions have
+    # no card of most groups, and an empty group stays the immutable NOT_YET).
+    attack_auras: list[ThreatState] = NOT_YET  # cards that can raise attacks
+    shield_auras: list[ThreatState] = NOT_YET  # cards that can raise shields
+    multi_station: list[ThreatState] = NOT_YET
+    turn_counters: list[ThreatState] = NOT_YET  # reset at the end of each turn
+    end_of_step: list[ThreatState] = NOT_YET  # Nemesis, asteroids
+    slimes: list[ThreatState] = NOT_YET  # Slime: tokens that spread and delay
     appearing: dict[int, list[ThreatState]] = field(default_factory=dict)  # by T+ turn
-    in_input_order: list[ThreatState] = field(default_factory=list)  # the game's order, for the result
+    in_input_order: list[ThreatState] = NOT_YET  # the game's order, for the result (build_mission)
     # The tokens that have appeared, in token order (appear() adds them; gone ones stay, not
     # present): the per-turn loops walk these, not every card still to come (a list for speed).
     on_board: list[ThreatState] = field(default_factory=list)
@@ -295,17 +304,6 @@ class Mission:
     # The systems covered by malfunctions on the ship now, (station, letter) -> the malfunctions
     # there in token order: an A/B/C action on such a system repairs the first one (rulebook §3.2).
     malfunctions_at: dict[tuple[Station, str | None], list[ThreatState]] = field(default_factory=dict)
-
-    def role_groups(self) -> tuple[list[ThreatState], ...]:
-        """The threat groups build_mission fills from each card's roles, in its order."""
-        return (
-            self.attack_auras,
-            self.shield_auras,
-            self.multi_station,
-            self.turn_counters,
-            self.end_of_step,
-            self.slimes,
-        )
 
     def retire(self, t: ThreatState, fate: Literal["destroyed", "survived"]) -> None:
         """The threat leaves play, destroyed or survived, this turn."""
@@ -353,15 +351,10 @@ def new_mission(
     m.step = "setup"
     m.lost = None
     m.lost_turn = 0
-    m.attack_auras = []
-    m.shield_auras = []
-    m.multi_station = []
-    m.turn_counters = []
-    m.end_of_step = []
-    m.slimes = []
+    m.attack_auras = m.shield_auras = m.multi_station = m.turn_counters = m.end_of_step = m.slimes = NOT_YET
     m.malfunctions_at = {}
     m.appearing = {}
-    m.in_input_order = []
+    m.in_input_order = NOT_YET
     m.on_board = []
     m.externals = []
     return m

@@ -164,7 +164,6 @@ def op_attack_bonus(m: Mission, t: ThreatState, op: Op) -> None:
     `others_only`), until it is destroyed; read by ship_damage.attack_bonus (§7.1)."""
     t.attack_aura = op["amount"]
     t.aura_others_only = bool(op.get("others_only", False))
-    t.bonus_active = True
     if m.log_enabled:
         m.emit("threat_aura", threat=t.card.id)
 
@@ -173,7 +172,6 @@ def op_shield_bonus(m: Mission, t: ThreatState, op: Op) -> None:
     """Marauder X: every external threat, itself included, has +amount shield until it is
     destroyed; read by damage_step.shield_of (§7.1)."""
     t.shield_aura = op["amount"]
-    t.bonus_active = True
     if m.log_enabled:
         m.emit("threat_aura", threat=t.card.id)
 

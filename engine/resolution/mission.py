@@ -11,7 +11,6 @@ from __future__ import annotations
 import _random
 import itertools
 import random
-import sys
 from collections.abc import Callable
 from collections.abc import Set as AbstractSet
 from operator import attrgetter
@@ -119,11 +118,11 @@ def build_mission(game: Game, *, log: bool = False) -> Mission:
             setup = _setup(card_id)
         where = place["zone"]
         if where is not None:
-            where = sys.intern(where)  # the zone word the rules compare with, as one object
+            where = _ZONE_WORD[where]  # the zone word the rules compare with, as one object
         turn = place["turn"]
         track = TRACKS[track_of["internal" if setup.card.internal else where or "white"]]
         # decision 13: by number; same number -> internal first, serious before common.
-        t = place_threat(setup.state, turn, i, where, track, (turn, *setup.rank, i))
+        t = place_threat(setup.state, turn, where, track, (turn, setup.internal_rank, setup.serious_rank, i))
         threats.append(t)
         if setup.groups:
             grouped.append(t)
@@ -140,11 +139,14 @@ def build_mission(game: Game, *, log: bool = False) -> Mission:
         else:
             appearing[number].append(t)
     if grouped:
-        groups = m.role_groups()
         grouped.sort(key=_token_order)  # each group in token order too
         for t in grouped:
-            for g in _SETUPS[t.card.id].groups:
-                groups[g].append(t)
+            for name in _SETUPS[t.card.id].groups:
+                group = getattr(m, name)
+                if not group:  # the first of its group: the group gets its own list
+                    group = []
+                    setattr(m, name, group)
+                group.append(t)
     return m
 
 
@@ -165,6 +167,7 @@ _ORDER_BITS = _ORDER_COUNT.bit_length()
 
 
 _token_order = attrgetter("sort_key")
+_ZONE_WORD: dict[str, Zone] = {zone: zone for zone in board.ZONES}
 
 
 class _Setup(NamedTuple):
@@ -175,24 +178,28 @@ class _Setup(NamedTuple):
     # ThreatState's leading fields, in its order: card, health, speed, shield, visible,
     # cryoshield, internal, immune (weapons that cannot aim at it), hides_far (range 3), program
     state: tuple[ThreatCard, int, int, int, bool, bool, bool, frozenset[str], bool, Program]
-    rank: tuple[int, int]  # decision 13 after the number: internal first, serious first
-    groups: tuple[int, ...]  # indices into Mission.role_groups() of the groups it belongs to
+    internal_rank: int  # decision 13 after the number: internal first (0),
+    serious_rank: int  # then serious first (0)
+    groups: tuple[str, ...]  # the Mission role groups it belongs to (ROLE_GROUPS)
 
 
 _SETUPS: dict[str, _Setup] = {}
+# The threat groups of Mission that build_mission fills from the cards' roles.
+ROLE_GROUPS = ("attack_auras", "shield_auras", "multi_station", "turn_counters", "end_of_step", "slimes")
 
 
 def _setup(card_id: str) -> _Setup:
     """Work out (and keep in _SETUPS) what a card's token starts with."""
     card = card_of(card_id)
-    member = (
-        "global_external_attack_bonus" in card.op_names,  # attack_auras: from the data
-        "global_external_shield_bonus" in card.op_names,  # shield_auras: from the data
-        card.has("multi_station_bonus"),  # multi_station
-        card.has("multi_station_bonus") or card.has("needs_three"),  # turn_counters
-        card.has("retaliates") or card.breakup_per_breakpoint > 0,  # end_of_step
-        card.has("slime"),  # slimes
-    )
+    member = {
+        "attack_auras": "global_external_attack_bonus" in card.op_names,  # from the data
+        "shield_auras": "global_external_shield_bonus" in card.op_names,  # from the data
+        "multi_station": card.has("multi_station_bonus"),
+        "turn_counters": card.has("multi_station_bonus") or card.has("needs_three"),
+        "end_of_step": card.has("retaliates") or card.breakup_per_breakpoint > 0,
+        "slimes": card.has("slime"),
+    }
+    assert tuple(member) == ROLE_GROUPS
     immune = frozenset(
         weapon
         for weapon, immune in (("heavy", card.has("heavy_laser_immune")), ("rocket", card.has("rocket_immune")))
@@ -210,8 +217,8 @@ def _setup(card_id: str) -> _Setup:
         card.has("untargetable_at_range_3"),
         program(card),
     )
-    rank = (0 if card.internal else 1, 0 if card.serious else 1)
-    setup = _SETUPS[card_id] = _Setup(card, state, rank, tuple(i for i, yes in enumerate(member) if yes))
+    groups = tuple(name for name, yes in member.items() if yes)
+    setup = _SETUPS[card_id] = _Setup(card, state, 0 if card.internal else 1, 0 if card.serious else 1, groups)
     return setup
 
 
@@ -254,7 +261,8 @@ def end_of_turn(m: Mission) -> None:
         ship.observers = 0
     for t in m.turn_counters:
         t.hits_this_turn = 0
-        t.stations_hit.clear()
+        if t.stations_hit:  # (empty and immutable until the token appears)
+            t.stations_hit.clear()
 
 
 def computer_check(m: Mission, turn: int) -> None:

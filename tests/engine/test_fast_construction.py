@@ -8,6 +8,8 @@ import random
 from dataclasses import fields
 from typing import Any
 
+import pytest
+
 from engine import board, resolve
 from engine.resolution.mission import _SETUPS, _setup
 from engine.state import CrewMember, Mission, Ship, ThreatState, enlist, new_mission, new_ship, place_threat
@@ -19,27 +21,38 @@ def test_place_threat_sets_every_field_as_the_class_does() -> None:
     for card_id in base_cards():
         setup = _SETUPS.get(card_id) or _setup(card_id)
         zone = None if setup.card.internal else "blue"
-        args = (setup.state, 4, 2, zone, track, (4, *setup.rank, 2))
+        args = (setup.state, 4, zone, track, (4, setup.internal_rank, setup.serious_rank, 2))
         fast = place_threat(*args)
         slow = ThreatState(*setup.state, *args[1:])
         for f in fields(ThreatState):
             assert getattr(fast, f.name) == getattr(slow, f.name), (card_id, f.name)
-        # fresh containers per token, as the class's default factories give
-        assert fast.stations is not place_threat(*args).stations
-        assert fast.stations_hit is not place_threat(*args).stations_hit
+        assert fast.routes is track.routes[setup.card.speed]
+        # until it appears a token's containers are immutable: no rule can fill a shared one
+        for empty in (fast.stations, fast.slime, fast.stations_hit):
+            assert not empty and not hasattr(empty, "append") and not hasattr(empty, "add")
 
 
-def test_a_resolved_mission_does_not_share_containers_between_tokens() -> None:
+@pytest.mark.parametrize("card_id", ["SI2-03", "I2-01", "SI2-04"])  # malfunction, slime, contamination
+def test_tokens_of_one_card_get_containers_of_their_own_when_they_appear(card_id: str) -> None:
     """Two tokens of one card in one mission must not share their mutable fields."""
     game = {
         "tracks": {"red": "T1", "white": "T2", "blue": "T3", "internal": "T4"},
         "players": [{"name": "A", "actions": "-" * 12}],
-        "threats": [{"id": "I1-01", "turn": 1}, {"id": "I1-01", "turn": 2}],
+        "threats": [{"id": card_id, "turn": 1}, {"id": card_id, "turn": 2}],
     }
     seen: list[list[ThreatState]] = []
     resolve(game, observer=lambda m: seen.append(list(m.threats)))
-    first, second = seen[0]
-    assert first.slime is not second.slime and first.stations_hit is not second.stations_hit
+    first, second = seen[2]  # after turn 2: both have appeared
+    assert first.appeared and second.appeared
+    mutable = 0
+    for name in ("stations", "slime", "stations_hit"):
+        mine, theirs = getattr(first, name), getattr(second, name)
+        if isinstance(mine, list | set):
+            assert mine is not theirs, name
+            mutable += 1
+        else:
+            assert mine == () == theirs, name  # a container this kind of threat never fills
+    assert mutable >= 1
 
 
 def _same_fields(fast: object, slow: object) -> None:
@@ -71,5 +84,5 @@ def test_new_mission_sets_every_field_as_the_class_does() -> None:
     fast = new_mission([], ship, [], rng, True)
     _same_fields(fast, Mission([], ship, [], rng, True))
     other = new_mission([], ship, [], rng, False)
-    assert all(a is not b for a, b in zip(fast.role_groups(), other.role_groups(), strict=True))
+    assert fast.malfunctions_at is not other.malfunctions_at and fast.externals is not other.externals
     assert fast.events is not other.events and fast.on_board is not other.on_board

@@ -89,7 +89,7 @@ def test_decision_19_a_pulse_stripped_shield_stays_zero_under_the_marauders_bonu
     data = game([ext("E2-06", 1, "red"), ext("E1-04", 1, "white")], "^a" + "-" * 10, white="T1")
     m = start(data)
     play(m, 2)
-    assert threat(m, "E2-06").bonus_active
+    assert threat(m, "E2-06").shield_aura == 1
     hit = events(m, "threat_damage", threat="E1-04")
     assert [(e["shield"], e["damage"]) for e in hit] == [(0, 1)]
     assert threat(m, "E1-04").damage == 1
