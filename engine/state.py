@@ -223,15 +223,14 @@ class Ship:
         if token == "lower_cannon" and zone == "white":
             self.pulse_reach = board.RANGE_END[1]
         else:
-            self.cannon_damage[_CANNON_HIT[token, zone]] -= 1
+            self.cannon_damage[_CANNON_HIT[token][zone]] -= 1
 
 
 _MULTIPLIER_START: dict[Zone, int] = dict.fromkeys(board.ZONES, 1)
-# The station whose cannon a cannon damage token hits: (token, zone) -> station.
-_CANNON_HIT: dict[tuple[DamageTokenKind, Zone], Station] = {
-    (token, zone): f"{'upper' if token == 'upper_cannon' else 'lower'}_{zone}"  # type: ignore[misc]
-    for token in ("upper_cannon", "lower_cannon")
-    for zone in board.ZONES
+# The station whose cannon a cannon damage token hits: token -> zone -> station.
+_CANNON_HIT: dict[str, dict[Zone, Station]] = {
+    token: {zone: f"{deck}_{zone}" for zone in board.ZONES}  # type: ignore[misc]
+    for token, deck in (("upper_cannon", "upper"), ("lower_cannon", "lower"))
 }
 
 

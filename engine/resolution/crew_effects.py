@@ -19,15 +19,17 @@ def delay(m: Mission, p: CrewMember, turn: int, cause: DelayCause | str) -> None
     p.delayed_turns.add(turn)
     acts = p.actions
     i = turn - 1
-    try:
-        gap = acts.index(board.BLANK, i)
-    except ValueError:
-        gap = len(acts) - 1  # nothing empty: the last card falls off the board
-    lost = acts[gap] if gap == len(acts) - 1 and acts[gap] != board.BLANK else None
+    gap = i  # the first empty turn from the delayed one on takes the push ...
+    while gap < _LAST and acts[gap] != board.BLANK:
+        gap += 1
+    lost = acts[gap] if acts[gap] != board.BLANK else None  # ... else the last card falls off
     del acts[gap]
     acts.insert(i, board.BLANK)
     if m.log_enabled:
         m.emit("delay", player=p.name, delayed_turn=turn, cause=cause, lost_card=lost)
+
+
+_LAST = board.TURNS - 1  # the index of the last turn on an action board
 
 
 def knock_out(m: Mission, p: CrewMember, cause: str) -> None:

@@ -107,6 +107,13 @@ def build_mission(game: Game, *, log: bool = False) -> Mission:
         plan = player.__dict__
         crew.append(enlist(i, plan["name"], list(plan["actions"])))
     track_of = fields["tracks"].__dict__  # red, white, blue, internal -> trajectory id
+    # A threat's trajectory by its zone; an internal threat has none (the model checks both).
+    track_in = {
+        "red": TRACKS[track_of["red"]],
+        "white": TRACKS[track_of["white"]],
+        "blue": TRACKS[track_of["blue"]],
+        None: TRACKS[track_of["internal"]],
+    }
     threats = []
     grouped = []  # the tokens whose cards belong to a role group (few missions have any)
     for i, placement in enumerate(fields["threats"]):
@@ -120,9 +127,8 @@ def build_mission(game: Game, *, log: bool = False) -> Mission:
         if where is not None:
             where = _ZONE_WORD[where]  # the zone word the rules compare with, as one object
         turn = place["turn"]
-        track = TRACKS[track_of["internal" if setup.card.internal else where or "white"]]
         # decision 13: by number; same number -> internal first, serious before common.
-        t = place_threat(setup.state, turn, where, track, (turn, setup.internal_rank, setup.serious_rank, i))
+        t = place_threat(setup.state, turn, where, track_in[where], (turn, setup.internal_rank, setup.serious_rank, i))
         threats.append(t)
         if setup.groups:
             grouped.append(t)
@@ -312,7 +318,15 @@ def build_result(m: Mission, log: bool) -> Result:
             pts = 0  # a lost mission scores nothing
         else:
             pts = threat_points(fate, card.points_survived, card.points_destroyed)
-        outcomes.append(ThreatOutcome(card.id, t.number, t.zone, fate, pts))
+        # ThreatOutcome(card.id, t.number, t.zone, fate, pts), stored without its __init__ frame
+        # (eight a mission; a test compares the two)
+        outcome: ThreatOutcome = _new_object(ThreatOutcome)
+        outcome.id = card.id
+        outcome.turn = t.number
+        outcome.zone = t.zone
+        outcome.fate = fate
+        outcome.points = pts
+        outcomes.append(outcome)
     entries = None
     if log:
         # The public log format carries an English `text` next to each event's code and
@@ -342,6 +356,7 @@ def build_result(m: Mission, log: bool) -> Result:
     )
 
 
+_new_object = object.__new__
 _RESULT_FIELDS = Result.model_fields
 _BUILT_FIELDS = frozenset(_RESULT_FIELDS) - {"carry"}  # the fields build_result gives
 

@@ -33,8 +33,10 @@ def disabled_squads(m: Mission) -> int:
 
 
 def observation_points(best_per_phase: list[int]) -> list[int]:
+    """Points of each phase's best visual confirmation (at most five crew, so five observers)."""
     table = board.OBSERVATION_POINTS
-    return [table[n] for n in best_per_phase]  # at most five crew, so at most five observers
+    first, second, third = best_per_phase  # board.PHASE_LAST_TURNS: three phases
+    return [table[first], table[second], table[third]]
 
 
 def score(m: Mission) -> dict[str, int]:

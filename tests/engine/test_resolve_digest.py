@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 
 from engine import resolve
-from engine.model import MAX_SEED, Game, Result
+from engine.model import MAX_SEED, Game, Result, ThreatOutcome
 from engine.resolution.mission import seeded_random
 from tests.engine.resolve_corpus import corpus_digest, corpus_game
 
@@ -50,6 +50,14 @@ def test_trusted_result_is_what_model_construct_builds() -> None:
         assert fast.__pydantic_extra__ == slow.__pydantic_extra__
         assert fast.__pydantic_private__ == slow.__pydantic_private__
         assert fast == slow
+        # the outcomes are stored without ThreatOutcome's __init__: every field set, nothing more
+        for outcome in fast.threats:
+            built = ThreatOutcome(outcome.id, outcome.turn, outcome.zone, outcome.fate, outcome.points)
+            assert outcome == built and fields_of(outcome) == fields_of(built)
+
+
+def fields_of(outcome: ThreatOutcome) -> dict[str, object]:
+    return {name: getattr(outcome, name) for name in ThreatOutcome.__slots__}
 
 
 def test_seeded_random_is_random_random() -> None:
