@@ -187,6 +187,19 @@ def place_threat(
 _FRESH = (0, False, None, None, 0, 0, 0, False, 0, False, None, NOT_YET, NOT_YET, 0, NOT_YET, 0, False)
 
 
+def own_zone(t: ThreatState) -> Zone:
+    """External: its trajectory's zone.  Internal: the zone of the station its token is in."""
+    if t.zone is not None:
+        return t.zone
+    if t.station is not None:
+        return board.ZONE_OF[t.station]
+    if t.stations:
+        return board.ZONE_OF[t.stations[0]]
+    if t.slime:
+        return board.ZONE_OF[t.slime[0][0]]
+    return "white"
+
+
 @dataclass(slots=True)
 class Ship:
     shields: dict[Zone, int]
@@ -300,9 +313,10 @@ class Mission:
     # The external threats on their tracks now, in token order (what the weapons aim at):
     # appear() adds a token, retire() takes it off.
     externals: list[ThreatState] = field(default_factory=list)
-    # The systems covered by malfunctions on the ship now, (station, letter) -> the malfunctions
-    # there in token order: an A/B/C action on such a system repairs the first one (rulebook §3.2).
-    malfunctions_at: dict[tuple[Station, str | None], list[ThreatState]] = field(default_factory=dict)
+    # The A/B/C systems that do not work as printed, (station, letter) -> the malfunctions covering
+    # it now, in token order: an A/B/C action there repairs the first one (rulebook §3.2); an empty
+    # list: broken for good by a malfunction's Z (Ship.broken), the action does nothing.
+    systems_out: dict[tuple[Station, str | None], list[ThreatState]] = field(default_factory=dict)
 
     def retire(self, t: ThreatState, fate: Literal["destroyed", "survived"]) -> None:
         """The threat leaves play, destroyed or survived, this turn."""
@@ -314,10 +328,10 @@ class Mission:
         elif t.card.internal_type == "malfunction":
             for st in t.stations:
                 system = (st, t.card.damaged_by)
-                covering = self.malfunctions_at[system]
+                covering = self.systems_out[system]
                 covering.remove(t)
-                if not covering:
-                    del self.malfunctions_at[system]
+                if not covering and system not in self.ship.broken:
+                    del self.systems_out[system]
 
     def emit(self, kind: EventKind, **data: Any) -> None:
         """Record a structured event; a no-op when nobody asked for the log.  The rules call it
@@ -351,7 +365,7 @@ def new_mission(
     m.lost = None
     m.lost_turn = 0
     m.attack_auras = m.shield_auras = m.multi_station = m.turn_counters = m.end_of_step = m.slimes = NOT_YET
-    m.malfunctions_at = {}
+    m.systems_out = {}
     m.appearing = {}
     m.in_input_order = NOT_YET
     m.on_board = []

@@ -18,24 +18,11 @@ from engine.board import ZONES, Route, neighbour, other_deck, zone_of
 from engine.resolution.crew_effects import delay, knock_out
 from engine.resolution.internal_threats import destroy, slimed
 from engine.resolution.ship_damage import damage_zone, threat_attack
-from engine.state import CrewMember, Mission, Program, ShipDestroyed, Step, ThreatState
+from engine.state import CrewMember, Mission, Program, ShipDestroyed, Step, ThreatState, own_zone
 from engine.threats.catalog import Op, ThreatCard
 from engine.vocab import EnergyStore, Station, Zone
 
 # --- shared helpers ------------------------------------------------------------------------------
-
-
-def own_zone(t: ThreatState) -> Zone:
-    """External: its trajectory's zone.  Internal: the zone of the station its token is in."""
-    if t.zone is not None:
-        return t.zone
-    if t.station is not None:
-        return zone_of(t.station)
-    if t.stations:
-        return zone_of(t.stations[0])
-    if t.slime:
-        return zone_of(t.slime[0][0])
-    return "white"
 
 
 def _amount(m: Mission, t: ThreatState, value: Any) -> int:
@@ -99,12 +86,12 @@ def op_attack(m: Mission, t: ThreatState, op: Op) -> None:
     if target == "own_stations_each":
         # Contamination Y: one attack per contaminated station, in that station's zone.
         for st in list(t.stations):
-            threat_attack(m, t, zone_of(st), _amount(m, t, op["amount"]))
+            threat_attack(m, t, (zone_of(st), _amount(m, t, op["amount"]), False, False))
         return
     if "slime" in t.card.traits:
         # Slime Z: every slime token attacks its own zone.
         for st in _tokens_stations(t):
-            threat_attack(m, t, zone_of(st), _amount(m, t, op["amount"]))
+            threat_attack(m, t, (zone_of(st), _amount(m, t, op["amount"]), False, False))
         return
     amount = op["amount"]
     if not isinstance(amount, int):
@@ -112,10 +99,10 @@ def op_attack(m: Mission, t: ThreatState, op: Op) -> None:
     pierce = kind == "ignores_shields"
     double = kind == "double_through_shields"
     if target == "own_zone" and "zones" not in op:  # most cards: one attack on its own zone
-        threat_attack(m, t, own_zone(t), amount, pierce=pierce, double=double)
+        threat_attack(m, t, (None, amount, pierce, double))
         return
     for zone in _zones(t, op.get("zones", op.get("target", "own_zone"))):
-        threat_attack(m, t, zone, amount, pierce=pierce, double=double)
+        threat_attack(m, t, (zone, amount, pierce, double))
 
 
 def op_repair(m: Mission, t: ThreatState, op: Op) -> None:
@@ -438,30 +425,33 @@ def program(card: ThreatCard) -> Program:
     """The card's X, Y and Z as steps, prepared on first use (kept with the card they came from)."""
     entry = _PROGRAMS.get(card.id)
     if entry is None or entry[0] is not card:
-        steps = {letter: tuple(_step(card, op) for op in ops) for letter, ops in card.actions.items()}
+        steps = {letter: tuple(step for op in ops for step in _steps(card, op)) for letter, ops in card.actions.items()}
         entry = _PROGRAMS[card.id] = (card, steps)
     return entry[1]
 
 
-def _step(card: ThreatCard, op: Op) -> Step:
+def _steps(card: ThreatCard, op: Op) -> tuple[Step, ...]:
+    """An op as steps: an unconditional attack of a fixed amount on the card's own zone, on every
+    zone or on named zones becomes one `threat_attack` per zone, its parameters read here once;
+    any other op runs as written."""
     amount = op.get("amount")
+    target = op.get("target")
     if (
         op["op"] == "attack"
-        and op.keys() <= {"op", "amount", "target", "damage_type"}
-        and op.get("target") == "own_zone"
+        and op.keys() <= {"op", "amount", "target", "damage_type", "zones"}
+        and ("zones" in op or target in ("own_zone", "all_zones"))
         and isinstance(amount, int)
         and not card.has("slime")
     ):
         kind = op.get("damage_type", "standard")
-        return _attack_own_zone, (amount, kind == "ignores_shields", kind == "double_through_shields")
-    return _RUN[op["op"]], op
-
-
-def _attack_own_zone(m: Mission, t: ThreatState, plan: tuple[int, bool, bool]) -> None:
-    """`op_attack` of an unconditional attack of a fixed amount on the card's own zone."""
-    amount, pierce, double = plan
-    zone = t.zone  # own_zone's first case inline: an external threat's zone
-    threat_attack(m, t, zone if zone is not None else own_zone(t), amount, pierce, double)
+        pierce, double = kind == "ignores_shields", kind == "double_through_shields"
+        zones: tuple[Zone | None, ...]  # as op_attack reads them; None: the threat's own zone
+        if "zones" in op:
+            zones = tuple(op["zones"])
+        else:
+            zones = (None,) if target == "own_zone" else ZONES
+        return tuple((threat_attack, (zone, amount, pierce, double)) for zone in zones)
+    return ((_RUN[op["op"]], op),)
 
 
 # --- movement (§3.4) ---------------------------------------------------------------------------------
@@ -512,5 +502,6 @@ def survive(m: Mission, t: ThreatState) -> None:
     if t.card.internal_type == "malfunction" and letter in ("A", "B", "C"):
         for st in t.stations:
             m.ship.broken.add((st, letter))
+            m.systems_out.setdefault((st, letter), [])
     if m.log_enabled:
         m.emit("threat_survived", threat=t.card.id, number=t.number)

@@ -19,10 +19,10 @@ def delay(m: Mission, p: CrewMember, turn: int, cause: DelayCause | str) -> None
     p.delayed_turns.add(turn)
     acts = p.actions
     i = turn - 1
-    gap = i  # the first empty turn from the delayed one on takes the push ...
-    while gap < _LAST and acts[gap] != board.BLANK:
-        gap += 1
-    lost = acts[gap] if acts[gap] != board.BLANK else None  # ... else the last card falls off
+    # The first empty turn from the delayed one on takes the push, else the last card falls off
+    # (looked for without list.index raising: most boards have no empty turn left to find).
+    gap = acts.index(board.BLANK, i) if board.BLANK in acts[i:] else _LAST
+    lost = acts[gap] if acts[gap] != board.BLANK else None
     del acts[gap]
     acts.insert(i, board.BLANK)
     if m.log_enabled:
@@ -57,6 +57,6 @@ def enter(m: Mission, p: CrewMember, st: Position, how: MoveHow) -> None:
             # Slime (§7.2): entering a slimed station delays your next action.
             delay(m, p, m.turn + 1, cause=t.card.id)
             break
-    contaminated_by = m.ship.contaminated_entry.get(st) if st != "space" else None
-    if contaminated_by is not None:
-        knock_out(m, p, cause=contaminated_by)
+    contaminated = m.ship.contaminated_entry  # (space is never contaminated)
+    if contaminated and st in contaminated:
+        knock_out(m, p, cause=contaminated[st])

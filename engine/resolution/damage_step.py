@@ -264,8 +264,8 @@ def after_step(m: Mission, volley: Volley, destroyed: list[ThreatState]) -> None
             if m.log_enabled:
                 m.emit("retaliation", threat=t.card.id)
             for zone in board.ZONES:
-                threat_attack(m, t, zone, 1)
+                threat_attack(m, t, (zone, 1, False, False))
         elif t.card.breakup_per_breakpoint and t in destroyed and t.breakpoints:
             if m.log_enabled:
                 m.emit("breakup", threat=t.card.id, breakpoints=t.breakpoints)
-            threat_attack(m, t, t.zone or "white", t.card.breakup_per_breakpoint * t.breakpoints)
+            threat_attack(m, t, (t.zone or "white", t.card.breakup_per_breakpoint * t.breakpoints, False, False))

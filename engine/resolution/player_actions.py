@@ -29,6 +29,7 @@ def play_turn(m: Mission) -> None:
     from each position).  An A, B or C repairs a malfunction covering that system, else uses it
     unless a malfunction broke it for good."""
     i = m.turn - 1
+    out = m.systems_out
     for p in m.crew:
         if p.knocked_out:
             continue
@@ -37,16 +38,13 @@ def play_turn(m: Mission) -> None:
         if play is None:
             continue  # a blank card aboard
         do, system, detail = play
-        if system is not None:
-            covering = m.malfunctions_at
-            if covering and system in covering:
-                repair(m, p, covering[system][0], detail)  # the lowest-numbered one
-                continue
-            broken = m.ship.broken
-            if broken and system in broken:
-                if m.log_enabled:
-                    m.emit("no_effect", player=p.name, action=system[1], reason="system_broken")
-                continue
+        if out and system in out:  # (a card that uses no system has None there)
+            covering = out[system]
+            if covering:
+                repair(m, p, covering[0], detail)  # the lowest-numbered malfunction there
+            elif m.log_enabled:
+                m.emit("no_effect", player=p.name, action=system[1], reason="system_broken")
+            continue
         do(m, p, st, detail)
 
 
@@ -145,16 +143,22 @@ def _energy(m: Mission, p: CrewMember, st: Station, heroic: bool) -> None:
     comes from the supply, even past capacity."""
     ship = m.ship
     src_zone, dst_name, dst_zone = _ENERGY_ROUTES[st]
-    src = ship.reactors
-    dst, dst_cap = (ship.shields, ship.shield_cap) if dst_name == "shield" else (ship.reactors, ship.reactor_cap)
-    room, have = dst_cap[dst_zone] - dst[dst_zone], src[src_zone]
-    moved = room if room < have else have
-    if moved < 0:
-        moved = 0
-    src[src_zone] -= moved
-    dst[dst_zone] += moved
-    extra = 1 if heroic and moved > 0 else 0
-    dst[dst_zone] += extra
+    if dst_name == "shield":
+        dst = ship.shields
+        moved = ship.shield_cap[dst_zone] - dst[dst_zone]  # the room left
+    else:
+        dst = ship.reactors
+        moved = ship.reactor_cap[dst_zone] - dst[dst_zone]
+    reactors = ship.reactors
+    have = reactors[src_zone]
+    if moved > have:
+        moved = have
+    if moved > 0:
+        reactors[src_zone] = have - moved
+        extra = 1 if heroic else 0
+        dst[dst_zone] += moved + extra
+    else:
+        moved = extra = 0
     if m.log_enabled:
         m.emit(
             "energy",

@@ -8,7 +8,7 @@ bonus is added here, where every threat attack passes.
 
 from __future__ import annotations
 
-from engine.state import Mission, ShipDestroyed, ThreatState
+from engine.state import Mission, ShipDestroyed, ThreatState, own_zone
 from engine.vocab import Zone
 
 
@@ -25,13 +25,19 @@ def attack_bonus(m: Mission, t: ThreatState) -> int:
     return bonus
 
 
-def threat_attack(
-    m: Mission, t: ThreatState, zone: Zone, amount: int, pierce: bool = False, double: bool = False
-) -> None:
-    """An attack of `amount` on `zone` by threat `t`.  An external threat's attack gets the Scout's
-    bonus and is absorbed point for point by the zone's shield, unless it `pierce`s; an internal
-    threat's damage ignores shields.  `double`: Destroyer, every point past the shield counts twice;
-    a Fissure doubles the tokens drawn.  What gets through draws damage tokens."""
+# One attack: (the zone, None for the threat's own zone; the amount; ignores shields; doubled
+# past the shield).  A tuple, so that a card's prepared steps can hold one (card_actions.program).
+Attack = tuple[Zone | None, int, bool, bool]
+
+
+def threat_attack(m: Mission, t: ThreatState, attack: Attack) -> None:
+    """An attack by threat `t` (rulebook §3.4 "Атака").  An external threat's attack gets the
+    Scout's bonus and is absorbed point for point by the zone's shield, unless it ignores shields;
+    an internal threat's damage ignores shields.  Doubled: Destroyer, every point past the shield
+    counts twice; a Fissure doubles the tokens drawn.  What gets through draws damage tokens."""
+    zone, amount, pierce, double = attack
+    if zone is None:
+        zone = t.zone if t.zone is not None else own_zone(t)
     ship = m.ship
     absorbed = 0
     if t.internal:

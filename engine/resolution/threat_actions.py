@@ -31,7 +31,7 @@ def appear(m: Mission, t: ThreatState) -> None:
         if card.internal_type == "malfunction":
             t.stations_hit = set()
             for st in card.stations:  # the systems it covers: A/B/C there repair it
-                m.malfunctions_at.setdefault((st, card.damaged_by), []).append(t)
+                m.systems_out.setdefault((st, card.damaged_by), []).append(t)
     if m.log_enabled:
         m.emit(
             "threat_appears",

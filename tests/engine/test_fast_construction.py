@@ -84,5 +84,5 @@ def test_new_mission_sets_every_field_as_the_class_does() -> None:
     fast = new_mission([], ship, [], rng, True)
     _same_fields(fast, Mission([], ship, [], rng, True))
     other = new_mission([], ship, [], rng, False)
-    assert fast.malfunctions_at is not other.malfunctions_at and fast.externals is not other.externals
+    assert fast.systems_out is not other.systems_out and fast.externals is not other.externals
     assert fast.events is not other.events and fast.on_board is not other.on_board

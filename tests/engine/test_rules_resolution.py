@@ -120,14 +120,14 @@ def test_3_4_shield_absorbs_point_for_point_rest_is_damage() -> None:
     """Rulebook example: attack 4 against shield 3 -> shield emptied, 1 damage."""
     m = mission_after(game("-" * 12, threats=[ext("E1-01", 1, "white")]), 0)
     m.ship.shields["white"] = 3
-    threat_attack(m, m.threats[0], "white", 4)
+    threat_attack(m, m.threats[0], ("white", 4, False, False))
     assert m.ship.shields["white"] == 0
     assert len(m.ship.damage["white"]) == 1
 
 
 def test_3_4_internal_damage_ignores_shields() -> None:
     m = mission_after(game("-" * 12, threats=[inn("I1-01", 1)]), 0)
-    threat_attack(m, m.threats[0], "red", 2)
+    threat_attack(m, m.threats[0], ("red", 2, False, False))
     assert m.ship.shields["red"] == 1
     assert len(m.ship.damage["red"]) == 2
 
@@ -135,7 +135,7 @@ def test_3_4_internal_damage_ignores_shields() -> None:
 def test_3_4_an_attack_that_ignores_shields_passes_a_full_shield() -> None:
     m = mission_after(game("-" * 12, threats=[ext("E1-01", 1, "blue")], tokens={"blue": ["structural", "lift"]}), 0)
     m.ship.shields["blue"] = 2
-    threat_attack(m, m.threats[0], "blue", 2, pierce=True)
+    threat_attack(m, m.threats[0], ("blue", 2, True, False))
     assert m.ship.shields["blue"] == 2
     assert len(m.ship.damage["blue"]) == 2
 
