@@ -21,7 +21,11 @@ from engine.vocab import ActionCode, DamageTokenKind, EventKind, Letter, Positio
 Step: TypeAlias = tuple[Callable[["Mission", "ThreatState", Any], None], Any]
 Program: TypeAlias = dict[Letter, tuple[Step, ...]]
 
-_new_object = object.__new__  # setup's fast constructors: a plain object, then plain stores
+# The state classes are slotted dataclasses without a generated __init__: each is built by one
+# function here (enlist, place_threat, new_ship, new_mission) that calls the bare class, which is
+# object's own C constructor, and stores every field.  Setup builds some twenty of these objects a
+# mission, and the dataclass __init__ (or object.__new__(cls)) costs about twice as much.  The
+# defaults written on the fields are what those functions set; a test checks every field.
 # An empty container no rule may fill: what a list or set field holds until the object it belongs
 # to needs one of its own (typed Any so that it can stand for the list or set it will become).
 NOT_YET: Any = ()
@@ -38,8 +42,10 @@ class ShipDestroyed(Exception):
         super().__init__(self.cause)
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class CrewMember:
+    """A crew member or android at the table (built by `enlist`)."""
+
     index: int
     name: str
     actions: list[ActionCode]  # the 12 cards of the action board; delays shift them right
@@ -70,9 +76,9 @@ class CrewMember:
 
 
 def enlist(index: int, name: str, actions: list[ActionCode]) -> CrewMember:
-    """`CrewMember(index, name, actions)` by plain stores (setup speed, as `place_threat`); a test
-    compares the two field by field, so a new field must be added here too."""
-    p: CrewMember = _new_object(CrewMember)
+    """A crew member in seat `index` with the 12 cards of their action board, on the bridge.
+    Every field is set here (a test checks each one against the class's defaults)."""
+    p = CrewMember()
     p.index = index
     p.name = name
     p.actions = actions
@@ -86,9 +92,10 @@ def enlist(index: int, name: str, actions: list[ActionCode]) -> CrewMember:
     return p
 
 
-@dataclass(slots=True, eq=False)  # identity equality: threats are dict keys in the damage step
+@dataclass(slots=True, eq=False, init=False)  # identity equality: threats are dict keys in the damage step
 class ThreatState:
-    """One threat card on a track: where its token is and what has been done to it."""
+    """One threat card on a track: where its token is and what has been done to it (built by
+    `place_threat`)."""
 
     # What the card sets (mission.build_mission passes these first, from one tuple per card):
     card: ThreatCard
@@ -131,9 +138,6 @@ class ThreatState:
     damage_this_step: int = 0
     present: bool = False  # on its track and still a threat; kept by appear() and Mission.retire()
 
-    def __post_init__(self) -> None:
-        self.routes = self.track.routes_for(self.speed)
-
     def set_speed(self, speed: int) -> None:
         self.speed = speed
         self.routes = self.track.routes_for(speed)
@@ -150,11 +154,10 @@ def place_threat(
     track: Track,
     sort_key: tuple[int, int, int, int],
 ) -> ThreatState:
-    """`ThreatState(*state, number, zone, track, sort_key)`, its fields set here rather than by the
-    dataclass __init__: a call of the class with 30-odd fields costs twice these plain stores, and
-    every mission sets up a token per threat.  The defaults are the class's (`_FRESH`); a test
-    compares the two field by field, so a new field must be added here too."""
-    t: ThreatState = _new_object(ThreatState)
+    """A threat's token, not yet on its track: `state` is what the card sets (mission._Setup), then
+    its T+ number, zone, track and place in token order.  Every field is set here, the rest to the
+    class's defaults (`_FRESH`); a test checks each one."""
+    t = ThreatState()
     t.card, t.health, t.speed, t.shield, t.visible, t.cryoshield, t.internal, t.immune, t.hides_far, t.program = state
     t.number = number
     t.zone = zone
@@ -200,8 +203,10 @@ def own_zone(t: ThreatState) -> Zone:
     return "white"
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Ship:
+    """The ship's systems and damage (built by `new_ship`)."""
+
     shields: dict[Zone, int]
     shield_cap: dict[Zone, int]
     reactors: dict[Zone, int]
@@ -256,9 +261,9 @@ def new_ship(
     piles: dict[Zone, list[DamageTokenKind]],
     depots: dict[Station, Literal["ready", "disabled"] | None],
 ) -> Ship:
-    """`Ship(shields, ..., piles, depots=depots)` by plain stores (setup speed, as `place_threat`);
-    a test compares the two field by field, so a new field must be added here too."""
-    s: Ship = _new_object(Ship)
+    """A new ship with these systems, damage taken and piles, and battlebot depots.  Every field is
+    set here, the rest to the class's defaults (a test checks each one)."""
+    s = Ship()
     s.shields = shields
     s.shield_cap = shield_cap
     s.reactors = reactors
@@ -284,8 +289,11 @@ def new_ship(
     return s
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Mission:
+    """One mission being resolved: crew, ship, threats and what the turn loop keeps (built by
+    `new_mission`)."""
+
     crew: list[CrewMember]
     ship: Ship
     threats: list[ThreatState]
@@ -350,10 +358,9 @@ class Mission:
 def new_mission(
     crew: list[CrewMember], ship: Ship, threats: list[ThreatState], rng: random.Random, log: bool
 ) -> Mission:
-    """`Mission(crew, ship, threats, rng, log)` by plain stores: the dataclass __init__ with ten
-    default factories costs twice this (setup speed, as `place_threat`); a test compares the two
-    field by field, so a new field must be added here too."""
-    m: Mission = _new_object(Mission)
+    """A mission before turn 1, its threats in token order.  Every field is set here, the rest to
+    the class's defaults (a test checks each one)."""
+    m = Mission()
     m.crew = crew
     m.ship = ship
     m.threats = threats

@@ -1,34 +1,48 @@
-"""Setup builds its per-threat tokens, the crew, the ship and the mission without the dataclass
-__init__ (engine.state.place_threat, enlist, new_ship, new_mission, for speed); each must be the
-object the class builds, field by field (for every card, for the tokens)."""
+"""The state classes have no __init__: setup builds its per-threat tokens, the crew, the ship and
+the mission with engine.state's place_threat, enlist, new_ship and new_mission (for speed).  Each
+must set every field: to what it was given, else to the default written on the class (for every
+card, for the tokens), and give every object containers of its own."""
 
 from __future__ import annotations
 
 import random
-from dataclasses import fields
+from dataclasses import MISSING, fields
 from typing import Any
 
 import pytest
 
 from engine import board, resolve
 from engine.resolution.mission import _SETUPS, _setup
-from engine.state import CrewMember, Mission, Ship, ThreatState, enlist, new_mission, new_ship, place_threat
+from engine.state import CrewMember, ThreatState, enlist, new_mission, new_ship, place_threat
 from engine.threats.catalog import base_cards
 
+# ThreatState's fields that the card sets, in the order of mission._Setup.state
+CARD_FIELDS = (
+    "card",
+    "health",
+    "speed",
+    "shield",
+    "visible",
+    "cryoshield",
+    "internal",
+    "immune",
+    "hides_far",
+    "program",
+)
 
-def test_place_threat_sets_every_field_as_the_class_does() -> None:
+
+def test_place_threat_sets_every_field() -> None:
     track = board.TRACKS["T3"]
     for card_id in base_cards():
         setup = _SETUPS.get(card_id) or _setup(card_id)
         zone = None if setup.card.internal else "blue"
-        args = (setup.state, 4, zone, track, (4, setup.internal_rank, setup.serious_rank, 2))
-        fast = place_threat(*args)
-        slow = ThreatState(*setup.state, *args[1:])
-        for f in fields(ThreatState):
-            assert getattr(fast, f.name) == getattr(slow, f.name), (card_id, f.name)
-        assert fast.routes is track.routes[setup.card.speed]
+        key = (4, setup.internal_rank, setup.serious_rank, 2)
+        token = place_threat(setup.state, 4, zone, track, key)
+        card_sets = dict(zip(CARD_FIELDS, setup.state, strict=True))
+        given = {**card_sets, "number": 4, "zone": zone, "track": track, "sort_key": key}
+        _built(token, {**given, "routes": track.routes[setup.card.speed]})
         # until it appears a token's containers are immutable: no rule can fill a shared one
-        for empty in (fast.stations, fast.slime, fast.stations_hit):
+        for empty in (token.stations, token.slime, token.stations_hit):
             assert not empty and not hasattr(empty, "append") and not hasattr(empty, "add")
 
 
@@ -55,34 +69,46 @@ def test_tokens_of_one_card_get_containers_of_their_own_when_they_appear(card_id
     assert mutable >= 1
 
 
-def _same_fields(fast: object, slow: object) -> None:
-    for f in fields(type(slow)):  # type: ignore[arg-type]
-        assert getattr(fast, f.name) == getattr(slow, f.name), f.name
+def _built(obj: Any, given: dict[str, Any]) -> None:
+    """Every field of a state object is set: to what the constructor was given, else to the
+    default written on the class (the classes have no __init__ that would fill them)."""
+    for f in fields(obj):
+        value = getattr(obj, f.name)  # AttributeError: the constructor forgot this field
+        if f.name in given:
+            assert value is given[f.name] or value == given[f.name], f.name
+        elif f.default is not MISSING:
+            assert value == f.default, f.name
+        else:
+            assert f.default_factory is not MISSING, f"{f.name}: not set by the constructor"
+            assert value == f.default_factory(), f.name
 
 
-def test_enlist_sets_every_field_as_the_class_does() -> None:
-    fast = enlist(2, "Ann", list("abc-abc-abc-"))
-    _same_fields(fast, CrewMember(2, "Ann", list("abc-abc-abc-")))
-    assert fast.delayed_turns is not enlist(2, "Ann", []).delayed_turns
+def test_enlist_sets_every_field() -> None:
+    actions = list("abc-abc-abc-")
+    crew = enlist(2, "Ann", actions)
+    _built(crew, {"index": 2, "name": "Ann", "actions": actions})
+    assert crew.delayed_turns is not enlist(2, "Ann", []).delayed_turns
 
 
-def test_new_ship_sets_every_field_as_the_class_does() -> None:
+def test_new_ship_sets_every_field() -> None:
     def parts() -> tuple[Any, ...]:
         return ({"red": 1}, {"red": 2}, {"red": 3}, {"red": 4}, {"red": []}, {"red": ["x"]}, {"upper_blue": "ready"})
 
-    fast = new_ship(*parts())
-    *head, depots = parts()
-    _same_fields(fast, Ship(*head, depots=depots))
+    ship = new_ship(*parts())
+    names = ("shields", "shield_cap", "reactors", "reactor_cap", "damage", "piles", "depots")
+    _built(ship, dict(zip(names, parts(), strict=True)))
     other = new_ship(*parts())
-    assert fast.multiplier is not other.multiplier and fast.observation_best is not other.observation_best
-    assert fast.lifts_used is not other.lifts_used and fast.broken is not other.broken
+    assert ship.multiplier is not other.multiplier and ship.observation_best is not other.observation_best
+    assert ship.lifts_used is not other.lifts_used and ship.broken is not other.broken
+    assert ship.cannon_damage is not other.cannon_damage
 
 
-def test_new_mission_sets_every_field_as_the_class_does() -> None:
+def test_new_mission_sets_every_field() -> None:
     ship = new_ship({}, {}, {}, {}, {}, {}, {})
     rng = random.Random(5)
-    fast = new_mission([], ship, [], rng, True)
-    _same_fields(fast, Mission([], ship, [], rng, True))
+    crew: list[CrewMember] = []
+    mission = new_mission(crew, ship, [], rng, True)
+    _built(mission, {"crew": crew, "ship": ship, "threats": [], "rng": rng, "log_enabled": True})
     other = new_mission([], ship, [], rng, False)
-    assert fast.systems_out is not other.systems_out and fast.externals is not other.externals
-    assert fast.events is not other.events and fast.on_board is not other.on_board
+    assert mission.systems_out is not other.systems_out and mission.externals is not other.externals
+    assert mission.events is not other.events and mission.on_board is not other.on_board
