@@ -146,6 +146,9 @@ class Track:
     # "движение"), so that moving a token is one table read (a move of `length` spaces or more
     # reaches Z from anywhere, so longer moves share that row: `routes_for`)
     routes: tuple[tuple[Route, ...], ...] = ()
+    # passed[space]: the X and Y spaces a token on `space` has passed (0 off the board): a token
+    # only ever moves toward the ship and does the X or Y of every one it reaches
+    passed: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
         marks: list[Letter | None] = [None] * (self.length + 1)
@@ -159,6 +162,10 @@ class Track:
             tuple(_route(marks, space, spaces) for space in range(self.length + 1)) for spaces in range(self.length + 1)
         )
         object.__setattr__(self, "routes", rows)
+        passed = [0] * (self.length + 1)
+        for space in range(self.length - 1, 0, -1):
+            passed[space] = passed[space + 1] + (marks[space] in ("X", "Y"))
+        object.__setattr__(self, "passed", tuple(passed))
 
     def routes_for(self, spaces: int) -> tuple[Route, ...]:
         """The routes of a move of `spaces` (a token's speed), from every space of the board."""

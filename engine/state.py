@@ -122,7 +122,6 @@ class ThreatState:
     fate: Literal["destroyed", "survived"] | None = None  # None while present
     fate_turn: int | None = None
     damage: int = 0
-    breakpoints: int = 0  # X/Y spaces passed (asteroids' break-up attack)
     attack_aura: int = 0  # Scout: + this to external threats' attacks while it is not destroyed
     aura_others_only: bool = False  # the attack aura spares the card itself
     shield_aura: int = 0  # Marauder: + this to every external threat's shield
@@ -141,6 +140,11 @@ class ThreatState:
     def set_speed(self, speed: int) -> None:
         self.speed = speed
         self.routes = self.track.routes_for(speed)
+
+    @property
+    def breakpoints(self) -> int:
+        """The X and Y spaces it has passed (the asteroids' break-up attack counts them)."""
+        return self.track.passed[self.position]
 
     @property
     def remaining_health(self) -> int:
@@ -170,7 +174,6 @@ def place_threat(
         t.fate,
         t.fate_turn,
         t.damage,
-        t.breakpoints,
         t.attack_aura,
         t.aura_others_only,
         t.shield_aura,
@@ -187,7 +190,7 @@ def place_threat(
 
 
 # What happens to a token, as it starts (ThreatState's defaults, in the order place_threat sets them).
-_FRESH = (0, False, None, None, 0, 0, 0, False, 0, False, None, NOT_YET, NOT_YET, 0, NOT_YET, 0, False)
+_FRESH = (0, False, None, None, 0, 0, False, 0, False, None, NOT_YET, NOT_YET, 0, NOT_YET, 0, False)
 
 
 def own_zone(t: ThreatState) -> Zone:

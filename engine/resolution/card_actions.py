@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from engine.board import ZONES, Route, neighbour, other_deck, zone_of
+from engine.board import ZONES, Crossing, neighbour, other_deck, zone_of
 from engine.resolution.crew_effects import delay, knock_out
 from engine.resolution.internal_threats import destroy, slimed
 from engine.resolution.ship_damage import damage_zone, threat_attack
@@ -460,19 +460,17 @@ def _steps(card: ThreatCard, op: Op) -> tuple[Step, ...]:
 def move_threat(m: Mission, t: ThreatState, spaces: int) -> None:
     """Move `spaces` toward the ship, acting on each X/Y/Z crossed (Z: the threat is survived).
     The threat actions step moves every token by its speed with `follow_route` directly."""
-    follow_route(m, t, t.track.routes_for(spaces)[t.position])
+    follow_route(m, t, *t.track.routes_for(spaces)[t.position])
 
 
-def follow_route(m: Mission, t: ThreatState, route: Route) -> None:
-    """Move along a route from the token's space (board.Track.routes): each lettered space
-    crossed or reached does the card's X, Y or Z there, in order; Z ends the token's life."""
+def follow_route(m: Mission, t: ThreatState, end: int, crossings: tuple[Crossing, ...]) -> None:
+    """Move along a route from the token's space (board.Track.routes: where the move ends and the
+    lettered spaces it crosses or reaches): each does the card's X, Y or Z there, in order; Z ends
+    the token's life."""
     start = t.position
-    end, crossings = route
     while crossings:
         for space, letter, left in crossings:
             t.position = space
-            if letter != "Z":
-                t.breakpoints += 1
             if m.log_enabled:
                 m.emit("threat_action", threat=t.card.id, number=t.number, letter=letter)
             for run, arg in t.program[letter]:

@@ -334,6 +334,10 @@ def build_result(m: Mission, log: bool) -> Result:
         from engine.log_text import describe
 
         entries = [LogEntry(**e, text=describe("en", e)) for e in m.events]
+    knocked_out = []
+    for p in m.crew:
+        if p.knocked_out:
+            knocked_out.append(p.name)
     taken = m.ship.damage
     damage = {"red": len(taken["red"]), "white": len(taken["white"]), "blue": len(taken["blue"])}  # board.ZONES
     if lost is not None and lost.zone is not None:
@@ -345,7 +349,7 @@ def build_result(m: Mission, log: bool) -> Result:
             "lost": None if lost is None else Lost(m.lost_turn, lost.cause),
             "damage": damage,
             "threats": outcomes,
-            "knocked_out": [p.name for p in m.crew if p.knocked_out],
+            "knocked_out": knocked_out,
             "disabled_battlebots": disabled_squads(m),
             "observation": observation_points(m.ship.observation_best),
             "score": Score() if lost is not None else Score(**score(m)),

@@ -53,8 +53,8 @@ def threat_actions(m: Mission) -> None:
     log = m.log_enabled
     for t in m.on_board:  # in token order
         if t.present:
-            route = t.routes[t.position]
-            if route[1] or log:
-                follow_route(m, t, route)
+            end, crossings = t.routes[t.position]
+            if crossings or log:
+                follow_route(m, t, end, crossings)
             else:  # no lettered space crossed or reached: just move
-                t.position = route[0]
+                t.position = end
