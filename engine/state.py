@@ -35,11 +35,21 @@ class ShipDestroyed(Exception):
     """Raised the moment the mission is lost; the turn loop stops there (rulebook §3.4, "уничтожение")."""
 
     def __init__(self, *, threat: str | None = None, zone: Zone | None = None) -> None:
+        # (Exception.__init__ is not called: `cause` is worked out when it is read, and most
+        # random missions end here.)
         self.threat = threat  # the card whose action destroyed the ship, or
         self.zone = zone  # the zone that needed a seventh damage token
-        # The result's `lost.cause`: a threat id or "zone <colour> destroyed" (the public contract).
-        self.cause: str = threat if threat is not None else f"zone {zone} destroyed"
-        super().__init__(self.cause)
+
+    @property
+    def cause(self) -> str:
+        """The result's `lost.cause`: a threat id or "zone <colour> destroyed" (the public contract)."""
+        return self.threat if self.threat is not None else f"zone {self.zone} destroyed"
+
+    def __str__(self) -> str:
+        return self.cause
+
+    def __repr__(self) -> str:
+        return f"ShipDestroyed({self.cause!r})"
 
 
 @dataclass(slots=True, init=False)
