@@ -326,7 +326,8 @@ class Mission:
     turn_counters: list[ThreatState] = NOT_YET  # reset at the end of each turn
     end_of_step: list[ThreatState] = NOT_YET  # Nemesis, asteroids
     slimes: list[ThreatState] = NOT_YET  # Slime: tokens that spread and delay
-    appearing: dict[int, list[ThreatState]] = field(default_factory=dict)  # by T+ turn
+    # Tokens appear in token order (§3.1: on their T+ turn): threats[next_token] is the next to come.
+    next_token: int = 0
     in_input_order: list[ThreatState] = NOT_YET  # the game's order, for the result (build_mission)
     # The tokens that have appeared, in token order (appear() adds them; gone ones stay, not
     # present): the per-turn loops walk these, not every card still to come (a list for speed).
@@ -386,7 +387,7 @@ def new_mission(
     m.lost_turn = 0
     m.attack_auras = m.shield_auras = m.multi_station = m.turn_counters = m.end_of_step = m.slimes = NOT_YET
     m.systems_out = {}
-    m.appearing = {}
+    m.next_token = 0
     m.in_input_order = NOT_YET
     m.on_board = []
     m.externals = []

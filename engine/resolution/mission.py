@@ -136,14 +136,6 @@ def build_mission(game: Game, *, log: bool = False) -> Mission:
     threats.sort(key=_token_order)  # token order, used by every "lowest number first" rule
     m = new_mission(crew, ship, threats, rng, log)
     m.in_input_order = in_input_order
-    appearing = m.appearing
-    number = 0
-    for t in threats:  # in token order, so each T+ number's tokens come in one run
-        if t.number != number:
-            number = t.number
-            appearing[number] = [t]
-        else:
-            appearing[number].append(t)
     if grouped:
         grouped.sort(key=_token_order)  # each group in token order too
         for t in grouped:
@@ -230,11 +222,14 @@ def _setup(card_id: str) -> _Setup:
 
 def play_one_turn(m: Mission, turn: int) -> None:
     m.turn = turn
-    appearing = m.appearing
-    if turn in appearing:
+    threats = m.threats  # in token order, so by T+ number
+    k = m.next_token
+    if k < len(threats) and threats[k].number == turn:
         m.step = "appear"
-        for t in appearing[turn]:
-            appear(m, t)
+        while k < len(threats) and threats[k].number == turn:
+            appear(m, threats[k])
+            k += 1
+        m.next_token = k
     m.step = "actions"
     play_turn(m)
     if m.multi_station:

@@ -16,7 +16,7 @@ def appear(m: Mission, t: ThreatState) -> None:
     """§3.1: the token goes on the first space of its track; internal ones also onto the ship."""
     t.appeared = True
     t.present = True
-    m.on_board.append(t)  # tokens appear in token order (build_mission's appearing lists)
+    m.on_board.append(t)  # tokens appear in token order (play_one_turn)
     t.position = t.track.length
     card = t.card
     if not card.internal:
