@@ -407,7 +407,7 @@ OPS: dict[str, OpSpec] = {
 }
 
 
-_RUN = {name: spec.run for name, spec in OPS.items()}  # one lookup less per op in move_threat
+_RUN = {name: spec.run for name, spec in OPS.items()}  # one lookup less per op run
 
 
 def run_op(m: Mission, t: ThreatState, op: Op) -> None:
