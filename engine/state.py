@@ -6,7 +6,7 @@ validated `Game`, mutated turn by turn by engine.resolution, and read once for t
 
 from __future__ import annotations
 
-import random
+import _random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeAlias
@@ -310,7 +310,7 @@ class Mission:
     crew: list[CrewMember]
     ship: Ship
     threats: list[ThreatState]
-    rng: random.Random
+    rng: _random.Random  # the mission's seeded generator (mission.seeded_random)
     log_enabled: bool = False
     events: list[dict[str, Any]] = field(default_factory=list)
     turn: int = 0
@@ -370,7 +370,7 @@ class Mission:
 
 
 def new_mission(
-    crew: list[CrewMember], ship: Ship, threats: list[ThreatState], rng: random.Random, log: bool
+    crew: list[CrewMember], ship: Ship, threats: list[ThreatState], rng: _random.Random, log: bool
 ) -> Mission:
     """A mission before turn 1, its threats in token order.  Every field is set here, the rest to
     the class's defaults (a test checks each one)."""

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import _random
 import itertools
-import random
 from collections.abc import Callable
 from collections.abc import Set as AbstractSet
 from operator import attrgetter
@@ -148,17 +147,14 @@ def build_mission(game: Game, *, log: bool = False) -> Mission:
     return m
 
 
-def seeded_random(seed: int) -> random.Random:
-    """`random.Random(seed)` for an int seed, in the same state, for half the cost: the class's
-    Python-level __init__ and seed() end in one C-level seeding, called here directly (and
-    gauss_next cleared, as __init__ does).  A test compares the states."""
-    rng = random.Random.__new__(random.Random)
-    _c_seed(rng, seed)
-    rng.gauss_next = None  # type: ignore[attr-defined]  # (not in the stubs; __init__ sets it)
-    return rng
+def seeded_random(seed: int) -> _random.Random:
+    """The Mersenne Twister of `random.Random(seed)`, in the same state and drawing the same
+    numbers: `_random.Random` is the C generator that random.Random is built on, and setup draws
+    only `getrandbits` from it (random.Random's own __init__ and seed() are Python frames around
+    the same C seeding).  A test compares the two."""
+    return _random.Random(seed)
 
 
-_c_seed = _random.Random.seed
 _ORDER_COUNT = len(_TOKEN_ORDERS)
 _DEPOTS_READY: dict[Station, Literal["ready", "disabled"] | None] = dict.fromkeys(board.BATTLEBOT_DEPOTS, "ready")
 _ORDER_BITS = _ORDER_COUNT.bit_length()
