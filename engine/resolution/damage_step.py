@@ -21,15 +21,15 @@ from engine.vocab import Station, Weapon
 class Volley:
     """Everything the weapons of one damage step aimed at, before any damage is placed.
 
-    A plain class with its defaults on the class and no __init__ to run (a dataclass's costs a
-    Python frame per damage step); `aim` gives each volley its own `totals` (and `weapons` when
-    the log is kept)."""
+    A slotted class with no __init__ to run (a dataclass's costs a Python frame per damage step):
+    `aim` sets every field."""
 
+    __slots__ = ("behemoth_pilot", "pulse_fired", "rocket_hit_juggernaut", "totals", "weapons")
     totals: dict[ThreatState, int]  # damage aimed at each threat, in the order first aimed at
-    weapons: dict[ThreatState, list[Weapon]] | None = None  # for the log: what hit each threat
-    pulse_fired: bool = False
-    behemoth_pilot: tuple[CrewMember, ThreatState] | None = None  # the pilot and the Behemoth hit
-    rocket_hit_juggernaut: ThreatState | None = None
+    weapons: dict[ThreatState, list[Weapon]] | None  # for the log: what hit each threat
+    pulse_fired: bool
+    behemoth_pilot: tuple[CrewMember, ThreatState] | None  # the pilot and the Behemoth hit
+    rocket_hit_juggernaut: ThreatState | None
 
     def add(self, t: ThreatState, weapon: Weapon, damage: int) -> None:
         totals = self.totals
@@ -90,8 +90,9 @@ def aim(m: Mission, *, weapons: bool = True) -> Volley:
     volley = Volley()
     totals: dict[ThreatState, int] = {}
     volley.totals = totals
-    if m.log_enabled:
-        volley.weapons = {}
+    volley.weapons = {} if m.log_enabled else None
+    volley.pulse_fired = False
+    volley.behemoth_pilot = volley.rocket_hit_juggernaut = None
     externals = m.externals  # in token order
     if weapons:
         for st, bonus in ship.cannons.items():
