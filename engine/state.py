@@ -26,6 +26,7 @@ Program: TypeAlias = dict[Letter, tuple[Step, ...]]
 # object's own C constructor, and stores every field.  Setup builds some twenty of these objects a
 # mission, and the dataclass __init__ (or object.__new__(cls)) costs about twice as much.  The
 # defaults written on the fields are what those functions set; a test checks every field.
+
 # An empty container no rule may fill: what a list or set field holds until the object it belongs
 # to needs one of its own (typed Any so that it can stand for the list or set it will become).
 NOT_YET: Any = ()
@@ -148,6 +149,7 @@ class ThreatState:
     present: bool = False  # on its track and still a threat; kept by appear() and Mission.retire()
 
     def set_speed(self, speed: int) -> None:
+        """A new speed, and the routes of moves that long (a card's X/Y may speed it up)."""
         self.speed = speed
         self.routes = self.track.routes_for(speed)
 
