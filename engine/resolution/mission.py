@@ -220,11 +220,14 @@ def play_one_turn(m: Mission, turn: int) -> None:
     m.turn = turn
     threats = m.threats  # in token order, so by T+ number
     k = m.next_token
-    if k < len(threats) and threats[k].number == turn:
+    n = len(threats)
+    if k < n and threats[k].number == turn:
         m.step = "appear"
-        while k < len(threats) and threats[k].number == turn:
+        while True:
             appear(m, threats[k])
             k += 1
+            if k == n or threats[k].number != turn:
+                break
         m.next_token = k
     m.step = "actions"
     play_turn(m)
