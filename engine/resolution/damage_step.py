@@ -73,7 +73,7 @@ def damage_step(m: Mission, *, weapons: bool = True) -> None:
     ship = m.ship
     if not ship.rocket_in_flight and (not weapons or (not ship.cannons and ship.in_space is None)):
         return  # nothing fires this turn
-    volley = aim(m, weapons=weapons)
+    volley = aim(m, weapons)
     if volley.totals:
         destroyed = apply_hits(m, volley)
         after_step(m, volley, destroyed)
@@ -84,7 +84,7 @@ def damage_step(m: Mission, *, weapons: bool = True) -> None:
     ship.cannons.clear()
 
 
-def aim(m: Mission, *, weapons: bool = True) -> Volley:
+def aim(m: Mission, weapons: bool = True) -> Volley:
     """Targeting (§3.3): cannons, the rocket in flight and the interceptors pick their targets."""
     ship = m.ship
     volley = Volley()
