@@ -416,8 +416,8 @@ def run_op(m: Mission, t: ThreatState, op: Op) -> None:
 
 # --- cards' X/Y/Z as prepared steps ----------------------------------------------------------------
 # A step is an op's function and the argument it takes: the op itself, or for the commonest op
-# (a fixed attack on the card's own zone) its parameters read once per card instead of on every
-# letter a token crosses.
+# (a fixed attack) `threat_attack` with its parameters read once per card instead of on every
+# letter a token crosses.  A token keeps its card's program (ThreatState.program).
 _PROGRAMS: dict[str, tuple[ThreatCard, Program]] = {}
 
 
