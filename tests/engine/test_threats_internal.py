@@ -159,6 +159,31 @@ def test_I1_06_hacked_shields_system_stays_broken_after_z() -> None:
     assert reactors(m)[0] == 3 and shields(m)[0] == 0
 
 
+def test_I1_06_a_new_malfunction_on_a_system_broken_for_good_is_repaired_there() -> None:
+    """§3.2 "ремонт" and §3.4: the first Hacked Shields (red) reaches Z in turn 7 and breaks upper
+    red's B for good; a second one appears in turn 8 on the same system.  B there repairs the new
+    malfunction (3 repairs, turns 9-11); once it is gone, B in turn 12 does nothing."""
+    m = start(game([inn("I1-06", 1), inn("I1-06", 8)], "<" + "-" * 7 + "bbbb", keeper=True))
+    play(m, 8)
+    first, second = threat(m, "I1-06", 0), threat(m, "I1-06", 1)
+    assert first.fate == "survived" and second.present
+    play(m, 11)
+    assert second.fate == "destroyed" and second.fate_turn == 11
+    assert [e["turn"] for e in events(m, "threat_hit", threat="I1-06")] == [9, 10, 11]
+    play(m, 12)
+    assert [e["turn"] for e in events(m, "no_effect", reason="system_broken")] == [12]
+    assert not events(m, "energy", player="P0")
+
+
+def test_two_malfunctions_on_one_system_the_lowest_number_is_repaired_first() -> None:
+    """§3.2 "ремонт": Power System Overload (T+1) and Overheated Reactor (T+2) both cover lower
+    white's B; B there in turn 2 repairs the one with the lower number, and refuels nothing."""
+    m = start(game([inn("SI2-03", 1), inn("I2-06", 2)], "^b" + "-" * 10, keeper=True))
+    play(m, 2)
+    assert threat(m, "SI2-03").damage == 1 and threat(m, "I2-06").damage == 0
+    assert not events(m, "refuel")
+
+
 def test_I1_07_unstable_warheads_health_is_rockets_aboard() -> None:
     """§7.2 Нестабильные боеголовки / decision 10: one health per rocket aboard when it appears (the rocket
     in flight does not count); Z 3 x remaining health in blue.  Rocket fired t2, T+3: Z turn 7."""
