@@ -247,9 +247,6 @@ class Ship:
     cannon_damage: dict[Station, int] = field(default_factory=board.CANNON_DAMAGE.copy)
     pulse_reach: int = board.RANGE_END[board.PULSE_RANGE]
 
-    def has_token(self, zone: Zone, token: DamageTokenKind) -> bool:
-        return token in self.damage[zone]
-
     def weaken_cannon(self, zone: Zone, token: DamageTokenKind) -> None:
         """A cannon damage token (§3.4, damage tokens): the laser of that deck in the zone deals 1
         less; in white the lower-cannon token shortens the pulse cannon's reach to range 1."""

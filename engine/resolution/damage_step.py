@@ -123,10 +123,7 @@ def aim(m: Mission, weapons: bool = True) -> Volley:
                 ):
                     target = t
             if target is not None:
-                damage = ship.cannon_damage[st] + bonus
-                totals[target] = totals[target] + damage if target in totals else damage  # add(), inline
-                if volley.weapons is not None:
-                    volley.weapons.setdefault(target, []).append(weapon)
+                volley.add(target, weapon, ship.cannon_damage[st] + bonus)
             elif m.log_enabled:
                 m.emit("no_target", weapon=weapon, zone=zone)
 

@@ -72,9 +72,9 @@ def threat_attack(m: Mission, t: ThreatState, attack: Attack) -> None:
 
 def damage_zone(m: Mission, zone: Zone, points: int, source: str) -> None:
     """Draw `points` damage tokens in `zone`, applying each token's effect as it is drawn: a shield
-    or reactor token lowers that system's capacity, a cannon token weakens a cannon (Ship.weaken_cannon) (a lift token
-    is read where it matters; a structural token has no effect).  `source`: the card that did the
-    damage."""
+    or reactor token lowers that system's capacity, a cannon token weakens a cannon
+    (`Ship.weaken_cannon`); a lift token is read where it matters (`lift_damaged`) and a
+    structural token has no effect.  `source`: the card that did the damage."""
     ship = m.ship
     pile = ship.piles[zone]
     taken = ship.damage[zone]

@@ -38,6 +38,8 @@ def test_carried_tokens_lie_on_the_ship_and_leave_the_pile() -> None:
 
 
 def test_carried_cannon_tokens_weaken_the_cannons_from_the_start() -> None:
+    """§6.2: unrepaired damage tokens lie in their zone at the start of the next mission and act as
+    in a single mission: a cannon token weakens its laser, white's lower one the pulse range."""
     ship = ship_with({"damage": {"red": ["upper_cannon", "lower_cannon"], "white": ["lower_cannon"]}})
     assert ship.cannon_damage == {
         "upper_red": 4 - 1,
