@@ -242,7 +242,7 @@ class Ship:
     multiplier: dict[Zone, int] = field(default_factory=dict.fromkeys(board.ZONES, 1).copy)
     contaminated_entry: dict[Station, str] = field(default_factory=dict)  # Contamination after Z: its card id
     in_space: CrewMember | None = None  # only one crew member may fly the interceptors
-    # The cannons as damage tokens have left them (ship_damage.weaken_cannon): what each station's
+    # The cannons as damage tokens have left them (weaken_cannon, below): what each station's
     # cannon deals, and the farthest space the pulse cannon reaches.
     cannon_damage: dict[Station, int] = field(default_factory=board.CANNON_DAMAGE.copy)
     pulse_reach: int = board.RANGE_END[board.PULSE_RANGE]
