@@ -188,12 +188,13 @@ def _route(marks: list[Letter | None], start: int, spaces: int) -> Route:
     return at, tuple(crossings)
 
 
-def distance(space: int) -> int:
-    """Range 1 = the five spaces nearest the ship, range 2 the next five, range 3 the rest."""
-    return 1 if space <= 5 else 2 if space <= 10 else 3
-
-
+# Range 1 = the five spaces nearest the ship, range 2 the next five, range 3 the rest.
 RANGE_END = (0, 5, 10, 1 << 30)  # RANGE_END[r]: the farthest space at range r (so `distance(s) <= r`)
+
+
+def distance(space: int) -> int:
+    """The range of a space (RANGE_END's bounds)."""
+    return 1 if space <= RANGE_END[1] else 2 if space <= RANGE_END[2] else 3
 
 
 TRACKS: dict[TrackId, Track] = {

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from engine import resolve
+from engine import board, resolve
 from engine.model import Game
 from engine.resolution.mission import build_mission, final_turn, play_one_turn
 from engine.resolution.scoring import score
@@ -57,6 +57,15 @@ def test_3_3_pulse_cannon_hits_everything_at_range_1_and_2_only() -> None:
     m = mission_after(data, 2)
     hits = [(e["threat"], e["damage"]) for e in kinds(m, "threat_damage")]
     assert hits == [("E1-09", 1)]  # Amoeba at 10 (range 2) is hit; Meteoroid at 11 (range 3) is not
+
+
+def test_1_ranges_are_five_spaces_each_and_the_rest() -> None:
+    """§1: range 1 is the five spaces nearest the ship, range 2 the next five, range 3 the rest;
+    RANGE_END (the weapons' reach) and distance() agree on every space of the longest track."""
+    longest = max(t.length for t in board.TRACKS.values())
+    assert [board.distance(s) for s in (1, 5, 6, 10, 11, longest)] == [1, 1, 2, 2, 3, 3]
+    for r in (1, 2, 3):
+        assert all((board.distance(s) <= r) == (s <= board.RANGE_END[r]) for s in range(1, longest + 1))
 
 
 def test_3_3_lower_cannon_token_in_white_shrinks_the_pulse_range_to_1() -> None:
