@@ -18,12 +18,35 @@ FALLBACK = "en"
 
 @cache
 def catalogue(lang: str) -> dict[str, str]:
+    """Every string of `lang`: `locales/<lang>.json` merged with each area's `locales/<area>/<lang>.json`.
+
+    Why areas: each feature keeps its strings in a file of its own, so two features landing at
+    once never edit the same lines; a key defined twice is a mistake that a test reports
+    (`catalogue_sources`)."""
+    merged: dict[str, str] = {}
+    for _source, data in catalogue_sources(lang):
+        for key, value in data.items():
+            merged.setdefault(key, value)
+    return merged
+
+
+def catalogue_sources(lang: str) -> list[tuple[str, dict[str, str]]]:
+    """(file name, its strings) for every locale file of `lang`, the main file first."""
+    root = resources.files("bot").joinpath("locales")
+    found: list[tuple[str, dict[str, str]]] = []
+    candidates = [root.joinpath(f"{lang}.json")]
     try:
-        text = resources.files("bot").joinpath("locales", f"{lang}.json").read_text(encoding="utf-8")
+        areas = sorted((entry for entry in root.iterdir() if entry.is_dir()), key=lambda entry: entry.name)
     except (FileNotFoundError, OSError):
-        return {}
-    data: dict[str, str] = json.loads(text)
-    return data
+        areas = []
+    candidates += [area.joinpath(f"{lang}.json") for area in areas]
+    for path in candidates:
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (FileNotFoundError, OSError):
+            continue
+        found.append((str(path), json.loads(text)))
+    return found
 
 
 def t(lang: str, key: str, /, **params: Any) -> str:

@@ -86,3 +86,21 @@ def test_locales_only_use_english_keys() -> None:
         assert set(catalogue(lang)) == english, lang  # complete, and nothing English lacks
     assert t("cs", "lobby.full", n=5) == "Posádka je plná (5 hráčů)."
     assert t("de", "lobby.full", n=5) == "The crew is full (5 players)."  # unknown language: English
+
+
+def test_locale_areas_never_define_a_key_twice() -> None:
+    """Each area's strings live in `bot/locales/<area>/<lang>.json`; a key in two files is a mistake
+    (the first file would silently win), and every area exists in every language."""
+    from bot.i18n import catalogue_sources
+
+    areas_by_lang: dict[str, set[str]] = {}
+    for lang in ("en", "ru", "cs", "sk"):
+        seen: dict[str, str] = {}
+        names: set[str] = set()
+        for source, data in catalogue_sources(lang):
+            names.add(source.rsplit("/", 2)[-2] if source.count("/") else source)
+            for key in data:
+                assert key not in seen, f"{lang}: {key} in {seen.get(key)} and {source}"
+                seen[key] = source
+        areas_by_lang[lang] = names
+    assert areas_by_lang["ru"] == areas_by_lang["cs"] == areas_by_lang["sk"] == areas_by_lang["en"]
