@@ -17,6 +17,8 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.platform import components
+
 log = logging.getLogger(__name__)
 
 APOLOGY: dict[str, str] = {
@@ -42,14 +44,12 @@ def language_of(interaction: discord.Interaction, default: str = "en") -> str:
 
 
 def flight_of(interaction: discord.Interaction) -> str | None:
-    """The flight id in a component's custom id (`sa:<flight>:...`), when there is one."""
+    """The flight id in a component's custom id (a registered kind with a `flight` part), when
+    there is one."""
     data: Any = getattr(interaction, "data", None) or {}
     custom_id = data.get("custom_id") if isinstance(data, dict) else None
-    if isinstance(custom_id, str) and custom_id.startswith("sa:"):
-        parts = custom_id.split(":")
-        if len(parts) > 1 and parts[1]:
-            return parts[1]
-    return None
+    parsed = components.parse(custom_id) if isinstance(custom_id, str) else None
+    return parsed[1].get("flight") if parsed is not None else None
 
 
 def _default_language(interaction: discord.Interaction) -> str:

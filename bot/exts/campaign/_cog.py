@@ -23,6 +23,7 @@ from discord.ext import commands, tasks
 
 from bot.exts.campaign._render import (
     ID_TEMPLATE,
+    KIND,
     SELECT_TEMPLATE,
     repair_embed,
     repair_from_value,
@@ -35,6 +36,7 @@ from bot.exts.campaign._text import tx
 from bot.exts.hosting.gate import serves
 from bot.exts.hosting.server_settings import server_language
 from bot.i18n import t
+from bot.platform.components import handles
 from bot.storage.base import ChannelBusy
 from bot.storage.platform import CampaignRecord, ScheduleRecord
 from bot.text import user_text
@@ -49,6 +51,7 @@ log = logging.getLogger(__name__)
 NO_PINGS = discord.AllowedMentions.none()
 
 
+@handles(KIND)
 class CampaignButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ID_TEMPLATE):
     def __init__(self, custom_id: str, *, label: str | None = None, row: int | None = None) -> None:
         super().__init__(discord.ui.Button(custom_id=custom_id, label=label, row=row))
@@ -63,6 +66,7 @@ class CampaignButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ID
         await _cog(interaction).on_press(interaction, self.custom_id, [])
 
 
+@handles(KIND)
 class CampaignSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELECT_TEMPLATE):
     def __init__(
         self, custom_id: str, options: list[discord.SelectOption] | None = None, placeholder: str | None = None

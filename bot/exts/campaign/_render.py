@@ -7,27 +7,31 @@ server's language (strings in _text.py).
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import discord
 
 from bot.exts.campaign._text import option_label, tx
 from bot.i18n import t, threat_name
+from bot.platform import components
+from bot.platform.components import Components
 from engine.campaign.repairs import Repair
 from engine.campaign.scoring import CampaignScore
 from engine.campaign.session import CampaignSession
 from engine.campaign.vote import CONTINUE_CAUTION, DIFFICULTY_CAUTION
 
-ID_TEMPLATE = r"sa-camp:(?P<channel>\d{1,21}):(?P<what>common|serious|continue|repair):(?P<value>[a-z_.\-]{1,40})"
-SELECT_TEMPLATE = r"sa-camp:(?P<channel>\d{1,21}):(?P<what>repairmenu):(?P<value>-)"
+KIND = components.register(
+    "sa-camp",
+    {"channel": r"\d{1,21}", "what": "common|serious|continue|repair|repairmenu", "value": r"[a-z_.\-]{1,40}"},
+    summary="a campaign's vote buttons and repair menu",
+    example=("123456789012345678", "common", "white"),
+)
+ID_TEMPLATE = KIND.pattern(what="common|serious|continue|repair")
+SELECT_TEMPLATE = KIND.pattern(what="repairmenu", value="-")
 
 
 def campaign_id(channel_id: int, what: str, value: str) -> str:
-    value_id = f"sa-camp:{channel_id}:{what}:{value}"
-    if not (re.fullmatch(ID_TEMPLATE, value_id) or re.fullmatch(SELECT_TEMPLATE, value_id)):
-        raise ValueError(f"not a campaign id: {value_id!r}")
-    return value_id
+    return KIND.make(channel_id, what, value)
 
 
 def repair_value(repair: Repair) -> str:
@@ -77,7 +81,7 @@ def _voters(session: CampaignSession) -> set[str]:
 
 
 def vote_view(lang: str, session: CampaignSession, channel_id: int, button: Any) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
+    view = Components()
     for row, kind in enumerate(session.vote_kinds()):
         for option in _options(kind):
             label = f"{tx(lang, f'label.{kind}')}: {option_label(lang, kind, option)}"
@@ -108,7 +112,7 @@ def repair_embed(lang: str, session: CampaignSession) -> discord.Embed:
 
 
 def repair_view(lang: str, session: CampaignSession, channel_id: int, select: Any) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
+    view = Components()
     options = [
         discord.SelectOption(label=repair_label(lang, r)[:100], value=repair_value(r))
         for r in session.repair_choices()[:25]

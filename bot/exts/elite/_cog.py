@@ -40,6 +40,8 @@ from bot.exts.elite._session import Session
 from bot.exts.elite._voicelink import VoiceLink
 from bot.exts.hosting.gate import serves
 from bot.exts.hosting.server_settings import server_language
+from bot.platform import components
+from bot.platform.components import Components, handles
 from bot.text import user_text
 from engine.elite.activation import HeroRoll
 from engine.elite.datapack import AlienAbility, DataPack, PackError, load_pack, pack_json_schema
@@ -129,7 +131,7 @@ class HeroPicker(discord.ui.View):
         await self.cog.begin(interaction, config, self.lang)
 
 
-class ControlView(discord.ui.View):
+class ControlView(Components):
     """The status message's buttons; each one is a step of the director."""
 
     def __init__(self, cog: EliteCog, channel_id: int, lang: Language) -> None:
@@ -152,13 +154,20 @@ class ControlView(discord.ui.View):
             self.add_item(EliteButton(action, channel_id, label=label, style=style, row=row))
 
 
-class EliteButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"elite:(?P<action>[a-z]+):(?P<channel>\d+)"
-):
+KIND = components.register(
+    "elite",
+    {"action": "[a-z]+", "channel": r"\d{1,21}"},
+    summary="the ELITE status message's controls and the Rejoin voice button",
+    example=("next", "123456789012345678"),
+)
+
+
+@handles(KIND)
+class EliteButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=KIND.pattern()):
     """A status-message button, routed by its custom id, so a click is answered even after a restart."""
 
     def __init__(self, action: str, channel_id: int, **button: Any) -> None:
-        super().__init__(discord.ui.Button(custom_id=f"elite:{action}:{channel_id}", **button))
+        super().__init__(discord.ui.Button(custom_id=KIND.make(action, channel_id), **button))
         self.action, self.channel_id = action, channel_id
 
     @classmethod

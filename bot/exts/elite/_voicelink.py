@@ -23,6 +23,7 @@ from bot.exts.elite._i18n import ui
 from bot.exts.elite._session import Session
 from bot.exts.elite._voice import EliteVoice, Speech
 from bot.exts.hosting.server_settings import load_settings
+from bot.platform.components import Components
 from engine.elite.texts import TEXTS, call_text, text
 from engine.elite.timer import ALL_CALLS
 from voice.music_bed import MusicBed
@@ -182,7 +183,7 @@ class VoiceLink:
     def rejoin_view(self, session: Session) -> discord.ui.View:
         from bot.exts.elite._cog import EliteButton
 
-        view = discord.ui.View(timeout=None)
+        view = Components()
         label = ui(session.lang, "voice.rejoin")
         view.add_item(EliteButton("voice", session.channel_id, label=label, style=discord.ButtonStyle.primary))
         return view

@@ -15,6 +15,7 @@ import discord
 
 from bot.errors import report_interaction_error
 from bot.exts.mission import _ids
+from bot.platform.components import Components, handles
 
 if TYPE_CHECKING:
     from bot.exts.mission._cog import MissionCog
@@ -37,6 +38,7 @@ async def _route(interaction: discord.Interaction, custom_id: str, values: list[
         await report_interaction_error(interaction, exc, flight_id=parsed.flight)
 
 
+@handles(_ids.KIND)
 class FlightButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=_ids.BUTTON_TEMPLATE):
     """Any button of a lobby, flight deck or hand."""
 
@@ -69,6 +71,7 @@ class FlightButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=_ids
         await _route(interaction, self.custom_id, [])
 
 
+@handles(_ids.KIND)
 class FlightSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=_ids.SELECT_TEMPLATE):
     """Any string select of a lobby or hand; the chosen values travel in the interaction."""
 
@@ -114,13 +117,11 @@ def interaction_values(interaction: discord.Interaction) -> list[str]:
 
 
 def view_of(*items: discord.ui.Item[Any]) -> discord.ui.View:
-    """A View that is only a container for DynamicItems, with no timeout.
+    """A View that is only a container for DynamicItems, with no timeout; built as the platform's
+    `Components`, which raises on a custom id used twice in the message (Discord would refuse it).
 
     Routing happens through the DynamicItem templates, not through stored View objects: a view
     made only of dynamic items is "fully dynamic", so discord.py keeps no per-message state for it
     and every posted hand costs nothing in memory.
     """
-    view = discord.ui.View(timeout=None)
-    for item in items:
-        view.add_item(item)
-    return view
+    return Components(*items)

@@ -4,16 +4,18 @@ Why: nothing about a flight lives in a View object, so a click after a restart (
 posted hours ago) is routed by parsing this string and reading the flight from the store
 (avrae's pattern).  Hand actions put the owning player's id first in `<arg>` so a click on a
 hand that is not yours is recognised, even though Discord shows ephemeral hands only to their
-owner.  Ids stay under Discord's 100-character limit by construction (checked in `make`).
+owner.  Ids stay under Discord's 100-character limit by construction: `make` builds them through the platform's
+registry (bot/platform/components.py), which checks each id against its pattern and the limit.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
+from bot.platform import components
+from bot.platform.components import ComponentIdError
+
 PREFIX = "sa"
-MAX_LEN = 100
 
 # Actions carried by buttons and by selects are disjoint, so the two DynamicItem templates never
 # both claim one custom id.
@@ -40,10 +42,16 @@ SELECT_ACTIONS: tuple[str, ...] = (
 )
 
 _FLIGHT = r"[0-9a-f]{8}"
+MAX_LEN = components.MAX_LEN
 _ARG = r"[A-Za-z0-9_.\-]{0,80}"
-BUTTON_TEMPLATE = rf"{PREFIX}:(?P<flight>{_FLIGHT}):(?P<action>{'|'.join(BUTTON_ACTIONS)}):(?P<arg>{_ARG})"
-SELECT_TEMPLATE = rf"{PREFIX}:(?P<flight>{_FLIGHT}):(?P<action>{'|'.join(SELECT_ACTIONS)}):(?P<arg>{_ARG})"
-_ANY = re.compile(rf"{PREFIX}:(?P<flight>{_FLIGHT}):(?P<action>[a-z]+):(?P<arg>{_ARG})")
+KIND = components.register(
+    PREFIX,
+    {"flight": _FLIGHT, "action": "[a-z]+", "arg": _ARG},
+    summary="a flight's lobby, flight deck and hands",
+    example=("0123abcd", "join", "-"),
+)
+BUTTON_TEMPLATE = KIND.pattern(action="|".join(BUTTON_ACTIONS))
+SELECT_TEMPLATE = KIND.pattern(action="|".join(SELECT_ACTIONS))
 
 
 @dataclass(frozen=True)
@@ -70,16 +78,10 @@ class ComponentId:
 def make(flight: str, action: str, *args: object) -> str:
     """Build an id; `args` are joined with '.', an empty tail becomes '-'."""
     if action not in BUTTON_ACTIONS and action not in SELECT_ACTIONS:
-        raise ValueError(f"unknown component action {action!r}")
-    arg = ".".join(str(a) for a in args) if args else "-"
-    value = f"{PREFIX}:{flight}:{action}:{arg}"
-    if len(value) > MAX_LEN or not _ANY.fullmatch(value):
-        raise ValueError(f"custom id {value!r} is not valid")
-    return value
+        raise ComponentIdError(f"unknown component action {action!r}")
+    return KIND.make(flight, action, ".".join(str(a) for a in args) if args else "-")
 
 
 def parse(custom_id: str) -> ComponentId | None:
-    match = _ANY.fullmatch(custom_id)
-    if match is None:
-        return None
-    return ComponentId(match["flight"], match["action"], match["arg"])
+    parts = KIND.parse(custom_id)
+    return ComponentId(parts["flight"], parts["action"], parts["arg"]) if parts else None

@@ -14,6 +14,7 @@ import discord
 from bot.errors import report_interaction_error
 from bot.exts.mission._components import FlightButton, FlightSelect
 from bot.exts.replay import _ids
+from bot.platform.components import handles
 
 
 async def _route(interaction: discord.Interaction, custom_id: str, values: list[str]) -> None:
@@ -29,11 +30,13 @@ async def _route(interaction: discord.Interaction, custom_id: str, values: list[
         await report_interaction_error(interaction, exc, flight_id=parsed.flight)
 
 
+@handles(_ids.KIND)
 class ReplayButton(FlightButton, template=_ids.BUTTON_TEMPLATE):
     async def callback(self, interaction: discord.Interaction) -> None:
         await _route(interaction, self.custom_id, [])
 
 
+@handles(_ids.KIND)
 class ReplaySelect(FlightSelect, template=_ids.SELECT_TEMPLATE):
     async def callback(self, interaction: discord.Interaction) -> None:
         await _route(interaction, self.custom_id, list(self.item.values))

@@ -7,13 +7,13 @@ a replay posted last week, or after a restart, is parsed here and served from th
 
 from __future__ import annotations
 
-import re
-
 from bot.exts.mission._ids import ComponentId
+from bot.platform import components
+from bot.platform.components import ComponentIdError
 
 ReplayId = ComponentId  # the same shape (flight, action, arg, parts); str() is the mission's, unused here
 PREFIX = "sr"
-MAX_LEN = 100
+MAX_LEN = components.MAX_LEN
 
 BUTTON_ACTIONS: tuple[str, ...] = (
     "turn",  # replay: show snapshot <arg> (0 = before turn 1 ... last = the end)
@@ -33,25 +33,24 @@ SELECT_ACTIONS: tuple[str, ...] = (
 )
 LEGACY_ACTIONS = frozenset({"flip", "clear", "wturn", "wcard"})
 
-_FLIGHT = r"[0-9a-f]{8}"
-_ARG = r"[A-Za-z0-9_.\-]{0,80}"
-BUTTON_TEMPLATE = rf"{PREFIX}:(?P<flight>{_FLIGHT}):(?P<action>{'|'.join(BUTTON_ACTIONS)}):(?P<arg>{_ARG})"
-SELECT_TEMPLATE = rf"{PREFIX}:(?P<flight>{_FLIGHT}):(?P<action>{'|'.join(SELECT_ACTIONS)}):(?P<arg>{_ARG})"
-_ANY = re.compile(rf"{PREFIX}:(?P<flight>{_FLIGHT}):(?P<action>[a-z]+):(?P<arg>{_ARG})")
+KIND = components.register(
+    PREFIX,
+    {"flight": r"[0-9a-f]{8}", "action": "[a-z]+", "arg": r"[A-Za-z0-9_.\-]{0,80}"},
+    summary="/replay's turn buttons, the result post's pictures, /whatif's editor",
+    example=("0123abcd", "turn", "0.first"),
+)
+BUTTON_TEMPLATE = KIND.pattern(action="|".join(BUTTON_ACTIONS))
+SELECT_TEMPLATE = KIND.pattern(action="|".join(SELECT_ACTIONS))
 
 
 def make(flight: str, action: str, *args: object) -> str:
     if action not in BUTTON_ACTIONS and action not in SELECT_ACTIONS:
-        raise ValueError(f"unknown replay action {action!r}")
-    arg = ".".join(str(a) for a in args) if args else "-"
-    value = f"{PREFIX}:{flight}:{action}:{arg}"
-    if len(value) > MAX_LEN or not _ANY.fullmatch(value):
-        raise ValueError(f"custom id {value!r} is not valid")
-    return value
+        raise ComponentIdError(f"unknown replay action {action!r}")
+    return KIND.make(flight, action, ".".join(str(a) for a in args) if args else "-")
 
 
 def parse(custom_id: str) -> ReplayId | None:
-    match = _ANY.fullmatch(custom_id)
-    if match is None or match["action"] not in (*BUTTON_ACTIONS, *SELECT_ACTIONS):
+    parts = KIND.parse(custom_id)
+    if parts is None or parts["action"] not in (*BUTTON_ACTIONS, *SELECT_ACTIONS):
         return None
-    return ReplayId(match["flight"], match["action"], match["arg"])
+    return ReplayId(parts["flight"], parts["action"], parts["arg"])

@@ -17,6 +17,8 @@ import discord
 from bot.exts.hosting.server_settings import server_language
 from bot.exts.stats import queries
 from bot.exts.stats._text import tx
+from bot.platform import components
+from bot.platform.components import Components, handles
 from bot.storage.features import FeatureStorage
 from bot.text import user_text
 
@@ -24,17 +26,24 @@ log = logging.getLogger(__name__)
 
 NO_PINGS = discord.AllowedMentions.none()
 _DIFF = r"white|mixed|yellow|-"
-BOARD_TEMPLATE = (
-    r"sa-board:(?P<kind>[fc]):(?P<scope>[gp]):(?P<page>\d{1,6}):"
-    rf"(?P<mission>[A-Za-z0-9_.\-]{{1,40}}):(?P<normal>{_DIFF}):(?P<serious>{_DIFF})"
+KIND = components.register(
+    "sa-board",
+    {
+        "kind": "[fc]",
+        "scope": "[gp]",
+        "page": r"\d{1,6}",
+        "mission": r"[A-Za-z0-9_.\-]{1,40}",
+        "normal": _DIFF,
+        "serious": _DIFF,
+    },
+    summary="a leaderboard page's Previous / Next",
+    example=("f", "g", "0", "S1-1", "white", "-"),
 )
+BOARD_TEMPLATE = KIND.pattern()
 
 
 def board_id(kind: str, scope: str, page: int, mission: str, normal: str, serious: str) -> str:
-    value = f"sa-board:{kind}:{scope}:{page}:{mission or '-'}:{normal or '-'}:{serious or '-'}"
-    if not re.fullmatch(BOARD_TEMPLATE, value):
-        raise ValueError(f"not a board id: {value!r}")
-    return value
+    return KIND.make(kind, scope, page, mission or "-", normal or "-", serious or "-")
 
 
 async def board_page(
@@ -74,7 +83,7 @@ async def board_page(
             scope=tx(lang, "stats.scope_all" if scope == "p" else "stats.scope_here"),
         )
     )
-    view = discord.ui.View(timeout=None)
+    view = Components()
     for label, target, disabled in (
         (tx(lang, "board.prev"), result.page - 1, result.page == 0),
         (tx(lang, "board.next"), result.page + 1, result.page >= result.pages - 1),
@@ -84,6 +93,7 @@ async def board_page(
     return embed, view
 
 
+@handles(KIND)
 class BoardButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BOARD_TEMPLATE):
     """Previous / Next of a leaderboard message."""
 
@@ -97,10 +107,10 @@ class BoardButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BOARD
         return cls(match.string, label=getattr(item, "label", None))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        match = re.fullmatch(BOARD_TEMPLATE, self.custom_id)
-        assert match is not None  # the template routed the click here
-        query = {k: match[k] for k in ("kind", "scope", "mission", "normal", "serious")}
-        await answer_page(interaction.client, interaction, page=int(match["page"]), edit=True, **query)
+        parts = KIND.parse(self.custom_id)
+        assert parts is not None  # the template routed the click here
+        query = {k: parts[k] for k in ("kind", "scope", "mission", "normal", "serious")}
+        await answer_page(interaction.client, interaction, page=int(parts["page"]), edit=True, **query)
 
 
 async def answer_page(bot: Any, interaction: discord.Interaction, *, page: int, edit: bool, **query: str) -> None:
