@@ -93,12 +93,15 @@ async def test_the_captains_log_ends_with_turn_navigation_that_shows_each_turns_
     assert shown.embed.image.url == "attachment://turn-01.png"
     assert png_size(attached(shown.kwargs["attachments"][0])) == (W, H)
     ids = custom_ids(shown.view)
-    assert ids[:2] == [f"sr:{fid}:turn:0", f"sr:{fid}:turn:0"] and ids[3] == f"sr:{fid}:turn:2"
+    assert ids == [f"sr:{fid}:turn:{n}" for n in ("0.first", "0.prev", "1.at", "2.next", f"{ids[-1].split(':')[-1]}")]
+    assert len(set(ids)) == len(ids)  # Discord refuses a message whose ids repeat
     # next: turn 2's picture, and the end is clamped to the flight's last snapshot
     inter = await press(world, world.member("Ann"), ids[3])
     assert inter.log[-1].embed.image.url == "attachment://turn-02.png"
     inter = await press(world, world.member("Ann"), f"sr:{fid}:turn:99")
-    last_index = int(custom_ids(inter.log[-1].view)[-1].rsplit(":", 1)[1])
+    last_ids = custom_ids(inter.log[-1].view)
+    assert len(set(last_ids)) == 5  # at the end, ▶, ⏭ and the label all lead to the last turn
+    last_index = int(last_ids[-1].rsplit(":", 1)[1].split(".")[0])
     assert inter.log[-1].embed.image.url == f"attachment://turn-{last_index:02d}.png" and last_index < 99
 
 

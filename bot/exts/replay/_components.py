@@ -48,20 +48,28 @@ def pictures_button(flight_id: str, label: str = "🖼️ Turn by turn", start: 
     return ReplayButton(_ids.make(flight_id, "open", start), label=label, style=discord.ButtonStyle.primary)
 
 
+TURN_SLOTS = ("first", "prev", "at", "next", "last")  # the five places of the turn navigation
+
+
 def turn_buttons(flight_id: str, index: int, last: int) -> list[ReplayButton]:
     """First, previous, where we are, next, last: each edits the message it is on to that turn's
-    picture (the `turn` action), on /replay's post and on the captain's log alike."""
+    picture (the `turn` action), on /replay's post and on the captain's log alike.
+
+    The arg is `<turn>.<slot>`: at both ends of a flight two or three buttons lead to the same
+    turn (at turn 0, ⏮, ◀ and the label all mean 0), and Discord refuses a message whose ids
+    repeat, so the slot keeps them apart; the router reads only the turn.
+    """
+    targets = (0, max(index - 1, 0), index, min(index + 1, last), last)
+    labels = ("⏮", "◀", f"{index}/{last}", "▶", "⏭")
+    disabled = (index == 0, index == 0, True, index == last, index == last)
     return [
-        ReplayButton(_ids.make(flight_id, "turn", 0), label="⏮", disabled=index == 0),
-        ReplayButton(_ids.make(flight_id, "turn", max(index - 1, 0)), label="◀", disabled=index == 0),
         ReplayButton(
-            _ids.make(flight_id, "turn", index),
-            label=f"{index}/{last}",
-            disabled=True,
-            style=discord.ButtonStyle.primary,
-        ),
-        ReplayButton(_ids.make(flight_id, "turn", min(index + 1, last)), label="▶", disabled=index == last),
-        ReplayButton(_ids.make(flight_id, "turn", last), label="⏭", disabled=index == last),
+            _ids.make(flight_id, "turn", target, slot),
+            label=label,
+            disabled=off,
+            style=discord.ButtonStyle.primary if slot == "at" else discord.ButtonStyle.secondary,
+        )
+        for target, slot, label, off in zip(targets, TURN_SLOTS, labels, disabled, strict=True)
     ]
 
 
