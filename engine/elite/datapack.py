@@ -8,11 +8,11 @@ server; every part is optional, and the director prompts for physical cards wher
 
 from __future__ import annotations
 
-import json
 from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from engine.documents import DocumentError, decode_json
 from engine.elite import tables
 from engine.elite.errors import EliteError
 from engine.elite.vocab import BossId, ClusterNumber, EquipmentDeck, EquipmentKind, HeroId, SwarmType
@@ -164,13 +164,18 @@ def _where(loc: tuple[int | str, ...]) -> str:
 
 
 def load_pack(raw: str | bytes | dict[str, Any]) -> DataPack:
-    """Parse and validate a pack; raise `PackError` naming the first problem (path: message)."""
+    """Parse and validate a pack; raise `PackError` naming the first problem (path: message).
+
+    Total: for any text or bytes the answer is a pack or a PackError.  The JSON goes through the
+    engine's bounded decoder (engine/documents.py), so a pack nested a thousand levels deep or
+    holding a 5,000-digit number is refused, not a RecursionError or a slow int()."""
     if isinstance(raw, str | bytes):
         if len(raw) > MAX_PACK_BYTES:
             raise PackError("pack_too_large", size=len(raw), limit=MAX_PACK_BYTES)
+        data = raw.encode("utf-8", "surrogatepass") if isinstance(raw, str) else raw
         try:
-            raw = json.loads(raw)
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            raw = decode_json(data, MAX_PACK_BYTES * 4)  # a str's 256,000 characters may be 4 bytes each
+        except DocumentError as exc:
             raise PackError("pack_not_json", detail=str(exc)) from None
     if not isinstance(raw, dict):
         raise PackError("pack_not_object")

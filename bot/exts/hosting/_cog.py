@@ -15,7 +15,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
-from bot.exts.hosting._text import tx
+from bot.exts.hosting._text import setting_problem, tx
 from bot.exts.hosting.scheduler import run_schedules
 from bot.exts.hosting.server_settings import SETTING_KEYS, SettingError, load_settings, parse_setting, show
 
@@ -83,7 +83,7 @@ class HostingCog(commands.Cog, name="Hosting"):
             parsed = parse_setting(key, value)
         except SettingError as exc:
             await interaction.response.send_message(
-                tx(lang, "invalid", reason=str(exc)), ephemeral=True, allowed_mentions=NO_PINGS
+                tx(lang, "invalid", reason=setting_problem(lang, exc)), ephemeral=True, allowed_mentions=NO_PINGS
             )
             return
         await self.bot.storage.set_setting(interaction.guild_id or 0, key, parsed)

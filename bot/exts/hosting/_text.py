@@ -6,7 +6,13 @@ shared catalogues; the lead may move them there (same keys) when the catalogues 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from bot.i18n import t
+from bot.text import code_text
+
+if TYPE_CHECKING:
+    from bot.exts.hosting.server_settings import SettingError
 
 TEXT: dict[str, dict[str, str]] = {
     "en": {
@@ -125,3 +131,13 @@ def lookup(table: dict[str, dict[str, str]], lang: str, text_key: str, /, **para
 
 def tx(lang: str, text_key: str, /, **params: Any) -> str:
     return lookup(TEXT, lang, text_key, **params)
+
+
+def setting_problem(lang: str, error: SettingError) -> str:
+    """Why `/settings set` refused a value, in the admin's language (`settings.problem.<code>`)."""
+    from bot.exts.hosting.server_settings import SETTING_KEYS
+
+    params = dict(error.params)
+    if params.get("key") not in SETTING_KEYS:  # the only part that can be a user's text
+        params["key"] = code_text(params.get("key", ""), 40)
+    return t(lang, f"settings.problem.{error.code}", **params)

@@ -56,16 +56,23 @@ class Scheduled:
     done: bool = False
 
 
-_RELATIVE = re.compile(r"in\s+(?:(\d+)\s*h)?\s*(?:(\d+)\s*m(?:in)?)?", re.IGNORECASE)
-_CLOCK = re.compile(r"(\d{1,2}):(\d{2})")
+# ASCII digits only ("²" and "٣" are digits to str.isdigit but not to float()); a count of hours or
+# minutes longer than _MAX_DIGITS is far beyond 30 days and refused before it becomes a number.
+_RELATIVE = re.compile(r"in\s+(?:([0-9]+)\s*h)?\s*(?:([0-9]+)\s*m(?:in)?)?", re.IGNORECASE)
+_CLOCK = re.compile(r"([0-9]{1,2}):([0-9]{2})")
+_MAX_DIGITS = 12
 
 
 def parse_time(text: str, now: float) -> float:
     """'in 2h', 'in 90m', 'in 1h30m', '20:30' (today or tomorrow, UTC), '2026-12-24 20:30' (UTC),
-    an ISO time with an offset, or a unix time; returns a unix time between now and 30 days."""
+    an ISO time with an offset, or a unix time; returns a unix time between now and 30 days.
+
+    Total: any other string raises ScheduleError with its code, never another exception."""
     raw = text.strip()
     when: float | None = None
     if (m := _RELATIVE.fullmatch(raw)) and (m[1] or m[2]):
+        if max(len(m[1] or ""), len(m[2] or "")) > _MAX_DIGITS:
+            raise ScheduleError("too_far")
         when = now + int(m[1] or 0) * 3600 + int(m[2] or 0) * 60
     elif m := _CLOCK.fullmatch(raw):
         hour, minute = int(m[1]), int(m[2])
@@ -73,14 +80,16 @@ def parse_time(text: str, now: float) -> float:
             raise ScheduleError("bad_clock")
         today = datetime.fromtimestamp(now, UTC).replace(hour=hour, minute=minute, second=0, microsecond=0)
         when = (today if today.timestamp() > now else today + timedelta(days=1)).timestamp()
-    elif raw.isdigit():
+    elif raw.isascii() and raw.isdigit():
+        if len(raw) > _MAX_DIGITS:
+            raise ScheduleError("too_far")
         when = float(raw)
     else:
         try:
             parsed = datetime.fromisoformat(raw)
-        except ValueError:
+            when = (parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)).timestamp()
+        except (ValueError, OverflowError, OSError):  # unreadable, or a year 1 / 9999 out of range
             raise ScheduleError("unreadable") from None
-        when = (parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)).timestamp()
     if when <= now:
         raise ScheduleError("past")
     if when - now > MAX_AHEAD_S:

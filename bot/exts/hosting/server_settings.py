@@ -33,8 +33,27 @@ CUSTOM_COUNT_RANGE = (0, 200)
 CUSTOM_KB_RANGE = (1, 256)
 
 
+# Why a value is refused: stable codes; each language's sentence is the locale key
+# `settings.problem.<code>` (bot/locales/platform/*.json), the English one below is for logs and tests.
+_ENGLISH = {
+    "choice": "{key}: use one of {choices}",
+    "number": "{key}: a whole number from {lo} to {hi}",
+    "channels": "channels: mention the channels (#name …) or write 'any'",
+    "voice": "voice: on or off",
+    "starters": "starters: 'everyone' or one role (@role)",
+    "unknown_key": "unknown setting {key!r}: use one of {choices}",
+}
+SETTING_PROBLEMS = tuple(_ENGLISH)
+
+
 class SettingError(ValueError):
-    """A value that does not fit its key; the message is shown to the admin as is."""
+    """A value that does not fit its key: `code` says why and `params` fill the sentence, so the
+    bot can say it in the admin's language (`settings.problem.<code>`)."""
+
+    def __init__(self, code: str, **params: object) -> None:
+        super().__init__(_ENGLISH[code].format(**params))
+        self.code = code
+        self.params = params
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,8 +75,11 @@ class ServerSettings:
         return getattr(self, key)
 
 
-_CHANNEL = re.compile(r"<#(\d+)>|(\d{15,21})")
-_ROLE = re.compile(r"<@&(\d+)>|(\d{15,21})")
+# ASCII digits of a snowflake's length only: a mention or a bare id, never a run inside a longer
+# number (a 5,000-digit "id" is refused, not cut into ids or handed to int()).
+_CHANNEL = re.compile(r"<#([0-9]{1,21})>|(?<![0-9])([0-9]{15,21})(?![0-9])")
+_ROLE = re.compile(r"<@&([0-9]{1,21})>|(?<![0-9])([0-9]{15,21})(?![0-9])")
+_MAX_NUMBER_CHARS = 12
 _TRUE = {"on", "yes", "true", "1", "ano", "áno", "да", "вкл"}
 _FALSE = {"off", "no", "false", "0", "ne", "nie", "нет", "выкл"}
 
@@ -65,29 +87,30 @@ _FALSE = {"off", "no", "false", "0", "ne", "nie", "нет", "выкл"}
 def _choice(key: str, text: str, choices: tuple[str, ...]) -> str:
     value = text.strip().lower()
     if value not in choices:
-        raise SettingError(f"{key}: use one of {', '.join(choices)}")
+        raise SettingError("choice", key=key, choices=", ".join(choices))
     return value
 
 
 def _number(key: str, text: str, lo: int, hi: int) -> int:
-    try:
-        value = int(text.strip())
-    except ValueError:
-        raise SettingError(f"{key}: a whole number from {lo} to {hi}") from None
+    raw = text.strip()
+    if not (raw.isascii() and raw.isdigit() and len(raw) <= _MAX_NUMBER_CHARS):
+        raise SettingError("number", key=key, lo=lo, hi=hi)
+    value = int(raw)
     if not lo <= value <= hi:
-        raise SettingError(f"{key}: a whole number from {lo} to {hi}")
+        raise SettingError("number", key=key, lo=lo, hi=hi)
     return value
 
 
 def parse_setting(key: str, text: str) -> Any:
-    """The stored (JSON) value for what an admin typed after `/settings set <key>`."""
+    """The stored (JSON) value for what an admin typed after `/settings set <key>`; any other
+    text raises SettingError (total: no other exception for any string)."""
     raw = text.strip()
     if key == "channels":
         if raw.lower() in (ANY_CHANNEL, ""):
             return []
         ids = [int(a or b) for a, b in _CHANNEL.findall(raw)]
         if not ids:
-            raise SettingError("channels: mention the channels (#name …) or write 'any'")
+            raise SettingError("channels")
         return list(dict.fromkeys(ids))
     if key == "language":
         return _choice(key, raw, LANGUAGE_CHOICES)
@@ -96,7 +119,7 @@ def parse_setting(key: str, text: str) -> Any:
             return True
         if raw.lower() in _FALSE:
             return False
-        raise SettingError("voice: on or off")
+        raise SettingError("voice")
     if key == "tts":
         return _choice(key, raw, ("gtts", "espeak"))
     if key == "starters":
@@ -104,7 +127,7 @@ def parse_setting(key: str, text: str) -> Any:
             return EVERYONE
         roles = _ROLE.findall(raw)
         if len(roles) != 1:
-            raise SettingError("starters: 'everyone' or one role (@role)")
+            raise SettingError("starters")
         a, b = roles[0]
         return int(a or b)
     if key == "log":
@@ -115,7 +138,7 @@ def parse_setting(key: str, text: str) -> Any:
         return _number(key, raw, *CUSTOM_COUNT_RANGE)
     if key == "custom_max_kb":
         return _number(key, raw, *CUSTOM_KB_RANGE)
-    raise SettingError(f"unknown setting {key!r}: use one of {', '.join(SETTING_KEYS)}")
+    raise SettingError("unknown_key", key=key, choices=", ".join(SETTING_KEYS))
 
 
 def from_stored(stored: dict[str, Any]) -> ServerSettings:
