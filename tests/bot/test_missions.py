@@ -183,3 +183,35 @@ def deck_of(record: Any) -> Any:
 
 def _custom_ids(view: Any) -> list[str]:
     return [getattr(item, "custom_id", "") for item in view.children]
+
+
+async def test_the_servers_custom_mission_limits_are_enforced(bot: Any, world: Any) -> None:
+    """`custom_max_count` and `custom_max_kb` from /settings: a refusal in the server's language,
+    nothing saved; replacing a mission of the same id does not count as one more."""
+    cog = bot.get_cog("Mission")
+    admin = world.member("Ada")
+    base = official_timeline_json("S2-1")
+
+    async def add(mission_id: str, **extra: Any) -> str:
+        inter = world.interaction(admin, manage_guild=True)
+        raw = json.dumps(base | {"id": mission_id, **extra}).encode()
+        await cog.custom_add.callback(cog, inter, make_attachment(raw))
+        assert last(inter).ephemeral
+        return str(last(inter).content)
+
+    await bot.storage.set_setting(world.guild.id, "custom_max_count", 0)
+    assert "at most 0 custom missions" in await add("ZERO-1")
+    assert await bot.storage.custom_missions(world.guild.id) == {}
+
+    await bot.storage.set_setting(world.guild.id, "custom_max_count", 1)
+    assert "saved" in await add("ONE-1")
+    assert "saved" in await add("ONE-1", name="Again")  # the same id replaces: still one
+    assert "at most 1 custom missions (it has 1)" in await add("ONE-2")
+    assert set(await bot.storage.custom_missions(world.guild.id)) == {"ONE-1"}
+
+    await bot.storage.set_setting(world.guild.id, "custom_max_count", 5)
+    await bot.storage.set_setting(world.guild.id, "custom_max_kb", 1)  # an official track is ~3 KB
+    assert "up to 1 KB" in await add("BIG-1")
+    await bot.storage.set_setting(world.guild.id, "language", "ru")
+    assert "не больше" not in (refused := await add("BIG-1")) and "до 1 КБ" in refused
+    assert set(await bot.storage.custom_missions(world.guild.id)) == {"ONE-1"}

@@ -24,7 +24,7 @@ from bot.exts.campaign.school import prepare_school_flight
 from bot.exts.hosting._text import tx as hosting_text
 from bot.exts.hosting.gate import FlightGate, flight_gate
 from bot.exts.hosting.scheduler import schedule_flight
-from bot.exts.hosting.server_settings import server_language
+from bot.exts.hosting.server_settings import custom_refusal, load_settings, server_language
 from bot.exts.mission import _ids
 from bot.exts.mission._components import FlightButton, FlightSelect, view_of
 from bot.exts.mission._flights import FlightService
@@ -444,10 +444,26 @@ class MissionCog(commands.Cog, name="Mission"):
             if timeline.id.upper() in {m.upper() for m in _official_ids()} or timeline.id.lower() == RANDOM:
                 await reply.reject(t(lang, "custom.reserved_id", mission=code_inner(timeline.id)))
                 return
+            refusal = await self._custom_limits(guild_id, timeline.id, len(raw))
+            if refusal is not None:
+                await reply.reject(refusal)
+                return
             await self.bot.storage.save_custom_mission(
                 guild_id, timeline.id, timeline.name or timeline.id, timeline.to_json_dict(), interaction.user.id
             )
             await reply.send(t(lang, "custom.saved", mission=code_inner(timeline.id)))
+
+    async def _custom_limits(self, guild_id: int, mission_id: str, size_bytes: int) -> str | None:
+        """The server's refusal of one more custom mission (`custom_max_count`, `custom_max_kb` in
+        /settings), in its language, or None.  Replacing a mission of the same id adds none."""
+        settings = await load_settings(self.bot.storage, guild_id)
+        existing = {mid for mid in await self.bot.storage.custom_missions(guild_id) if mid != mission_id}
+        why = custom_refusal(settings, len(existing), size_bytes)
+        if why is None:
+            return None
+        size = -(-size_bytes // 1024)  # rounded up, as the limit is checked on bytes
+        limit = settings.custom_max_count if why == "count" else settings.custom_max_kb
+        return t(settings.language, f"custom.refused.{why}", limit=limit, existing=len(existing), size=size)
 
     @custom.command(name="list", description="List this server's custom missions")
     async def custom_list(self, interaction: discord.Interaction) -> None:
