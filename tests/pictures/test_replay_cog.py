@@ -52,8 +52,9 @@ async def test_replay_posts_the_last_turn_with_navigation_and_the_log(bot: Any, 
     assert "S1-1" in post.embed.title and post.embed.image.url.startswith("attachment://turn-")
     assert png_of(post.kwargs["file"]).size == (1000, 860)
     ids = turn_ids(post.view)
-    last = int(ids[-1].rsplit(":", 1)[1])
-    assert ids[0] == _ids.make(FLIGHT_ID, "turn", 0) and last == await snapshots(bot) - 1 > 2
+    last = int(ids[-1].rsplit(":", 1)[1].split(".")[0])  # `<turn>.<slot>`
+    assert ids[0] == _ids.make(FLIGHT_ID, "turn", 0, "first") and last == await snapshots(bot) - 1 > 2
+    assert len(set(ids)) == len(ids)  # at the end ▶, ⏭ and the label lead to one turn, with distinct ids
     assert post.view.children[-1].item.disabled  # already at the end
     log_text = log_post.kwargs["file"].fp.getvalue().decode()
     assert "Turn 1" in log_text
