@@ -103,3 +103,17 @@ def test_parse_takes_any_string() -> None:
     _import_every_game()
     for value in ("", ":", "sa", "sa:", "sa:" + "9" * 5000, "elite:next:" + "1" * 5000, "\x00", "ﾟ:ﾟ"):
         assert components.parse(value) is None
+
+
+def test_the_error_log_finds_a_flight_in_any_kind_that_names_one() -> None:
+    from types import SimpleNamespace
+
+    from bot.errors import flight_of
+
+    _import_every_game()
+
+    def of(custom_id: object) -> str | None:
+        return flight_of(SimpleNamespace(data={"custom_id": custom_id}))  # type: ignore[arg-type]
+
+    assert of("sa:0123abcd:join:-") == "0123abcd" and of("sr:0123abcd:turn:0.first") == "0123abcd"
+    assert of("elite:next:123456789012345678") is None and of("sa:nope") is None and of(None) is None
