@@ -4,13 +4,14 @@ answers."""
 
 from __future__ import annotations
 
+import asyncio
 import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from bot.storage import ChannelBusy, LogbookCrew, LogbookEntry, SqliteStorage, Storage
+from bot.storage import ChannelBusy, LogbookCrew, LogbookEntry, SqliteStorage, StaleWrite, Storage
 from bot.storage.platform import CampaignRecord, ScheduleRecord
 from tests.bot.storage_backends import open_storage, storage
 
@@ -135,6 +136,31 @@ async def test_campaign_session_stored_one_running_per_channel(open_storage: Any
     await again.save_campaign(CampaignRecord("c2", 1, 5, doc))  # the channel is free again
 
 
+async def test_campaign_changes_are_a_versioned_unit_of_work(open_storage: Any) -> None:
+    """Five members' votes at once: each is applied to the stored document as it is then, so all
+    five are stored; a save of an outdated copy is refused (StaleWrite), not written over."""
+    storage = await open_storage()
+    doc: dict[str, Any] = {"session": {"phase": "vote"}, "votes": {}, "members": {}, "host": ANN}
+    await storage.save_campaign(CampaignRecord("c1", 1, 5, doc))
+
+    def vote(member: int) -> Any:
+        def change(record: CampaignRecord) -> bool:
+            record.state["votes"][str(member)] = "white"
+            return True
+
+        return change
+
+    await asyncio.gather(*(storage.change_campaign(5, vote(m)) for m in range(5)))
+    stored = await storage.running_campaign(5)
+    assert stored is not None and sorted(stored.state["votes"]) == ["0", "1", "2", "3", "4"]
+    stale = await storage.running_campaign(5)
+    assert stale is not None
+    await storage.change_campaign(5, vote(9))
+    with pytest.raises(StaleWrite):
+        await storage.save_campaign(stale)
+    assert await storage.change_campaign(6, vote(1)) is None  # no campaign there
+
+
 async def test_guild_settings_in_one_read(storage: Storage) -> None:
     assert await storage.guild_settings(1) == {}
     await storage.set_setting(1, "language", "sk")
@@ -204,13 +230,43 @@ async def test_elite_game_in_progress_resumes_and_ends_with_its_row(open_storage
     again = await open_storage()
     games = await again.elite_games()
     assert [(g.guild_id, g.channel_id, g.state, g.pack) for g in games] == [(1, 9, {"actions": [[0.0, "next"]]}, pack)]
-    await again.start_elite_game(1, 9, {"actions": []}, None)  # a new game replaces a leftover one
-    assert [g.pack for g in await again.elite_games()] == [None]
+    with pytest.raises(ChannelBusy):  # one game per channel, held by the store's unique index
+        await again.start_elite_game(1, 9, {"actions": []}, None)
+    assert [g.pack for g in await again.elite_games()] == [pack]
     await again.record_game(1, ELITE_ROW, channel_id=9)
     assert await again.elite_games() == []
     await again.start_elite_game(1, 11, {"actions": []}, None)
     await again.drop_elite_game(11)
     assert await again.elite_games() == []
+
+
+async def test_elite_steps_are_a_versioned_unit_of_work(open_storage: Any) -> None:
+    """Five steps changing the same game at once: each is applied to the stored document as it
+    is then (a stale save is retried on a fresh load), so none of them is lost."""
+    storage = await open_storage()
+    await storage.start_elite_game(1, 9, {"actions": []}, None, game_id="g1", host_id=77)
+
+    def append(n: int) -> Any:
+        def change(record: Any) -> bool:
+            record.state["actions"].append([float(n), "adjust", 15])
+            return True
+
+        return change
+
+    await asyncio.gather(*(storage.change_elite_game(9, append(n)) for n in range(5)))
+    game = await storage.elite_game(9)
+    assert game is not None and game.host_id == 77 and game.id == "g1"
+    assert sorted(a[0] for a in game.state["actions"]) == [0.0, 1.0, 2.0, 3.0, 4.0]
+    assert game.version == 6
+    stale = await storage.elite_game(9)
+    assert stale is not None
+    async with storage.transaction() as tx:
+        await tx.save_elite_game(stale)  # the current version: written
+    with pytest.raises(StaleWrite):
+        async with storage.transaction() as tx:
+            stale.version -= 1
+            await tx.save_elite_game(stale)
+    assert await storage.change_elite_game(10, append(9)) is None  # no game there
 
 
 async def test_elite_packs_per_server(storage: Storage) -> None:

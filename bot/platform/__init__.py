@@ -1,0 +1,1 @@
+"""The platform every game stands on (seats, permissions, …); it never imports a game."""
