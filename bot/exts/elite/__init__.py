@@ -21,7 +21,7 @@ PERMISSIONS = declare(
         "pause": Who.HOST,
         "minus": Who.HOST,
         "plus": Who.HOST,
-        "peek": Who.HOST,
+        "peek": Who.ANYONE,  # a hero's player looks at a hidden token; only they see what it is
         "reveal": Who.HOST,
         "victory": Who.HOST,
         "defeat": Who.HOST,
