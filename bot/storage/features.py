@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from bot.storage.careers import BoardPage, CareerRows, LineRow
-    from bot.storage.platform import CampaignRecord, EliteGameRecord, EliteStanding, ScheduleRecord
+    from bot.storage.platform import CampaignRecord, EliteGameRecord, EliteStanding, ScheduleRecord, SchoolRecord
 
 
 class FeatureTransaction(Protocol):
@@ -27,6 +27,10 @@ class FeatureTransaction(Protocol):
     async def load_running_campaign(self, channel_id: int) -> CampaignRecord | None: ...
 
     async def save_school_progress(self, user_id: int, progress: dict[str, Any]) -> None: ...
+
+    async def load_school_record(self, user_id: int) -> SchoolRecord: ...
+
+    async def save_school_record(self, record: SchoolRecord) -> None: ...
 
     async def add_schedule(self, record: ScheduleRecord) -> int: ...
 
@@ -115,6 +119,12 @@ class FeatureStorage(Protocol):
     async def school_progress(self, user_id: int) -> dict[str, Any] | None: ...
 
     async def save_school_progress(self, user_id: int, progress: dict[str, Any]) -> None: ...
+
+    async def change_school_progress(
+        self, user_id: int, change: Callable[[SchoolRecord], bool], *, attempts: int = 5
+    ) -> SchoolRecord:
+        """Load the player's progress, apply a pure change, save with a version check, retry."""
+        ...
 
     # -- schedules --------------------------------------------------------------------------------------
     async def pending_schedules(self, guild_id: int | None = None) -> list[ScheduleRecord]: ...

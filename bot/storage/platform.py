@@ -43,6 +43,15 @@ class CampaignRecord:
 
 
 @dataclass
+class SchoolRecord:
+    """One player's flight-school progress (engine.school's document) and its version."""
+
+    user_id: int
+    progress: dict[str, Any]
+    version: int = 0  # 0: not stored yet
+
+
+@dataclass
 class ScheduleRecord:
     """One row of `schedules` (/mission schedule)."""
 
@@ -279,6 +288,37 @@ class PlatformWrites:
             (user_id, json.dumps(progress), now()),
         )
 
+    async def load_school_record(self, user_id: int) -> SchoolRecord:
+        """The player's progress as this unit of work sees it (an empty one, version 0, if none)."""
+        found = await self.rows(
+            f"SELECT progress, version FROM school_progress WHERE user_id = ?{_for_update(self)}", (user_id,)
+        )
+        if not found:
+            return SchoolRecord(user_id, {})
+        return SchoolRecord(user_id, _doc(found[0][0]) or {}, int(found[0][1]))
+
+    async def save_school_record(self, record: SchoolRecord) -> None:
+        """Insert (version 0) or update if the version is current; else StaleWrite."""
+        busy: tuple[type[BaseException], ...] = getattr(getattr(self, "dialect", None), "unique_violation", ())
+        doc = json.dumps(record.progress)
+        if record.version == 0:
+            try:
+                await self.run(
+                    "INSERT INTO school_progress (user_id, progress, updated_at, version) VALUES (?, ?, ?, 1)",
+                    (record.user_id, doc, now()),
+                )
+            except busy as exc:  # another writer stored the first progress meanwhile
+                raise StaleWrite(f"school progress of {record.user_id} was stored meanwhile") from exc
+        else:
+            count = await self.run(
+                "UPDATE school_progress SET progress = ?, updated_at = ?, version = ?"
+                " WHERE user_id = ? AND version = ?",
+                (doc, now(), record.version + 1, record.user_id, record.version),
+            )
+            if count != 1:
+                raise StaleWrite(f"school progress of {record.user_id} changed since it was read")
+        self.undo.assign(record, version=record.version + 1)
+
     # -- schedules ----------------------------------------------------------------------------------
     async def add_schedule(self, record: ScheduleRecord) -> int:
         found = await self.rows(
@@ -497,6 +537,23 @@ class PlatformReads:
     async def save_school_progress(self, user_id: int, progress: dict[str, Any]) -> None:
         async with self.transaction() as tx:
             await tx.save_school_progress(user_id, progress)
+
+    async def change_school_progress(
+        self, user_id: int, change: Callable[[SchoolRecord], bool], *, attempts: int = 5
+    ) -> SchoolRecord:
+        """A player's progress through one unit of work (load, pure change, save with a version
+        check, retry on StaleWrite)."""
+
+        async def load(tx: Any) -> SchoolRecord:
+            found: SchoolRecord = await tx.load_school_record(user_id)
+            return found
+
+        async def save(tx: Any, record: SchoolRecord) -> None:
+            await tx.save_school_record(record)
+
+        changed = await unit_of_work(self, load, change, save, attempts=attempts, what=f"school of {user_id}")
+        assert changed is not None  # load never answers None
+        return changed
 
     # -- schedules ----------------------------------------------------------------------------------
     async def pending_schedules(self, guild_id: int | None = None) -> list[ScheduleRecord]:

@@ -2,6 +2,8 @@
 -- games as versioned documents; one ELITE game per channel held by a unique index).
 
 ALTER TABLE campaigns ADD COLUMN version INTEGER NOT NULL DEFAULT 1;
+-- a player's flight-school progress too: two school flights ending at once both count
+ALTER TABLE school_progress ADD COLUMN version INTEGER NOT NULL DEFAULT 1;
 
 ALTER TABLE elite_games DROP CONSTRAINT elite_games_pkey;
 ALTER TABLE elite_games ADD COLUMN id TEXT;

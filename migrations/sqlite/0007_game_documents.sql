@@ -5,6 +5,8 @@
 -- bot/storage/platform.py.
 
 ALTER TABLE campaigns ADD COLUMN version INTEGER NOT NULL DEFAULT 1;
+-- a player's flight-school progress too: two school flights ending at once both count
+ALTER TABLE school_progress ADD COLUMN version INTEGER NOT NULL DEFAULT 1;
 
 -- ELITE games in progress: an id of their own, the host (member id) and a version.
 CREATE TABLE elite_games_v2 (

@@ -55,7 +55,7 @@ async def test_only_admins_load_an_elite_pack(tmp_path: Path) -> None:
     async with fake_discord() as fd:
         await start_bot(fd, tmp_path / "bot", time_scale=20)
         registered = {c["name"]: c for c in fd.commands()}
-        assert registered["elite-admin"]["default_member_permissions"] == str(1 << 5)  # Manage Server
+        assert int(registered["elite-admin"]["default_member_permissions"]) == 1 << 5  # Manage Server
         assert "pack" not in {o["name"] for o in registered["elite"].get("options", [])}
         pack = json.dumps({"swarm_spawn": [{"type": "hound", "count": 2, "cluster": 3}]}).encode()
         refused = await answer(fd, await fd.slash("elite-admin pack", {"file": ("pack.json", pack)}, user="bob"))

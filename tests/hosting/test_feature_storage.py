@@ -136,6 +136,18 @@ async def test_campaign_session_stored_one_running_per_channel(open_storage: Any
     await again.save_campaign(CampaignRecord("c2", 1, 5, doc))  # the channel is free again
 
 
+async def test_school_progress_changes_are_a_versioned_unit_of_work(open_storage: Any) -> None:
+    """Two school flights of one player ending at once (two channels): both are counted."""
+    storage = await open_storage()
+
+    def flown(record: Any) -> bool:
+        record.progress["flights"] = record.progress.get("flights", 0) + 1
+        return True
+
+    await asyncio.gather(*(storage.change_school_progress(ANN, flown) for _ in range(4)))
+    assert await storage.school_progress(ANN) == {"flights": 4}
+
+
 async def test_campaign_changes_are_a_versioned_unit_of_work(open_storage: Any) -> None:
     """Five members' votes at once: each is applied to the stored document as it is then, so all
     five are stored; a save of an outdated copy is refused (StaleWrite), not written over."""
