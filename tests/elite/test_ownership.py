@@ -88,3 +88,28 @@ async def test_simultaneous_presses_are_all_stored(rig: Any) -> None:
     assert session.game.timer.remaining() == before + 15 * acknowledged  # type: ignore[union-attr]
     rebuilt, _ = rebuild(stored.state, None, clock)
     assert rebuilt.game.timer.remaining() == before + 15 * acknowledged  # type: ignore[union-attr]
+
+
+async def test_a_step_whose_store_failed_is_stored_with_the_next_one(rig: Any) -> None:
+    cog, channel, _, storage = rig
+    await start_game(cog, channel)
+    real = storage.change_elite_game
+    calls = 0
+
+    async def flaky(*args: Any, **kwargs: Any) -> Any:
+        nonlocal calls
+        calls += 1
+        if calls == 1:
+            raise OSError("disk full for a moment")
+        return await real(*args, **kwargs)
+
+    storage.change_elite_game = flaky
+    try:
+        await press(cog, channel, "next")  # acknowledged; its store failed (logged)
+        await press(cog, channel, "next")
+    finally:
+        storage.change_elite_game = real
+    stored = await storage.elite_game(channel.id)
+    assert stored is not None
+    assert [a[1] for a in stored.state["actions"]] == ["next", "next"]
+    assert stored.state["actions"] == cog.journals[channel.id].actions

@@ -535,8 +535,11 @@ class EliteCog(commands.Cog, name="ELITE"):
         meta = journal.state(session)
 
         def append(record: Any) -> bool:
+            """The stored journal is a prefix of this process's: append what it lacks (this step,
+            and any step whose own store failed), never rewrite what is there."""
             state = record.state
-            state["actions"] = [*state.get("actions", []), *actions]
+            stored = list(state.get("actions", []))
+            state["actions"] = stored + [list(a) for a in meta["actions"][len(stored) :]]
             for key in ("log", "status_message_id", "voice_channel_id"):
                 state[key] = meta[key]
             return True
