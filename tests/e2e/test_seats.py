@@ -82,4 +82,10 @@ async def test_simultaneous_campaign_votes_are_all_stored(tmp_path: Path) -> Non
         votes = json.loads(state)["session"]["votes"]["common"]
         assert sorted(votes) == sorted(str(fd.user(u).id) for u in acknowledged)
         assert set(votes.values()) == {"white"}
+        second = await answer(fd, await fd.slash("campaign start", {}, user="bob", channel="bridge"))
+        assert second.ephemeral and "already" in second.text.lower()
+        not_host = await answer(fd, await fd.slash("campaign end", {}, user="erin", channel="bridge"))
+        assert not_host.ephemeral and "only the host of this game" in not_host.text
+        ended = await answer(fd, await fd.slash("campaign end", {}, user="alice", channel="bridge"))
+        assert not ended.ephemeral and "before its first mission" in ended.text
         assert_clean(fd)

@@ -5,6 +5,7 @@ answers."""
 from __future__ import annotations
 
 import asyncio
+import json
 import shutil
 from pathlib import Path
 from typing import Any
@@ -322,5 +323,50 @@ async def test_stopgap_campaigns_move_to_their_table(tmp_path: Path) -> None:
         assert moved is not None and moved.state == doc and moved.guild_id == 1 and moved.missions == 1
         assert await after.running_campaign(56) is None  # a finished one is not revived
         assert await after.guild_settings(1) == {"language": "cs"}
+    finally:
+        await after.close()
+
+
+async def test_games_stored_before_migration_0007_carry_on(tmp_path: Path) -> None:
+    """An ELITE game and a campaign stored before 0007: the game gets an id, its host and a version,
+    the campaign a version; both go on through their units of work, and the channel stays taken."""
+    source = Path(__file__).resolve().parents[2] / "migrations" / "sqlite"
+    older = tmp_path / "older"
+    older.mkdir()
+    for path in sorted(source.glob("000[1-6]_*.sql")):
+        shutil.copy(path, older / path.name)
+    db = tmp_path / "sa.sqlite3"
+    before = SqliteStorage(db, migrations_dir=older)
+    await before.open()
+    async with before.transaction() as tx:
+        await tx.run(
+            "INSERT INTO elite_games (channel_id, guild_id, state, pack, updated_at) VALUES (?, ?, ?, ?, ?)",
+            (9, 1, '{"host_id": 77, "actions": []}', None, "2026-01-01 00:00:00"),
+        )
+    doc = {"session": {"phase": "vote"}, "members": {str(ANN): "Ann"}, "host": ANN}
+    async with before.transaction() as tx:
+        await tx.run(
+            "INSERT INTO campaigns (id, guild_id, channel_id, status, state, missions, started_at)"
+            " VALUES ('c1', 1, 5, 'running', ?, 0, '2026-01-01 00:00:00')",
+            (json.dumps(doc),),
+        )
+    await before.close()
+
+    after = SqliteStorage(db)
+    await after.open()
+    try:
+        game = await after.elite_game(9)
+        assert game is not None and (game.id, game.host_id, game.version) == ("legacy-9", 77, 1)
+        with pytest.raises(ChannelBusy):
+            await after.start_elite_game(1, 9, {"actions": []}, None)
+
+        def step(record: Any) -> bool:
+            record.state["actions"].append([0.0, "next"])
+            return True
+
+        changed = await after.change_elite_game(9, step)
+        assert changed is not None and changed.version == 2
+        campaign = await after.change_campaign(5, lambda r: r.state.update(voted=True) is None)
+        assert campaign is not None and campaign.version == 2 and campaign.state["voted"]
     finally:
         await after.close()
