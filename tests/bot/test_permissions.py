@@ -48,7 +48,6 @@ EXPECTED: dict[str, Who] = {
     "campaign.end": H,
     "campaign.vote": S,
     "campaign.repair": S,
-    "campaign.school": A,
     # replays and what-ifs
     "replay.replay": A,
     "replay.turn": A,
@@ -60,6 +59,7 @@ EXPECTED: dict[str, Who] = {
     "records.leaderboard": A,
     "records.resolve": A,
     "records.stats": A,
+    "records.about": A,
     # Project: ELITE
     "elite.start": ST,
     "elite.roll": H,

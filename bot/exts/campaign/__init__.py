@@ -17,7 +17,6 @@ PERMISSIONS = declare(
         "end": Who.HOST,
         "vote": Who.SEATED,  # the vote buttons: one vote per crew member
         "repair": Who.SEATED,  # the repair menu
-        "school": Who.ANYONE,  # the flight school's lesson cards and hints (one's own progress)
     },
 )
 

@@ -8,7 +8,14 @@ from bot.platform.permissions import Who, declare
 
 # Who may do what (bot/platform/permissions.py checks it before the handler runs).
 PERMISSIONS = declare(
-    "records", {"logbook": Who.ANYONE, "leaderboard": Who.ANYONE, "resolve": Who.ANYONE, "stats": Who.ANYONE}
+    "records",
+    {
+        "logbook": Who.ANYONE,
+        "leaderboard": Who.ANYONE,
+        "resolve": Who.ANYONE,
+        "stats": Who.ANYONE,  # /stats (bot/exts/stats) and its board's page buttons
+        "about": Who.ANYONE,  # /about (bot/exts/about)
+    },
 )
 
 
