@@ -46,6 +46,15 @@ async def test_elite_is_the_hosts_game(tmp_path: Path) -> None:
         assert step.ack_type == 7
         by_admin = await press("next", "alice")  # Manage Server may step in
         assert by_admin.ack_type == 7
+        assert (await press("next", "bob")).ack_type == 7  # the Action Phase
+        # four presses of +15 s at the same instant: every acknowledged one is in the stored game
+        pressers = ("bob", "alice", "bob", "alice")
+        presses = await asyncio.gather(*(press("plus", u) for u in pressers))
+        acknowledged = sum(1 for ix in presses if ix.acked and ix.ack_type == 7)
+        assert acknowledged == 4
+        with sqlite3.connect(tmp_path / "bot" / "bot.sqlite3") as db:
+            (state,) = db.execute("SELECT state FROM elite_games").fetchone()
+        assert [a[1] for a in json.loads(state)["actions"]].count("adjust") == acknowledged
         stopped = await press("stop", "bob")
         assert stopped.acked and not fd.world.messages_by_id[status.id].buttons
         assert_clean(fd)
