@@ -7,12 +7,12 @@ careers.py and platform.py, so this section merges apart from the flight tables.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from bot.storage.careers import BoardPage, CareerRows, LineRow
-    from bot.storage.platform import CampaignRecord, EliteGameRecord, EliteStanding, ScheduleRecord
+    from bot.storage.platform import CampaignRecord, EliteGameRecord, EliteStanding, ScheduleRecord, SchoolRecord
 
 
 class FeatureTransaction(Protocol):
@@ -20,9 +20,17 @@ class FeatureTransaction(Protocol):
 
     async def add_threat_rows(self, logbook_id: int, result: Mapping[str, Any]) -> None: ...
 
-    async def save_campaign(self, record: CampaignRecord) -> CampaignRecord: ...
+    async def save_campaign(self, record: CampaignRecord) -> CampaignRecord:
+        """Insert a new one (version 0) or write a stored one if its version is current."""
+        ...
+
+    async def load_running_campaign(self, channel_id: int) -> CampaignRecord | None: ...
 
     async def save_school_progress(self, user_id: int, progress: dict[str, Any]) -> None: ...
+
+    async def load_school_record(self, user_id: int) -> SchoolRecord: ...
+
+    async def save_school_record(self, record: SchoolRecord) -> None: ...
 
     async def add_schedule(self, record: ScheduleRecord) -> int: ...
 
@@ -31,8 +39,23 @@ class FeatureTransaction(Protocol):
     ) -> bool: ...
 
     async def start_elite_game(
-        self, guild_id: int, channel_id: int, state: dict[str, Any], pack: dict[str, Any] | None
-    ) -> None: ...
+        self,
+        guild_id: int,
+        channel_id: int,
+        state: dict[str, Any],
+        pack: dict[str, Any] | None,
+        *,
+        game_id: str = "",
+        host_id: int = 0,
+    ) -> None:
+        """Insert the channel's new game; ChannelBusy when it has one already."""
+        ...
+
+    async def load_elite_game(self, channel_id: int) -> EliteGameRecord | None: ...
+
+    async def save_elite_game(self, record: EliteGameRecord) -> EliteGameRecord:
+        """Write it if its version is still current, else StaleWrite."""
+        ...
 
     async def update_elite_game(self, channel_id: int, state: dict[str, Any]) -> bool: ...
 
@@ -77,7 +100,14 @@ class FeatureStorage(Protocol):
     async def running_campaigns(self) -> list[CampaignRecord]: ...
 
     async def save_campaign(self, record: CampaignRecord) -> CampaignRecord:
-        """Insert or replace; ChannelBusy when another campaign already runs in the channel."""
+        """Insert a new one (ChannelBusy when another campaign already runs in the channel) or
+        write a stored one if its version is still current (else StaleWrite)."""
+        ...
+
+    async def change_campaign(
+        self, channel_id: int, change: Callable[[CampaignRecord], bool], *, attempts: int = 5
+    ) -> CampaignRecord | None:
+        """Load the running campaign, apply a pure change, save with a version check, retry."""
         ...
 
     # -- server settings --------------------------------------------------------------------------------
@@ -89,6 +119,12 @@ class FeatureStorage(Protocol):
     async def school_progress(self, user_id: int) -> dict[str, Any] | None: ...
 
     async def save_school_progress(self, user_id: int, progress: dict[str, Any]) -> None: ...
+
+    async def change_school_progress(
+        self, user_id: int, change: Callable[[SchoolRecord], bool], *, attempts: int = 5
+    ) -> SchoolRecord:
+        """Load the player's progress, apply a pure change, save with a version check, retry."""
+        ...
 
     # -- schedules --------------------------------------------------------------------------------------
     async def pending_schedules(self, guild_id: int | None = None) -> list[ScheduleRecord]: ...
@@ -102,9 +138,26 @@ class FeatureStorage(Protocol):
     # -- ELITE -------------------------------------------------------------------------------------------
     async def elite_games(self) -> list[EliteGameRecord]: ...
 
+    async def elite_game(self, channel_id: int) -> EliteGameRecord | None: ...
+
     async def start_elite_game(
-        self, guild_id: int, channel_id: int, state: dict[str, Any], pack: dict[str, Any] | None
-    ) -> None: ...
+        self,
+        guild_id: int,
+        channel_id: int,
+        state: dict[str, Any],
+        pack: dict[str, Any] | None,
+        *,
+        game_id: str = "",
+        host_id: int = 0,
+    ) -> None:
+        """Insert the channel's new game; ChannelBusy when it has one already."""
+        ...
+
+    async def change_elite_game(
+        self, channel_id: int, change: Callable[[EliteGameRecord], bool], *, attempts: int = 5
+    ) -> EliteGameRecord | None:
+        """Load the channel's game, apply a pure change, save with a version check, retry."""
+        ...
 
     async def update_elite_game(self, channel_id: int, state: dict[str, Any]) -> bool: ...
 

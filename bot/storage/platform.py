@@ -12,12 +12,12 @@ postgres/0003-0004.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
-from bot.storage.base import ChannelBusy, LogbookEntry
+from bot.storage.base import ChannelBusy, LogbookEntry, StaleWrite, Undo
 from bot.storage.rows import now
 
 ELITE = "elite"
@@ -39,6 +39,16 @@ class CampaignRecord:
     crew: list[tuple[int | None, str]] = field(default_factory=list)  # (user id, name), in seat order
     started_at: str = ""
     finished_at: str | None = None
+    version: int = 0  # 0: not stored yet; a save of a stored one checks it (StaleWrite)
+
+
+@dataclass
+class SchoolRecord:
+    """One player's flight-school progress (engine.school's document) and its version."""
+
+    user_id: int
+    progress: dict[str, Any]
+    version: int = 0  # 0: not stored yet
 
 
 @dataclass
@@ -59,12 +69,16 @@ class ScheduleRecord:
 
 @dataclass
 class EliteGameRecord:
-    """An ELITE game in progress: the director's journal and the data pack it started with."""
+    """An ELITE game in progress: the director's journal and the data pack it started with, its
+    host (member id) and its version (a save checks it, so no concurrent step is lost)."""
 
     guild_id: int
     channel_id: int
     state: dict[str, Any]
     pack: dict[str, Any] | None = None
+    id: str = ""
+    host_id: int = 0
+    version: int = 0
 
 
 @dataclass
@@ -88,7 +102,10 @@ ELITE_COLUMNS = (
     "bosses_killed",
     "seed",
 )
-_CAMPAIGN_COLUMNS = "id, guild_id, channel_id, status, state, missions, total, destroyed_by, started_at, finished_at"
+_CAMPAIGN_COLUMNS = (
+    "id, guild_id, channel_id, status, state, missions, total, destroyed_by, started_at, finished_at, version"
+)
+_ELITE_GAME_COLUMNS = "guild_id, channel_id, state, pack, id, host_id, version"
 _SCHEDULE_COLUMNS = "id, guild_id, channel_id, host_id, at, mission, campaign, reminded, done, options"
 
 
@@ -108,8 +125,15 @@ def _campaign_of(row: Sequence[Any], crew: list[tuple[int | None, str]]) -> Camp
         destroyed_by=row[7],
         started_at=str(row[8]),
         finished_at=row[9],
+        version=int(row[10]),
         crew=crew,
     )
+
+
+def _elite_game_of(row: Sequence[Any]) -> EliteGameRecord:
+    g, c, s, p, game_id, host, version = row
+    pack = _doc(p) if p is not None else None
+    return EliteGameRecord(int(g), int(c), _doc(s), pack, str(game_id), int(host), int(version))
 
 
 def _schedule_of(row: Sequence[Any]) -> ScheduleRecord:
@@ -127,6 +151,41 @@ def _schedule_of(row: Sequence[Any]) -> ScheduleRecord:
     )
 
 
+def _for_update(tx: object) -> str:
+    """` FOR UPDATE` on PostgreSQL (SQLite's BEGIN IMMEDIATE already holds the write lock)."""
+    return str(getattr(getattr(tx, "dialect", None), "for_update", ""))
+
+
+R = TypeVar("R")
+
+
+async def unit_of_work(
+    storage: Any,
+    load: Callable[[Any], Awaitable[R | None]],
+    change: Callable[[R], bool],
+    save: Callable[[Any, R], Awaitable[None]],
+    *,
+    attempts: int = 5,
+    what: str = "document",
+) -> R | None:
+    """Load a game's document, apply a pure `change`, save it with a version check, in one
+    transaction; on StaleWrite (another writer got there first) all of it again on a fresh load.
+    `change` returns False when it changed nothing (then nothing is written).  The record after
+    it, None when there is none; StaleWrite only when every attempt met a newer version."""
+    for _attempt in range(max(1, attempts)):
+        try:
+            async with storage.transaction() as tx:
+                record = await load(tx)
+                if record is None:
+                    return None
+                if change(record):
+                    await save(tx, record)
+                return record
+        except StaleWrite:
+            continue
+    raise StaleWrite(f"{what} kept changing; gave up after {attempts} attempts")
+
+
 def elite_outcome(result: str) -> str:
     """The logbook's outcome column for an ELITE result (its own result stays in logbook_elite)."""
     return "survived" if result == "victory" else "destroyed"
@@ -134,6 +193,8 @@ def elite_outcome(result: str) -> str:
 
 class PlatformWrites:
     """The writes, run inside a unit of work (`SqlTransaction` provides the statements)."""
+
+    undo: Undo
 
     async def rows(self, sql: str, params: Iterable[Any] = ()) -> list[Sequence[Any]]:
         raise NotImplementedError
@@ -149,32 +210,52 @@ class PlatformWrites:
 
     # -- campaigns ------------------------------------------------------------------------------
     async def save_campaign(self, record: CampaignRecord) -> CampaignRecord:
-        """Insert or replace the campaign; its crew rows are rewritten when `record.crew` is
-        given.  ChannelBusy when another campaign already runs in the channel."""
+        """Store the campaign: a new one (version 0) is inserted (ChannelBusy when another campaign
+        already runs in the channel, or this one was stored already); a stored one is written
+        only if its version is still current (else StaleWrite).  Its crew rows are rewritten when
+        `record.crew` is given."""
         record.started_at = record.started_at or now()
         if record.status != "running" and record.finished_at is None:
             record.finished_at = now()
-        params = (
-            record.id,
-            record.guild_id,
-            record.channel_id,
-            record.status,
-            json.dumps(record.state, ensure_ascii=False),
-            record.missions,
-            record.total,
-            record.destroyed_by,
-            record.started_at,
-            record.finished_at,
-        )
+        state = json.dumps(record.state, ensure_ascii=False)
         busy: tuple[type[BaseException], ...] = getattr(getattr(self, "dialect", None), "unique_violation", ())
+        expected = record.version
         try:
-            await self.run(
-                f"INSERT INTO campaigns ({_CAMPAIGN_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-                " ON CONFLICT (id) DO UPDATE SET status = excluded.status, state = excluded.state,"
-                " missions = excluded.missions, total = excluded.total, destroyed_by = excluded.destroyed_by,"
-                " finished_at = excluded.finished_at",
-                params,
-            )
+            if expected == 0:
+                await self.run(
+                    f"INSERT INTO campaigns ({_CAMPAIGN_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        record.id,
+                        record.guild_id,
+                        record.channel_id,
+                        record.status,
+                        state,
+                        record.missions,
+                        record.total,
+                        record.destroyed_by,
+                        record.started_at,
+                        record.finished_at,
+                        1,
+                    ),
+                )
+            else:
+                count = await self.run(
+                    "UPDATE campaigns SET status = ?, state = ?, missions = ?, total = ?, destroyed_by = ?,"
+                    " finished_at = ?, version = ? WHERE id = ? AND version = ?",
+                    (
+                        record.status,
+                        state,
+                        record.missions,
+                        record.total,
+                        record.destroyed_by,
+                        record.finished_at,
+                        expected + 1,
+                        record.id,
+                        expected,
+                    ),
+                )
+                if count != 1:
+                    raise StaleWrite(f"campaign {record.id} changed since it was read")
         except busy as exc:
             raise ChannelBusy("this channel already has a running campaign") from exc
         if record.crew:
@@ -183,7 +264,21 @@ class PlatformWrites:
                 "INSERT INTO campaign_crew (campaign_id, position, user_id, name) VALUES (?, ?, ?, ?)",
                 [(record.id, i, uid, name) for i, (uid, name) in enumerate(record.crew)],
             )
+        self.undo.assign(record, version=expected + 1)  # put back if the transaction rolls back
         return record
+
+    async def load_running_campaign(self, channel_id: int) -> CampaignRecord | None:
+        """The channel's running campaign as this unit of work sees it (locked for its writes)."""
+        found = await self.rows(
+            f"SELECT {_CAMPAIGN_COLUMNS} FROM campaigns WHERE channel_id = ? AND status = 'running'{_for_update(self)}",
+            (channel_id,),
+        )
+        if not found:
+            return None
+        crew = await self.rows(
+            "SELECT user_id, name FROM campaign_crew WHERE campaign_id = ? ORDER BY position", (found[0][0],)
+        )
+        return _campaign_of(found[0], [(int(u) if u is not None else None, str(n)) for u, n in crew])
 
     # -- flight school ----------------------------------------------------------------------------
     async def save_school_progress(self, user_id: int, progress: dict[str, Any]) -> None:
@@ -192,6 +287,37 @@ class PlatformWrites:
             " ON CONFLICT (user_id) DO UPDATE SET progress = excluded.progress, updated_at = excluded.updated_at",
             (user_id, json.dumps(progress), now()),
         )
+
+    async def load_school_record(self, user_id: int) -> SchoolRecord:
+        """The player's progress as this unit of work sees it (an empty one, version 0, if none)."""
+        found = await self.rows(
+            f"SELECT progress, version FROM school_progress WHERE user_id = ?{_for_update(self)}", (user_id,)
+        )
+        if not found:
+            return SchoolRecord(user_id, {})
+        return SchoolRecord(user_id, _doc(found[0][0]) or {}, int(found[0][1]))
+
+    async def save_school_record(self, record: SchoolRecord) -> None:
+        """Insert (version 0) or update if the version is current; else StaleWrite."""
+        busy: tuple[type[BaseException], ...] = getattr(getattr(self, "dialect", None), "unique_violation", ())
+        doc = json.dumps(record.progress)
+        if record.version == 0:
+            try:
+                await self.run(
+                    "INSERT INTO school_progress (user_id, progress, updated_at, version) VALUES (?, ?, ?, 1)",
+                    (record.user_id, doc, now()),
+                )
+            except busy as exc:  # another writer stored the first progress meanwhile
+                raise StaleWrite(f"school progress of {record.user_id} was stored meanwhile") from exc
+        else:
+            count = await self.run(
+                "UPDATE school_progress SET progress = ?, updated_at = ?, version = ?"
+                " WHERE user_id = ? AND version = ?",
+                (doc, now(), record.version + 1, record.user_id, record.version),
+            )
+            if count != 1:
+                raise StaleWrite(f"school progress of {record.user_id} changed since it was read")
+        self.undo.assign(record, version=record.version + 1)
 
     # -- schedules ----------------------------------------------------------------------------------
     async def add_schedule(self, record: ScheduleRecord) -> int:
@@ -229,25 +355,58 @@ class PlatformWrites:
 
     # -- ELITE ----------------------------------------------------------------------------------------
     async def start_elite_game(
-        self, guild_id: int, channel_id: int, state: dict[str, Any], pack: dict[str, Any] | None
+        self,
+        guild_id: int,
+        channel_id: int,
+        state: dict[str, Any],
+        pack: dict[str, Any] | None,
+        *,
+        game_id: str = "",
+        host_id: int = 0,
     ) -> None:
-        """The channel's new game (a leftover row of an old one is replaced)."""
-        await self.run("DELETE FROM elite_games WHERE channel_id = ?", (channel_id,))
-        await self.run(
-            "INSERT INTO elite_games (channel_id, guild_id, state, pack, updated_at) VALUES (?, ?, ?, ?, ?)",
-            (
-                channel_id,
-                guild_id,
-                json.dumps(state, ensure_ascii=False),
-                json.dumps(pack, ensure_ascii=False) if pack is not None else None,
-                now(),
-            ),
+        """The channel's new game; ChannelBusy when the channel has one already (the unique index
+        elite_games_one_per_channel refuses it: a second /elite start never replaces a game)."""
+        busy: tuple[type[BaseException], ...] = getattr(getattr(self, "dialect", None), "unique_violation", ())
+        try:
+            await self.run(
+                "INSERT INTO elite_games (id, channel_id, guild_id, host_id, state, pack, version, updated_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, 1, ?)",
+                (
+                    game_id or f"elite-{channel_id}-{now()}",
+                    channel_id,
+                    guild_id,
+                    host_id,
+                    json.dumps(state, ensure_ascii=False),
+                    json.dumps(pack, ensure_ascii=False) if pack is not None else None,
+                    now(),
+                ),
+            )
+        except busy as exc:
+            raise ChannelBusy("this channel already has an ELITE game") from exc
+
+    async def load_elite_game(self, channel_id: int) -> EliteGameRecord | None:
+        """The channel's game as this unit of work sees it (locked for its writes)."""
+        found = await self.rows(
+            f"SELECT {_ELITE_GAME_COLUMNS} FROM elite_games WHERE channel_id = ?{_for_update(self)}", (channel_id,)
         )
+        return _elite_game_of(found[0]) if found else None
+
+    async def save_elite_game(self, record: EliteGameRecord) -> EliteGameRecord:
+        """Write the game's state if its version is still current (else StaleWrite)."""
+        count = await self.run(
+            "UPDATE elite_games SET state = ?, version = ?, updated_at = ? WHERE id = ? AND version = ?",
+            (json.dumps(record.state, ensure_ascii=False), record.version + 1, now(), record.id, record.version),
+        )
+        if count != 1:
+            raise StaleWrite(f"ELITE game {record.id} changed since it was read")
+        self.undo.assign(record, version=record.version + 1)
+        return record
 
     async def update_elite_game(self, channel_id: int, state: dict[str, Any]) -> bool:
-        """The game's new state; False when the channel has no game in progress."""
+        """The game's new state, whatever its version (a restart's own rewrite); False when the
+        channel has no game in progress.  Steps go through `change_elite_game`."""
         count = await self.run(
-            "UPDATE elite_games SET state = ?, updated_at = ? WHERE channel_id = ?",
+            "UPDATE elite_games SET state = ?, version = version + 1, updated_at = ? WHERE channel_id = ?",
             (json.dumps(state, ensure_ascii=False), now(), channel_id),
         )
         return count > 0
@@ -343,6 +502,22 @@ class PlatformReads:
     async def running_campaigns(self) -> list[CampaignRecord]:
         return await self._campaigns("status = 'running'", ())
 
+    async def change_campaign(
+        self, channel_id: int, change: Callable[[CampaignRecord], bool], *, attempts: int = 5
+    ) -> CampaignRecord | None:
+        """The channel's running campaign through one unit of work: load it, apply `change` (pure:
+        it may run again; True when it changed the record), save it with a version check, and on
+        StaleWrite do it all again on a fresh load.  None when no campaign runs there."""
+
+        async def load(tx: Any) -> CampaignRecord | None:
+            found: CampaignRecord | None = await tx.load_running_campaign(channel_id)
+            return found
+
+        async def save(tx: Any, record: CampaignRecord) -> None:
+            await tx.save_campaign(record)
+
+        return await unit_of_work(self, load, change, save, attempts=attempts, what=f"campaign in {channel_id}")
+
     async def save_campaign(self, record: CampaignRecord) -> CampaignRecord:
         async with self.transaction() as tx:
             result: CampaignRecord = await tx.save_campaign(record)
@@ -362,6 +537,23 @@ class PlatformReads:
     async def save_school_progress(self, user_id: int, progress: dict[str, Any]) -> None:
         async with self.transaction() as tx:
             await tx.save_school_progress(user_id, progress)
+
+    async def change_school_progress(
+        self, user_id: int, change: Callable[[SchoolRecord], bool], *, attempts: int = 5
+    ) -> SchoolRecord:
+        """A player's progress through one unit of work (load, pure change, save with a version
+        check, retry on StaleWrite)."""
+
+        async def load(tx: Any) -> SchoolRecord:
+            found: SchoolRecord = await tx.load_school_record(user_id)
+            return found
+
+        async def save(tx: Any, record: SchoolRecord) -> None:
+            await tx.save_school_record(record)
+
+        changed = await unit_of_work(self, load, change, save, attempts=attempts, what=f"school of {user_id}")
+        assert changed is not None  # load never answers None
+        return changed
 
     # -- schedules ----------------------------------------------------------------------------------
     async def pending_schedules(self, guild_id: int | None = None) -> list[ScheduleRecord]:
@@ -384,14 +576,40 @@ class PlatformReads:
 
     # -- ELITE ----------------------------------------------------------------------------------------
     async def elite_games(self) -> list[EliteGameRecord]:
-        found = await self._fetch("SELECT guild_id, channel_id, state, pack FROM elite_games ORDER BY updated_at")
-        return [EliteGameRecord(int(g), int(c), _doc(s), _doc(p) if p is not None else None) for g, c, s, p in found]
+        found = await self._fetch(f"SELECT {_ELITE_GAME_COLUMNS} FROM elite_games ORDER BY updated_at")
+        return [_elite_game_of(r) for r in found]
+
+    async def elite_game(self, channel_id: int) -> EliteGameRecord | None:
+        found = await self._fetch(f"SELECT {_ELITE_GAME_COLUMNS} FROM elite_games WHERE channel_id = ?", (channel_id,))
+        return _elite_game_of(found[0]) if found else None
 
     async def start_elite_game(
-        self, guild_id: int, channel_id: int, state: dict[str, Any], pack: dict[str, Any] | None
+        self,
+        guild_id: int,
+        channel_id: int,
+        state: dict[str, Any],
+        pack: dict[str, Any] | None,
+        *,
+        game_id: str = "",
+        host_id: int = 0,
     ) -> None:
         async with self.transaction() as tx:
-            await tx.start_elite_game(guild_id, channel_id, state, pack)
+            await tx.start_elite_game(guild_id, channel_id, state, pack, game_id=game_id, host_id=host_id)
+
+    async def change_elite_game(
+        self, channel_id: int, change: Callable[[EliteGameRecord], bool], *, attempts: int = 5
+    ) -> EliteGameRecord | None:
+        """The channel's ELITE game through one unit of work (load, pure change, save with a
+        version check, retry on StaleWrite); None when the channel has no game."""
+
+        async def load(tx: Any) -> EliteGameRecord | None:
+            found: EliteGameRecord | None = await tx.load_elite_game(channel_id)
+            return found
+
+        async def save(tx: Any, record: EliteGameRecord) -> None:
+            await tx.save_elite_game(record)
+
+        return await unit_of_work(self, load, change, save, attempts=attempts, what=f"ELITE game in {channel_id}")
 
     async def update_elite_game(self, channel_id: int, state: dict[str, Any]) -> bool:
         async with self.transaction() as tx:

@@ -3,6 +3,7 @@ menu, a restart in the middle, the deadline, and the end by vote with the final 
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -34,7 +35,7 @@ async def test_a_campaign_night_in_discord(bot: Any, world: Any, clock: Any, tmp
     assert set(common) == {"white", "mixed", "yellow"} and not ids_of(view, "continue")
 
     refused = await press(world, world.member("Eve"), common["yellow"])
-    assert "Only the campaign's crew" in refused.log[0].content
+    assert "only members seated in this game" in refused.log[0].content
     for user, choice in ((ann, "white"), (bob, "yellow"), (cid, "white")):
         await press(world, user, common[choice])
     for user in (ann, bob):
@@ -100,7 +101,7 @@ async def test_only_one_campaign_per_channel_and_end_by_host(bot: Any, world: An
     assert "already running" in again.log[0].content
     not_host = world.interaction(world.member("Bob"))
     await cog.end.callback(cog, not_host)
-    assert "Only the host" in not_host.log[0].content
+    assert "only the host of this game" in not_host.log[0].content
     ended = world.interaction(ann)
     await cog.end.callback(cog, ended)
     assert "before its first mission" in ended.log[0].content
@@ -154,3 +155,58 @@ async def test_the_flight_handoff_carries_the_ship_into_the_game(bot: Any, world
     assert game.carried is not None and game.carried.damage["red"] == ["structural", "shield"]
     result = resolve_flight(flight, {"carried": carried})
     assert result.carry is not None  # a campaign game hands back the ship to carry on
+
+
+async def test_simultaneous_votes_are_all_stored_and_keyed_by_member_id(bot: Any, world: Any) -> None:
+    """Five crew members (two of them both called "Ann") press "white" at the same moment: every
+    acknowledged press is a stored vote, each under its member id (names are only rendered)."""
+    from tests.bot.helpers import make_member
+
+    ann = world.member("Ann")
+    crew = [make_member("Ann", world.guild), world.member("Bob"), world.member("Cid"), world.member("Dee")]
+    cog = bot.get_cog("Campaign")
+    start = world.interaction(ann)
+    await cog.start.callback(cog, start, p2=crew[0], p3=crew[1], p4=crew[2], p5=crew[3])
+    white = ids_of(start.log[0].view, "common")["white"]
+    presses = await asyncio.gather(*(press(world, user, white) for user in (ann, *crew)))
+    acknowledged = {p.user.id for p in presses if p.log and p.log[0].kind == "edit_message"}
+    assert len(acknowledged) == 5
+    stored = await bot.storage.running_campaign(world.channel.id)
+    assert stored is not None
+    assert set(stored.state["session"]["votes"]["common"]) == {str(i) for i in acknowledged}
+    assert stored.state["session"]["campaign"]["crew"] == [str(m.id) for m in (ann, *crew)]
+    assert [name for _uid, name in stored.crew] == ["Ann", "Ann", "Bob", "Cid", "Dee"]
+
+
+async def test_a_campaign_stored_with_names_is_read_by_member_id() -> None:
+    """A campaign stored before keyed its crew by display name: it is read back by member id."""
+    from bot.exts.campaign._cog import keyed_by_id
+
+    state = {
+        "members": {"11": "Ann", "12": "Bob"},
+        "host": 11,
+        "session": {
+            "campaign": {"crew": ["Ann", "Bob"]},
+            "votes": {"common": {"Ann": "white"}},
+            "repairs": {"Bob": ["battlebots", None, None]},
+            "knocked_out": ["Ann"],
+        },
+    }
+    keyed = keyed_by_id(state)
+    assert keyed["session"]["campaign"]["crew"] == ["11", "12"]
+    assert keyed["session"]["votes"] == {"common": {"11": "white"}}
+    assert set(keyed["session"]["repairs"]) == {"12"} and keyed["session"]["knocked_out"] == ["11"]
+    assert keyed_by_id(keyed) is keyed  # converted once
+
+
+async def test_a_stranger_and_a_scheduled_repeat_never_reset_a_running_campaign(bot: Any, world: Any) -> None:
+    cog = bot.get_cog("Campaign")
+    ann = world.member("Ann")
+    assert await cog.open("same", world.guild.id, world.channel.id, [(ann.id, "Ann")], seed=1) is not None
+    record = await bot.storage.running_campaign(world.channel.id)
+    assert record is not None
+    # the same campaign opened again (a retried schedule) and another one: both refused by the store
+    assert await cog.open("same", world.guild.id, world.channel.id, [(ann.id, "Ann")], seed=2) is None
+    assert await cog.open("other", world.guild.id, world.channel.id, [(ann.id, "Ann")], seed=3) is None
+    again = await bot.storage.running_campaign(world.channel.id)
+    assert again is not None and again.id == "same" and again.state == record.state

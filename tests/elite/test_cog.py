@@ -90,8 +90,9 @@ class Followup:
         self.sent.append(content)
 
 
-def ix(channel: Any, user: int = 1, on: Msg | None = None) -> Any:
+def ix(channel: Any, user: int = 1, on: Msg | None = None, *, admin: bool = False) -> Any:
     return SimpleNamespace(
+        permissions=SimpleNamespace(manage_guild=admin),
         user=SimpleNamespace(id=user, voice=None),
         channel=channel,
         channel_id=channel.id,
@@ -278,10 +279,14 @@ async def test_pack_upload_validates_and_new_games_use_it(rig: Any) -> None:
         att.read = read
         return att
 
-    bad = ix(channel)
+    member = ix(channel)  # no Manage Server: refused in code too (Discord may still show it)
+    await cog.pack.callback(cog, member, attachment(b'{"swarm_spawn": []}'))
+    assert "needs the Manage Server permission" in member.response.calls[0][1]
+    assert member.response.calls[0][2]["ephemeral"] and await cog.pack_of(42) is None
+    bad = ix(channel, admin=True)
     await cog.pack.callback(cog, bad, attachment(b'{"events": [{"number": 99}]}'))
     assert "events[0].number" in bad.response.calls[0][1]
-    good = ix(channel)
+    good = ix(channel, admin=True)
     await cog.pack.callback(cog, good, attachment(b'{"swarm_spawn": [{"type": "hound", "count": 2, "cluster": 3}]}'))
     assert "1 swarm spawn cards" in good.response.calls[0][1]
     await start_game(cog, channel, mission="recon")
@@ -421,11 +426,11 @@ async def test_a_restart_resumes_the_game_from_storage(rig: Any) -> None:
     task = cog.tasks[channel.id]
     while clock() < 1045.0:  # past the 1:30 call, which is journalled
         await asyncio.sleep(0)
-    peek = await press(cog, channel, "peek", user=7)
+    peek = await press(cog, channel, "peek", user=1)
     picker: CellPicker = peek.response.calls[0][2]["view"]
     cell = int(picker.select.options[0].value)
     picker.select._values = [str(cell)]
-    await picker._picked(ix(channel, user=7))
+    await picker._picked(ix(channel, user=1))
     roll = ix(channel)
     await cog.roll.callback(cog, roll, alien="tapeworm", in_range="kara", hit_value=4)
     before = cog.sessions[channel.id]
@@ -459,7 +464,7 @@ async def test_a_restart_resumes_the_game_from_storage(rig: Any) -> None:
 
 async def test_a_pack_upload_is_stored_for_the_server(rig: Any) -> None:
     cog, channel, clock, storage = rig
-    upload = ix(channel)
+    upload = ix(channel, admin=True)
     upload.guild_id, upload.user = 42, SimpleNamespace(id=9)
     file = SimpleNamespace(size=40, read=lambda: _bytes(b'{"name": "mine"}'))
     await cog.pack.callback(cog, upload, file=file)

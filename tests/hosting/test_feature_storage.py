@@ -4,13 +4,15 @@ answers."""
 
 from __future__ import annotations
 
+import asyncio
+import json
 import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from bot.storage import ChannelBusy, LogbookCrew, LogbookEntry, SqliteStorage, Storage
+from bot.storage import ChannelBusy, LogbookCrew, LogbookEntry, SqliteStorage, StaleWrite, Storage
 from bot.storage.platform import CampaignRecord, ScheduleRecord
 from tests.bot.storage_backends import open_storage, storage
 
@@ -135,6 +137,43 @@ async def test_campaign_session_stored_one_running_per_channel(open_storage: Any
     await again.save_campaign(CampaignRecord("c2", 1, 5, doc))  # the channel is free again
 
 
+async def test_school_progress_changes_are_a_versioned_unit_of_work(open_storage: Any) -> None:
+    """Two school flights of one player ending at once (two channels): both are counted."""
+    storage = await open_storage()
+
+    def flown(record: Any) -> bool:
+        record.progress["flights"] = record.progress.get("flights", 0) + 1
+        return True
+
+    await asyncio.gather(*(storage.change_school_progress(ANN, flown) for _ in range(4)))
+    assert await storage.school_progress(ANN) == {"flights": 4}
+
+
+async def test_campaign_changes_are_a_versioned_unit_of_work(open_storage: Any) -> None:
+    """Five members' votes at once: each is applied to the stored document as it is then, so all
+    five are stored; a save of an outdated copy is refused (StaleWrite), not written over."""
+    storage = await open_storage()
+    doc: dict[str, Any] = {"session": {"phase": "vote"}, "votes": {}, "members": {}, "host": ANN}
+    await storage.save_campaign(CampaignRecord("c1", 1, 5, doc))
+
+    def vote(member: int) -> Any:
+        def change(record: CampaignRecord) -> bool:
+            record.state["votes"][str(member)] = "white"
+            return True
+
+        return change
+
+    await asyncio.gather(*(storage.change_campaign(5, vote(m)) for m in range(5)))
+    stored = await storage.running_campaign(5)
+    assert stored is not None and sorted(stored.state["votes"]) == ["0", "1", "2", "3", "4"]
+    stale = await storage.running_campaign(5)
+    assert stale is not None
+    await storage.change_campaign(5, vote(9))
+    with pytest.raises(StaleWrite):
+        await storage.save_campaign(stale)
+    assert await storage.change_campaign(6, vote(1)) is None  # no campaign there
+
+
 async def test_guild_settings_in_one_read(storage: Storage) -> None:
     assert await storage.guild_settings(1) == {}
     await storage.set_setting(1, "language", "sk")
@@ -204,13 +243,43 @@ async def test_elite_game_in_progress_resumes_and_ends_with_its_row(open_storage
     again = await open_storage()
     games = await again.elite_games()
     assert [(g.guild_id, g.channel_id, g.state, g.pack) for g in games] == [(1, 9, {"actions": [[0.0, "next"]]}, pack)]
-    await again.start_elite_game(1, 9, {"actions": []}, None)  # a new game replaces a leftover one
-    assert [g.pack for g in await again.elite_games()] == [None]
+    with pytest.raises(ChannelBusy):  # one game per channel, held by the store's unique index
+        await again.start_elite_game(1, 9, {"actions": []}, None)
+    assert [g.pack for g in await again.elite_games()] == [pack]
     await again.record_game(1, ELITE_ROW, channel_id=9)
     assert await again.elite_games() == []
     await again.start_elite_game(1, 11, {"actions": []}, None)
     await again.drop_elite_game(11)
     assert await again.elite_games() == []
+
+
+async def test_elite_steps_are_a_versioned_unit_of_work(open_storage: Any) -> None:
+    """Five steps changing the same game at once: each is applied to the stored document as it
+    is then (a stale save is retried on a fresh load), so none of them is lost."""
+    storage = await open_storage()
+    await storage.start_elite_game(1, 9, {"actions": []}, None, game_id="g1", host_id=77)
+
+    def append(n: int) -> Any:
+        def change(record: Any) -> bool:
+            record.state["actions"].append([float(n), "adjust", 15])
+            return True
+
+        return change
+
+    await asyncio.gather(*(storage.change_elite_game(9, append(n)) for n in range(5)))
+    game = await storage.elite_game(9)
+    assert game is not None and game.host_id == 77 and game.id == "g1"
+    assert sorted(a[0] for a in game.state["actions"]) == [0.0, 1.0, 2.0, 3.0, 4.0]
+    assert game.version == 6
+    stale = await storage.elite_game(9)
+    assert stale is not None
+    async with storage.transaction() as tx:
+        await tx.save_elite_game(stale)  # the current version: written
+    with pytest.raises(StaleWrite):
+        async with storage.transaction() as tx:
+            stale.version -= 1
+            await tx.save_elite_game(stale)
+    assert await storage.change_elite_game(10, append(9)) is None  # no game there
 
 
 async def test_elite_packs_per_server(storage: Storage) -> None:
@@ -254,5 +323,50 @@ async def test_stopgap_campaigns_move_to_their_table(tmp_path: Path) -> None:
         assert moved is not None and moved.state == doc and moved.guild_id == 1 and moved.missions == 1
         assert await after.running_campaign(56) is None  # a finished one is not revived
         assert await after.guild_settings(1) == {"language": "cs"}
+    finally:
+        await after.close()
+
+
+async def test_games_stored_before_migration_0007_carry_on(tmp_path: Path) -> None:
+    """An ELITE game and a campaign stored before 0007: the game gets an id, its host and a version,
+    the campaign a version; both go on through their units of work, and the channel stays taken."""
+    source = Path(__file__).resolve().parents[2] / "migrations" / "sqlite"
+    older = tmp_path / "older"
+    older.mkdir()
+    for path in sorted(source.glob("000[1-6]_*.sql")):
+        shutil.copy(path, older / path.name)
+    db = tmp_path / "sa.sqlite3"
+    before = SqliteStorage(db, migrations_dir=older)
+    await before.open()
+    async with before.transaction() as tx:
+        await tx.run(
+            "INSERT INTO elite_games (channel_id, guild_id, state, pack, updated_at) VALUES (?, ?, ?, ?, ?)",
+            (9, 1, '{"host_id": 77, "actions": []}', None, "2026-01-01 00:00:00"),
+        )
+    doc = {"session": {"phase": "vote"}, "members": {str(ANN): "Ann"}, "host": ANN}
+    async with before.transaction() as tx:
+        await tx.run(
+            "INSERT INTO campaigns (id, guild_id, channel_id, status, state, missions, started_at)"
+            " VALUES ('c1', 1, 5, 'running', ?, 0, '2026-01-01 00:00:00')",
+            (json.dumps(doc),),
+        )
+    await before.close()
+
+    after = SqliteStorage(db)
+    await after.open()
+    try:
+        game = await after.elite_game(9)
+        assert game is not None and (game.id, game.host_id, game.version) == ("legacy-9", 77, 1)
+        with pytest.raises(ChannelBusy):
+            await after.start_elite_game(1, 9, {"actions": []}, None)
+
+        def step(record: Any) -> bool:
+            record.state["actions"].append([0.0, "next"])
+            return True
+
+        changed = await after.change_elite_game(9, step)
+        assert changed is not None and changed.version == 2
+        campaign = await after.change_campaign(5, lambda r: r.state.update(voted=True) is None)
+        assert campaign is not None and campaign.version == 2 and campaign.state["voted"]
     finally:
         await after.close()

@@ -6,6 +6,20 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.platform.permissions import Who, declare
+
+# Who may do what (bot/platform/permissions.py checks it before the handler runs).
+PERMISSIONS = declare(
+    "campaign",
+    {
+        "start": Who.STARTER,  # /campaign start: the server's starters role, in its channels
+        "status": Who.ANYONE,
+        "end": Who.HOST,
+        "vote": Who.SEATED,  # the vote buttons: one vote per crew member
+        "repair": Who.SEATED,  # the repair menu
+    },
+)
+
 
 async def setup(bot: Any) -> None:
     from bot.exts.campaign._cog import CampaignButton, CampaignCog, CampaignSelect

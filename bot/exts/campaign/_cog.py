@@ -8,6 +8,12 @@ announces the recording and difficulties; the flight code asks `flight_handoff(c
 campaign id and the `carried` block to put into its GAME.json, and dispatches
 `flight_resolved(record, result)` when the mission is resolved; the campaign takes it from there
 (repairs, next vote, score).  Texts follow the server's language (_text.py).
+
+Every change of a campaign (a vote, a repair, the clock, a flown mission, the end) is one unit of
+work through the store (`change_campaign`: load, pure change, save with a version check, retry),
+so three members voting at the same instant are three stored votes.  Voters and crew are member
+ids (as strings in the engine's session); names live in `members` and are only rendered.  Who
+may do what is declared once below (`PERMISSIONS`) and checked by the platform.
 """
 
 from __future__ import annotations
@@ -15,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import re
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -33,11 +40,12 @@ from bot.exts.campaign._render import (
     vote_view,
 )
 from bot.exts.campaign._text import tx
-from bot.exts.hosting.gate import serves
+from bot.exts.hosting.gate import may_start, serves
 from bot.exts.hosting.server_settings import server_language
 from bot.i18n import t
 from bot.platform.components import handles
-from bot.storage.base import ChannelBusy
+from bot.platform.permissions import Seats, actor_of, answer_refusal, decide, refusal
+from bot.storage.base import ChannelBusy, StaleWrite
 from bot.storage.platform import CampaignRecord, ScheduleRecord
 from bot.text import user_text
 from engine.campaign.flow import Campaign
@@ -49,6 +57,49 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 NO_PINGS = discord.AllowedMentions.none()
+KEYS_BY_ID = "ids"  # state["keys"]: the engine's crew, votes and repairs are keyed by member id
+
+
+def seats_of(record: CampaignRecord) -> Seats:
+    return Seats.of(int(record.state.get("host", 0) or 0), (int(uid) for uid in record.state.get("members", {})))
+
+
+def keyed_by_id(state: dict[str, Any]) -> dict[str, Any]:
+    """A stored campaign document with its crew, votes, repairs and knocked-out members keyed by
+    member id.  Campaigns stored before keyed them by display name: those names are mapped back
+    through `members` (two members of one name were one voter then; they are one id now too)."""
+    if state.get("keys") == KEYS_BY_ID:
+        return state
+    ids = {str(name): str(uid) for uid, name in state.get("members", {}).items()}
+    session = state.get("session", {})
+
+    def key(name: Any) -> str:
+        return ids.get(str(name), str(name))
+
+    campaign = session.get("campaign", {})
+    campaign["crew"] = list(dict.fromkeys(key(n) for n in campaign.get("crew", [])))
+    session["votes"] = {kind: {key(m): c for m, c in v.items()} for kind, v in session.get("votes", {}).items()}
+    session["repairs"] = {key(m): r for m, r in session.get("repairs", {}).items()}
+    session["knocked_out"] = [key(m) for m in session.get("knocked_out", [])]
+    state["keys"] = KEYS_BY_ID
+    return state
+
+
+def put_session(record: CampaignRecord, session: CampaignSession) -> None:
+    """Write the session into the record (pure): a finished one gets its status, total and crew."""
+    record.state["session"] = session.to_dict()
+    record.state["keys"] = KEYS_BY_ID
+    record.missions = session.campaign.flown
+    if not record.crew:  # a campaign moved from the settings stopgap: seats from its members
+        record.crew = [(int(uid), name) for uid, name in record.state.get("members", {}).items()]
+    if session.phase == "finished":
+        score = session.campaign.score() if session.campaign.lines else None
+        if score is None:
+            record.status = "abandoned"
+        elif score.lost:
+            record.status, record.destroyed_by = "lost", score.destroyed_by
+        else:
+            record.status, record.total = "finished", score.total
 
 
 @handles(KIND)
@@ -116,24 +167,28 @@ class CampaignCog(commands.Cog, name="Campaign"):
         return await server_language(self.bot.storage, guild_id, self.bot.settings.default_language)
 
     async def load(self, channel_id: int) -> CampaignRecord | None:
-        """The channel's running campaign."""
-        return await self.bot.storage.running_campaign(channel_id)
+        """The channel's running campaign (a read: changes go through `change`)."""
+        record = await self.bot.storage.running_campaign(channel_id)
+        if record is not None:
+            keyed_by_id(record.state)
+        return record
 
-    async def save(self, record: CampaignRecord, session: CampaignSession) -> None:
-        """Store the session; a finished one gets its status, total and crew for the boards."""
-        record.state["session"] = session.to_dict()
-        record.missions = session.campaign.flown
-        if not record.crew:  # a campaign moved from the settings stopgap: seats from its members
-            record.crew = [(int(uid), name) for uid, name in record.state.get("members", {}).items()]
-        if session.phase == "finished":
-            score = session.campaign.score() if session.campaign.lines else None
-            if score is None:
-                record.status = "abandoned"
-            elif score.lost:
-                record.status, record.destroyed_by = "lost", score.destroyed_by
-            else:
-                record.status, record.total = "finished", score.total
-        await self.bot.storage.save_campaign(record)
+    async def change(
+        self, channel_id: int, step: Callable[[CampaignRecord, CampaignSession], bool]
+    ) -> CampaignRecord | None:
+        """One unit of work on the channel's running campaign: `step(record, session)` changes the
+        session (pure: it runs again on a fresh load when another writer got there first) and
+        says whether anything changed; the session is then saved with a version check."""
+
+        def change(record: CampaignRecord) -> bool:
+            keyed_by_id(record.state)
+            session = CampaignSession.from_dict(record.state["session"])
+            if not step(record, session):
+                return False
+            put_session(record, session)
+            return True
+
+        return await self.bot.storage.change_campaign(channel_id, change)
 
     async def flight_handoff(self, channel_id: int) -> tuple[str, dict[str, Any]] | None:
         """(campaign id, `carried` block) for the campaign mission about to be flown in this
@@ -162,6 +217,8 @@ class CampaignCog(commands.Cog, name="Campaign"):
     ) -> None:
         guild_id, channel_id = interaction.guild_id or 0, interaction.channel_id or 0
         lang = await self.lang(guild_id)
+        if not await may_start(self.bot.storage, interaction, "campaign.start", lang):
+            return
         people = [interaction.user, *(m for m in (p2, p3, p4, p5) if m is not None)]
         seats = [(p.id, user_text(p.display_name)) for p in people]
         opened = await self.open(str(interaction.id), guild_id, channel_id, seats, seed=interaction.id)
@@ -175,18 +232,18 @@ class CampaignCog(commands.Cog, name="Campaign"):
         self, campaign_id: str, guild_id: int, channel_id: int, seats: list[tuple[int, str]], *, seed: int
     ) -> tuple[discord.Embed, discord.ui.View] | None:
         """Store a new campaign for `seats` (the host first) and return its first vote message;
-        None when the channel already runs one.  `/campaign start` and a scheduled campaign night
-        both open campaigns here, so both open the same vote."""
-        if await self.load(channel_id) is not None:  # saving is an upsert: a repeated open must not reset it
-            return None
+        None when the channel already runs one (the store's unique index says so: a new campaign
+        is an insert, never an upsert, so a repeated open cannot reset a running one).
+        `/campaign start` and a scheduled campaign night both open campaigns here."""
         lang = await self.lang(guild_id)
         members = {str(uid): name for uid, name in seats}
-        crew = list(dict.fromkeys(members.values()))
+        crew = list(members)  # member ids: two members called "Ann" are two voters
         session = CampaignSession.start(Campaign(seed=seed % 2**31, crew=crew), now=self.bot.clock())
-        doc: dict[str, Any] = {"members": members, "host": seats[0][0]}
+        doc: dict[str, Any] = {"members": members, "host": seats[0][0], "keys": KEYS_BY_ID}
         record = CampaignRecord(campaign_id, guild_id, channel_id, doc, crew=[(int(u), n) for u, n in members.items()])
+        put_session(record, session)
         try:
-            await self.save(record, session)
+            await self.bot.storage.save_campaign(record)
         except ChannelBusy:
             return None
         return vote_embed(lang, session), vote_view(lang, session, channel_id, CampaignButton)
@@ -224,14 +281,14 @@ class CampaignCog(commands.Cog, name="Campaign"):
         if record is None:
             await interaction.response.send_message(tx(lang, "none"), ephemeral=True)
             return
-        session = CampaignSession.from_dict(record.state["session"])
+        session = CampaignSession.from_dict(keyed_by_id(record.state)["session"])
         if session.phase == "finished" and not session.campaign.lines:
             await interaction.response.send_message(tx(lang, "ended_early"), ephemeral=True)
             return
         if session.phase == "finished":
             embed = score_embed(lang, session, session.campaign.score())
         elif session.phase == "repair":
-            embed = repair_embed(lang, session)
+            embed = repair_embed(lang, session, record.state.get("members", {}))
         else:
             embed = vote_embed(lang, session)
         await interaction.response.send_message(embed=embed, ephemeral=True, allowed_mentions=NO_PINGS)
@@ -239,17 +296,30 @@ class CampaignCog(commands.Cog, name="Campaign"):
     @campaign.command(name="end", description="End the campaign after the missions flown so far")
     async def end(self, interaction: discord.Interaction) -> None:
         lang = await self.lang(interaction.guild_id)
-        record = await self.load(interaction.channel_id or 0)
+        actor = actor_of(interaction)
+        refused: str | None = None
+
+        def end(record: CampaignRecord, session: CampaignSession) -> bool:
+            nonlocal refused
+            refused = decide("campaign.end", actor, seats_of(record))
+            if refused is not None:
+                return False
+            session.campaign.end()
+            session.phase, session.deadline = "finished", None
+            return True
+
+        try:
+            record = await self.change(interaction.channel_id or 0, end)
+        except StaleWrite:
+            await interaction.response.send_message(t(lang, "error.busy"), ephemeral=True)
+            return
         if record is None:
             await interaction.response.send_message(tx(lang, "not_running"), ephemeral=True)
             return
-        if interaction.user.id != record.state["host"] and not interaction.permissions.manage_guild:
-            await interaction.response.send_message(tx(lang, "only_host"), ephemeral=True)
+        if refused is not None:
+            await answer_refusal(interaction, refusal(lang, refused))
             return
         session = CampaignSession.from_dict(record.state["session"])
-        session.campaign.end()
-        session.phase, session.deadline = "finished", None
-        await self.save(record, session)
         if session.campaign.lines:
             await interaction.response.send_message(embed=score_embed(lang, session, session.campaign.score()))
         else:
@@ -259,38 +329,68 @@ class CampaignCog(commands.Cog, name="Campaign"):
     async def on_press(self, interaction: discord.Interaction, custom_id: str, values: list[str]) -> None:
         match = re.fullmatch(ID_TEMPLATE, custom_id) or re.fullmatch(SELECT_TEMPLATE, custom_id)
         lang = await self.lang(interaction.guild_id)
-        channel_id = int(match["channel"]) if match else 0
-        record = await self.load(channel_id) if match else None
-        if match is None or record is None:
+        if match is None:
             await interaction.response.send_message(tx(lang, "over"), ephemeral=True)
             return
-        name = record.state["members"].get(str(interaction.user.id))
-        if name is None:
-            await interaction.response.send_message(tx(lang, "only_crew"), ephemeral=True)
+        channel_id = int(match["channel"])
+        action = "campaign.repair" if match["what"] == "repairmenu" else "campaign.vote"
+        actor = actor_of(interaction)
+        voter = str(interaction.user.id)
+        now = self.bot.clock()
+        refused: str | None = None
+        not_counted: str | None = None
+        step: FlyNext | Ended | None = None
+
+        def press(record: CampaignRecord, session: CampaignSession) -> bool:
+            """The press as a pure change of the stored session (run again on a stale version)."""
+            nonlocal refused, not_counted, step
+            refused, not_counted, step = decide(action, actor, seats_of(record)), None, None
+            if refused is not None:
+                return False
+            try:
+                if match["what"] == "repairmenu":
+                    session.choose_repair(voter, repair_from_value(values[0] if values else ""))
+                else:
+                    session.vote(voter, match["what"], match["value"])
+            except SessionError as exc:
+                not_counted = str(exc)
+                return False
+            step = session.tick(now)
+            return True
+
+        try:
+            record = await self.change(channel_id, press)
+        except StaleWrite:  # the campaign kept changing under every attempt: ask for another press
+            await interaction.response.send_message(t(lang, "error.busy"), ephemeral=True)
+            return
+        if record is None:
+            await interaction.response.send_message(tx(lang, "over"), ephemeral=True)
+            return
+        if refused is not None:
+            await answer_refusal(interaction, refusal(lang, refused))
+            return
+        if not_counted is not None:
+            await interaction.response.send_message(tx(lang, "not_counted", reason=not_counted), ephemeral=True)
             return
         session = CampaignSession.from_dict(record.state["session"])
-        try:
-            if match["what"] == "repairmenu":
-                session.choose_repair(name, repair_from_value(values[0] if values else ""))
-            else:
-                session.vote(name, match["what"], match["value"])
-        except SessionError as exc:
-            await interaction.response.send_message(tx(lang, "not_counted", reason=exc), ephemeral=True)
-            return
-        step = session.tick(self.bot.clock())
-        await self.save(record, session)
-        embed, view = self._message(lang, session, channel_id, step)
+        embed, view = self._message(lang, record, session, channel_id, step)
         await interaction.response.edit_message(embed=embed, view=view)
         if isinstance(step, FlyNext):
             await self._announce(lang, interaction.channel, session, step)
 
     def _message(
-        self, lang: str, session: CampaignSession, channel_id: int, step: FlyNext | Ended | None
+        self,
+        lang: str,
+        record: CampaignRecord,
+        session: CampaignSession,
+        channel_id: int,
+        step: FlyNext | Ended | None,
     ) -> tuple[discord.Embed, discord.ui.View | None]:
         if isinstance(step, Ended):
             return score_embed(lang, session, session.campaign.score()), None
         if session.phase == "repair":
-            return repair_embed(lang, session), repair_view(lang, session, channel_id, CampaignSelect)
+            names = record.state.get("members", {})
+            return repair_embed(lang, session, names), repair_view(lang, session, channel_id, CampaignSelect)
         if session.phase == "vote":  # still voting, or the repairs closed and the next vote opens
             return vote_embed(lang, session), vote_view(lang, session, channel_id, CampaignButton)
         embed = vote_embed(lang, session)
@@ -318,17 +418,32 @@ class CampaignCog(commands.Cog, name="Campaign"):
     @commands.Cog.listener()
     async def on_flight_resolved(self, record: Any, result: Result) -> None:
         """A flight ended; if it was this channel's campaign mission, carry on with the campaign."""
-        stored = await self.load(record.channel_id)
-        if stored is None or stored.state["session"]["phase"] != "flying":
+        now = self.bot.clock()
+        mission = str(record.options.get("mission", "?"))
+        flown = {str(m.name): str(m.user_id) for m in getattr(record, "crew", None) or []}
+        step: Ended | None = None
+        applied = False
+
+        def resolved(stored: CampaignRecord, session: CampaignSession) -> bool:
+            nonlocal step, applied
+            applied = session.phase == "flying"
+            if not applied:
+                return False
+            # the flight names its players; the campaign keys them by member id
+            ids = {**{str(n): str(u) for u, n in stored.state.get("members", {}).items()}, **flown}
+            knocked = [ids.get(name, name) for name in result.knocked_out]
+            step = session.mission_flown(result.model_copy(update={"knocked_out": knocked}), mission, now)
+            return True
+
+        stored = await self.change(record.channel_id, resolved)
+        if stored is None or not applied:
             return
-        session = CampaignSession.from_dict(stored.state["session"])
-        step = session.mission_flown(result, str(record.options.get("mission", "?")), self.bot.clock())
-        await self.save(stored, session)
         channel: Any = self.bot.get_channel(record.channel_id)
         if channel is None:
             return
         lang = await self.lang(stored.guild_id)
-        embed, view = self._message(lang, session, record.channel_id, step)
+        session = CampaignSession.from_dict(stored.state["session"])
+        embed, view = self._message(lang, stored, session, record.channel_id, step)
         await channel.send(embed=embed, view=view, allowed_mentions=NO_PINGS)
 
     async def tick_all(self) -> None:
@@ -339,20 +454,25 @@ class CampaignCog(commands.Cog, name="Campaign"):
                 await self.tick_channel(record.guild_id, record.channel_id, now)
 
     async def tick_channel(self, guild_id: int, channel_id: int, now: float) -> None:
-        record = await self.load(channel_id)
-        if record is None:
+        step: FlyNext | Ended | None = None
+        moved = False
+
+        def tick(record: CampaignRecord, session: CampaignSession) -> bool:
+            nonlocal step, moved
+            before = session.phase
+            step = session.tick(now)
+            moved = session.phase != before or step is not None
+            return moved
+
+        record = await self.change(channel_id, tick)
+        if record is None or not moved:
             return
-        session = CampaignSession.from_dict(record.state["session"])
-        before = session.phase
-        step = session.tick(now)
-        if session.phase == before and step is None:
-            return
-        await self.save(record, session)
         channel: Any = self.bot.get_channel(channel_id)
         if channel is None:
             return
         lang = await self.lang(guild_id)
-        embed, view = self._message(lang, session, channel_id, step)
+        session = CampaignSession.from_dict(record.state["session"])
+        embed, view = self._message(lang, record, session, channel_id, step)
         await channel.send(embed=embed, view=view, allowed_mentions=NO_PINGS)
         if isinstance(step, FlyNext):
             await self._announce(lang, channel, session, step)

@@ -7,6 +7,7 @@ server's language (strings in _text.py).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import discord
@@ -89,7 +90,9 @@ def vote_view(lang: str, session: CampaignSession, channel_id: int, button: Any)
     return view
 
 
-def repair_embed(lang: str, session: CampaignSession) -> discord.Embed:
+def repair_embed(lang: str, session: CampaignSession, names: Mapping[str, str] | None = None) -> discord.Embed:
+    """The repair step; the session keys members by id, `names` (member id -> name) renders them."""
+    names = names or {}
     c = session.campaign
     embed = discord.Embed(title=tx(lang, "repair.title", n=c.flown))
     damage = "\n".join(
@@ -102,8 +105,8 @@ def repair_embed(lang: str, session: CampaignSession) -> discord.Embed:
         tx(lang, "repair.rule"),
     ]
     if session.knocked_out:
-        lines.append(tx(lang, "repair.knocked_out", names=", ".join(session.knocked_out)))
-    chosen = ", ".join(f"{m}: {repair_label(lang, r)}" for m, r in session.repairs.items())
+        lines.append(tx(lang, "repair.knocked_out", names=", ".join(names.get(m, m) for m in session.knocked_out)))
+    chosen = ", ".join(f"{names.get(m, m)}: {repair_label(lang, r)}" for m, r in session.repairs.items())
     lines.append(tx(lang, "repair.chosen", chosen=chosen or tx(lang, "repair.nobody")))
     if session.deadline is not None:
         lines.append(tx(lang, "repair.default", when=f"<t:{int(session.deadline)}:R>"))

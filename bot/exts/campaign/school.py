@@ -127,13 +127,24 @@ async def record_school_flight(storage: Any, record: Any, result: Result) -> lis
     if lesson_id not in LESSON_IDS:
         return []
     names = []
+    counted = False
+
+    def count(stored: Any) -> bool:
+        """The flight added to the player's progress as stored now (one unit of work: load, this
+        pure change, save with a version check; re-run on a fresh load if another flight of the
+        same player was counted meanwhile)."""
+        nonlocal counted
+        progress = SchoolProgress.from_dict(stored.progress)
+        counted = progress.is_open(lesson_id)
+        if not counted:
+            return False  # flew along on someone else's lesson: it counts once they reach it
+        stored.progress = progress.record(lesson_id, result.outcome, result.score.total).to_dict()
+        return True
+
     for member in record.crew:
-        progress = await load_progress(storage, member.user_id)
-        if not progress.is_open(lesson_id):
-            continue  # flew along on someone else's lesson: it counts once they reach it
-        updated = progress.record(lesson_id, result.outcome, result.score.total)
-        await storage.save_school_progress(member.user_id, updated.to_dict())
-        names.append(member.name)
+        await storage.change_school_progress(member.user_id, count)
+        if counted:
+            names.append(member.name)
     return names
 
 

@@ -9,8 +9,18 @@ calls are planned ahead in the voice source on the timer's clock (_voicelink.py)
 heard on their instant whatever the event loop is doing.  Refusals are engine codes worded by
 _i18n.py in the game's language.
 
+Who may press what is declared once (bot/exts/elite/__init__.py, checked by bot/platform/permissions.py
+before a handler runs): the director's controls and `/elite roll` are the host's (or Manage
+Server's); `/elite start` follows the server's starters role and channels; the data pack is
+uploaded with `/elite-admin pack`, a top-level group Discord hides from members without Manage
+Server (a subcommand cannot carry that), and checked in code too.
+
 Storage (bot/storage/platform.py, both backends): a game in progress is journalled and stored on
-every step (`start_elite_game` / `update_elite_game`, see _journal.py) and resumed when the cog
+every step and resumed when the cog loads.  One game per channel is held by the store (a unique
+index: a second `/elite start` is refused, never replaces the running game).  Each step is one unit
+of work under the channel's lock: the step is applied, then its journal entry is appended to the
+stored document with a version check (`change_elite_game`, retried on a stale version), so
+simultaneous presses are all kept, in the order they were applied (see _journal.py); and resumed when the cog
 loads; a finished game becomes a logbook row with `game = "elite"` (`record_game`), read back for
 `/elite board` by `elite_board`; a server's data pack is stored with `save_elite_pack`.  A resumed
 game rejoins the voice channel it spoke in (stored in the journal), or posts why not with a
@@ -38,10 +48,13 @@ from bot.exts.elite._i18n import error_text, ui
 from bot.exts.elite._journal import RESTART, Journal, ShiftClock, apply, rebuild, roll_args
 from bot.exts.elite._session import Session
 from bot.exts.elite._voicelink import VoiceLink
-from bot.exts.hosting.gate import serves
+from bot.exts.hosting.gate import may_start, serves
 from bot.exts.hosting.server_settings import server_language
+from bot.locks import FlightLocks
 from bot.platform import components
 from bot.platform.components import Components, handles
+from bot.platform.permissions import Seats, guard
+from bot.storage.base import ChannelBusy
 from bot.text import user_text
 from engine.elite.activation import HeroRoll
 from engine.elite.datapack import AlienAbility, DataPack, PackError, load_pack, pack_json_schema
@@ -72,6 +85,22 @@ log = logging.getLogger(__name__)
 TICK_S = 0.25
 NO_PINGS = discord.AllowedMentions.none()
 MAX_PACK_BYTES = 256_000
+
+
+# Status-message button -> its declared action (bot/exts/elite/__init__.py); "start" is the timer's
+BUTTON_ACTIONS = {
+    "next": "next",
+    "start": "timer",
+    "pause": "pause",
+    "minus": "minus",
+    "plus": "plus",
+    "peek": "peek",
+    "reveal": "reveal",
+    "victory": "victory",
+    "defeat": "defeat",
+    "stop": "stop",
+    "voice": "voice",
+}
 
 
 def _choices(values: tuple[str, ...]) -> list[app_commands.Choice[str]]:
@@ -222,6 +251,14 @@ class CausePicker(discord.ui.View):
 
 class EliteCog(commands.Cog, name="ELITE"):
     elite = app_commands.Group(name="elite", description="Project: ELITE director", guild_only=True)
+    # Admin commands in a top-level group: only a top-level command or group carries
+    # default_member_permissions (Discord ignores it on a subcommand), so Discord hides these.
+    elite_admin = app_commands.Group(
+        name="elite-admin",
+        description="Project: ELITE server setup (Manage Server)",
+        guild_only=True,
+        default_permissions=discord.Permissions(manage_guild=True),
+    )
 
     def __init__(self, bot: SpaceAlertBot | Any) -> None:
         self.bot = bot
@@ -234,6 +271,7 @@ class EliteCog(commands.Cog, name="ELITE"):
         self.clock: Callable[[], float] = time.monotonic
         self.sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
         self.use_voice = True
+        self.locks = FlightLocks()  # one per channel: a step and its stored journal entry go together
 
     async def cog_load(self) -> None:
         add = getattr(self.bot, "add_dynamic_items", None)
@@ -259,11 +297,13 @@ class EliteCog(commands.Cog, name="ELITE"):
                 log.exception("ELITE game in channel %s cannot be resumed; dropped", record.channel_id)
                 await self.bot.storage.drop_elite_game(record.channel_id)
                 continue
-            if session.game.phase == "over":
+            if session.game.phase == "over":  # ended but its row stayed (a crash in between)
+                await self.bot.storage.drop_elite_game(record.channel_id)
                 continue
             self.sessions[record.channel_id] = session
             self.journals[record.channel_id] = journal
-            await self._store(session)
+            # the replay may have paused a running timer: the whole journal once, before any click
+            await self.bot.storage.update_elite_game(record.channel_id, journal.state(session))
             timer = session.game.timer
             if session.game.phase == "action" and timer is not None and timer.state in ("running", "paused"):
                 self.tasks[record.channel_id] = asyncio.create_task(self._run_timer(session))
@@ -317,6 +357,10 @@ class EliteCog(commands.Cog, name="ELITE"):
         language: str | None = None,
     ) -> None:
         channel_id = interaction.channel_id or 0
+        if not await may_start(
+            self.bot.storage, interaction, "elite.start", await self.server_lang(interaction.guild_id)
+        ):
+            return
         running = self.sessions.get(channel_id)
         if running is not None and running.game.phase != "over":
             await interaction.response.send_message(text(running.lang, "ui.running_here"), ephemeral=True)
@@ -337,14 +381,28 @@ class EliteCog(commands.Cog, name="ELITE"):
         game = EliteGame(config, seed, ShiftClock(self.clock), pack)
         session = Session(game, lang, interaction.user.id, channel_id)
         journal = Journal(guild_id, channel_id, interaction.user.id, lang, seed, config.model_dump(mode="json"))
+        running = self.sessions.get(channel_id)
+        if running is not None and running.game.phase != "over":  # two wizards finished in one channel
+            await interaction.response.edit_message(content=text(running.lang, "ui.running_here"), view=None)
+            return
+        try:
+            pack_doc = pack.model_dump(mode="json") if pack is not None else None
+            await self.bot.storage.start_elite_game(
+                guild_id,
+                channel_id,
+                journal.state(session),
+                pack_doc,
+                game_id=f"elite-{channel_id}-{seed}",
+                host_id=interaction.user.id,
+            )
+        except ChannelBusy:  # the store holds one game per channel (another process, a race)
+            await interaction.response.edit_message(content=text(lang, "ui.running_here"), view=None)
+            return
+        except Exception:
+            log.exception("could not store the new ELITE game")
         self.sessions[channel_id] = session
         self.journals[channel_id] = journal
         await interaction.response.edit_message(content=text(lang, "ui.setup_posted"), view=None)
-        try:
-            pack_doc = pack.model_dump(mode="json") if pack is not None else None
-            await self.bot.storage.start_elite_game(guild_id, channel_id, journal.state(session), pack_doc)
-        except Exception:
-            log.exception("could not store the new ELITE game")
         if not isinstance(channel, discord.abc.Messageable):
             return
         await channel.send(session.setup_text(), allowed_mentions=NO_PINGS)
@@ -353,7 +411,7 @@ class EliteCog(commands.Cog, name="ELITE"):
         )
         self.status_messages[channel_id] = status
         journal.status_message_id = getattr(status, "id", None)
-        await self._store(session)
+        await self._store(session, [])
         if self.use_voice:
             why = await self.voice.join(session, guild_id, member=interaction.user)
             if why is not None:
@@ -362,10 +420,19 @@ class EliteCog(commands.Cog, name="ELITE"):
                     await interaction.followup.send(text_only, ephemeral=True)
 
     # -- the buttons -------------------------------------------------------------------------------
+    async def _host_only(self, interaction: discord.Interaction, session: Session, action: str) -> bool:
+        """The platform's check of a director's control (declared Who.HOST): True to go on."""
+        return await guard(interaction, f"elite.{action}", session.lang, Seats.of(session.host_id))
+
     async def on_button(self, interaction: discord.Interaction, channel_id: int, action: str) -> None:
         session = self.sessions.get(channel_id)
         if session is None or session.game.phase == "over":
             await interaction.response.send_message(text(self._lang(None), "ui.no_game"), ephemeral=True)
+            return
+        if action not in BUTTON_ACTIONS:  # a forged or outdated custom id
+            await interaction.response.send_message(text(session.lang, "ui.no_game"), ephemeral=True)
+            return
+        if not await self._host_only(interaction, session, BUTTON_ACTIONS[action]):
             return
         game = session.game
         try:
@@ -395,11 +462,8 @@ class EliteCog(commands.Cog, name="ELITE"):
                 step, args = ("resume" if timer is not None and timer.state == "paused" else "pause"), []
             elif action in ("minus", "plus"):
                 step, args = "adjust", [15 if action == "plus" else -15]
-            elif action in ("next", "start", "victory", "stop"):
+            else:
                 step, args = action, []
-            else:  # a forged or outdated custom id
-                await interaction.response.send_message(text(session.lang, "ui.no_game"), ephemeral=True)
-                return
             lines = await self.act(session, step, args)
         except EliteError as exc:
             await interaction.response.send_message(error_text(session.lang, exc), ephemeral=True)
@@ -413,6 +477,8 @@ class EliteCog(commands.Cog, name="ELITE"):
         session = self.sessions.get(channel_id)
         if session is None or session.game.phase == "over":
             await interaction.response.edit_message(content=text(self._lang(None), "ui.no_game"), view=None)
+            return
+        if not await self._host_only(interaction, session, "peek" if action == "peek" else "reveal"):
             return
         try:
             if action == "peek":
@@ -435,7 +501,13 @@ class EliteCog(commands.Cog, name="ELITE"):
         if session is None or session.game.phase == "over":
             await interaction.response.edit_message(content=text(self._lang(None), "ui.no_game"), view=None)
             return
-        lines = await self.act(session, "defeat", [cause])
+        if not await self._host_only(interaction, session, "defeat"):
+            return
+        try:
+            lines = await self.act(session, "defeat", [cause])
+        except EliteError as exc:  # a press that raced the end of the game
+            await interaction.response.edit_message(content=error_text(session.lang, exc), view=None)
+            return
         await interaction.response.edit_message(content=lines[0], view=None)
         await self._after(session, lines, "defeat")
 
@@ -451,22 +523,39 @@ class EliteCog(commands.Cog, name="ELITE"):
             await self._finish(session)
 
     async def act(self, session: Session, step: str, args: list[Any]) -> list[str]:
-        """Run one step of the game, journal it and store the journal (a restart resumes here)."""
-        at = session.game.clock()
-        lines = apply(session, step, args)
-        journal = self.journals.get(session.channel_id)
-        if journal is not None:
-            journal.actions.append([at, step, *args])
-            await self._store(session)
+        """Run one step of the game and store it as one unit of work under the channel's lock:
+        the step, then its journal entry appended to the stored game (a restart resumes here)."""
+        async with self.locks.get(f"elite:{session.channel_id}"):
+            at = session.game.clock()
+            lines = apply(session, step, args)
+            await self._store(session, [[at, step, *args]])
         return lines
 
-    async def _store(self, session: Session) -> None:
+    async def _store(self, session: Session, actions: list[list[Any]]) -> None:
+        """Append `actions` to the game's journal, in memory and in the store.  The stored change is
+        load -> append -> save with a version check, retried on a stale version
+        (`change_elite_game`), so a step is never written over by another one."""
         journal = self.journals.get(session.channel_id)
-        if journal is None or session.game.phase == "over":
+        if journal is None:
+            return
+        journal.actions.extend(actions)
+        if session.game.phase == "over":
             return  # a finished game leaves its logbook row instead (_finish)
+        meta = journal.state(session)
+
+        def append(record: Any) -> bool:
+            """The stored journal is a prefix of this process's: append what it lacks (this step,
+            and any step whose own store failed), never rewrite what is there."""
+            state = record.state
+            stored = list(state.get("actions", []))
+            state["actions"] = stored + [list(a) for a in meta["actions"][len(stored) :]]
+            for key in ("log", "status_message_id", "voice_channel_id"):
+                state[key] = meta[key]
+            return True
+
         try:
-            await self.bot.storage.update_elite_game(session.channel_id, journal.state(session))
-        except Exception:  # the game goes on; the next step tries again
+            await self.bot.storage.change_elite_game(session.channel_id, append)
+        except Exception:  # the game goes on; the next step stores its state again
             log.exception("could not store the ELITE game in channel %s", session.channel_id)
 
     def _status_message(self, channel_id: int) -> Any:
@@ -502,10 +591,8 @@ class EliteCog(commands.Cog, name="ELITE"):
             words = session.calls()
             if not words:
                 continue
-            journal = self.journals.get(session.channel_id)
-            if journal is not None:  # a call changes the timer's state: journal it
-                journal.actions.append([at, "poll"])
-                await self._store(session)
+            async with self.locks.get(f"elite:{session.channel_id}"):  # a call changes the timer: journal it
+                await self._store(session, [[at, "poll"]])
             self.voice.sync(session)
             if any(not w.isdigit() for w in words):
                 await self._refresh(session)
@@ -558,6 +645,8 @@ class EliteCog(commands.Cog, name="ELITE"):
         if session is None:
             await interaction.response.send_message(text(self._lang(None), "ui.no_game"), ephemeral=True)
             return
+        if not await self._host_only(interaction, session, "roll"):
+            return
         kind = next(a for a in (*SWARM_TYPES, *BOSSES) if a == alien)
         try:
             targets = parse_in_range(in_range)
@@ -583,20 +672,19 @@ class EliteCog(commands.Cog, name="ELITE"):
             elif moved is not None and moved.dice_locked:
                 line += f"; {text(lang, 'ui.locks', count=moved.dice_locked)}"
             lines.append(line)
-        journal = self.journals.get(session.channel_id)
-        if journal is not None:
-            journal.actions.append([at, "roll", *roll_args(kind, targets, hit_value)])
-            await self._store(session)
+        async with self.locks.get(f"elite:{session.channel_id}"):
+            await self._store(session, [[at, "roll", *roll_args(kind, targets, hit_value)]])
         await interaction.response.send_message("\n".join(lines), allowed_mentions=NO_PINGS)
         if session.game.phase == "over":
             session.log.extend(session.ending())
             await self._refresh(session)
             await self._finish(session)
 
-    @elite.command(name="pack", description="Upload this server's ELITE data pack (JSON; admins)")
-    @app_commands.default_permissions(manage_guild=True)
+    @elite_admin.command(name="pack", description="Upload this server's ELITE data pack (JSON; Manage Server)")
     async def pack(self, interaction: discord.Interaction, file: discord.Attachment) -> None:
         lang = await self.server_lang(interaction.guild_id)
+        if not await guard(interaction, "elite.pack", lang):  # Discord hides it; a stale client may not
+            return
         if file.size > MAX_PACK_BYTES:
             too_large = PackError("pack_too_large", size=file.size, limit=MAX_PACK_BYTES)
             await interaction.response.send_message(error_text(lang, too_large), ephemeral=True)

@@ -1,15 +1,16 @@
 """An ELITE game in progress as a journal, so a restarted bot resumes it.
 
 Why a journal and not a snapshot: `EliteGame` (engine/elite) is deterministic given its config,
-seed, data pack and the times its steps happened, but it has no serialised form.  So the director
+seed, data pack and the times its steps happened, but it has no serialised form. So the director
 records every step that changes the game (`[game time, action, *arguments]`: the buttons, peeks,
-reveals, defeat causes, alien rolls and the timer's calls) and stores the journal on every change
-(storage `start_elite_game` / `update_elite_game`).  On start-up `rebuild` replays it on a clock
-pinned to each recorded time, which gives back the very same game (dice and draws included, they
-come from the seeded stream in the same order); then the clock runs on from the last recorded
-time, so the downtime does not eat into an Action Phase.  A timer that was running is paused
-there: the crew presses Resume when they are back at the table.  The voice channel the director
-spoke in is stored too, so the cog can rejoin it (bot/exts/elite/_cog.py, `resume_stored`).
+reveals, defeat causes, alien rolls and the timer's calls) and appends each entry to the stored
+journal as one unit of work (storage `change_elite_game`: load, append, save with a version check).
+On start-up `rebuild` replays it on a clock pinned to each recorded time, which gives back the very
+same game (dice and draws included, they come from the seeded stream in the same order); then the
+clock runs on from the last recorded time, so the downtime does not eat into an Action Phase. A
+timer that was running is paused there: the crew presses Resume when they are back at the table. The
+voice channel the director spoke in is stored too, so the cog can rejoin it (bot/exts/elite/_cog.py,
+`resume_stored`).
 """
 
 from __future__ import annotations

@@ -107,7 +107,7 @@ class VoiceLink:
         journal = self.cog.journals.get(session.channel_id)
         if journal is not None and journal.voice_channel_id != voice.channel_id:
             journal.voice_channel_id = voice.channel_id
-            await self.cog._store(session)
+            await self.cog._store(session, [])
         self.sync(session)
         lines = [call_text(session.lang, c) for c in ALL_CALLS]
         lines += [text(session.lang, k) for k in ("say.paused", "say.resumed", "say.get_ready")]
@@ -197,11 +197,9 @@ class VoiceLink:
             await channel.send(content, allowed_mentions=NO_PINGS, **extra)
 
     async def rejoin_clicked(self, interaction: discord.Interaction, session: Session, guild_id: int) -> None:
-        """The "Rejoin voice" button: the host only; the host's channel now, else the stored one."""
+        """The "Rejoin voice" button (the host's or Manage Server's: the platform checked it before
+        this runs); the presser's voice channel now, else the stored one."""
         lang = session.lang
-        if interaction.user.id != session.host_id:
-            await interaction.response.send_message(ui(lang, "voice.host_only"), ephemeral=True)
-            return
         await interaction.response.defer(ephemeral=True)
         channel = getattr(getattr(interaction.user, "voice", None), "channel", None)
         if channel is None:

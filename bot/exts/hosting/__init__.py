@@ -4,6 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.platform.permissions import Who, declare
+
+# Who may do what (bot/platform/permissions.py checks it before the handler runs).
+PERMISSIONS = declare("hosting", {"settings_show": Who.MANAGER, "settings_set": Who.MANAGER})
+
 
 async def setup(bot: Any) -> None:
     from bot.exts.hosting._cog import HostingCog

@@ -18,6 +18,7 @@ from discord.ext import commands, tasks
 from bot.exts.hosting._text import setting_problem, tx
 from bot.exts.hosting.scheduler import run_schedules
 from bot.exts.hosting.server_settings import SETTING_KEYS, SettingError, load_settings, parse_setting, show
+from bot.platform.permissions import actor_of, decide
 
 if TYPE_CHECKING:
     from bot.client import SpaceAlertBot
@@ -56,8 +57,10 @@ class HostingCog(commands.Cog, name="Hosting"):
         stored = await self.bot.storage.get_setting(interaction.guild_id or 0, "language")
         return str(stored) if stored else self.bot.settings.default_language
 
-    async def _refused(self, interaction: discord.Interaction, lang: str) -> bool:
-        if interaction.permissions.manage_guild:
+    async def _refused(self, interaction: discord.Interaction, lang: str, action: str) -> bool:
+        """Discord hides /settings from members without Manage Server; checked here too (a
+        client with stale commands, a permission changed in the channel)."""
+        if decide(action, actor_of(interaction)) is None:
             return False
         await interaction.response.send_message(tx(lang, "need_manage"), ephemeral=True, allowed_mentions=NO_PINGS)
         return True
@@ -65,7 +68,7 @@ class HostingCog(commands.Cog, name="Hosting"):
     @settings.command(name="show", description="Show this server's settings")
     async def show_settings(self, interaction: discord.Interaction) -> None:
         lang = await self._lang(interaction)
-        if await self._refused(interaction, lang):
+        if await self._refused(interaction, lang, "hosting.settings_show"):
             return
         current = await load_settings(self.bot.storage, interaction.guild_id or 0)
         embed = discord.Embed(title=tx(lang, "title"))
@@ -77,7 +80,7 @@ class HostingCog(commands.Cog, name="Hosting"):
     @app_commands.choices(key=KEY_CHOICES)
     async def set_setting(self, interaction: discord.Interaction, key: str, value: str) -> None:
         lang = await self._lang(interaction)
-        if await self._refused(interaction, lang):
+        if await self._refused(interaction, lang, "hosting.settings_set"):
             return
         try:
             parsed = parse_setting(key, value)

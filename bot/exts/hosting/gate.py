@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.exts.hosting._text import tx
-from bot.exts.hosting.server_settings import EVERYONE, ServerSettings, load_settings, start_refusal
+from bot.exts.hosting.server_settings import EVERYONE, ServerSettings, load_settings
+from bot.platform.permissions import Actor, Starters, actor_of, answer_refusal, decide, refusal
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,13 +43,37 @@ def refusal_text(settings: ServerSettings, why: str) -> str:
     return tx(lang, "refused.role", role=f"<@&{role}>")
 
 
-async def flight_gate(storage: Any, guild_id: int, channel_id: int, member: Any, *, admin: bool) -> FlightGate:
+def starters_of(settings: ServerSettings) -> Starters:
+    """The platform's view of /settings starters and channels."""
+    role = settings.starters if settings.starters != EVERYONE else None
+    return Starters(int(role) if role is not None else None, tuple(settings.channels))
+
+
+async def flight_gate(
+    storage: Any, guild_id: int, channel_id: int, member: Any, *, admin: bool, action: str = "mission.start"
+) -> FlightGate:
     """The server's settings for a flight about to start in `channel_id`, and the refusal (or
-    None) for `member` (anything with `.roles`; admins, i.e. Manage Server, are never refused)."""
+    None) for `member` (anything with `.roles`; admins, i.e. Manage Server, are never refused).
+    The decision is the platform's (`action`, declared Who.STARTER by the game)."""
     settings = await load_settings(storage, guild_id)
-    roles = {int(getattr(r, "id", r)) for r in getattr(member, "roles", None) or []}
-    why = start_refusal(settings, channel_id, roles, admin=admin)
+    roles = frozenset(int(getattr(r, "id", r)) for r in getattr(member, "roles", None) or [])
+    actor = Actor(int(getattr(member, "id", 0) or 0), admin, roles, channel_id)
+    why = decide(action, actor, starters=starters_of(settings))
     return FlightGate(settings, refusal_text(settings, why) if why else None)
+
+
+async def may_start(storage: Any, interaction: Any, action: str, lang: str | None = None) -> bool:
+    """Whether the member may open a game of `action` (a Who.STARTER action) here, by the server's
+    starters role and channels as `/mission start` reads them; else answers the platform's
+    refusal (ephemeral, no pings) and says False.  Any game's start calls this."""
+    guild_id = int(getattr(interaction, "guild_id", None) or 0)
+    settings = await load_settings(storage, guild_id) if guild_id else ServerSettings()
+    starters = starters_of(settings)
+    why = decide(action, actor_of(interaction), starters=starters)
+    if why is None:
+        return True
+    await answer_refusal(interaction, refusal(lang or settings.language, why, starters))
+    return False
 
 
 def serves(bot: Any, guild_id: int) -> bool:

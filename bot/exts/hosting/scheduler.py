@@ -58,7 +58,12 @@ async def schedule_flight(
     with Discord timestamps (each reader sees their own time zone)."""
     guild_id, channel_id = interaction.guild_id or 0, interaction.channel_id or 0
     gate = await flight_gate(
-        bot.storage, guild_id, channel_id, interaction.user, admin=bool(interaction.permissions.manage_guild)
+        bot.storage,
+        guild_id,
+        channel_id,
+        interaction.user,
+        admin=bool(interaction.permissions.manage_guild),
+        action="mission.schedule",
     )
     lang = gate.language
     if gate.refusal is not None:

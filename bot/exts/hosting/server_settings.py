@@ -77,8 +77,8 @@ class ServerSettings:
 
 # ASCII digits of a snowflake's length only: a mention or a bare id, never a run inside a longer
 # number (a 5,000-digit "id" is refused, not cut into ids or handed to int()).
-_CHANNEL = re.compile(r"<#([0-9]{1,21})>|(?<![0-9])([0-9]{15,21})(?![0-9])")
-_ROLE = re.compile(r"<@&([0-9]{1,21})>|(?<![0-9])([0-9]{15,21})(?![0-9])")
+_CHANNEL = re.compile(r"<#([1-9][0-9]{0,20})>|(?<![0-9])([0-9]{15,21})(?![0-9])")
+_ROLE = re.compile(r"<@&([1-9][0-9]{0,20})>|(?<![0-9])([0-9]{15,21})(?![0-9])")
 _MAX_NUMBER_CHARS = 12
 _TRUE = {"on", "yes", "true", "1", "ano", "áno", "да", "вкл"}
 _FALSE = {"off", "no", "false", "0", "ne", "nie", "нет", "выкл"}

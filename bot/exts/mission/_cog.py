@@ -32,6 +32,7 @@ from bot.exts.mission._missions import RANDOM, MissionCatalog
 from bot.exts.mission._render import ROLE_EMOJI, closed_embed, lobby_embed
 from bot.exts.mission._respond import Reply
 from bot.i18n import t
+from bot.platform.permissions import Seats, actor_of, decide
 from bot.settings import LANGUAGES
 from bot.storage import ChannelBusy, CrewMember, FlightRecord, StaleWrite
 from bot.storage.platform import ScheduleRecord
@@ -112,7 +113,7 @@ class MissionCog(commands.Cog, name="Mission"):
         seed: app_commands.Range[int, 0, 2**31 - 1] | None = None,
         preset: str = "mission",
     ) -> None:
-        checked = await self._may_start(interaction, language)
+        checked = await self._may_start(interaction, language, "mission.start")
         if checked is None:
             return
         lang, gate = checked
@@ -141,7 +142,9 @@ class MissionCog(commands.Cog, name="Mission"):
             options["preset"] = preset
         await self._open_lobby(interaction, lang, gate, options, voice=voice == "on")
 
-    async def _may_start(self, interaction: discord.Interaction, language: str | None) -> tuple[str, FlightGate] | None:
+    async def _may_start(
+        self, interaction: discord.Interaction, language: str | None, action: str
+    ) -> tuple[str, FlightGate] | None:
         """The checks before any lobby opens (answered ephemerally when one fails): a server
         channel the bot can post in, and the server's settings (/settings: channels, who may
         start), read once per start.  The language: the one asked for, else the server's."""
@@ -155,6 +158,7 @@ class MissionCog(commands.Cog, name="Mission"):
             interaction.channel_id,
             interaction.user,
             admin=self._manages_guild(interaction),
+            action=action,
         )
         if language not in LANGUAGES and gate.language in LANGUAGES:
             lang = gate.language
@@ -245,7 +249,7 @@ class MissionCog(commands.Cog, name="Mission"):
     async def mission_school(
         self, interaction: discord.Interaction, lesson: str | None = None, untimed: bool | None = None
     ) -> None:
-        checked = await self._may_start(interaction, None)
+        checked = await self._may_start(interaction, None, "mission.school")
         if checked is None:
             return
         lang, gate = checked
@@ -381,7 +385,7 @@ class MissionCog(commands.Cog, name="Mission"):
             await interaction.response.send_message(t(lang, "error.no_flight"), ephemeral=True)
             return
         lang = found.language
-        if not self._may_manage(interaction, found):
+        if decide("mission.abort", actor_of(interaction), Seats.of(found.host_id)) is not None:
             await interaction.response.send_message(t(lang, "error.not_host_or_manager"), ephemeral=True)
             return
         was_flying: bool | None = None  # None: it was over before this abort
@@ -424,7 +428,7 @@ class MissionCog(commands.Cog, name="Mission"):
         if guild_id is None:
             await interaction.response.send_message(t(lang, "error.guild_only"), ephemeral=True)
             return
-        if not self._manages_guild(interaction):
+        if decide("mission.custom_add", actor_of(interaction)) is not None:
             await interaction.response.send_message(t(lang, "custom.need_manage"), ephemeral=True)
             return
         async with Reply(interaction) as reply:
@@ -499,7 +503,7 @@ class MissionCog(commands.Cog, name="Mission"):
         if interaction.guild_id is None:
             await interaction.response.send_message(t(lang, "error.guild_only"), ephemeral=True)
             return
-        if not self._manages_guild(interaction):
+        if decide("mission.custom_remove", actor_of(interaction)) is not None:
             await interaction.response.send_message(t(lang, "custom.need_manage"), ephemeral=True)
             return
         removed = await self.bot.storage.remove_custom_mission(interaction.guild_id, mission.strip())
@@ -530,12 +534,15 @@ class MissionCog(commands.Cog, name="Mission"):
 
     async def _lobby_action(self, interaction: discord.Interaction, cid: _ids.ComponentId, values: list[str]) -> None:
         user = interaction.user
+        actor = actor_of(interaction)
+        permission = "mission.lobby_start" if cid.action == "start" else f"mission.{cid.action}"
         voice_channel = getattr(getattr(user, "voice", None), "channel", None)
         mission: dict[str, Any] = {}
         problem: str | None = None
         if cid.action == "start":  # the mission may read files and custom missions: before the unit of work
             peeked = await self.flights.store.peek(cid.flight)
-            if peeked is not None and peeked.status == "lobby" and peeked.host_id == user.id:
+            hosting = peeked is not None and decide(permission, actor, Seats.of(peeked.host_id)) is None
+            if peeked is not None and peeked.status == "lobby" and hosting:
                 mission, problem = await self.flights.mission_part(peeked)
         refusal: str | None = None
         closed: str | None = None  # the key of the closed lobby's line (cancelled or started)
@@ -565,7 +572,7 @@ class MissionCog(commands.Cog, name="Mission"):
                     return None
                 record.crew = [CrewMember(int(s.key), s.name, list(s.roles)) for s in seats]
                 return event
-            if user.id != record.host_id:
+            if decide(permission, actor, Seats.of(record.host_id)) is not None:  # start, cancel: the host's
                 refusal = t(lang, "lobby.host_only")
                 return None
             if cid.action == "cancel":
@@ -646,10 +653,6 @@ class MissionCog(commands.Cog, name="Mission"):
         """Manage Server in this channel (the invoking member's resolved permissions)."""
         permissions = getattr(interaction, "permissions", None)
         return bool(permissions and permissions.manage_guild)
-
-    @classmethod
-    def _may_manage(cls, interaction: discord.Interaction, record: FlightRecord) -> bool:
-        return interaction.user.id == record.host_id or cls._manages_guild(interaction)
 
     async def _edit_message(self, record: FlightRecord, message_id: int, **kwargs: Any) -> None:
         channel = self.bot.get_channel(record.channel_id)

@@ -34,6 +34,7 @@ from bot.exts.mission._station import Selection, command_for, station_message
 from bot.exts.mission._store import Ending, FlightStore, abandon, journal
 from bot.exts.mission._voice import VoiceLink
 from bot.i18n import t
+from bot.platform.permissions import Seats, actor_of, decide
 from bot.storage import FlightRecord, StaleWrite
 from bot.text import code_text
 from engine.flight.lobby import Seat, role_holder
@@ -56,6 +57,11 @@ REDRAW_DECK = REDRAW_ALL | {"round_started", "threat_drawn", "end_agreed", "roun
 def reason_text(lang: str, rejected: Rejected) -> str:
     """Why the engine refused a command, in the flight's language."""
     return t(lang, f"reason.{rejected.reason}", **rejected.params)
+
+
+def crew_seats(record: FlightRecord) -> Seats:
+    """The flight's host and seated crew, by member id, for the platform's checks."""
+    return Seats.of(record.host_id, (m.user_id for m in record.crew))
 
 
 @dataclass
@@ -328,6 +334,7 @@ class FlightService:
             await self.voice.rejoin_clicked(interaction, cid.flight)
             return
         user_id = interaction.user.id
+        actor = actor_of(interaction)
         opening = cid.action == "station"
         step = Step()
 
@@ -340,7 +347,7 @@ class FlightService:
             member = record.member(user_id)
             if record.status != "flying" or record.state is None:
                 step.refusal = t(lang, "error.flight_over")
-            elif member is None:
+            elif member is None or decide(f"mission.{cid.action}", actor, crew_seats(record)) is not None:
                 step.refusal = t(lang, "error.not_crew")
             elif not opening and cid.player != user_id:
                 step.refusal = t(lang, "error.not_your_hand")

@@ -26,6 +26,7 @@ from bot.exts.mission import _ids
 from bot.exts.mission._components import FlightButton, view_of
 from bot.exts.mission._respond import Reply
 from bot.i18n import t
+from bot.platform.permissions import Seats, actor_of, decide
 from bot.storage import FlightRecord
 from engine.flight.script import intercom_script
 from engine.flight.timeline import Timeline
@@ -131,7 +132,7 @@ class VoiceLink:
             if record is None or record.status != "flying":
                 await reply.reject(t(lang, "error.flight_over"))
                 return
-            if interaction.user.id != record.host_id:
+            if decide("mission.rejoin", actor_of(interaction), Seats.of(record.host_id)) is not None:
                 await reply.reject(t(lang, "voice.rejoin_host_only"))
                 return
             reason = await self._rejoin(record)

@@ -4,6 +4,20 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.platform.permissions import Who, declare
+
+# Who may do what (bot/platform/permissions.py checks it before the handler runs).
+PERMISSIONS = declare(
+    "records",
+    {
+        "logbook": Who.ANYONE,
+        "leaderboard": Who.ANYONE,
+        "resolve": Who.ANYONE,
+        "stats": Who.ANYONE,  # /stats (bot/exts/stats) and its board's page buttons
+        "about": Who.ANYONE,  # /about (bot/exts/about)
+    },
+)
+
 
 async def setup(bot: Any) -> None:
     from bot.exts.records._cog import RecordsCog

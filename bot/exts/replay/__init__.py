@@ -5,6 +5,18 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.platform.permissions import Who, declare
+
+# Who may do what (bot/platform/permissions.py checks it before the handler runs).
+PERMISSIONS = declare(
+    "replay",
+    {
+        "replay": Who.ANYONE,  # a logged flight's pictures, shown to the presser only
+        "turn": Who.ANYONE,  # the turn-by-turn buttons
+        "whatif": Who.SEATED,  # change your own actions: a crew member of that flight
+    },
+)
+
 
 async def setup(bot: Any) -> None:
     from bot.exts.replay._cog import ReplayCog

@@ -39,6 +39,7 @@ from bot.exts.replay._whatif import (
 )
 from bot.pictures import Replay, render_overview, render_turn, resolve_with_states
 from bot.pictures.labels import word
+from bot.platform.permissions import Seats, actor_of, decide
 from bot.text import code_text, plain_text, user_text
 from engine import board
 from engine.flight.machine import Flight
@@ -210,7 +211,8 @@ class ReplayCog(commands.Cog, name="Replay"):
             await interaction.response.send_message(logged, ephemeral=True)
             return None
         member = logged.record.member(interaction.user.id)
-        if member is None:
+        seats = Seats.of(logged.record.host_id, (m.user_id for m in logged.record.crew))
+        if member is None or decide("replay.whatif", actor_of(interaction), seats) is not None:
             await interaction.response.send_message(text(logged.lang, "not_crew"), ephemeral=True)
             return None
         try:

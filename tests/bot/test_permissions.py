@@ -1,0 +1,167 @@
+"""The permission table of every game: each action x (host, seated player, other member, Manage
+Server) -> allowed or the refusal, as the platform decides it (bot/platform/permissions.py).
+
+The expected table is written out here by hand: a game that changes who may do something, or adds
+an action without declaring it, fails this test until the table below says so too."""
+
+from __future__ import annotations
+
+import ast
+import json
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+import bot.exts.campaign
+import bot.exts.elite
+import bot.exts.hosting
+import bot.exts.mission
+import bot.exts.records
+import bot.exts.replay  # noqa: F401  (each game package declares its table when imported)
+from bot.platform import permissions
+from bot.platform.permissions import RULES, Actor, Seats, Starters, Who
+
+A, S, H, M, ST = Who.ANYONE, Who.SEATED, Who.HOST, Who.MANAGER, Who.STARTER
+EXPECTED: dict[str, Who] = {
+    # Space Alert flights: the lobby, the deck and the hands, custom missions
+    **{f"mission.{a}": ST for a in ("start", "school", "schedule")},
+    "mission.status": A,
+    "mission.abort": H,
+    "mission.custom_add": M,
+    "mission.custom_list": A,
+    "mission.custom_remove": M,
+    "mission.join": A,
+    "mission.leave": S,
+    "mission.roles": S,
+    "mission.lobby_start": H,
+    "mission.cancel": H,
+    **{
+        f"mission.{a}": S
+        for a in ("station", "pick", "place", "android", "give", "back", "draw", "finish", "refresh", "agree", "half")
+    },
+    "mission.rejoin": H,
+    # campaigns and the flight school
+    "campaign.start": ST,
+    "campaign.status": A,
+    "campaign.end": H,
+    "campaign.vote": S,
+    "campaign.repair": S,
+    # replays and what-ifs
+    "replay.replay": A,
+    "replay.turn": A,
+    "replay.whatif": S,
+    # server settings, records
+    "hosting.settings_show": M,
+    "hosting.settings_set": M,
+    "records.logbook": A,
+    "records.leaderboard": A,
+    "records.resolve": A,
+    "records.stats": A,
+    "records.about": A,
+    # Project: ELITE
+    "elite.start": ST,
+    "elite.roll": H,
+    "elite.pack": M,
+    "elite.schema": A,
+    "elite.board": A,
+    "elite.peek": A,
+    **{
+        f"elite.{a}": H
+        for a in ("next", "timer", "pause", "minus", "plus", "reveal", "victory", "defeat", "stop", "voice")
+    },
+}
+
+HOST, PLAYER, OTHER, MANAGER = 1, 2, 3, 4
+ROLE, CHANNEL, ELSEWHERE = 500, 600, 700
+SEATS = Seats.of(HOST, (HOST, PLAYER))
+# A server that lets only its starters role open games, only in one channel; the host has the
+# role and types in that channel, the seated player lacks the role, the other member is elsewhere.
+STARTERS = Starters(ROLE, (CHANNEL,))
+ACTORS = {
+    "host": Actor(HOST, False, frozenset({ROLE}), CHANNEL),
+    "seated player": Actor(PLAYER, False, frozenset(), CHANNEL),
+    "other member": Actor(OTHER, False, frozenset({ROLE}), ELSEWHERE),
+    "Manage Server": Actor(MANAGER, True, frozenset(), ELSEWHERE),
+}
+OUTCOMES: dict[Who, dict[str, str | None]] = {
+    A: {"host": None, "seated player": None, "other member": None, "Manage Server": None},
+    S: {"host": None, "seated player": None, "other member": "seated", "Manage Server": "seated"},
+    H: {"host": None, "seated player": "host", "other member": "host", "Manage Server": None},
+    M: {"host": "manager", "seated player": "manager", "other member": "manager", "Manage Server": None},
+    ST: {"host": None, "seated player": "role", "other member": "channel", "Manage Server": None},
+}
+
+
+def test_every_action_of_every_game_is_declared_as_the_table_says() -> None:
+    assert sorted(RULES.actions()) == sorted(EXPECTED)
+    assert {a.split(".")[0] for a in RULES.actions()} == {
+        "mission",
+        "campaign",
+        "replay",
+        "hosting",
+        "records",
+        "elite",
+    }
+
+
+@pytest.mark.parametrize("action", sorted(EXPECTED))
+@pytest.mark.parametrize("who", list(ACTORS))
+def test_the_permission_table(action: str, who: str) -> None:
+    expected = OUTCOMES[EXPECTED[action]][who]
+    assert permissions.decide(action, ACTORS[who], SEATS, STARTERS) == expected
+
+
+def test_an_open_server_lets_any_member_start_and_an_undeclared_action_is_an_error() -> None:
+    anyone = Actor(OTHER, False, frozenset(), ELSEWHERE)
+    assert all(permissions.decide(a, anyone, SEATS, Starters()) is None for a, w in EXPECTED.items() if w is ST)
+    assert permissions.decide("elite.stop", anyone) == "host"  # no host known: nobody but Manage Server
+    with pytest.raises(KeyError):
+        permissions.decide("elite.launch_missiles", anyone)
+
+
+@pytest.mark.parametrize("lang", ["en", "ru", "cs", "sk"])
+def test_every_refusal_is_worded_in_every_language(lang: str) -> None:
+    english = json.loads(Path("bot/locales/permissions/en.json").read_text(encoding="utf-8"))
+    for code in ("host", "seated", "manager", "channel", "role"):
+        text = permissions.refusal(lang, code, STARTERS)
+        assert "{" not in text and text != f"permissions.{code}"
+        assert (text == english[f"permissions.{code}"].format(channels=f"<#{CHANNEL}>", role=f"<@&{ROLE}>")) == (
+            lang == "en"
+        )
+    assert f"<#{CHANNEL}>" in permissions.refusal(lang, "channel", STARTERS)
+    assert f"<@&{ROLE}>" in permissions.refusal(lang, "role", STARTERS)
+
+
+async def test_guard_answers_the_refusal_ephemerally_without_pings() -> None:
+    sent: list[tuple[str, dict[str, Any]]] = []
+
+    async def send_message(text: str, **kw: Any) -> None:
+        sent.append((text, kw))
+
+    interaction = SimpleNamespace(
+        user=SimpleNamespace(id=OTHER, roles=[]),
+        permissions=SimpleNamespace(manage_guild=False),
+        channel_id=CHANNEL,
+        response=SimpleNamespace(is_done=lambda: False, send_message=send_message),
+    )
+    assert not await permissions.guard(interaction, "elite.stop", "cs", SEATS)
+    ((text, kw),) = sent
+    assert "hostitel" in text and kw["ephemeral"] and kw["allowed_mentions"].to_dict()["parse"] == []
+    interaction.user.id = HOST
+    assert await permissions.guard(interaction, "elite.stop", "cs", SEATS) and len(sent) == 1
+
+
+def test_the_platform_imports_no_game() -> None:
+    for path in Path("bot/platform").rglob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            names = (
+                [a.name for a in node.names]
+                if isinstance(node, ast.Import)
+                else [node.module or ""]
+                if isinstance(node, ast.ImportFrom)
+                else []
+            )
+            assert not any(n.startswith(("bot.exts", "engine")) for n in names), (path, names)

@@ -1,0 +1,115 @@
+"""ELITE's seats and store: the host's controls, one game per channel held by the store, the
+starters setting, and simultaneous presses all kept (acknowledgements against the stored game)."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from bot.exts.elite._journal import rebuild
+from tests.elite.test_cog import HeroPicker, ix, new_cog, press, rig, start_game, storage
+
+__all__ = ["rig", "storage"]  # the fixtures of test_cog.py
+
+STRANGER, MANAGER = 7, 8
+
+
+async def test_a_second_member_cannot_steer_the_hosts_game(rig: Any) -> None:
+    cog, channel, _, storage = rig
+    await start_game(cog, channel)
+    for action in ("next", "start", "pause", "minus", "plus", "victory", "defeat", "stop", "voice", "reveal"):
+        answer = await press(cog, channel, action, user=STRANGER)
+        kind, content, kw = answer.response.calls[0]
+        assert kind == "send" and kw["ephemeral"] and "only the host of this game" in content, action
+    session = cog.sessions[channel.id]
+    assert session.game.phase != "over" and session.game.round <= 1
+    stored = await storage.elite_game(channel.id)
+    assert stored is not None and stored.state["actions"] == [] and stored.host_id == 1
+    roll = ix(channel, STRANGER)
+    await cog.roll.callback(cog, roll, alien="tapeworm", in_range="kara", hit_value=4)
+    assert "only the host of this game" in roll.response.calls[0][1]
+    # Manage Server may step in (a host who left); the press is a normal step
+    manager = ix(channel, MANAGER, on=cog.status_messages[channel.id], admin=True)
+    await cog.on_button(manager, channel.id, "next")
+    assert manager.response.calls[0][0] == "edit"
+
+
+async def test_a_second_elite_start_is_refused_in_the_channel_and_by_the_store(rig: Any) -> None:
+    cog, channel, clock, storage = rig
+    await start_game(cog, channel)
+    again = ix(channel, STRANGER)
+    await cog.start.callback(cog, again, map="crash_site", mission="recon", difficulty="easy", players=2)
+    kind, content, kw = again.response.calls[0]
+    assert kind == "send" and kw["ephemeral"] and "already" in content.lower()
+    # another process over the same database (or a race of two wizards): the unique index refuses it
+    other = new_cog(storage, clock)
+    first = ix(channel, STRANGER)
+    await other.start.callback(other, first, map="crash_site", mission="recon", difficulty="easy", players=2)
+    picker: HeroPicker = first.response.calls[0][2]["view"]
+    picker.select._values = ["kara", "gerid"]
+    pick = ix(channel, STRANGER)
+    await picker._picked(pick)
+    assert "already" in (pick.response.calls[0][1] or "").lower()
+    assert channel.id not in other.sessions
+    (stored,) = await storage.elite_games()
+    assert stored.host_id == 1 and stored.state["config"]["mission"] == "exploration"
+
+
+async def test_starting_respects_the_servers_starters_channels(rig: Any) -> None:
+    cog, channel, _, storage = rig
+    await storage.set_setting(42, "channels", [123456789012345678])
+    refused = ix(channel)
+    await cog.start.callback(cog, refused, map="crash_site", mission="recon", difficulty="easy", players=2)
+    kind, content, kw = refused.response.calls[0]
+    assert kind == "send" and kw["ephemeral"] and "<#123456789012345678>" in content
+    admin = ix(channel, admin=True)
+    await cog.start.callback(cog, admin, map="crash_site", mission="recon", difficulty="easy", players=2)
+    assert isinstance(admin.response.calls[0][2]["view"], HeroPicker)
+
+
+async def test_simultaneous_presses_are_all_stored(rig: Any) -> None:
+    """Five presses of +15 s at the same moment (the host's and Manage Server's): each one that
+    was acknowledged is in the stored journal, and a restart rebuilds the same timer."""
+    cog, channel, clock, storage = rig
+    await start_game(cog, channel)
+    for _ in range(3):
+        await press(cog, channel, "next")
+    session = cog.sessions[channel.id]
+    assert session.game.phase == "action"
+    before = session.game.timer.remaining()  # type: ignore[union-attr]
+    status = cog.status_messages[channel.id]
+    presses = [ix(channel, 1 if n % 2 else MANAGER, on=status, admin=not n % 2) for n in range(5)]
+    await asyncio.gather(*(cog.on_button(p, channel.id, "plus") for p in presses))
+    acknowledged = sum(1 for p in presses if p.response.calls and p.response.calls[0][0] == "edit")
+    assert acknowledged == 5
+    stored = await storage.elite_game(channel.id)
+    assert stored is not None
+    assert [a[1] for a in stored.state["actions"]].count("adjust") == acknowledged
+    assert session.game.timer.remaining() == before + 15 * acknowledged  # type: ignore[union-attr]
+    rebuilt, _ = rebuild(stored.state, None, clock)
+    assert rebuilt.game.timer.remaining() == before + 15 * acknowledged  # type: ignore[union-attr]
+
+
+async def test_a_step_whose_store_failed_is_stored_with_the_next_one(rig: Any) -> None:
+    cog, channel, _, storage = rig
+    await start_game(cog, channel)
+    real = storage.change_elite_game
+    calls = 0
+
+    async def flaky(*args: Any, **kwargs: Any) -> Any:
+        nonlocal calls
+        calls += 1
+        if calls == 1:
+            raise OSError("disk full for a moment")
+        return await real(*args, **kwargs)
+
+    storage.change_elite_game = flaky
+    try:
+        await press(cog, channel, "next")  # acknowledged; its store failed (logged)
+        await press(cog, channel, "next")
+    finally:
+        storage.change_elite_game = real
+    stored = await storage.elite_game(channel.id)
+    assert stored is not None
+    assert [a[1] for a in stored.state["actions"]] == ["next", "next"]
+    assert stored.state["actions"] == cog.journals[channel.id].actions
