@@ -53,6 +53,7 @@ LANGUAGE_CHOICES = [
     app_commands.Choice(name="English", value="en"),
     app_commands.Choice(name="Русский", value="ru"),
     app_commands.Choice(name="Čeština", value="cs"),
+    app_commands.Choice(name="Slovenčina", value="sk"),
 ]
 VOICE_CHOICES = [app_commands.Choice(name="on", value="on"), app_commands.Choice(name="off", value="off")]
 # the generator's difficulty presets (the official groups: training, simulations, missions)
