@@ -77,12 +77,11 @@ def test_help_per_language_teaches_commands_that_exist(bot: Any, lang: str) -> N
 
 async def test_a_new_server_starts_in_its_preferred_locale(bot: Any) -> None:
     cog = bot.get_cog("Help")
-    czech = type("G", (), {"id": 4242, "preferred_locale": discord.Locale.czech})()
-    assert await cog.adopt_preferred_locale(czech) == "cs"
+    czech = discord.Locale.czech
+    assert await cog.adopt_preferred_locale(4242, czech) == "cs"
     assert await bot.storage.get_setting(4242, "language") == "cs"
     await bot.storage.set_setting(4242, "language", "sk")  # a setting wins over the locale
-    assert await cog.adopt_preferred_locale(czech) is None
+    assert await cog.adopt_preferred_locale(4242, czech) is None
     assert await bot.storage.get_setting(4242, "language") == "sk"
-    german = type("G", (), {"id": 4343, "preferred_locale": discord.Locale.german})()
-    assert await cog.adopt_preferred_locale(german) is None
+    assert await cog.adopt_preferred_locale(4343, discord.Locale.german) is None
     assert await bot.storage.get_setting(4343, "language") is None

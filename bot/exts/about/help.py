@@ -101,6 +101,8 @@ class HelpCog(commands.Cog, name="Help"):
 
     @app_commands.command(name="help", description="What the bot does, the first flight in five steps, every command")
     async def help(self, interaction: discord.Interaction) -> None:
+        if interaction.guild_id is not None and interaction.guild_locale is not None:  # asked before the
+            await self.adopt_preferred_locale(interaction.guild_id, interaction.guild_locale)  # gateway said
         lang = await server_language(self.bot.storage, interaction.guild_id, self.bot.settings.default_language)
         messages = help_embeds(self.bot.tree, lang)
         await interaction.response.send_message(embeds=messages[0], ephemeral=True, allowed_mentions=no_mentions())
@@ -110,20 +112,20 @@ class HelpCog(commands.Cog, name="Help"):
     # -- a new server's language ------------------------------------------------------------------
     @commands.Cog.listener()
     async def on_guild_join(self, guild: discord.Guild) -> None:
-        await self.adopt_preferred_locale(guild)
+        await self.adopt_preferred_locale(guild.id, guild.preferred_locale)
 
     @commands.Cog.listener()
     async def on_guild_available(self, guild: discord.Guild) -> None:
-        await self.adopt_preferred_locale(guild)
+        await self.adopt_preferred_locale(guild.id, guild.preferred_locale)
 
-    async def adopt_preferred_locale(self, guild: discord.Guild) -> str | None:
+    async def adopt_preferred_locale(self, guild_id: int, locale: discord.Locale) -> str | None:
         """Store the server's Discord locale as its language when it has none and the bot speaks
         it (only ru/cs can differ from the English default; Slovak is no Discord locale)."""
-        lang = CLIENT_LANGUAGES.get(guild.preferred_locale)
+        lang = CLIENT_LANGUAGES.get(locale)
         if lang is None:
             return None
         storage = self.bot.storage
-        if await storage.get_setting(guild.id, "language") is not None:
+        if await storage.get_setting(guild_id, "language") is not None:
             return None
-        await storage.set_setting(guild.id, "language", lang)
+        await storage.set_setting(guild_id, "language", lang)
         return lang

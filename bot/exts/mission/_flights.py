@@ -464,6 +464,8 @@ class FlightService:
 
         async def mark() -> None:
             posted.set()
+            if self._results.get(flight_id) is posted:  # a listener asking later finds it out already
+                del self._results[flight_id]
 
         self.posts.outbox(flight_id).put(mark)
 
@@ -480,8 +482,6 @@ class FlightService:
             await asyncio.wait_for(posted.wait(), timeout)
         except TimeoutError:
             log.info("flight %s: the result post is late; its follow-ups go out anyway", flight_id)
-        if posted.is_set():
-            self._results.pop(flight_id, None)
 
     def _resolved(self, record: FlightRecord, result: Any) -> None:
         """`flight_resolved(record, result)` to the cogs listening (campaign: next vote or score;
