@@ -63,6 +63,9 @@ async def test_campaign_change_is_the_host_s_and_the_flight_follows_it(bot: Any,
     assert "`/mission start mission:S1-2 normal_threats:white serious_threats:white`" in text
     due = await cog.due_flight(world.channel.id)
     assert due.due.mission == "S1-2" and due.due.drawn == drawn and due.options["campaign_drawn"] == drawn
+    status = world.interaction(bob)
+    await cog.status.callback(cog, status)
+    assert "`/mission start mission:S1-2 normal_threats:white serious_threats:white`" in status.log[0].embed.description
     assert due.matches("s1-2", "white", "white") and not due.matches(drawn, "white", "white")
 
 

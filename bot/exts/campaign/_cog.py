@@ -239,6 +239,9 @@ class CampaignCog(commands.Cog, name="Campaign"):
             embed = repair_embed(lang, session)
         else:
             embed = vote_embed(lang, session)
+        due = session.due() if session.phase == "flying" else None
+        if due is not None:  # the crew has voted: what to fly now, and how to start it
+            embed.description = t(lang, "evening.campaign.status_due", n=due.number, command=self.start_line(due))
         await interaction.response.send_message(embed=embed, ephemeral=True, allowed_mentions=NO_PINGS)
 
     @campaign.command(name="end", description="End the campaign after the missions flown so far")
