@@ -87,6 +87,7 @@ async def test_a_campaign_mission_as_announced_and_its_follow_ups_after_the_resu
         flight.flight_id = cid(lobby, "join").split(":")[1]
         await flight.board()
         result = await flight.result(timeout=240)
+        assert "Exploration campaign · mission 1 of 3" in result.text
         follow_up = await fd.wait_for_message(
             channel="bridge",
             predicate=lambda m: "Repairs after mission 1" in m.text or "final score" in m.text,
