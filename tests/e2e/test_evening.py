@@ -175,6 +175,7 @@ async def test_a_flight_speaks_the_server_language_everywhere(tmp_path: Path, la
         texts = [fd.world.messages_by_id[lobby.id].text, fd.world.messages_by_id[deck.id].text, hand.text]
         texts += [m.text for m in public(fd)] + [m.text for m in fd.messages(thread.id)]
         assert english_in(texts) == []
+        assert fd.utterances()  # the intercom was spoken too (espeak-ng has a voice for each language)
         help_text = await answer(fd, await fd.slash("help", {}, user="bob"))
         assert HELP_STEPS[lang] in help_text.text
         assert_clean(fd)
