@@ -111,6 +111,10 @@ class SpaceAlertBot(commands.Bot):
 
             self.voice = make_voice(self)
         log.info(startup_line(self.cluster.plan, self.cluster.process, type(self.storage).__name__))
+        if self.tree.translator is None:  # descriptions and choices in the clients' languages
+            from bot.command_locale import CommandTranslator
+
+            await self.tree.set_translator(CommandTranslator())
         for name in EXTENSIONS:
             await self.load_extension(name)
         self.cluster.start()
@@ -149,9 +153,15 @@ class SpaceAlertBot(commands.Bot):
         plan = self.cluster.plan
         return plan.shard_ids is None or 0 in plan.shard_ids
 
-    def command_digest(self, guild: discord.abc.Snowflake | None = None) -> str:
-        """A hash of the command tree as it would be sent: an unchanged tree is not re-synced."""
-        payload = [cmd.to_dict(self.tree) for cmd in self.tree.get_commands(guild=guild)]
+    async def command_digest(self, guild: discord.abc.Snowflake | None = None) -> str:
+        """A hash of the command tree as it would be sent, translations included: an unchanged
+        tree is not re-synced, a changed translation is."""
+        translator = self.tree.translator
+        commands = self.tree.get_commands(guild=guild)
+        if translator is None:
+            payload = [cmd.to_dict(self.tree) for cmd in commands]
+        else:
+            payload = [await cmd.get_translated_payload(self.tree, translator) for cmd in commands]
         return hashlib.sha256(json.dumps(payload, sort_keys=True, default=str).encode()).hexdigest()
 
     async def sync_commands(self) -> None:
@@ -167,7 +177,7 @@ class SpaceAlertBot(commands.Bot):
         if guild is not None:
             self.tree.copy_global_to(guild=guild)
         key = f"commands:{self.application_id}:{mode}"
-        digest = self.command_digest(guild)
+        digest = await self.command_digest(guild)
         try:
             if await self.storage.get_cluster_value(key) == digest:
                 log.info("application commands unchanged since their last sync (%s); not syncing", mode)

@@ -25,11 +25,13 @@ APOLOGY: dict[str, str] = {
     "en": "Sorry, something went wrong on the ship's computer. Please try again in a moment.",
     "ru": "Простите, в бортовом компьютере произошёл сбой. Попробуйте ещё раз чуть позже.",
     "cs": "Promiňte, v lodním počítači došlo k chybě. Zkuste to prosím za chvíli znovu.",
+    "sk": "Prepáčte, v lodnom počítači nastala chyba. Skúste to prosím o chvíľu znova.",
 }
 NOT_ALLOWED: dict[str, str] = {
     "en": "You cannot use this command here.",
     "ru": "Здесь эту команду использовать нельзя.",
     "cs": "Tento příkaz zde nelze použít.",
+    "sk": "Tento príkaz tu nemožno použiť.",
 }
 
 

@@ -15,7 +15,7 @@ from typing import Annotated, Literal
 from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
-LANGUAGES: tuple[str, ...] = ("en", "ru", "cs")
+LANGUAGES: tuple[str, ...] = ("en", "ru", "cs", "sk")
 _SYNC = re.compile(r"^(global|off|guild:\d{15,21})$")
 
 
@@ -35,7 +35,7 @@ class Settings(BaseSettings):
     # Flight seconds per wall-clock second; outside 0.1-100 it is a typo, not a choice.
     time_scale: float = Field(default=1.0, ge=0.1, le=100)
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"] = "INFO"
-    default_language: Literal["en", "ru", "cs"] = "en"
+    default_language: Literal["en", "ru", "cs", "sk"] = "en"
     # Sharding: the shards this process runs ("0-3", "0,2,5") out of SHARD_COUNT in all
     # processes.  Unset: one process, every guild.  `python -m bot --shards/--shard-count` override.
     shard_ids: Annotated[list[int] | None, NoDecode] = None

@@ -35,6 +35,9 @@ class Campaign:
     carried: Carried = field(default_factory=Carried)
     difficulties: list[tuple[Difficulty, Difficulty]] = field(default_factory=list)  # (common, serious)
     ended: bool = False  # the crew voted to end, or the ship was lost
+    # mission index -> the recording the host chose instead of the drawn one (an explicit choice,
+    # kept so the campaign shows what was flown in place of what)
+    swaps: dict[int, str] = field(default_factory=dict)
 
     @property
     def flown(self) -> int:
@@ -56,6 +59,28 @@ class Campaign:
     def carried_block(self) -> dict[str, Any]:
         """GAME.json's `carried` block for the next mission."""
         return self.carried.model_dump(mode="json")
+
+    @property
+    def voted(self) -> bool:
+        """Difficulties are chosen for the next mission: it is due to be flown."""
+        return len(self.difficulties) > self.flown and not self.finished
+
+    def drawn_mission(self) -> str:
+        """The recording drawn for the next mission (§6.1), whatever the host chose instead."""
+        return self.next_recording().mission
+
+    def due_mission(self) -> str:
+        """The recording the next mission flies: the drawn one, or the host's recorded choice."""
+        return self.swaps.get(self.flown) or self.drawn_mission()
+
+    def swap_mission(self, mission: str) -> None:
+        """The host flies `mission` instead of the drawn recording (back to it when they are equal)."""
+        if not self.voted:
+            raise CampaignError("no campaign mission is due")
+        if mission.upper() == self.drawn_mission().upper():
+            self.swaps.pop(self.flown, None)
+        else:
+            self.swaps[self.flown] = mission
 
     def start_mission(self, common: Difficulty, serious: Difficulty) -> Recording:
         recording = self.next_recording()
@@ -117,6 +142,7 @@ class Campaign:
             "carried": self.carried_block(),
             "difficulties": [list(pair) for pair in self.difficulties],
             "ended": self.ended,
+            "swaps": {str(index): mission for index, mission in self.swaps.items()},
         }
 
     @classmethod
@@ -140,4 +166,5 @@ class Campaign:
             carried=Carried.model_validate(data.get("carried") or {}),
             difficulties=[(common, serious) for common, serious in data.get("difficulties", [])],
             ended=bool(data.get("ended", False)),
+            swaps={int(index): str(mission) for index, mission in (data.get("swaps") or {}).items()},
         )

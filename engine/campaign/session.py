@@ -46,6 +46,18 @@ class Ended:
     reason: Literal["voted", "complete", "lost"]
 
 
+@dataclass(frozen=True, slots=True)
+class Due:
+    """The campaign mission waiting to be flown: its number (1-3), recording and difficulties;
+    `drawn` is the recording §6.1 drew, which differs from `mission` after the host's choice."""
+
+    number: int
+    mission: str
+    drawn: str
+    common: Difficulty
+    serious: Difficulty
+
+
 @dataclass
 class CampaignSession:
     campaign: Campaign
@@ -90,6 +102,23 @@ class CampaignSession:
         return FlyNext(recording, common, serious)
 
     # --- missions and repairs --------------------------------------------------------------
+    def due(self) -> Due | None:
+        """The mission the crew voted for and has not flown yet (None outside that phase)."""
+        c = self.campaign
+        if self.phase != "flying" or not c.voted:
+            return None
+        common, serious = c.difficulties[-1]
+        return Due(c.flown + 1, c.due_mission(), c.drawn_mission(), common, serious)
+
+    def change_mission(self, mission: str) -> Due:
+        """The host's explicit choice: fly `mission` as the due campaign mission (recorded)."""
+        if self.phase != "flying":
+            raise SessionError("no campaign mission is due")
+        self.campaign.swap_mission(mission)
+        due = self.due()
+        assert due is not None
+        return due
+
     def carried_block(self) -> dict[str, Any]:
         """GAME.json's `carried` block for the mission being flown."""
         return self.campaign.carried_block()

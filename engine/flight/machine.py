@@ -11,10 +11,12 @@ pace for everything *inside* a phase: threats, incoming data, data transfers (wi
 communication failures come at their seconds, so the windows they open last as long as on the
 recording.  Only the phase's end leaves the clock: the schedule holds at a phase end until every
 human has pressed Finish for that phase (androids don't count; in the last phase Finish means "I
-am done" and ends nothing else), and everything after it comes that much later (`delay_s`).  The
-phase never ends before its time on the recording (a crew done early waits for the rest of the
-phase's announcements, as at the table); the warnings and the countdown before a phase end are not
-said, since no clock runs out.  The last phase's end ends the operation, as in a timed flight.
+am done" and ends nothing else), and everything after it comes that much later (`delay_s`).  Untimed
+means untimed both ways: when the last human presses Finish before the recording's phase end, the
+phase ends at once, and whatever the recording still had to say in it (a threat, incoming data)
+comes at once before it; the schedule after it moves earlier by the time saved (`delay_s` goes
+negative).  The warnings and the countdown before a phase end are not said, since no clock runs
+out.  The last phase's end ends the operation, as in a timed flight.
 
 All randomness happens once, in `Flight.start`, from `random.Random(config.seed)`: trajectory
 boards, the four threat decks, the action deck and the heroic cards.  After that the flight is a
@@ -450,7 +452,7 @@ class Flight:
         self.incoming: list[int] = []  # open incoming-data windows (until their phase ends)
         self.ended_early = False
         self.seq = 0
-        self.delay_s = 0.0  # untimed: how long phase ends were held for Finish; later steps come that much later
+        self.delay_s = 0.0  # untimed: phase ends moved by Finish presses (held: +, early: -); later steps follow
         self._steps: list[_Step] = []
 
     # -- construction ----------------------------------------------------------------------------
@@ -921,14 +923,15 @@ class Flight:
         return Accepted(events + self._release())
 
     def _release(self) -> list[FlightEvent]:
-        """Untimed: a phase end held past its time comes now that the last human has finished; the
-        rest of the schedule moves back by the wait.  A phase end not reached yet keeps its time."""
+        """Untimed: the phase end comes now that the last human has finished, held past its time
+        or early; the rest of the schedule moves by the difference (later after a wait, earlier
+        when the crew was quicker than the recording)."""
         if not self.config.untimed:
             return []
         end = next((s for s in self._steps[self.cursor :] if s.effect == "phase_end"), None)
         if end is None or self._held(end):
             return []
-        self.delay_s += max(0.0, self.now_s - self._due(end))  # a phase end passed is held, so it comes now
+        self.delay_s += self.now_s - self._due(end)  # the phase end's due moment becomes now
         return self.advance_to(self.now_s)
 
     def _check_draw(self, player: _Member) -> int | Rejected:

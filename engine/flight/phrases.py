@@ -1,13 +1,15 @@
-"""The intercom phrase catalogue: every spoken line in English, Russian and Czech, from one source.
+"""The intercom phrase catalogue: every spoken line in English, Russian, Czech and Slovak, from one source.
 
 Voice (text to speech) and text (the Discord log) both call `render`, so what is heard and what is
 read can never drift apart.  Wording:
   * ru: the Russian rulebook's intercom section (§2.1), word for word where it gives the line;
   * cs: the Czech intercom quoted in the Slovak rulebook's §2.1 (its "vnútorné" for the internal
     threat is Slovak spilling into the quote; the Czech word "vnitřní" is used);
+  * sk: the Slovak rulebook quotes the Czech CD; its own words for what the CD says (§2.1 and
+    around it: "ohrozenie", "vnútorné ohrozenie", "nepotvrdené hlásenie", "prenos", "strata
+    spojenia", "spojenie obnovené", "hyperpriestor", "fáza operácie") make the Slovak lines;
   * en: the wording of the English soundtrack CD.
 Numbers are spelled out so a TTS engine reads "T plus three", never "T dash three".
-Slovak UI text will be added as lang "sk" later; `LANGS` lists what is complete.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-LANGS: tuple[str, ...] = ("en", "ru", "cs")
+LANGS: tuple[str, ...] = ("en", "ru", "cs", "sk")
 
 KINDS: tuple[str, ...] = (
     "mission_start",
@@ -44,22 +46,26 @@ _NUM = {
     "en": ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight"],
     "ru": ["ноль", "один", "два", "три", "четыре", "пять", "шесть", "семь", "восемь"],
     "cs": ["nula", "jedna", "dva", "tři", "čtyři", "pět", "šest", "sedm", "osm"],
+    "sk": ["nula", "jedna", "dva", "tri", "štyri", "päť", "šesť", "sedem", "osem"],
 }
 # ordinal of the phase as used in "<first> phase ends ..." (genitive in ru/cs) and "begin <second> phase"
 _PHASE_GEN = {
     "en": ["", "First", "Second", "Third"],
     "ru": ["", "первой", "второй", "третьей"],
     "cs": ["", "první", "druhé", "třetí"],
+    "sk": ["", "prvej", "druhej", "tretej"],
 }
 _PHASE_NOM = {
     "en": ["", "first", "second", "third"],
     "ru": ["", "Первая", "Вторая", "Третья"],
     "cs": ["", "První", "Druhá", "Třetí"],
+    "sk": ["", "Prvá", "Druhá", "Tretia"],
 }
 _ZONE = {
     "en": {"red": "Zone red.", "white": "Zone white.", "blue": "Zone blue."},
     "ru": {"red": "Красный сектор.", "white": "Белый сектор.", "blue": "Синий сектор."},
     "cs": {"red": "v červené zóně", "white": "v bílé zóně", "blue": "v modré zóně"},
+    "sk": {"red": "v červenej zóne", "white": "v bielej zóne", "blue": "v modrej zóne"},
 }
 
 
@@ -100,53 +106,75 @@ def _threat_cs(turn: int, zone: str | None, serious: bool, internal: bool, uncon
     return f"Nepotvrzená informace: {body}" if unconfirmed else body
 
 
+def _threat_sk(turn: int, zone: str | None, serious: bool, internal: bool, unconfirmed: bool) -> str:
+    kind = (
+        ("vážne vnútorné ohrozenie" if serious else "vnútorné ohrozenie")
+        if internal
+        else ("vážne ohrozenie" if serious else "ohrozenie")
+    )
+    body = f"Čas T plus {_NUM['sk'][turn]}, {kind}"
+    if zone:
+        body += f" {_ZONE['sk'][zone]}"
+    body += "."
+    return f"Nepotvrdené hlásenie: {body}" if unconfirmed else body
+
+
 _THREAT: dict[str, Callable[[int, str | None, bool, bool, bool], str]] = {
     "en": _threat_en,
     "ru": _threat_ru,
     "cs": _threat_cs,
+    "sk": _threat_sk,
 }
-_REPEAT = {"en": "Repeat.", "ru": "Повторяю.", "cs": "Opakuj."}
+_REPEAT = {"en": "Repeat.", "ru": "Повторяю.", "cs": "Opakuj.", "sk": "Opakujem."}
 
 _FIXED: dict[str, dict[str, str]] = {
     "mission_start": {
         "en": "Enemy activity detected. Please begin first phase.",
         "ru": "Обнаружена вражеская активность. Пожалуйста, начните первую фазу.",
         "cs": "Detekována nepřátelská aktivita, zahájena první fáze operace.",
+        "sk": "Zistená nepriateľská aktivita, začína prvá fáza operácie.",
     },
     "incoming_data": {
         "en": "Incoming data. Repeat, incoming data.",
         "ru": "Входящие данные.",
         "cs": "Příchozí data, opakuj, příchozí data.",
+        "sk": "Prichádzajúce dáta, opakujem, prichádzajúce dáta.",
     },
     "data_transfer": {
         "en": "Data transfer.",
         "ru": "Передача данных.",
         "cs": "Přenos dat, opakuj,",
+        "sk": "Prenos dát, opakujem,",
     },
     "transfer_countdown": {
         "en": "Data transfer in",
         "ru": "Завершение передачи данных через",
         "cs": "přenos dat za",
+        "sk": "prenos dát za",
     },
     "transfer_complete": {
         "en": "Data transfer complete.",
         "ru": "Передача данных завершена.",
         "cs": "Přenos dat ukončen.",
+        "sk": "Prenos dát ukončený.",
     },
     "comm_down": {
         "en": "Communications system down.",
         "ru": "Система связи повреждена.",
         "cs": "Ztráta spojení.",
+        "sk": "Strata spojenia.",
     },
     "comm_restored": {
         "en": "Communications restored.",
         "ru": "Связь восстановлена.",
         "cs": "Spojení obnoveno.",
+        "sk": "Spojenie obnovené.",
     },
     "operation_ended": {
         "en": "Mission complete. Entering hyperspace.",
         "ru": "Задание завершено.",
         "cs": "Operace ukončena, vstupujeme do hyperprostoru.",
+        "sk": "Operácia ukončená, vstupujeme do hyperpriestoru.",
     },
 }
 
@@ -157,6 +185,8 @@ def _phase_subject(lang: str, phase: int, last: bool) -> str:
         return "Operation" if last else f"{_PHASE_GEN['en'][phase]} phase"
     if lang == "ru":
         return "операции" if last else f"{_PHASE_GEN['ru'][phase]} фазы"
+    if lang == "sk":
+        return "operácie" if last else f"{_PHASE_GEN['sk'][phase]} fázy"
     return "operace" if last else f"{_PHASE_GEN['cs'][phase]} fáze"
 
 
@@ -166,6 +196,8 @@ def _warning(lang: str, phase: int, last: bool, minute: bool) -> str:
         return f"{subject} ends in {'one minute' if minute else 'twenty seconds'}."
     if lang == "ru":
         return f"Завершение {subject} через {'одну минуту' if minute else 'двадцать секунд'}."
+    if lang == "sk":
+        return f"Koniec {subject} za {'jednu minútu' if minute else 'dvadsať sekúnd'}."
     return f"Konec {subject} za {'jednu minutu' if minute else 'dvacet vteřin'}."
 
 
@@ -175,6 +207,8 @@ def _countdown(lang: str, phase: int, last: bool) -> str:
         return f"{subject} ends in"
     if lang == "ru":
         return f"Завершение {subject} через"
+    if lang == "sk":
+        return f"Koniec {subject} za"
     return f"Konec {subject} za"
 
 
@@ -183,6 +217,8 @@ def _phase_ended(lang: str, phase: int) -> str:
         return f"{_PHASE_GEN['en'][phase]} phase has ended."
     if lang == "ru":
         return f"{_PHASE_NOM['ru'][phase]} фаза завершена."
+    if lang == "sk":
+        return f"{_PHASE_NOM['sk'][phase]} fáza ukončená."
     return f"{_PHASE_NOM['cs'][phase]} fáze ukončena."
 
 
@@ -191,6 +227,8 @@ def _phase_begins(lang: str, phase: int) -> str:
         return f"Begin {_PHASE_NOM['en'][phase]} phase."
     if lang == "ru":
         return f"{_PHASE_NOM['ru'][phase]} фаза."
+    if lang == "sk":
+        return f"Začína {_PHASE_NOM['sk'][phase].lower()} fáza."
     return f"Zahájena {_PHASE_NOM['cs'][phase].lower()} fáze."
 
 

@@ -1,8 +1,8 @@
-"""The captain's log in words: every resolution event rendered in English, Russian or Czech.
+"""The captain's log in words: every resolution event rendered in English, Russian, Czech or Slovak.
 
 This is presentation, kept outside the rules: engine/resolution emits events as a kind plus
 parameters (card ids, zones, stations, numbers, codes from engine/vocab.py) and never imports this
-package.  One table per language (en.py, ru.py, cs.py) holds a template for every event kind and
+package.  One table per language (en.py, ru.py, cs.py, sk.py) holds a template for every event kind and
 the words for every code; a test enumerates the kinds and codes and checks every table has them.
 Both the command line (`python -m engine resolve --log`, English) and the bot's captain's log
 (bot/exts/mission/_log_i18n.py, the flight's language) render through `describe`.
@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from engine.log_text import cs, en, ru
+from engine.log_text import cs, en, ru, sk
 from engine.log_text.base import Event, Names, Table
 from engine.threats.catalog import LETTERS, card_or_none
 from engine.vocab import ZONES, Language
 
-TABLES: dict[Language, Table] = {"en": en.TABLE, "ru": ru.TABLE, "cs": cs.TABLE}
+TABLES: dict[Language, Table] = {"en": en.TABLE, "ru": ru.TABLE, "cs": cs.TABLE, "sk": sk.TABLE}
 
 
 class EnglishNames:

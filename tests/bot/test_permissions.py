@@ -46,6 +46,7 @@ EXPECTED: dict[str, Who] = {
     "campaign.start": ST,
     "campaign.status": A,
     "campaign.end": H,
+    "campaign.change": H,
     "campaign.vote": S,
     "campaign.repair": S,
     # replays and what-ifs

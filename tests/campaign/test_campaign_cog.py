@@ -53,7 +53,16 @@ async def test_a_campaign_night_in_discord(bot: Any, world: Any, clock: Any, tmp
         "threats": [{"id": "E1-07", "turn": 1, "zone": "red"}],
         "carried": carried,
     }
-    record = SimpleNamespace(guild_id=world.guild.id, channel_id=world.channel.id, options={"mission": "S2-4"})
+    assert "`/mission start mission:S2-" in announcement
+    assert "normal_threats:white serious_threats:mixed`" in announcement
+    due = await cog.due_flight(world.channel.id)
+    assert due is not None and due.due.mission in announcement and due.due.number == 1
+    other = SimpleNamespace(guild_id=world.guild.id, channel_id=world.channel.id, options={"mission": "S1-1"})
+    sent = len(world.channel.sent)
+    await cog.on_flight_resolved(other, resolve(game, log=True))  # not the campaign's flight: ignored
+    assert len(world.channel.sent) == sent and await cog.due_flight(world.channel.id) == due
+    options = {"mission": due.due.mission, "campaign_id": due.campaign_id}
+    record = SimpleNamespace(guild_id=world.guild.id, channel_id=world.channel.id, options=options)
     await cog.on_flight_resolved(record, resolve(game, log=True))
     repair_post = world.channel.sent[-1]
     assert repair_post.embed.title == "Repairs after mission 1"

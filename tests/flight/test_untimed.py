@@ -59,13 +59,24 @@ def test_the_phase_end_waits_for_every_human_and_comes_on_the_last_finish() -> N
     assert [e.cue.kind for e in later if e.cue is not None] == ["phase_ended"]
 
 
-def test_the_phase_never_ends_before_its_time_on_the_recording() -> None:
+def test_a_crew_done_early_ends_the_phase_at_once_whatever_the_recording_says() -> None:
+    """Untimed means untimed: two players who both press Finish 3 s in do not wait minutes for
+    the recording's phase end.  What the recording still had to say in the phase comes first,
+    and the next phase runs at the recording's pace from now."""
     flight = _flight()
     end1 = float(flight.timeline.phase_end_s[0])
-    flight.advance_to(10)
-    assert _phase_ends(_finish(flight, "Ann") + _finish(flight, "Bob")) == []
-    assert _phase_ends(flight.advance_to(end1 - 0.5)) == []
-    assert _phase_ends(flight.advance_to(end1)) == [1] and flight.delay_s == 0
+    timed = _flight(untimed=False)
+    timed.advance_to(3)
+    phase_one = [e.kind for e in timed.advance_to(end1 - 0.1) if e.kind not in ("intercom", "cards_dealt")]
+    flight.advance_to(3)
+    assert _phase_ends(_finish(flight, "Ann")) == [] and flight.waiting_for == ["Bob"]
+    events = _finish(flight, "Bob")
+    assert _phase_ends(events) == [1] and flight.round_phase == 2
+    assert events[-1].at_s == 3 and flight.delay_s == 3 - end1
+    # nothing of phase 1 is lost: its threats and data come (at once) before its end
+    said = [e.kind for e in events if e.kind not in ("intercom", "cards_dealt", "phase_finished", "phase_ended")]
+    assert phase_one and phase_one == said
+    assert flight.next_due_s() is not None and flight.next_due_s() < end1  # phase 2 is not held back
 
 
 def test_events_inside_a_phase_keep_the_recording_s_pace() -> None:

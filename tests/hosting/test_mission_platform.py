@@ -110,9 +110,21 @@ async def test_a_campaign_mission_is_handed_over_and_back(bot: Any, world: World
     running = await bot.storage.running_campaign(world.channel.id)
     assert running is not None and running.state["session"]["phase"] == "flying"
 
-    lobby = await start(bot, world, ann, mission="S2-1")
+    due = await campaign.due_flight(world.channel.id)
+    assert due is not None and due.due.number == 1
+    other = "S2-1" if due.due.mission != "S2-1" else "S2-2"
+    refused = await start(bot, world, ann, mission=other)  # not the drawn recording: refused, with the way out
+    assert refused.ephemeral and await bot.storage.active_flight_in_channel(world.channel.id) is None
+    command = f"`/mission start mission:{due.due.mission} normal_threats:white serious_threats:white`"
+    assert command in refused.content and "`/campaign change mission:…`" in refused.content
+    yellow = await start(bot, world, ann, mission=due.due.mission, normal_threats="yellow")
+    assert yellow.ephemeral and command in yellow.content  # not the voted difficulty either
+    lobby = await start(bot, world, ann, mission=due.due.mission)  # the voted difficulties by default
     record = await bot.storage.active_flight_in_channel(world.channel.id)
     assert record.options["campaign_id"] == running.id and "carried" in record.options
+    assert record.options["mission"] == due.due.mission and record.options["normal"] == "white"
+    campaign_field = next(f for f in lobby.embed.fields if f.name == "Exploration campaign")
+    assert "Mission 1 of 3" in campaign_field.value and "a ship without damage" in campaign_field.value
     await fly_lobby(bot, world, clock, lobby, ann, bob)
     (entry,) = await bot.storage.logbook(world.guild.id)
     assert entry.campaign_id == running.id

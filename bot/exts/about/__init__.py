@@ -1,4 +1,5 @@
-"""`/about`: which process and which shards answer in this server."""
+"""`/about`: which process and which shards answer in this server; `/help`: what the bot does
+and every command, from the command tree."""
 
 from __future__ import annotations
 
@@ -7,5 +8,7 @@ from typing import Any
 
 async def setup(bot: Any) -> None:
     from bot.exts.about._cog import AboutCog
+    from bot.exts.about.help import HelpCog
 
     await bot.add_cog(AboutCog(bot))
+    await bot.add_cog(HelpCog(bot))

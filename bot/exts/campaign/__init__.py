@@ -15,6 +15,7 @@ PERMISSIONS = declare(
         "start": Who.STARTER,  # /campaign start: the server's starters role, in its channels
         "status": Who.ANYONE,
         "end": Who.HOST,
+        "change": Who.HOST,  # /campaign change: the host records another recording for the mission
         "vote": Who.SEATED,  # the vote buttons: one vote per crew member
         "repair": Who.SEATED,  # the repair menu
     },

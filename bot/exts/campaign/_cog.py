@@ -28,6 +28,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
+from bot.command_line import bare, command_line
 from bot.exts.campaign._render import (
     ID_TEMPLATE,
     KIND,
@@ -40,6 +41,7 @@ from bot.exts.campaign._render import (
     vote_view,
 )
 from bot.exts.campaign._text import tx
+from bot.exts.campaign.handoff import CAMPAIGN_OPTION, CampaignDue, after_result
 from bot.exts.hosting.gate import may_start, serves
 from bot.exts.hosting.server_settings import server_language
 from bot.i18n import t
@@ -47,9 +49,9 @@ from bot.platform.components import handles
 from bot.platform.permissions import Seats, actor_of, answer_refusal, decide, refusal
 from bot.storage.base import ChannelBusy, StaleWrite
 from bot.storage.platform import CampaignRecord, ScheduleRecord
-from bot.text import user_text
+from bot.text import code_inner, user_text
 from engine.campaign.flow import Campaign
-from engine.campaign.session import CampaignSession, Ended, FlyNext, SessionError
+from engine.campaign.session import CampaignSession, Due, Ended, FlyNext, SessionError
 from engine.model import Result
 
 if TYPE_CHECKING:
@@ -190,14 +192,21 @@ class CampaignCog(commands.Cog, name="Campaign"):
 
         return await self.bot.storage.change_campaign(channel_id, change)
 
-    async def flight_handoff(self, channel_id: int) -> tuple[str, dict[str, Any]] | None:
-        """(campaign id, `carried` block) for the campaign mission about to be flown in this
-        channel, or None when no campaign waits for a flight here.  The flight puts the block in
-        its GAME.json and the id on its logbook entry."""
+    async def due_flight(self, channel_id: int) -> CampaignDue | None:
+        """The campaign mission about to be flown in this channel (its recording, difficulties
+        and `carried` block), or None when no campaign waits for a flight here.  The flight puts
+        the block in its GAME.json and the id on its logbook entry."""
         record = await self.load(channel_id)
         if record is None or record.state["session"]["phase"] != "flying":
             return None
-        return record.id, CampaignSession.from_dict(record.state["session"]).carried_block()
+        session = CampaignSession.from_dict(record.state["session"])
+        due = session.due()
+        return CampaignDue(record.id, session.carried_block(), due) if due is not None else None
+
+    async def flight_handoff(self, channel_id: int) -> tuple[str, dict[str, Any]] | None:
+        """(campaign id, `carried` block) of the campaign mission due in this channel, or None."""
+        found = await self.due_flight(channel_id)
+        return (found.campaign_id, found.carried) if found is not None else None
 
     async def carried_for(self, guild_id: int, channel_id: int) -> dict[str, Any] | None:
         """The `carried` block for the campaign mission about to be flown in this channel."""
@@ -291,6 +300,9 @@ class CampaignCog(commands.Cog, name="Campaign"):
             embed = repair_embed(lang, session, record.state.get("members", {}))
         else:
             embed = vote_embed(lang, session)
+        due = session.due() if session.phase == "flying" else None
+        if due is not None:  # the crew has voted: what to fly now, and how to start it
+            embed.description = t(lang, "evening.campaign.status_due", n=due.number, command=self.start_line(due))
         await interaction.response.send_message(embed=embed, ephemeral=True, allowed_mentions=NO_PINGS)
 
     @campaign.command(name="end", description="End the campaign after the missions flown so far")
@@ -314,7 +326,7 @@ class CampaignCog(commands.Cog, name="Campaign"):
             await interaction.response.send_message(t(lang, "error.busy"), ephemeral=True)
             return
         if record is None:
-            await interaction.response.send_message(tx(lang, "not_running"), ephemeral=True)
+            await interaction.response.send_message(await self._nothing_running(lang, interaction), ephemeral=True)
             return
         if refused is not None:
             await answer_refusal(interaction, refusal(lang, refused))
@@ -324,6 +336,80 @@ class CampaignCog(commands.Cog, name="Campaign"):
             await interaction.response.send_message(embed=score_embed(lang, session, session.campaign.score()))
         else:
             await interaction.response.send_message(tx(lang, "ended_early"))
+
+    async def _nothing_running(self, lang: str, interaction: discord.Interaction) -> str:
+        """Why there is nothing to end: no campaign at all, or the last one is over (and how)."""
+        latest = await self.bot.storage.latest_campaign(interaction.channel_id or 0)
+        start = bare(self.bot.tree, "campaign start")
+        if latest is None or latest.status not in ("lost", "finished"):
+            return t(lang, "evening.campaign.none_to_end", start=start)
+        session = CampaignSession.from_dict(latest.state["session"])
+        if latest.status == "lost":
+            line = session.campaign.lines[-1] if session.campaign.lines else None
+            return t(
+                lang,
+                "evening.campaign.already_lost",
+                n=session.campaign.flown,
+                mission=line.mission if line is not None else "?",
+                start=start,
+            )
+        return t(lang, "evening.campaign.already_finished", total=latest.total, start=start)
+
+    @campaign.command(
+        name="change", description="Fly another recording as the campaign's next mission (host; recorded)"
+    )
+    @app_commands.describe(mission="The official mission to fly instead of the drawn one (S1-1 … S2-8)")
+    async def change_mission(self, interaction: discord.Interaction, mission: str) -> None:
+        lang = await self.lang(interaction.guild_id)
+        from engine.flight.timeline import official_ids
+
+        wanted = {m.upper(): m for m in official_ids()}.get(mission.strip().upper())
+        actor = actor_of(interaction)
+        refused: str | None = None
+        due: Due | None = None
+
+        def change(record: CampaignRecord, session: CampaignSession) -> bool:
+            nonlocal refused, due
+            refused, due = None, None
+            if session.due() is None:
+                return False
+            refused = decide("campaign.change", actor, seats_of(record))
+            if refused is not None or wanted is None:
+                return False
+            due = session.change_mission(wanted)
+            return True
+
+        try:
+            record = await self.change(interaction.channel_id or 0, change)
+        except StaleWrite:
+            await interaction.response.send_message(t(lang, "error.busy"), ephemeral=True)
+            return
+        if record is None or (refused is None and due is None and wanted is not None):
+            await interaction.response.send_message(t(lang, "evening.campaign.nothing_due"), ephemeral=True)
+            return
+        if refused is not None:
+            await answer_refusal(interaction, refusal(lang, refused))
+            return
+        if wanted is None or due is None:
+            await interaction.response.send_message(
+                t(lang, "error.unknown_mission", mission=code_inner(mission)), ephemeral=True
+            )
+            return
+        key = "evening.campaign.changed" if due.mission != due.drawn else "evening.campaign.changed_back"
+        await interaction.response.send_message(
+            t(lang, key, n=due.number, mission=due.mission, drawn=due.drawn, command=self.start_line(due)),
+            allowed_mentions=NO_PINGS,
+        )
+
+    def start_line(self, due: Due) -> str:
+        """The `/mission start` that flies the due campaign mission, built from the command tree."""
+        return command_line(
+            self.bot.tree,
+            "mission start",
+            mission=due.mission,
+            normal_threats=due.common,
+            serious_threats=due.serious,
+        )
 
     # --- presses -----------------------------------------------------------------------------
     async def on_press(self, interaction: discord.Interaction, custom_id: str, values: list[str]) -> None:
@@ -400,16 +486,19 @@ class CampaignCog(commands.Cog, name="Campaign"):
     async def _announce(self, lang: str, channel: Any, session: CampaignSession, step: FlyNext) -> None:
         if channel is None:
             return
+        due = session.due()
+        if due is None:
+            return
         await channel.send(
-            tx(
+            t(
                 lang,
-                "announce",
-                n=session.campaign.flown + 1,
-                mission=step.recording.mission,
-                common=t(lang, f"difficulty.{step.common}"),
-                serious=t(lang, f"difficulty.{step.serious}"),
-                common_id=step.common,
-                serious_id=step.serious,
+                "evening.campaign.announce",
+                n=due.number,
+                mission=due.mission,
+                common=t(lang, f"difficulty.{due.common}"),
+                serious=t(lang, f"difficulty.{due.serious}"),
+                command=self.start_line(due),
+                change=command_line(self.bot.tree, "campaign change", mission="…"),
             ),
             allowed_mentions=NO_PINGS,
         )
@@ -417,7 +506,8 @@ class CampaignCog(commands.Cog, name="Campaign"):
     # --- results and the clock -----------------------------------------------------------------
     @commands.Cog.listener()
     async def on_flight_resolved(self, record: Any, result: Result) -> None:
-        """A flight ended; if it was this channel's campaign mission, carry on with the campaign."""
+        """A flight ended; if it was this channel's campaign mission, carry on with the campaign:
+        the step is stored at once (one unit of work), its post goes out after the flight's result."""
         now = self.bot.clock()
         mission = str(record.options.get("mission", "?"))
         flown = {str(m.name): str(m.user_id) for m in getattr(record, "crew", None) or []}
@@ -426,7 +516,8 @@ class CampaignCog(commands.Cog, name="Campaign"):
 
         def resolved(stored: CampaignRecord, session: CampaignSession) -> bool:
             nonlocal step, applied
-            applied = session.phase == "flying"
+            # another flight in this channel leaves the campaign waiting for its own mission
+            applied = session.phase == "flying" and record.options.get(CAMPAIGN_OPTION) == stored.id
             if not applied:
                 return False
             # the flight names its players; the campaign keys them by member id
@@ -444,7 +535,18 @@ class CampaignCog(commands.Cog, name="Campaign"):
         lang = await self.lang(stored.guild_id)
         session = CampaignSession.from_dict(stored.state["session"])
         embed, view = self._message(lang, stored, session, record.channel_id, step)
+        await after_result(self.bot, record)
         await channel.send(embed=embed, view=view, allowed_mentions=NO_PINGS)
+        if isinstance(step, Ended) and step.reason == "lost":
+            await channel.send(
+                t(
+                    lang,
+                    "evening.campaign.lost",
+                    n=session.campaign.flown,
+                    start=bare(self.bot.tree, "campaign start"),
+                ),
+                allowed_mentions=NO_PINGS,
+            )
 
     async def tick_all(self) -> None:
         """Close votes and repair steps whose time is up, in every running campaign."""

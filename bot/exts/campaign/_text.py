@@ -53,8 +53,6 @@ TEXT: dict[str, dict[str, str]] = {
         "score.parts": "Threat points {threats} · penalties of the last mission {penalties} (damage {damage},"
         " worst zone {worst}, knocked out {knocked}, battlebots {bots}) · observation {observation}",
         "score.total": "**Total: {total}**",
-        "announce": "🚀 Campaign mission {n}: **{mission}**, threats {common} / {serious}. Start it with"
-        " `/mission start mission:{mission} normal:{common_id} serious:{serious_id}`; the ship keeps its damage.",
         "already": "A campaign is already running in this channel (/campaign status).",
         "none": "No campaign in this channel.",
         "ended_early": "The campaign ended before its first mission.",
@@ -113,8 +111,6 @@ TEXT: dict[str, dict[str, str]] = {
         "score.parts": "Очки за угрозы {threats} · штрафы последней миссии {penalties} (повреждения {damage},"
         " худшая зона {worst}, без сознания {knocked}, роботы {bots}) · наблюдение {observation}",
         "score.total": "**Итого: {total}**",
-        "announce": "🚀 Миссия кампании {n}: **{mission}**, угрозы {common} / {serious}. Запуск:"
-        " `/mission start mission:{mission} normal:{common_id} serious:{serious_id}`; повреждения корабля сохраняются.",
         "already": "В этом канале уже идёт кампания (/campaign status).",
         "none": "В этом канале нет кампании.",
         "ended_early": "Кампания закончилась до первой миссии.",
@@ -172,8 +168,6 @@ TEXT: dict[str, dict[str, str]] = {
         "score.parts": "Body za ohrožení {threats} · postihy poslední mise {penalties} (poškození {damage},"
         " nejhorší zóna {worst}, v bezvědomí {knocked}, roboti {bots}) · pozorování {observation}",
         "score.total": "**Celkem: {total}**",
-        "announce": "🚀 Mise kampaně {n}: **{mission}**, ohrožení {common} / {serious}. Spusťte ji"
-        " `/mission start mission:{mission} normal:{common_id} serious:{serious_id}`; loď si nese své poškození.",
         "already": "V tomto kanálu už kampaň běží (/campaign status).",
         "none": "V tomto kanálu není žádná kampaň.",
         "ended_early": "Kampaň skončila před první misí.",
@@ -232,8 +226,6 @@ TEXT: dict[str, dict[str, str]] = {
         " najviac poškodená časť lode {worst}, vyradené postavy {knocked}, tímy robotov {bots})"
         " · vizuálna konfirmácia {observation}",
         "score.total": "**Spolu: {total}**",
-        "announce": "🚀 Misia kampane {n}: **{mission}**, ohrozenia {common} / {serious}. Spustite ju"
-        " `/mission start mission:{mission} normal:{common_id} serious:{serious_id}`; loď si nesie svoje poškodenie.",
         "already": "V tomto kanáli už kampaň beží (/campaign status).",
         "none": "V tomto kanáli nie je žiadna kampaň.",
         "ended_early": "Kampaň sa skončila pred prvou misiou.",

@@ -28,6 +28,7 @@ import discord
 from discord.ext import commands
 
 from bot.exts.campaign._text import tx
+from bot.exts.campaign.handoff import after_result
 from bot.exts.hosting.server_settings import server_language
 from bot.i18n import t
 from engine.model import Result
@@ -63,18 +64,29 @@ def lesson_options(item: Lesson, untimed: bool) -> dict[str, Any]:
     return options
 
 
-def lesson_embed(lang: str, item: Lesson, progress: SchoolProgress, untimed: bool) -> discord.Embed:
+def lesson_embed(lang: str, item: Lesson, progress: SchoolProgress | None, untimed: bool) -> discord.Embed:
     embed = discord.Embed(
         title=tx(lang, "school.title", n=item.number, of=len(LESSONS), title=localised(item.title, lang)),
         description=localised(item.explanation, lang),
     )
     mode = tx(lang, "school.untimed") + "\n" + t(lang, "flight.untimed_voice") if untimed else tx(lang, "school.timed")
     embed.add_field(name=tx(lang, "school.mode"), value=mode)
-    embed.add_field(
-        name=tx(lang, "school.progress"), value=tx(lang, "school.passed", passed=len(progress.passed), of=len(LESSONS))
-    )
+    if progress is not None:
+        embed.add_field(
+            name=tx(lang, "school.progress"),
+            value=tx(lang, "school.passed", passed=len(progress.passed), of=len(LESSONS)),
+        )
     embed.set_footer(text=tx(lang, "school.rule", rule=item.rule))
     return embed
+
+
+def flight_lesson_embed(lang: str, options: Mapping[str, Any]) -> discord.Embed | None:
+    """The lesson's text for a school flight's lobby message once the flight has started (the
+    explanation stays in view while the crew flies it); None for any other flight."""
+    lesson_id = str(options.get(SCHOOL_OPTION) or "")
+    if lesson_id not in LESSON_IDS:
+        return None
+    return lesson_embed(lang, lesson(lesson_id), None, bool(options.get("untimed")))
 
 
 async def load_progress(storage: Any, user_id: int) -> SchoolProgress:
@@ -175,4 +187,5 @@ class SchoolCog(commands.Cog, name="School"):
         ]
         if not record.options.get("hints_in_log"):  # the flight code did not close its log with them
             lines += hint_lines(lang, result)
+        await after_result(self.bot, record)  # progress is stored; the post follows the result
         await channel.send("\n".join(lines)[:2000], allowed_mentions=NO_PINGS)

@@ -19,8 +19,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import perms
-from bot.exts.campaign.handoff import campaign_options
-from bot.exts.campaign.school import prepare_school_flight
+from bot.command_line import command_line
+from bot.exts.campaign.handoff import CampaignDue, campaign_due
+from bot.exts.campaign.school import flight_lesson_embed, prepare_school_flight
 from bot.exts.hosting._text import tx as hosting_text
 from bot.exts.hosting.gate import FlightGate, flight_gate
 from bot.exts.hosting.scheduler import schedule_flight
@@ -53,6 +54,7 @@ LANGUAGE_CHOICES = [
     app_commands.Choice(name="English", value="en"),
     app_commands.Choice(name="Русский", value="ru"),
     app_commands.Choice(name="Čeština", value="cs"),
+    app_commands.Choice(name="Slovenčina", value="sk"),
 ]
 VOICE_CHOICES = [app_commands.Choice(name="on", value="on"), app_commands.Choice(name="off", value="off")]
 # the generator's difficulty presets (the official groups: training, simulations, missions)
@@ -106,8 +108,8 @@ class MissionCog(commands.Cog, name="Mission"):
         self,
         interaction: discord.Interaction,
         mission: str,
-        normal_threats: str = "white",
-        serious_threats: str = "white",
+        normal_threats: str | None = None,
+        serious_threats: str | None = None,
         language: str | None = None,
         voice: str = "on",
         seed: app_commands.Range[int, 0, 2**31 - 1] | None = None,
@@ -125,8 +127,16 @@ class MissionCog(commands.Cog, name="Mission"):
                 t(lang, "error.unknown_mission", mission=code_inner(mission)), ephemeral=True
             )
             return
+        due = await campaign_due(self.bot, interaction.channel_id or 0)
+        if due is not None:  # the campaign's mission, at the difficulties the crew voted for
+            normal_threats = normal_threats or due.due.common
+            serious_threats = serious_threats or due.due.serious
+        normal_threats, serious_threats = normal_threats or "white", serious_threats or "white"
         if normal_threats not in DIFFICULTIES or serious_threats not in DIFFICULTIES:
             await interaction.response.send_message(t(lang, "error.difficulty"), ephemeral=True)
+            return
+        if due is not None and not due.matches(mission, normal_threats, serious_threats):
+            await interaction.response.send_message(self._not_the_campaign_flight(lang, due), ephemeral=True)
             return
         if preset not in PRESETS:
             await interaction.response.send_message(t(lang, "error.preset", presets=", ".join(PRESETS)), ephemeral=True)
@@ -140,7 +150,27 @@ class MissionCog(commands.Cog, name="Mission"):
         }
         if mission == RANDOM:
             options["preset"] = preset
+        if due is not None:
+            options |= due.options | {"mission": due.due.mission}
         await self._open_lobby(interaction, lang, gate, options, voice=voice == "on")
+
+    def _not_the_campaign_flight(self, lang: str, due: CampaignDue) -> str:
+        """The campaign waits for its own mission here: how to fly it, or how the host changes it."""
+        tree = self.bot.tree
+        d = due.due
+        return t(
+            lang,
+            "evening.campaign.wrong_flight",
+            n=d.number,
+            mission=d.mission,
+            common=t(lang, f"difficulty.{d.common}"),
+            serious=t(lang, f"difficulty.{d.serious}"),
+            command=command_line(
+                tree, "mission start", mission=d.mission, normal_threats=d.common, serious_threats=d.serious
+            ),
+            change=command_line(tree, "campaign change", mission="…"),
+            end=command_line(tree, "campaign end"),
+        )
 
     async def _may_start(
         self, interaction: discord.Interaction, language: str | None, action: str
@@ -215,9 +245,9 @@ class MissionCog(commands.Cog, name="Mission"):
     async def _lobby_record(
         self, guild_id: int, channel_id: int, host: CrewMember, lang: str, gate: FlightGate, options: dict[str, Any]
     ) -> FlightRecord:
-        """A new lobby's record: the server's settings add the log's place and the voice default;
-        a campaign waiting for its mission in this channel adds its id and carried ship."""
-        options |= {"log": gate.settings.log} | await campaign_options(self.bot, channel_id)
+        """A new lobby's record: the server's settings add the log's place and the voice default
+        (a campaign mission's own options come from `/mission start`, which checks them)."""
+        options |= {"log": gate.settings.log}
         return FlightRecord(
             id=new_flight_id(),
             guild_id=guild_id,
@@ -600,7 +630,12 @@ class MissionCog(commands.Cog, name="Mission"):
             if closed is None:
                 await reply.send(embed=self._lobby_embed(record), view=self.lobby_view(record))
                 return
-            await reply.send(embed=closed_embed(record, t(lang, closed)), view=None)
+            closing = closed_embed(record, t(lang, closed))
+            lesson = flight_lesson_embed(lang, record.options) if closed == "lobby.started" else None
+            if lesson is None:
+                await reply.send(embed=closing, view=None)
+            else:  # a school flight: the lesson's text stays in view while the crew flies it
+                await reply.send(embeds=[lesson, closing], view=None)
         if closed == "lobby.started":
             await self.flights.after_start(record)
 

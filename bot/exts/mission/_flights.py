@@ -47,6 +47,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+RESULT_WAIT_S = 300.0  # a follow-up waits at most this long for its flight's result post
 MAX_SLEEP_S = 5.0  # wake at least this often, so a changed clock or TIME_SCALE is noticed
 STATION_ACTIONS = ("place", "android", "back", "give", "draw", "finish", "agree")
 # what changes a player's station, so their open hand is redrawn (card_given: the receiver's)
@@ -87,6 +88,7 @@ class FlightService:
         self.hands = LiveHands(self._render_hand)
         self._timers: dict[str, asyncio.Task[None]] = {}
         self._background: set[asyncio.Task[Any]] = set()
+        self._results: dict[str, asyncio.Event] = {}  # flight -> set once its result post is out
         bot.cluster.watch(on_lost=self.lost_lease, on_sweep=self.claim_orphans)
 
     @property
@@ -459,8 +461,34 @@ class FlightService:
         picture = await overview_picture(outcome["replay"], record.language)  # None (logged) if drawing fails
         # queued behind the flight's last intercom lines, so the result never overtakes them
         self.posts.post_result(record.id, result_payload(record, data, picture, result))
+        self._mark_result(record.id)
         self._wind_down(record.id)
         self._resolved(record, result)
+
+    def _mark_result(self, flight_id: str) -> None:
+        """Queue, behind the result post, the moment that releases the flight's follow-ups."""
+        posted = self._results[flight_id] = asyncio.Event()
+
+        async def mark() -> None:
+            posted.set()
+            if self._results.get(flight_id) is posted:  # a listener asking later finds it out already
+                del self._results[flight_id]
+
+        self.posts.outbox(flight_id).put(mark)
+
+    async def result_posted(self, flight_id: str, timeout: float = RESULT_WAIT_S) -> None:
+        """Return once the flight's result post is out (at once if none is queued here).
+
+        Why: listeners of `flight_resolved` run when the engine has resolved, while the result
+        still waits behind the intercom's last lines; a campaign's next vote or the school's
+        "progress saved" posted then would come before the result it follows."""
+        posted = self._results.get(flight_id)
+        if posted is None:
+            return
+        try:
+            await asyncio.wait_for(posted.wait(), timeout)
+        except TimeoutError:
+            log.info("flight %s: the result post is late; its follow-ups go out anyway", flight_id)
 
     def _resolved(self, record: FlightRecord, result: Any) -> None:
         """`flight_resolved(record, result)` to the cogs listening (campaign: next vote or score;

@@ -13,6 +13,7 @@ from typing import Any
 
 import discord
 
+from bot.exts.campaign.lobby import campaign_field
 from bot.i18n import t
 from bot.storage import FlightRecord, LeaderboardRow, LogbookEntry
 from bot.text import escape, strip_unsafe, user_text
@@ -67,6 +68,9 @@ def lobby_embed(record: FlightRecord, androids: int, notes: list[str] | None = N
         value=t(lang, "lobby.voice_on" if record.voice else "lobby.voice_off") + f" · {lang}",
         inline=True,
     )
+    campaign = campaign_field(lang, o)
+    if campaign is not None:
+        embed.add_field(name=campaign[0], value=campaign[1], inline=False)
     crew = crew_lines(lang, record) or [t(lang, "lobby.empty")]
     if androids:
         crew.append(t(lang, "lobby.androids", n=androids))
@@ -180,6 +184,7 @@ def logbook_embed(lang: str, entries: list[LogbookEntry]) -> discord.Embed:
         embed.description = t(lang, "logbook.empty")
         return embed
     for e in entries[:10]:
+        campaign = f" · {t(lang, 'evening.logbook.campaign')}" if e.campaign_id else ""
         crew = ", ".join(user_text(c.name) + (f" ({'/'.join(c.roles)})" if c.roles else "") for c in e.crew)
         cause = cause_text(lang, e.destroyed_by) if e.destroyed_by else ""
         destroyed_by = f" — {t(lang, 'logbook.destroyed_by', cause=cause)}" if cause else ""
@@ -195,7 +200,8 @@ def logbook_embed(lang: str, entries: list[LogbookEntry]) -> discord.Embed:
             f"{crew} · <#{e.channel_id}>"
         )
         embed.add_field(
-            name=f"{e.flown_at[:10]} · {mission} · {difficulty_label(lang, e.normal_difficulty, e.serious_difficulty)}",
+            name=f"{e.flown_at[:10]} · {mission} · {difficulty_label(lang, e.normal_difficulty, e.serious_difficulty)}"
+            + campaign,
             value=value[:1024],
             inline=False,
         )

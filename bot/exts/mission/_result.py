@@ -141,6 +141,8 @@ def result_payload(
     names = {t_["id"]: threat_name(lang, t_["id"]) for t_ in data.get("threats", [])}
     title = t(lang, "result.title", mission=mission_label(record.options, lang))
     embed = result_embed(lang, data, title=title, names=names)
+    if record.options.get("campaign_id"):  # which campaign mission this was, above the title
+        embed.set_author(name=t(lang, "evening.result.campaign", n=record.options.get("campaign_mission", "?")))
     return {
         "op": "result",
         "channel_id": record.channel_id,

@@ -97,7 +97,8 @@ class RecordsCog(commands.Cog, name="Records"):
     @app_commands.rename(json_text="json")
     @app_commands.choices(
         language=[
-            app_commands.Choice(name=n, value=v) for n, v in (("English", "en"), ("Русский", "ru"), ("Čeština", "cs"))
+            app_commands.Choice(name=n, value=v)
+            for n, v in (("English", "en"), ("Русский", "ru"), ("Čeština", "cs"), ("Slovenčina", "sk"))
         ]
     )
     async def resolve(
