@@ -194,6 +194,10 @@ def logbook_embed(lang: str, entries: list[LogbookEntry]) -> discord.Embed:
             f" · **{t(lang, 'score.total', n=e.total)}**\n"
             f"{crew} · <#{e.channel_id}>"
         )
+        if paused := float((e.result or {}).get("paused_s") or 0.0):  # the flight was paused: for how long
+            from bot.exts.mission._pause import duration_text
+
+            value += "\n" + t(lang, "pause.result", duration=duration_text(lang, paused))
         embed.add_field(
             name=f"{e.flown_at[:10]} · {mission} · {difficulty_label(lang, e.normal_difficulty, e.serious_difficulty)}",
             value=value[:1024],

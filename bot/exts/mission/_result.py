@@ -23,6 +23,7 @@ import discord
 
 from bot.exts.campaign.handoff import game_of
 from bot.exts.campaign.school import hint_lines
+from bot.exts.mission._pause import duration_text, paused_total
 from bot.exts.mission._render import captains_log, mission_label, result_embed, threat_points
 from bot.i18n import t, threat_name
 from bot.pictures import Replay, render_overview, resolve_with_states
@@ -107,6 +108,7 @@ def logbook_entry(record: FlightRecord, flight: Flight, data: dict[str, Any]) ->
     destroyed, survived = threat_points(data)
     score = data["score"]
     mission = record.options["mission"]
+    paused = {"paused_s": flight.paused_s} if flight.paused_s else {}  # the logbook says how long it stood still
     return LogbookEntry(
         flight_id=record.id,
         guild_id=record.guild_id,
@@ -120,7 +122,7 @@ def logbook_entry(record: FlightRecord, flight: Flight, data: dict[str, Any]) ->
         language=record.language,
         outcome=data["outcome"],
         crew=crew,
-        result={k: v for k, v in data.items() if k != "log"},
+        result={k: v for k, v in data.items() if k != "log"} | paused,
         destroyed_by=(data.get("lost") or {}).get("cause"),
         threat_points_destroyed=destroyed,
         threat_points_survived=survived,
@@ -141,6 +143,8 @@ def result_payload(
     names = {t_["id"]: threat_name(lang, t_["id"]) for t_ in data.get("threats", [])}
     title = t(lang, "result.title", mission=mission_label(record.options, lang))
     embed = result_embed(lang, data, title=title, names=names)
+    if paused := paused_total(record):  # how long the crew stopped the clock, once, under the outcome
+        embed.description = f"{embed.description}\n{t(lang, 'pause.result', duration=duration_text(lang, paused))}"
     return {
         "op": "result",
         "channel_id": record.channel_id,
