@@ -136,9 +136,11 @@ def result_embed(
 
 
 def is_no_op(entry: dict[str, Any]) -> bool:
-    """A log line that changed nothing worth reading ("moves 0 energy"): left out of the captain's log."""
+    """A threat's line that changed nothing worth reading ("moves 0 energy into the shield"): left
+    out of the captain's log.  A crew member's card is never left out: a card that did nothing
+    is a `no_effect` line saying why (a refuel that filled nothing still spent a capsule)."""
     kind = entry.get("kind")
-    if kind in ("energy", "refuel"):
+    if kind == "energy":  # an older engine's "moves 0 energy" (today's writes `no_effect` with the reason)
         return not entry.get("amount") and not entry.get("heroic_bonus")
     if kind == "energy_moved":
         return not entry.get("amount") and not entry.get("overflow")
