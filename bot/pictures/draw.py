@@ -493,7 +493,7 @@ class Painter:
             rows += [(part, colour) for part in wrapped]
         room = (H - 12 - (y + 26)) // 20
         if len(rows) > room:
-            shown, kept = 0, []
+            shown, kept = 0, list[tuple[str, Any]]()
             for line, colour in events:
                 wrapped, _ = wrap(line, 16, w)
                 if len(kept) + len(wrapped) > room - 1:
