@@ -31,7 +31,14 @@ from bot.exts.mission._hands import LiveHands
 from bot.exts.mission._pause import Pauses, pause_line
 from bot.exts.mission._posting import ChannelPosts
 from bot.exts.mission._respond import Reply
-from bot.exts.mission._result import generator_record, logbook_entry, overview_picture, resolve_flight, result_payload
+from bot.exts.mission._result import (
+    generator_record,
+    logbook_entry,
+    overview_description,
+    overview_picture,
+    resolve_flight,
+    result_payload,
+)
 from bot.exts.mission._station import Selection, command_for, station_message
 from bot.exts.mission._store import Ending, FlightStore, abandon, journal
 from bot.exts.mission._voice import VoiceLink
@@ -491,7 +498,8 @@ class FlightService:
         await self.voice.finish(record)  # the last lines still play while the result goes out
         picture = await overview_picture(outcome["replay"], record.language)  # None (logged) if drawing fails
         # queued behind the flight's last intercom lines, so the result never overtakes them
-        self.posts.post_result(record.id, result_payload(record, data, picture, result))
+        alt = overview_description(outcome["replay"], record.language) if picture else None
+        self.posts.post_result(record.id, result_payload(record, data, picture, result, alt))
         self._wind_down(record.id)
         self._resolved(record, result)
 

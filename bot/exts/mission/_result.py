@@ -27,6 +27,7 @@ from bot.exts.mission._pause import duration_text, paused_total
 from bot.exts.mission._render import captains_log, mission_label, result_embed, threat_points
 from bot.i18n import t, threat_name
 from bot.pictures import Replay, render_overview, resolve_with_states
+from bot.pictures.alt import overview_alt
 from bot.storage import FlightRecord, LogbookCrew, LogbookEntry
 from engine import resolve
 from engine.flight.machine import Flight
@@ -59,6 +60,11 @@ def resolve_flight(flight: Flight, options: dict[str, Any] | None = None) -> tup
     """`resolve_game` for a finished flight: the same result as `flight.resolve(log=True)`, from
     the campaign's carried ship when the flight's options hold one."""
     return resolve_game(game_of(flight, options or {}))
+
+
+def overview_description(replay: Replay | None, lang: str) -> str | None:
+    """The overview picture's alt text (None without a picture)."""
+    return overview_alt(replay, lang) if replay is not None else None
 
 
 async def overview_picture(replay: Replay | None, lang: str) -> bytes | None:
@@ -134,7 +140,11 @@ def logbook_entry(record: FlightRecord, flight: Flight, data: dict[str, Any]) ->
 
 
 def result_payload(
-    record: FlightRecord, data: dict[str, Any], picture: bytes | None = None, result: Result | None = None
+    record: FlightRecord,
+    data: dict[str, Any],
+    picture: bytes | None = None,
+    result: Result | None = None,
+    picture_alt: str | None = None,
 ) -> dict[str, Any]:
     """The result as one storable job: the embed, the overview picture (base64, so a shutdown can
     store the job as JSON), the pictures button's flight, the thread's name, the captain's log (with
@@ -152,6 +162,7 @@ def result_payload(
         "flight_id": record.id,
         "language": lang,
         "picture": base64.b64encode(picture).decode("ascii") if picture else None,
+        "picture_alt": picture_alt,  # the picture's description for screen readers
         "thread_name": t(lang, "result.log_thread")[:100],
         "chunks": captains_log(lang, data.get("log") or []) + school_hints(record, result),
         "thread_tried": record.options.get("log") == "channel",  # /settings log: channel, no thread

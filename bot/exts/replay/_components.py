@@ -14,6 +14,7 @@ import discord
 from bot.errors import report_interaction_error
 from bot.exts.mission._components import FlightButton, FlightSelect
 from bot.exts.replay import _ids
+from engine import board
 
 
 async def _route(interaction: discord.Interaction, custom_id: str, values: list[str]) -> None:
@@ -45,6 +46,13 @@ def pictures_button(flight_id: str, label: str = "🖼️ Turn by turn", start: 
     return ReplayButton(_ids.make(flight_id, "open", start), label=label, style=discord.ButtonStyle.primary)
 
 
+def turn_counter(turn: int) -> str:
+    """Where the buttons are, numbered as the picture's title numbers it (snapshot n is the board
+    after turn n): "5/12", and the hyperspace jump after turn 12 as "⤴ 13"; never the count of
+    snapshots ("5/13"), which disagreed with the picture's "Turn 5/12"."""
+    return f"⤴ {turn}" if turn > board.TURNS else f"{turn}/{board.TURNS}"
+
+
 def turn_buttons(flight_id: str, index: int, last: int) -> list[ReplayButton]:
     """First, previous, where we are, next, last: each edits the message it is on to that turn's
     picture (the `turn` action), on /replay's post and on the captain's log alike."""
@@ -53,7 +61,7 @@ def turn_buttons(flight_id: str, index: int, last: int) -> list[ReplayButton]:
         ReplayButton(_ids.make(flight_id, "turn", max(index - 1, 0)), label="◀", disabled=index == 0),
         ReplayButton(
             _ids.make(flight_id, "turn", index),
-            label=f"{index}/{last}",
+            label=turn_counter(index),
             disabled=True,
             style=discord.ButtonStyle.primary,
         ),
