@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.exts.mission import _ids
+from bot.exts.mission._catchup import CatchUps, with_summary
 from bot.exts.mission._comms import Comms
 from bot.exts.mission._deck import deck_message, threat_line
 from bot.exts.mission._hands import LiveHands
@@ -98,6 +99,7 @@ class FlightService:
         self.voice = VoiceLink(bot, self.store, self.posts)
         self.hands = LiveHands(self._render_hand)
         self.pauses = Pauses(self)
+        self.catch_ups = CatchUps()  # late voice joiners owed a summary of the intercom so far
         self._timers: dict[str, asyncio.Task[None]] = {}
         self._wakers: dict[str, asyncio.Event] = {}  # a timer's sleep, cut short by Resume
         self._background: set[asyncio.Task[Any]] = set()
@@ -430,6 +432,10 @@ class FlightService:
                     await self._unrestorable(record)
                 return
             embed, view = station_message(record.language, record.id, user_id, flight.station(step.name), step.sel)
+            if self.catch_ups.owed(record.id, user_id):  # joined voice late: what was said so far
+                embed = with_summary(embed, record.language, flight)
+                if opening:
+                    self.catch_ups.paid(record.id, user_id)
             await reply.send(embed=embed, view=view)
             self.hands.remember(record.id, user_id, interaction, step.sel)
         await self.publish(record, flight, step.events)
@@ -448,7 +454,23 @@ class FlightService:
             flight = Flight.from_dict(record.state)
         except SnapshotError:
             return None  # the next tick or click ends the flight and says why
-        return station_message(record.language, flight_id, user_id, flight.station(member.name), sel)
+        embed, view = station_message(record.language, flight_id, user_id, flight.station(member.name), sel)
+        if self.catch_ups.owed(flight_id, user_id):
+            embed = with_summary(embed, record.language, flight)
+        return embed, view
+
+    async def voice_joined(self, member: discord.Member, channel_id: int) -> None:
+        """A crew member came into a running flight's voice channel (late, or after a drop): they
+        are owed a written summary of what the intercom said so far, shown in their station (an
+        open one is redrawn now; otherwise the next time they open it)."""
+        guild_id = getattr(getattr(member, "guild", None), "id", None)
+        for record in await self.store.active_flights():
+            if record.status != "flying" or record.guild_id != guild_id or record.member(member.id) is None:
+                continue
+            if record.notes.get("voice_channel_id") != channel_id:
+                continue
+            self.catch_ups.owe(record.id, member.id)
+            self.hands.changed(record.id, {member.id})
 
     # -- the end of the operation ----------------------------------------------------------------------------
     async def finish(self, flight_id: str) -> None:
@@ -519,6 +541,7 @@ class FlightService:
 
     def _wind_down(self, flight_id: str) -> None:
         self.hands.forget(flight_id)
+        self.catch_ups.forget(flight_id)
         self._spawn(self.refresh_deck(flight_id))
         self._spawn(self.posts.retire(flight_id))
         self._spawn(self.comms.retire(flight_id))
