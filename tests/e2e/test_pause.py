@@ -62,7 +62,7 @@ async def test_the_host_pauses_strangers_cannot_a_restart_stays_paused_and_resum
         assert intercom_lines(fd) == said, all_text(fd)[-800:]
         assert has("resume")(deck) and "Paused by Alice" in deck.text
 
-        # a second pause is refused politely; Resume carries on from where the flight stopped
+        # Resume carries on from where the flight stopped (a second pause: tests/flight/test_pause.py)
         resumed = await fd.click(deck, cid(deck, "resume"), user="alice")
         await answer(fd, resumed)
         await fd.wait_for_message("Alice resumed the flight after", channel="bridge", timeout=WAIT)
