@@ -19,7 +19,7 @@ from bot.exts.mission._respond import Reply
 from bot.exts.mission._store import abandon, journal
 from bot.i18n import t
 from bot.storage import FlightRecord, StaleWrite
-from bot.text import plain_text
+from bot.text import user_text
 from engine.flight.machine import Flight, FlightEvent, Rejected
 from engine.flight.snapshot import SnapshotError
 
@@ -39,12 +39,13 @@ def duration_text(lang: str, seconds: float) -> str:
 
 def pause_line(lang: str, event: FlightEvent) -> str:
     """The channel's line for a `paused` or `resumed` event."""
+    by = user_text(str(event.data.get("by", "?")))  # a display name, inert in a channel message
     if event.kind == "paused":
-        return t(lang, "pause.paused_line", by=plain_text(str(event.data.get("by", "?"))))
+        return t(lang, "pause.paused_line", by=by)
     return t(
         lang,
         "pause.resumed_line",
-        by=plain_text(str(event.data.get("by", "?"))),
+        by=by,
         duration=duration_text(lang, float(event.data.get("pause_s", 0.0))),
     )
 
