@@ -126,6 +126,8 @@ NoEffectReason: TypeAlias = Literal[
     "space_taken",
     "no_rocket",
     "rocket_fired",
+    "already_full",  # a B with nothing to fill: the shield (or reactor) is full already
+    "knocked_out",  # the card of a knocked-out crew member (it stays on the board, unplayed)
 ]
 # Why a threat's action did nothing (event "no_effect_threat").
 ThreatNoEffect: TypeAlias = Literal["condition_unmet", "no_rockets", "no_stored_bots"]

@@ -11,6 +11,7 @@ Text is at least 17 px and the numbers that matter (health, damage) 20-24 px bol
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
@@ -20,7 +21,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
-from bot.pictures.labels import TOKEN_SHORT, threat_label, word
+from bot.pictures.labels import crew_label, threat_label, token_short, word
 from bot.pictures.states import CrewView, ThreatView, TurnState
 from bot.text import strip_unsafe
 from engine import board
@@ -57,13 +58,72 @@ def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
 
 
 def fit(text: str, size: int, width: int, bold: bool = False) -> str:
-    """`text` cut with an ellipsis so that it is at most `width` px wide."""
+    """`text` cut with an ellipsis so that it is at most `width` px wide (the last resort of `fitted`)."""
     f = font(size, bold)
     if f.getlength(text) <= width:
         return text
     while text and f.getlength(text + "…") > width:
         text = text[:-1]
     return text + "…"
+
+
+@dataclass(frozen=True, slots=True)
+class Fitted:
+    """A text laid out for a box: its lines, the font size, and whether it had to be cut."""
+
+    lines: tuple[str, ...]
+    size: int
+    cut: bool = False
+
+
+def wrap(text: str, size: int, width: int, bold: bool = False) -> tuple[list[str], bool]:
+    """`text` in lines at most `width` px wide, broken at spaces; a word wider than a line is broken
+    between letters (the second value says so)."""
+    f = font(size, bold)
+    lines: list[str] = []
+    current = ""
+    broken = False
+    # break at spaces and after a hyphen ("Истребитель-" / "фантом"), as a typesetter would
+    for piece in re.findall(r"\S+?-(?=\S)|\S+", text):
+        glue = "" if current.endswith("-") else " "
+        trial = f"{current}{glue}{piece}" if current else piece
+        if f.getlength(trial) <= width:
+            current = trial
+            continue
+        if current:
+            lines.append(current)
+        while len(piece) > 1 and f.getlength(piece) > width:
+            k = len(piece) - 1
+            while k > 1 and f.getlength(piece[:k]) > width:
+                k -= 1
+            lines.append(piece[:k])
+            piece, broken = piece[k:], True
+        current = piece
+    if current:
+        lines.append(current)
+    return lines, broken
+
+
+def fitted(text: str, size: int, width: int, bold: bool = False, *, min_size: int = 12, lines: int = 1) -> Fitted:
+    """The rule that keeps names whole (issue 24): the largest size from `size` down to `min_size`
+    at which `text` fits `width` on one line; else, with room for `lines` lines, wrapped at spaces
+    (at the largest size that needs no word broken, else at `min_size` broken between letters).
+    Only a text that still does not fit is cut with an ellipsis (`cut`, which the tests forbid for
+    every threat name in every language and for long crew names)."""
+    for s in range(size, min_size - 1, -1):
+        if font(s, bold).getlength(text) <= width:
+            return Fitted((text,), s)
+    if lines > 1:
+        for s in range(size, min_size - 1, -1):
+            wrapped, broken = wrap(text, s, width, bold)
+            if len(wrapped) <= lines and not broken:
+                return Fitted(tuple(wrapped), s)
+        wrapped, _ = wrap(text, min_size, width, bold)
+        if len(wrapped) <= lines:
+            return Fitted(tuple(wrapped), min_size)
+        kept = [*wrapped[: lines - 1], fit(" ".join(wrapped[lines - 1 :]), min_size, width, bold)]
+        return Fitted(tuple(kept), min_size, cut=True)
+    return Fitted((fit(text, min_size, width, bold),), min_size, cut=True)
 
 
 def station_box(st: str) -> tuple[int, int, int, int]:
@@ -143,6 +203,7 @@ class Painter:
         self.marks = marks_of(state.events)
         self.card_anchor: dict[int, tuple[int, int]] = {}  # threat number -> left middle of its card
         self.boxes: list[tuple[str, tuple[int, int, int, int]]] = []  # what was placed where (layout tests)
+        self.cut: list[str] = []  # texts that did not fit even wrapped (the tests want none)
 
     # -- primitives ----------------------------------------------------------------------------------
     def text(
@@ -155,6 +216,32 @@ class Painter:
         anchor: str = "la",
     ) -> None:
         self.d.text(xy, text, font=font(size, bold), fill=fill, anchor=anchor)
+
+    def block(
+        self,
+        xy: tuple[float, float],
+        text: str,
+        width: int,
+        size: int,
+        fill: Any = INK,
+        bold: bool = False,
+        *,
+        min_size: int = 12,
+        lines: int = 1,
+        height: int | None = None,
+    ) -> Fitted:
+        """`text` fitted to `width` (see `fitted`), its lines drawn from `xy` down; with `height`,
+        the lines are centred vertically in that height."""
+        laid = fitted(text, size, width, bold, min_size=min_size, lines=lines)
+        if laid.cut:
+            self.cut.append(text)
+        step = laid.size + 2
+        x, y = xy
+        if height is not None:
+            y += (height - step * len(laid.lines)) / 2
+        for i, line in enumerate(laid.lines):
+            self.text((x, y + i * step), line, laid.size, fill, bold)
+        return laid
 
     def squares(self, x: int, y: int, filled: int, total: int, size: int, colour: Any) -> int:
         for i in range(total):
@@ -255,15 +342,22 @@ class Painter:
         elif t.fate == "survived":
             status = "✓ " + word(self.lang, "survived")
         if h >= 36:
-            self.text((tx, top + 3), fit(name, 17, right - tx - 4, bold=True), 17, INK if not gone else DIM, bold=True)
+            # the name on one line (shrunk to 14 px at most), else on two lines of 13 px: never cut
+            laid = fitted(name, 17, right - tx - 4, True, min_size=14)
+            if laid.cut:
+                laid = self.block((tx, top + 2), name, right - tx - 4, 13, INK if not gone else DIM, True, lines=2)
+            else:
+                self.text((tx, top + 3), name, laid.size, INK if not gone else DIM, bold=True)
+            below = top + (23 if len(laid.lines) == 1 else 29)
             line2 = status or f"♥ {t.remaining}/{t.health}" + (f"  ◆{t.shield}" if t.shield else "")
             colour = ENERGY if t.fate == "destroyed" else DAMAGE if t.fate else HIT if hit else INK
-            self.text((tx, top + 23), line2, 19, colour, bold=True)
+            small = len(laid.lines) > 1
+            self.text((tx, below), line2, 16 if small else 19, colour, bold=True)
             if hit and not gone:
-                self.text((right - 6, top + 23), f"−{hit}", 20, HIT, bold=True, anchor="ra")
+                self.text((right - 6, below), f"−{hit}", 16 if small else 20, HIT, bold=True, anchor="ra")
         else:  # many threats on one track: one line each
             line = f"{t.remaining}/{t.health} " + (status or name)
-            self.text((tx, top + h / 2 - 1), fit(line, 16, right - tx - 4, bold=True), 16, INK, bold=True, anchor="lm")
+            self.block((tx, top), line, right - tx - 4, 16, INK, True, min_size=11, height=h - 2)
         self.card_anchor[t.number] = (left, int(top + h / 2))
 
     # -- damage strip --------------------------------------------------------------------------------
@@ -280,7 +374,8 @@ class Painter:
                 if i < len(tokens):
                     fresh = i >= len(tokens) - new
                     self.d.rectangle(box, fill=DAMAGE, outline=HIT if fresh else None, width=3)
-                    self.text((bx + 14, DAMAGE_Y + 19), TOKEN_SHORT[tokens[i]], 13, INK, bold=True, anchor="mm")
+                    code = token_short(self.lang, tokens[i])
+                    self.text((bx + 14, DAMAGE_Y + 19), code, 13, INK, bold=True, anchor="mm")
                 else:
                     self.d.rectangle(box, outline=EMPTY, width=2)
             total = len(tokens)
@@ -304,7 +399,6 @@ class Painter:
         else:
             have, cap, label = self.s.reactors[zone], board.REACTOR_CAPACITY[zone], word(self.lang, "reactor")
         end = self.squares(x0 + 8, y0 + 8, have, cap, 20, ENERGY)
-        self.text((end + 4, y0 + 18), fit(label, 15, x1 - end - 50), 15, DIM, anchor="lm")
         # right corner: battlebot depot and internal threat tokens
         badges: list[tuple[str, Any]] = []
         depot = self.s.depots.get(st, None) if st in board.BATTLEBOT_DEPOTS else None
@@ -319,6 +413,8 @@ class Painter:
             self.d.rounded_rectangle((bx - w, y0 + 6, bx, y0 + 32), 6, fill=colour)
             self.text((bx - w / 2, y0 + 19), text_, 17, BG, bold=True, anchor="mm")
             bx -= w + 4
+        # the shield / reactor word between the squares and the badges: smaller, never cut
+        self.block((end + 4, y0 + 6), label, bx - end - 6, 15, DIM, min_size=10, lines=2, height=26)
         crew = [(i, c) for i, c in enumerate(self.s.crew) if c.station == st]
         columns = 1 if len(crew) <= 3 else 2  # full names while they fit one per row
         pill_w = (x1 - x0 - 12 - 4 * (columns - 1)) // columns
@@ -337,14 +433,14 @@ class Painter:
             (x, y, x + w, y + 34), 8, fill=(70, 70, 80) if ko else (24, 28, 40), outline=DAMAGE if fresh_ko else colour
         )
         if ko:  # lying: head left, body along the floor
-            self.d.ellipse((x + 5, y + 17, x + 13, y + 25), fill=DIM)
-            self.d.line((x + 13, y + 21, x + 28, y + 21), fill=DIM, width=4)
+            self.d.ellipse((x + 3, y + 17, x + 9, y + 23), fill=DIM)
+            self.d.line((x + 9, y + 20, x + 20, y + 20), fill=DIM, width=4)
         else:  # standing
-            self.d.ellipse((x + 8, y + 4, x + 18, y + 14), fill=colour)
-            self.d.line((x + 13, y + 14, x + 13, y + 30), fill=colour, width=4)
-        text_w = w - 34 - (16 if c.bots else 0)
-        name = fit(strip_unsafe(c.name), 17, text_w, True)
-        self.text((x + 32, y + 17), name, 17, DIM if ko else INK, bold=True, anchor="lm")
+            self.d.ellipse((x + 6, y + 4, x + 16, y + 14), fill=colour)
+            self.d.line((x + 11, y + 14, x + 11, y + 30), fill=colour, width=4)
+        text_w = w - 26 - (16 if c.bots else 0)
+        name = crew_label(self.lang, strip_unsafe(c.name))  # whole: smaller, then on two lines
+        self.block((x + 23, y + 1), name, text_w, 17, DIM if ko else INK, True, min_size=10, lines=2, height=32)
         if c.bots:
             bx = x + w - 18
             self.d.rectangle((bx, y + 9, bx + 14, y + 25), fill=ENERGY if c.bots == "active" else DIM)
@@ -379,21 +475,34 @@ class Painter:
         pilots = [c.name for c in self.s.crew if c.intercepting]
         self.text((x + 10, y + 64), word(self.lang, "interceptors"), 18, DIM)
         if pilots:
-            self.text((x + 10, y + 86), fit("✈ " + ", ".join(pilots), 19, w - 20, True), 19, SHOT, bold=True)
+            pilots_text = "✈ " + ", ".join(crew_label(self.lang, p) for p in pilots)
+            self.block((x + 10, y + 86), pilots_text, w - 20, 19, SHOT, True, min_size=12)
         else:
             self.text((x + 10, y + 86), "—", 19, DIM)
         self.events(x + 10, y + 118, w - 20)
 
     def events(self, x: int, y: int, w: int) -> None:
         self.text((x, y), word(self.lang, "events"), 18, DIM, bold=True)
-        lines = event_lines(self.s.events, self.lang)
-        if not lines:
-            lines = [(word(self.lang, "nothing"), DIM)]
-        room = (H - 12 - (y + 26)) // 22
-        if len(lines) > room:
-            lines = [*lines[: room - 1], (f"+{len(lines) - room + 1} …", DIM)]
-        for i, (line, colour) in enumerate(lines):
-            self.text((x, y + 26 + i * 22), fit(line, 17, w), 17, colour)
+        events = event_lines(self.s.events, self.lang)
+        if not events:
+            events = [(word(self.lang, "nothing"), DIM)]
+        # each event whole, on as many rows as it needs; the events that find no room are counted
+        rows: list[tuple[str, Any]] = []
+        for line, colour in events:
+            wrapped, _ = wrap(line, 16, w)
+            rows += [(part, colour) for part in wrapped]
+        room = (H - 12 - (y + 26)) // 20
+        if len(rows) > room:
+            shown, kept = 0, list[tuple[str, Any]]()
+            for line, colour in events:
+                wrapped, _ = wrap(line, 16, w)
+                if len(kept) + len(wrapped) > room - 1:
+                    break
+                kept += [(part, colour) for part in wrapped]
+                shown += 1
+            rows = [*kept, (f"+{len(events) - shown} …", DIM)]
+        for i, (line, colour) in enumerate(rows):
+            self.text((x, y + 26 + i * 20), line, 16, colour)
 
     def paint(self, title_right: str | None = None) -> Image.Image:
         self.header(title_right)
@@ -426,7 +535,7 @@ def event_lines(events: Iterable[dict[str, Any]], lang: str) -> list[tuple[str, 
             line = f"⚔ {word(lang, str(e['zone']))} {e['amount']}{shield} → {word(lang, 'damage')} {dmg}"
             out.append((line, DAMAGE if dmg else INK))
         elif kind == "knocked_out":
-            out.append((f"{e['player']}: {word(lang, 'knocked_out')}", DAMAGE))
+            out.append((f"{crew_label(lang, str(e['player']))}: {word(lang, 'knocked_out')}", DAMAGE))
         elif kind == "mission_lost":
             out.append((word(lang, "lost"), DAMAGE))
     return out

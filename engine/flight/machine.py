@@ -69,6 +69,8 @@ EventKind: TypeAlias = Literal[
     "card_drawn",
     "card_given",
     "end_agreed",
+    "paused",  # the host stopped the clock: nothing falls due and no command is taken until resumed
+    "resumed",  # the clock runs again from where it stopped; carries the pause's length
 ]
 EVENT_KINDS: tuple[EventKind, ...] = get_args(EventKind)
 
@@ -98,6 +100,8 @@ RejectionCode: TypeAlias = Literal[
     "bad_target",  # give to oneself, to an android, or to nobody
     "too_early",  # agreeing to end before the second phase has ended
     "already_agreed",
+    "paused",  # the flight is paused (a command, or a second pause)
+    "not_paused",  # resuming a flight that runs
 ]
 REASONS: tuple[RejectionCode, ...] = get_args(RejectionCode)
 
@@ -453,6 +457,8 @@ class Flight:
         self.ended_early = False
         self.seq = 0
         self.delay_s = 0.0  # untimed: phase ends moved by Finish presses (held: +, early: -); later steps follow
+        self.paused_by: str | None = None  # who paused the flight (None: the clock runs)
+        self.paused_s = 0.0  # the caller's elapsed seconds spent paused so far (see `clock`)
         self._steps: list[_Step] = []
 
     # -- construction ----------------------------------------------------------------------------
@@ -551,10 +557,46 @@ class Flight:
         return FlightEvent(self.seq, self.now_s, kind, data or {}, cue, private_to)
 
     # -- the clock -------------------------------------------------------------------------------
+    def clock(self, elapsed_s: float) -> float:
+        """Mission time after `elapsed_s` seconds on the caller's clock since the start: pauses do
+        not count, and while paused mission time stands still.  Callers advance to this."""
+        if self.paused_by is not None:
+            return self.now_s
+        return max(self.now_s, elapsed_s - self.paused_s)
+
+    def pause(self, by: str) -> Accepted | Rejected:
+        """Stop the clock at the current mission time (advance to `clock(elapsed)` first).
+
+        Why here and not in the bot: a paused flight must stay paused across a restart and refuse
+        commands with one reason code, so the pause is part of the stored state.  `by` is whoever
+        paused (the host or a server manager, not necessarily in the crew)."""
+        if self.status == "ready":
+            return Rejected("not_started")
+        if self.status == "ended":
+            return Rejected("round_over")
+        if self.paused_by is not None:
+            return Rejected("paused", {"by": self.paused_by})
+        self.paused_by = by
+        return Accepted([self._event("paused", {"by": by})])
+
+    def resume(self, by: str, elapsed_s: float) -> Accepted | Rejected:
+        """Run the clock again from where it stopped: everything still to come (phase ends, the
+        transfer's beep, the end of a communications failure) comes that much later."""
+        if self.paused_by is None:
+            return Rejected("not_paused")
+        pause_s = max(0.0, elapsed_s - self.paused_s - self.now_s)
+        self.paused_s += pause_s
+        data = {"by": by, "paused_by": self.paused_by, "pause_s": pause_s, "paused_s": self.paused_s}
+        self.paused_by = None
+        return Accepted([self._event("resumed", data)])
+
     def advance_to(self, t_s: float) -> list[FlightEvent]:
-        """Move mission time to `t_s` and return everything that fell due, in order."""
+        """Move mission time to `t_s` and return everything that fell due, in order (nothing
+        while paused: mission time stands still)."""
         if t_s < self.now_s:
             raise FlightError(f"the clock cannot go back from {self.now_s} to {t_s}")
+        if self.paused_by is not None:
+            return []
         events: list[FlightEvent] = []
         while self.cursor < len(self._steps) and self._due(self._steps[self.cursor]) <= t_s:
             step = self._steps[self.cursor]
@@ -573,7 +615,10 @@ class Flight:
 
     def next_due_s(self) -> float | None:
         """When the next scheduled line or effect is due (for the caller's timer), or None (also
-        while an untimed flight waits for Finish presses: no time will move it on)."""
+        while an untimed flight waits for Finish presses or a paused flight for Resume: no time
+        will move it on)."""
+        if self.paused_by is not None:
+            return None
         for step in self._steps[self.cursor :]:
             if self._held(step):
                 return None
@@ -760,6 +805,8 @@ class Flight:
             return Rejected("not_started")
         if self.status == "ended":
             return Rejected("round_over")
+        if self.paused_by is not None:
+            return Rejected("paused", {"by": self.paused_by})
         player = self.member(name)
         if player is None:
             return Rejected("not_in_crew", {"name": name})
@@ -1045,6 +1092,8 @@ class Flight:
             "ended_early": self.ended_early,
             "seq": self.seq,
             "delay_s": self.delay_s,
+            "paused_by": self.paused_by,
+            "paused_s": self.paused_s,
         }
 
     @classmethod
@@ -1077,6 +1126,8 @@ class Flight:
         self.ended_early = d["ended_early"]
         self.seq = d["seq"]
         self.delay_s = float(d["delay_s"])
+        self.paused_by = d["paused_by"]
+        self.paused_s = float(d["paused_s"])
         if not 0 <= self.cursor <= len(self._steps):
             raise FlightError("snapshot cursor is outside the mission schedule")
         return self

@@ -23,7 +23,7 @@ Snapshot = dict[str, Any]
 Step = Callable[[Snapshot], Snapshot]
 
 # The shape Flight.to_dict writes today.  Bump it together with a step in MIGRATIONS.
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 
 def _v1_untimed(data: Snapshot) -> Snapshot:
@@ -36,8 +36,16 @@ def _v1_untimed(data: Snapshot) -> Snapshot:
     return data
 
 
+def _v2_pause(data: Snapshot) -> Snapshot:
+    """v3 adds pausing: who paused the flight (`paused_by`) and the time spent paused so far
+    (`paused_s`).  A v2 flight was never paused."""
+    data["paused_by"] = None
+    data["paused_s"] = 0.0
+    return data
+
+
 # MIGRATIONS[n] turns a schema-n snapshot into schema n+1 (it may mutate its argument, a copy).
-MIGRATIONS: dict[int, Step] = {1: _v1_untimed}
+MIGRATIONS: dict[int, Step] = {1: _v1_untimed, 2: _v2_pause}
 
 
 class SnapshotError(ValueError):

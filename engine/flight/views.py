@@ -126,6 +126,7 @@ class StationView:
     agreed_end: bool
     comm_down: bool
     untimed: bool = False  # the phase ends when every human has pressed Finish, not by the clock
+    paused_by: str | None = None  # the flight is paused (by whom): nothing can be done until resumed
 
     @property
     def running(self) -> bool:
@@ -165,6 +166,8 @@ class DeckView:
     complete: bool  # the round is over and its last line has been said: resolve now
     untimed: bool = False  # the phase ends when every human has pressed Finish, not by the clock
     waiting_for: tuple[str, ...] = ()  # untimed: the humans who have not pressed Finish for this phase
+    paused_by: str | None = None  # the flight is paused, by whom
+    paused_s: float = 0.0  # the time spent paused so far: mission second s is `paused_s` later on the wall
 
     @property
     def phase_ends_at_s(self) -> float | None:
@@ -226,7 +229,7 @@ def station(flight: Flight, name: str) -> StationView:
     if me is None:
         raise FlightError(f"{name} is not in the crew")
     ready = flight.status == "ready"
-    acting = flight.status == "running" and not me.android
+    acting = flight.status == "running" and not me.android and flight.paused_by is None
     own = _board(flight, me, me) if me.on_board else None
     androids = tuple(_board(flight, m, me) for m in flight.members if m.android)
     hand = tuple(card_view(c) for c in me.hand) if not ready else ()
@@ -292,6 +295,7 @@ def station(flight: Flight, name: str) -> StationView:
         agreed_end=me.agreed_end,
         comm_down=flight.comm_down_until is not None,
         untimed=flight.config.untimed,
+        paused_by=flight.paused_by,
     )
 
 
@@ -330,4 +334,6 @@ def deck(flight: Flight) -> DeckView:
         complete=flight.complete,
         untimed=flight.config.untimed,
         waiting_for=tuple(flight.waiting_for),
+        paused_by=flight.paused_by,
+        paused_s=flight.paused_s,
     )

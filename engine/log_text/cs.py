@@ -36,6 +36,8 @@ NO_EFFECT = {
     "space_taken": "ve vesmíru už je jiný hráč",
     "no_rocket": "nezbyla žádná raketa",
     "rocket_fired": "raketa už v tomto kole letí",
+    "already_full": "není co doplnit, vše je plné",
+    "knocked_out": "hráč je vyřazen, karta se nehraje",
 }
 THREAT_NO_EFFECT = {
     "condition_unmet": "podmínka není splněna",

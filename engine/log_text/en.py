@@ -35,6 +35,8 @@ NO_EFFECT = {
     "space_taken": "nobody else may be in space",
     "no_rocket": "no rocket",
     "rocket_fired": "rocket already fired this turn",
+    "already_full": "what it fills is full already",
+    "knocked_out": "knocked out, the card is not played",
 }
 THREAT_NO_EFFECT = {
     "condition_unmet": "its condition is not met",
@@ -160,7 +162,7 @@ TEMPLATES: dict[EventKind, Template] = {
     "threat_moved": lambda e, n: f"{_thr(e, n)} moves from space {e['frm']} to {e['to']}",
     "threat_survived": lambda e, n: f"{_thr(e, n)} has done its Z and leaves",
     "attack": lambda e, n: (
-        f"{e['source']} attacks the {word(ZONE, e['zone'])} for {e['amount']}: "
+        f"{_thr(e, n, 'source')} attacks the {word(ZONE, e['zone'])} for {e['amount']}: "
         f"shield absorbs {e['absorbed']}, {e['damage']} damage"
     ),
     "damage_token": lambda e, n: (

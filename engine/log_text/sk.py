@@ -37,6 +37,8 @@ NO_EFFECT = {
     "space_taken": "vo vesmíre už je iný hráč",
     "no_rocket": "nezostala žiadna raketa",
     "rocket_fired": "raketa už v tomto kole letí",
+    "already_full": "nie je čo doplniť, všetko je plné",
+    "knocked_out": "hráč je vyradený, karta sa nehrá",
 }
 THREAT_NO_EFFECT = {
     "condition_unmet": "podmienka nie je splnená",

@@ -32,6 +32,9 @@ def play_turn(m: Mission) -> None:
     out = m.systems_out
     for p in m.crew:
         if p.knocked_out:
+            # the card still lies on the board: the captain's log says why it did nothing
+            if m.log_enabled and p.actions[i] != board.BLANK:
+                m.emit("no_effect", player=p.name, action=p.actions[i], reason="knocked_out")
             continue
         st = p.station
         play = _PLAYS[p.actions[i]][st]
@@ -159,7 +162,10 @@ def _energy(m: Mission, p: CrewMember, st: Station, heroic: bool) -> None:
         dst[dst_zone] += moved + extra
     else:
         moved = extra = 0
-    if m.log_enabled:
+    if m.log_enabled and not moved:  # a B that moved nothing: the log says why
+        room = dst[dst_zone] < (ship.shield_cap if dst_name == "shield" else ship.reactor_cap)[dst_zone]
+        m.emit("no_effect", player=p.name, action="B", reason="no_energy" if room else "already_full")
+    elif m.log_enabled:
         m.emit(
             "energy",
             player=p.name,

@@ -59,6 +59,7 @@ async def test_the_result_post_carries_the_overview_picture_and_the_pictures_but
     fid, post = await fly_to_the_end(bot, world, clock)
     file = post.kwargs["file"]
     assert file.filename == "overview.png"
+    assert file.description.startswith("The flight's result: ")  # alt text for screen readers
     assert post.embed.image.url == "attachment://overview.png"
     assert png_size(attached(file)) == OVERVIEW_SIZE
     assert f"sr:{fid}:open:99" in custom_ids(post.view)
@@ -230,6 +231,7 @@ async def test_resolve_answers_a_valid_game_publicly_with_the_overview_picture(b
     assert set(files) == {"captains-log.md", "overview.png"}
     assert answer.embed.image.url == "attachment://overview.png"
     assert png_size(attached(files["overview.png"])) == OVERVIEW_SIZE
+    assert "score" in files["overview.png"].description
 
 
 async def test_resolve_without_a_picture_still_answers(bot: Any, world: Any, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -129,7 +129,15 @@ def test_3_2_heroic_b_adds_one_past_capacity_only_if_something_moved() -> None:
     m = mission_after(game("BB" + "-" * 10, KEEPER), 2)
     assert m.ship.shields["white"] == 4  # 2 moved + 1; the second B moves nothing, adds nothing
     assert m.ship.reactors["white"] == 1
-    assert [e["heroic_bonus"] for e in kinds(m, "energy")] == [1, 0]
+    assert [e["heroic_bonus"] for e in kinds(m, "energy")] == [1]
+    # the second B's card still shows in the log, saying why it did nothing
+    assert [(e["action"], e["reason"]) for e in kinds(m, "no_effect")] == [("B", "already_full")]
+
+
+def test_3_2_a_b_from_an_empty_reactor_says_why_it_did_nothing() -> None:
+    m = mission_after(game("<aab" + "-" * 8, KEEPER), 4)  # two shots empty the red reactor; the shield has room
+    assert kinds(m, "energy") == []
+    assert [(e["player"], e["action"], e["reason"]) for e in kinds(m, "no_effect")] == [("P0", "B", "no_energy")]
 
 
 def test_3_2_side_reactor_fills_from_the_central_reactor() -> None:
@@ -282,3 +290,5 @@ def test_3_2_knocked_out_crew_do_nothing() -> None:
 
     play_one_turn(m, 1)
     assert m.ship.reactors["white"] == 3
+    # the card is not played, and the log says so (issue 24: the captain's log shows every card)
+    assert [(e["action"], e["reason"]) for e in kinds(m, "no_effect")] == [("a", "knocked_out")]

@@ -324,6 +324,12 @@ def test_every_event_kind_and_every_rejection_reason() -> None:
     expect(flight.apply(FinishPhase(player="Ann")))
     expect(flight.apply(FinishPhase(player="Ann")), "no_next_phase")
     kinds.update(e.kind for e in flight.advance_to(timeline.phase_end_s[1] + 1))
+    # a pause: no command is taken and a second pause is refused until the host resumes
+    expect(flight.pause("Host"))
+    expect(flight.apply(DrawCard(player="Ann")), "paused")
+    expect(flight.pause("Host"), "paused")
+    expect(flight.resume("Host", flight.now_s + 30.0))
+    expect(flight.resume("Host", flight.now_s + 30.0), "not_paused")
     # early end: after phase 2, when every human agrees
     expect(flight.apply(AgreeEnd(player="Ann")))
     expect(flight.apply(AgreeEnd(player="Ann")), "already_agreed")

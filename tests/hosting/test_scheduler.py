@@ -47,6 +47,32 @@ async def test_schedule_announce_remind_open_across_a_restart(bot: Any, world: A
         await stop_bot(again)
 
 
+async def test_a_flight_a_minute_away_promises_no_reminder_and_a_campaign_night_a_vote(bot: Any, world: Any) -> None:
+    ann = world.member("Ann")
+    soon = world.interaction(ann)
+    assert await schedule_flight(bot, soon, "in 1m", "S1-1") is not None
+    assert "reminder" not in soon.log[0].content and "**S1-1**" in soon.log[0].content
+    night = world.interaction(ann)
+    record = await schedule_flight(bot, night, "in 2h", "S1-1", campaign=True)
+    text = night.log[0].content
+    assert record is not None and "votes on its first mission" in text and "reminder goes out" in text
+    assert "S1-1" not in text and "first," not in text  # the vote chooses; no "S1-1 first"
+    bot.dispatch = lambda *args: None
+    bot.clock.advance(7200)
+    await run_schedules(bot, bot.clock())
+    opened = world.channel.sent[-1].content
+    assert "campaign starts now" in opened and "lobby opens now" not in opened
+
+
+async def test_a_refusal_ends_with_one_full_stop(bot: Any, world: Any) -> None:
+    async def unknown(mission: str) -> str | None:
+        return "Unknown mission `X9`. Pick one from the list (S1-1 … S2-8, random, or a custom mission)."
+
+    wrong = world.interaction(world.member("Ann"))
+    assert await schedule_flight(bot, wrong, "in 1h", "X9", check=unknown) is None
+    assert wrong.log[0].content.endswith("custom mission).") and ".." not in wrong.log[0].content
+
+
 async def test_a_stale_schedule_is_dropped_not_opened(bot: Any, world: Any) -> None:
     inter = world.interaction(world.member("Ann"))
     record = await schedule_flight(bot, inter, "in 1h", "S1-1", campaign=True)

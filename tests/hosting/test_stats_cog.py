@@ -79,6 +79,7 @@ async def test_stats_of_a_player_with_chart(stats_bot: Any, world: Any) -> None:
     assert fields["Destroyed most often by"] == "Fighter (1×)"
     png = answer.kwargs["file"].fp.read()
     assert Image.open(io.BytesIO(png)).size == CHART_SIZE
+    assert answer.kwargs["file"].description.startswith("Score per flight: flights 4")  # alt text
     mine = world.interaction(bob)
     await cog.stats.callback(cog, mine)
     assert mine.log[0].kwargs["ephemeral"]  # your own career, everywhere, privately

@@ -68,3 +68,60 @@ def overlaps(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool
 
 def with_state(replay: Replay, index: int, state: TurnState) -> Replay:
     return replace(replay, states=(*replay.states[:index], state, *replay.states[index + 1 :]))
+
+
+def threat_card(threat_id: str, number: int, zone: str, position: int) -> ThreatView:
+    """A threat on an external track (the narrowest cards), present and unhurt."""
+    return ThreatView(
+        id=threat_id,
+        name=threat_id,
+        number=number,
+        internal=False,
+        kind=None,
+        zone=zone,  # type: ignore[arg-type]
+        track="T2",
+        track_length=11,
+        position=position,
+        health=4,
+        remaining=3,
+        shield=1,
+        appeared=True,
+        visible=True,
+        fate=None,
+        fate_turn=None,
+        stations=(),
+    )
+
+
+# The longest crew names a picture must show whole: a long display name, a single long word, the
+# engine's androids (drawn in the picture's language) and a Cyrillic name; with battlebots.
+LONG_CREW = ("Alexandra the Great", "Bartholomew", "Android 1", "Чеслава Ярославовна", "Android 2")
+
+
+def with_threats(replay: Replay, threat_ids: list[str], crew: tuple[str, ...] = LONG_CREW) -> Replay:
+    """The golden flight's turn 7 with these threats, up to four on each of the three external
+    tracks, and `crew` together in one station (two columns of pills, the narrowest)."""
+    base = replay.states[7]
+    zones = ("red", "white", "blue")
+    threats = tuple(threat_card(tid, n + 1, zones[n % 3], 2 + 2 * (n // 3)) for n, tid in enumerate(threat_ids))
+    people = tuple(
+        CrewView(
+            name=name,
+            station="upper_blue",
+            knocked_out=i == 4,
+            bots="active" if i in (0, 2) else None,
+            intercepting=False,
+        )
+        for i, name in enumerate(crew)
+    )
+    return with_state(replay, 7, replace(base, threats=threats, crew=people))
+
+
+def longest_threats(lang: str, count: int = 12) -> list[str]:
+    """The `count` threat cards whose names are widest in `lang` (at the card's bold 17 px)."""
+    from bot.i18n import threat_name
+    from bot.pictures.draw import font
+    from engine.threats.catalog import base_cards
+
+    width = font(17, True).getlength
+    return sorted(base_cards(), key=lambda tid: -width(threat_name(lang, tid)))[:count]

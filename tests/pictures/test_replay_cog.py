@@ -56,6 +56,11 @@ async def test_replay_posts_the_last_turn_with_navigation_and_the_log(bot: Any, 
     assert ids[0] == _ids.make(FLIGHT_ID, "turn", 0, "first") and last == await snapshots(bot) - 1 > 2
     assert len(set(ids)) == len(ids)  # at the end ▶, ⏭ and the label lead to one turn, with distinct ids
     assert post.view.children[-1].item.disabled  # already at the end
+    # the counter numbers turns as the picture does ("Turn 5/12"), the jump after turn 12 as "⤴ 13"
+    assert post.view.children[2].item.label == ("⤴ 13" if last == 13 else f"{last}/12")
+    # every picture carries its alt text: the turn, the damage, the crew
+    alt = post.kwargs["file"].description
+    assert alt and "damage tokens: red" in alt and "crew: " in alt, alt
     log_text = log_post.kwargs["file"].fp.getvalue().decode()
     assert "Turn 1" in log_text
 
@@ -65,6 +70,8 @@ async def test_replay_posts_the_last_turn_with_navigation_and_the_log(bot: Any, 
     edited = inter.log[-1]
     assert edited.embed.image.url == f"attachment://turn-{last - 1:02d}.png"
     assert png_of(edited.kwargs["attachments"][0]).size == (1000, 860)
+    assert edited.kwargs["attachments"][0].description.startswith(f"Turn {last - 1}/12")
+    assert edited.view.children[2].item.label == f"{last - 1}/12"
 
 
 async def test_replay_buttons_work_after_a_restart(tmp_path: Path) -> None:

@@ -18,7 +18,15 @@ import discord
 
 from bot.exts.hosting._text import tx
 from bot.exts.hosting.gate import flight_gate, serves
-from bot.exts.hosting.schedule import Action, Scheduled, ScheduleError, due, parse_time, timestamps
+from bot.exts.hosting.schedule import (
+    REMIND_BEFORE_S,
+    Action,
+    Scheduled,
+    ScheduleError,
+    due,
+    parse_time,
+    timestamps,
+)
 from bot.exts.hosting.server_settings import server_language
 from bot.i18n import t
 from bot.storage.platform import ScheduleRecord
@@ -77,20 +85,32 @@ async def schedule_flight(
         except ScheduleError as exc:
             problem = t(lang, f"schedule.problem.{exc.code}")
     if problem is not None:
-        await interaction.response.send_message(
-            tx(lang, "schedule.bad_time", reason=problem), ephemeral=True, allowed_mentions=NO_PINGS
+        await interaction.response.send_message(  # the reason is a sentence: no second full stop
+            tx(lang, "schedule.bad_time", reason=problem.rstrip(". ")), ephemeral=True, allowed_mentions=NO_PINGS
         )
         return None
     record = ScheduleRecord(
         guild_id, channel_id, interaction.user.id, at, mission, campaign=campaign, options=dict(options or {})
     )
     await bot.storage.add_schedule(record)
-    full, rel = timestamps(at)
-    key = "schedule.campaign" if campaign else "schedule.announced"
     await interaction.response.send_message(
-        tx(lang, key, mission=discord.utils.escape_markdown(mission), full=full, rel=rel), allowed_mentions=NO_PINGS
+        announcement(lang, mission, at, bot.clock(), campaign=campaign), allowed_mentions=NO_PINGS
     )
     return record
+
+
+def announcement(lang: str, mission: str, at: float, now: float, *, campaign: bool) -> str:
+    """What /mission schedule answers: a campaign night says that a vote opens (not a lobby for
+    `mission`), and a reminder is promised only when there are more than 10 minutes to go."""
+    full, rel = timestamps(at)
+    reminded = at - now > REMIND_BEFORE_S
+    if campaign:
+        night = t(lang, "schedule.campaign_night", full=full, rel=rel)
+        return night + (t(lang, "schedule.campaign_night_reminder") if reminded else "")
+    name = discord.utils.escape_markdown(mission)
+    if reminded:
+        return tx(lang, "schedule.announced", mission=name, full=full, rel=rel)
+    return t(lang, "schedule.announced_soon", mission=name, full=full, rel=rel)
 
 
 async def run_schedules(bot: Any, now: float) -> list[tuple[int, Action]]:
@@ -119,8 +139,13 @@ async def run_schedules(bot: Any, now: float) -> list[tuple[int, Action]]:
             elif action == "drop" and channel is not None:
                 await channel.send(tx(lang, "schedule.dropped", mission=mission, full=full), allowed_mentions=NO_PINGS)
             elif action == "open":
-                if channel is not None:
-                    await channel.send(tx(lang, "schedule.opening", mission=mission), allowed_mentions=NO_PINGS)
+                if channel is not None:  # a campaign night opens a vote, not a lobby for the mission
+                    opening = (
+                        t(lang, "schedule.campaign_opening")
+                        if record.campaign
+                        else tx(lang, "schedule.opening", mission=mission)
+                    )
+                    await channel.send(opening, allowed_mentions=NO_PINGS)
                 bot.dispatch("scheduled_flight", record)
         except discord.HTTPException:
             log.warning("schedule %s: could not post the %s message", item.id, action)

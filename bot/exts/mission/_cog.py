@@ -340,6 +340,10 @@ class MissionCog(commands.Cog, name="Mission"):
         joined = getattr(before, "channel", None) is None and getattr(after, "channel", None) is not None
         if joined and getattr(after, "mute", False):
             await self.flights.comms.member_joined_voice(member)
+        # a crew member who comes into the flight's voice late (or back) gets the intercom so far
+        channel = getattr(after, "channel", None)
+        if channel is not None and getattr(getattr(before, "channel", None), "id", None) != channel.id:
+            await self.flights.voice_joined(member, channel.id)
 
     @commands.Cog.listener()
     async def on_scheduled_flight(self, schedule: ScheduleRecord) -> None:

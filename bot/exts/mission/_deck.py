@@ -15,9 +15,9 @@ from bot.text import plain_text
 from engine.flight.views import DeckView, ThreatView
 
 
-def wall_time(record: FlightRecord, flight_s: float) -> datetime:
-    """When mission second `flight_s` happens on the wall clock."""
-    return datetime.fromtimestamp((record.started_at or 0.0) + flight_s / record.time_scale, tz=UTC)
+def wall_time(record: FlightRecord, flight_s: float, paused_s: float = 0.0) -> datetime:
+    """When mission second `flight_s` happens on the wall clock (`paused_s`: the pauses so far)."""
+    return datetime.fromtimestamp((record.started_at or 0.0) + (flight_s + paused_s) / record.time_scale, tz=UTC)
 
 
 def threat_line(lang: str, threat: ThreatView) -> str:
@@ -39,9 +39,12 @@ def deck_message(record: FlightRecord, deck: DeckView | None) -> tuple[discord.E
     running = deck.status == "running" and record.status == "flying"
     if not running and deck.status != "ready":
         lines.append(t(lang, "deck.operation_ended"))
+    paused = running and deck.paused_by is not None
+    if paused:  # who paused it; the clock and every deadline stand still until Resume
+        lines.append(t(lang, "pause.deck", by=plain_text(deck.paused_by or "")))
     if running:
-        if deck.phase_ends_at_s is not None and record.started_at is not None:
-            when = discord.utils.format_dt(wall_time(record, deck.phase_ends_at_s), "R")
+        if deck.phase_ends_at_s is not None and record.started_at is not None and not paused:
+            when = discord.utils.format_dt(wall_time(record, deck.phase_ends_at_s, deck.paused_s), "R")
             lines.append(t(lang, "deck.phase_ends", when=when))
         if deck.untimed:  # no deadline: who the phase's end still waits for
             lines.append(t(lang, "flight.untimed"))
@@ -69,4 +72,11 @@ def deck_message(record: FlightRecord, deck: DeckView | None) -> tuple[discord.E
     button = FlightButton(
         _ids.make(record.id, "station"), label=t(lang, "deck.station"), style=discord.ButtonStyle.primary, emoji="🎴"
     )
-    return embed, view_of(button)
+    if deck.status != "running":
+        return embed, view_of(button)
+    action = "resume" if paused else "pause"
+    style = discord.ButtonStyle.success if paused else discord.ButtonStyle.secondary
+    toggle = FlightButton(
+        _ids.make(record.id, action), label=t(lang, f"pause.{action}"), style=style, emoji="▶️" if paused else "⏸️"
+    )
+    return embed, view_of(button, toggle)

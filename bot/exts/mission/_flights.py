@@ -17,6 +17,7 @@ none of them is awaited on the clock's path beyond queueing.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -24,12 +25,21 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.exts.mission import _ids
+from bot.exts.mission._catchup import CatchUps, with_summary
 from bot.exts.mission._comms import Comms
 from bot.exts.mission._deck import deck_message, threat_line
 from bot.exts.mission._hands import LiveHands
+from bot.exts.mission._pause import Pauses, pause_line
 from bot.exts.mission._posting import ChannelPosts
 from bot.exts.mission._respond import Reply
-from bot.exts.mission._result import generator_record, logbook_entry, overview_picture, resolve_flight, result_payload
+from bot.exts.mission._result import (
+    generator_record,
+    logbook_entry,
+    overview_description,
+    overview_picture,
+    resolve_flight,
+    result_payload,
+)
 from bot.exts.mission._station import Selection, command_for, station_message
 from bot.exts.mission._store import Ending, FlightStore, abandon, journal
 from bot.exts.mission._voice import VoiceLink
@@ -51,7 +61,16 @@ RESULT_WAIT_S = 300.0  # a follow-up waits at most this long for its flight's re
 MAX_SLEEP_S = 5.0  # wake at least this often, so a changed clock or TIME_SCALE is noticed
 STATION_ACTIONS = ("place", "android", "back", "give", "draw", "finish", "agree")
 # what changes a player's station, so their open hand is redrawn (card_given: the receiver's)
-REDRAW_ALL = {"incoming_data", "transfer_opened", "transfer_closed", "phase_ended", "comm_down", "comm_restored"}
+REDRAW_ALL = {
+    "incoming_data",
+    "transfer_opened",
+    "transfer_closed",
+    "phase_ended",
+    "comm_down",
+    "comm_restored",
+    "paused",
+    "resumed",
+}
 REDRAW_DECK = REDRAW_ALL | {"round_started", "threat_drawn", "end_agreed", "round_ended"}
 
 
@@ -86,7 +105,10 @@ class FlightService:
         self.comms = Comms(bot, self.store, self.posts)
         self.voice = VoiceLink(bot, self.store, self.posts)
         self.hands = LiveHands(self._render_hand)
+        self.pauses = Pauses(self)
+        self.catch_ups = CatchUps()  # late voice joiners owed a summary of the intercom so far
         self._timers: dict[str, asyncio.Task[None]] = {}
+        self._wakers: dict[str, asyncio.Event] = {}  # a timer's sleep, cut short by Resume
         self._background: set[asyncio.Task[Any]] = set()
         self._results: dict[str, asyncio.Event] = {}  # flight -> set once its result post is out
         bot.cluster.watch(on_lost=self.lost_lease, on_sweep=self.claim_orphans)
@@ -190,17 +212,29 @@ class FlightService:
         except SnapshotError as exc:
             await self.end_unrestorable(record.id, exc)
             return
+        if flight.paused_by is not None:
+            return  # a flight restarted while paused speaks again on Resume
         if resumed:
             # After a restart flights resume before the gateway has delivered the servers: asked
             # now, voice would find no server ("the voice channel is gone") and stay text-only.
             await self.bot.until_ready()
-        await self.voice.start(record, flight.timeline, resumed=resumed)
+        await self.voice.start(record, flight.timeline, resumed=resumed, paused_s=flight.paused_s)
 
     # -- the clock ------------------------------------------------------------------------------------
-    def flight_time(self, record: FlightRecord) -> float:
+    def elapsed(self, record: FlightRecord) -> float:
+        """Seconds since the start on the bot's clock, in mission seconds (TIME_SCALE applied),
+        pauses included: what `Flight.clock` and `Flight.resume` take."""
         if record.started_at is None:
             return 0.0
         return max(0.0, (self.bot.clock() - record.started_at) * record.time_scale)
+
+    def flight_time(self, record: FlightRecord) -> float:
+        """Mission time now: the elapsed time less the pauses so far (`Flight.clock` on the stored
+        state, read without restoring the whole flight); standing still while paused."""
+        state = record.state or {}
+        if state.get("paused_by") is not None:
+            return float(state.get("now_s", 0.0))
+        return max(0.0, self.elapsed(record) - float(state.get("paused_s", 0.0)))
 
     def arm(self, flight_id: str) -> None:
         """Start the timer task for a flight (no-op in tests, which call `tick` themselves)."""
@@ -218,8 +252,18 @@ class FlightService:
                 log.exception("flight %s: timer tick failed; retrying", flight_id)
                 delay = 1.0
             if delay is None:
+                self._wakers.pop(flight_id, None)
                 return
-            await asyncio.sleep(delay)
+            waker = self._wakers.setdefault(flight_id, asyncio.Event())
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(waker.wait(), delay)
+            waker.clear()
+
+    def wake(self, flight_id: str) -> None:
+        """Tick the flight's timer now (after Resume: the next moment is due sooner than it slept)."""
+        waker = self._wakers.get(flight_id)
+        if waker is not None:
+            waker.set()
 
     async def tick(self, flight_id: str) -> float | None:
         """Advance a flight to now and publish what fell due; seconds until the next due moment
@@ -301,6 +345,8 @@ class FlightService:
                 alert = t(lang, "flight.ended_early")
             elif ev.kind == "phase_ended" and ev.data.get("phase", 0) < deck.phases:
                 self.posts.new_phase(fid, channel_id)
+            elif ev.kind in ("paused", "resumed"):
+                alert = pause_line(lang, ev)
             if alert:
                 self.posts.say(fid, channel_id, alerts=[alert])
         if redraw:
@@ -334,6 +380,9 @@ class FlightService:
     async def on_component(self, interaction: discord.Interaction, cid: _ids.ComponentId, values: list[str]) -> None:
         if cid.action == "rejoin":  # the host brings voice back after a member's disconnect
             await self.voice.rejoin_clicked(interaction, cid.flight)
+            return
+        if cid.action in ("pause", "resume"):
+            await self.pauses.clicked(interaction, cid)
             return
         user_id = interaction.user.id
         actor = actor_of(interaction)
@@ -392,6 +441,10 @@ class FlightService:
                     await self._unrestorable(record)
                 return
             embed, view = station_message(record.language, record.id, user_id, flight.station(step.name), step.sel)
+            if self.catch_ups.owed(record.id, user_id):  # joined voice late: what was said so far
+                embed = with_summary(embed, record.language, flight)
+                if opening:
+                    self.catch_ups.paid(record.id, user_id)
             await reply.send(embed=embed, view=view)
             self.hands.remember(record.id, user_id, interaction, step.sel)
         await self.publish(record, flight, step.events)
@@ -410,7 +463,23 @@ class FlightService:
             flight = Flight.from_dict(record.state)
         except SnapshotError:
             return None  # the next tick or click ends the flight and says why
-        return station_message(record.language, flight_id, user_id, flight.station(member.name), sel)
+        embed, view = station_message(record.language, flight_id, user_id, flight.station(member.name), sel)
+        if self.catch_ups.owed(flight_id, user_id):
+            embed = with_summary(embed, record.language, flight)
+        return embed, view
+
+    async def voice_joined(self, member: discord.Member, channel_id: int) -> None:
+        """A crew member came into a running flight's voice channel (late, or after a drop): they
+        are owed a written summary of what the intercom said so far, shown in their station (an
+        open one is redrawn now; otherwise the next time they open it)."""
+        guild_id = getattr(getattr(member, "guild", None), "id", None)
+        for record in await self.store.active_flights():
+            if record.status != "flying" or record.guild_id != guild_id or record.member(member.id) is None:
+                continue
+            if record.notes.get("voice_channel_id") != channel_id:
+                continue
+            self.catch_ups.owe(record.id, member.id)
+            self.hands.changed(record.id, {member.id})
 
     # -- the end of the operation ----------------------------------------------------------------------------
     async def finish(self, flight_id: str) -> None:
@@ -460,7 +529,8 @@ class FlightService:
         await self.voice.finish(record)  # the last lines still play while the result goes out
         picture = await overview_picture(outcome["replay"], record.language)  # None (logged) if drawing fails
         # queued behind the flight's last intercom lines, so the result never overtakes them
-        self.posts.post_result(record.id, result_payload(record, data, picture, result))
+        alt = overview_description(outcome["replay"], record.language) if picture else None
+        self.posts.post_result(record.id, result_payload(record, data, picture, result, alt))
         self._mark_result(record.id)
         self._wind_down(record.id)
         self._resolved(record, result)
@@ -506,6 +576,7 @@ class FlightService:
 
     def _wind_down(self, flight_id: str) -> None:
         self.hands.forget(flight_id)
+        self.catch_ups.forget(flight_id)
         self._spawn(self.refresh_deck(flight_id))
         self._spawn(self.posts.retire(flight_id))
         self._spawn(self.comms.retire(flight_id))
@@ -625,6 +696,10 @@ class FlightService:
             _done, pending = await asyncio.wait(tasks, timeout=timeout)
             for task in pending:
                 task.cancel()
+
+    def spawn(self, coro: Any) -> None:
+        """Run `coro` in the background, drained like the posts (tests, shutdown)."""
+        self._spawn(coro)
 
     def _spawn(self, coro: Any) -> None:
         task = asyncio.create_task(coro)

@@ -32,6 +32,8 @@ BUTTON_ACTIONS: tuple[str, ...] = (
     "refresh",  # hand: redraw (arg: player.selection)
     "agree",  # hand: agree to end the action round early, rulebook §2.1 (arg: player)
     "rejoin",  # channel line after a member disconnected the bot from voice: the host brings it back
+    "pause",  # flight deck: the host (or Manage Server) stops the clock
+    "resume",  # flight deck: the host (or Manage Server) runs it again
 )
 SELECT_ACTIONS: tuple[str, ...] = (
     "roles",  # lobby: pick my roles

@@ -390,7 +390,8 @@ class ResultPost:
         if picture:
             embed = with_picture(discord.Embed.from_dict(state["embed"]))
             try:
-                return await channel.send(embed=embed, file=picture_file(base64.b64decode(picture)), view=view)
+                file = picture_file(base64.b64decode(picture), state.get("picture_alt"))
+                return await channel.send(embed=embed, file=file, view=view)
             except discord.HTTPException as exc:
                 if exc.status == 429 or exc.status >= 500:
                     raise

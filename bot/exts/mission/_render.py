@@ -140,9 +140,11 @@ def result_embed(
 
 
 def is_no_op(entry: dict[str, Any]) -> bool:
-    """A log line that changed nothing worth reading ("moves 0 energy"): left out of the captain's log."""
+    """A threat's line that changed nothing worth reading ("moves 0 energy into the shield"): left
+    out of the captain's log.  A crew member's card is never left out: a card that did nothing
+    is a `no_effect` line saying why (a refuel that filled nothing still spent a capsule)."""
     kind = entry.get("kind")
-    if kind in ("energy", "refuel"):
+    if kind == "energy":  # an older engine's "moves 0 energy" (today's writes `no_effect` with the reason)
         return not entry.get("amount") and not entry.get("heroic_bonus")
     if kind == "energy_moved":
         return not entry.get("amount") and not entry.get("overflow")
@@ -187,18 +189,22 @@ def logbook_embed(lang: str, entries: list[LogbookEntry]) -> discord.Embed:
         campaign = f" · {t(lang, 'evening.logbook.campaign')}" if e.campaign_id else ""
         crew = ", ".join(user_text(c.name) + (f" ({'/'.join(c.roles)})" if c.roles else "") for c in e.crew)
         cause = cause_text(lang, e.destroyed_by) if e.destroyed_by else ""
-        destroyed_by = f" — {t(lang, 'logbook.destroyed_by', cause=cause)}" if cause else ""
+        destroyed_by = f" — {t(lang, 'logbook.lost_cause', cause=cause)}" if cause else ""
         mission = user_text(e.mission_id) + (
             f" (seed {e.seed})" if e.mission_id == "random" and e.seed is not None else ""
         )
         penalties = ", ".join(f"{t(lang, 'penalty.' + k)} {v}" for k, v in e.penalties.items() if v)
         value = (
             f"{'✅' if e.outcome == 'survived' else '💥'} {t(lang, 'outcome.' + e.outcome)}{destroyed_by}\n"
-            f"{t(lang, 'logbook.points', destroyed=e.threat_points_destroyed, survived=e.threat_points_survived)}"
+            f"{threat_counts(lang, e)}"
             f"{' · ' + penalties if penalties else ''} · {t(lang, 'logbook.observation', n=e.observation)}"
             f" · **{t(lang, 'score.total', n=e.total)}**\n"
             f"{crew} · <#{e.channel_id}>"
         )
+        if paused := float((e.result or {}).get("paused_s") or 0.0):  # the flight was paused: for how long
+            from bot.exts.mission._pause import duration_text
+
+            value += "\n" + t(lang, "pause.result", duration=duration_text(lang, paused))
         embed.add_field(
             name=f"{e.flown_at[:10]} · {mission} · {difficulty_label(lang, e.normal_difficulty, e.serious_difficulty)}"
             + campaign,
@@ -206,6 +212,20 @@ def logbook_embed(lang: str, entries: list[LogbookEntry]) -> discord.Embed:
             inline=False,
         )
     return embed
+
+
+def threat_counts(lang: str, e: LogbookEntry) -> str:
+    """Threats destroyed and survived, counted (as /stats counts them) and with their points: a
+    lost ship's destroyed threats score nothing, so points alone read as "0 destroyed"."""
+    fates = [th.get("fate") for th in (e.result or {}).get("threats", [])]
+    return t(
+        lang,
+        "logbook.threats",
+        destroyed=fates.count("destroyed"),
+        survived=fates.count("survived"),
+        destroyed_points=e.threat_points_destroyed,
+        survived_points=e.threat_points_survived,
+    )
 
 
 def leaderboard_embed(lang: str, rows: list[LeaderboardRow], lost: list[LogbookEntry] | None = None) -> discord.Embed:
@@ -227,7 +247,7 @@ def leaderboard_embed(lang: str, rows: list[LeaderboardRow], lost: list[LogbookE
         lost_lines = []
         for e in lost[:10]:
             level = difficulty_label(lang, e.normal_difficulty, e.serious_difficulty)
-            killer = t(lang, "logbook.destroyed_by", cause=cause_text(lang, e.destroyed_by)) if e.destroyed_by else ""
+            killer = t(lang, "logbook.lost_cause", cause=cause_text(lang, e.destroyed_by)) if e.destroyed_by else ""
             crew = ", ".join(user_text(c.name) for c in e.crew if c.user_id is not None) or "?"
             parts = [f"💥 **{user_text(e.mission_id)}** · {level}", killer, f"{crew} ({e.flown_at[:10]})"]
             lost_lines.append(" — ".join(p for p in parts if p))

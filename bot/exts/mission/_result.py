@@ -23,9 +23,11 @@ import discord
 
 from bot.exts.campaign.handoff import game_of
 from bot.exts.campaign.school import hint_lines
+from bot.exts.mission._pause import duration_text, paused_total
 from bot.exts.mission._render import captains_log, mission_label, result_embed, threat_points
 from bot.i18n import t, threat_name
 from bot.pictures import Replay, render_overview, resolve_with_states
+from bot.pictures.alt import overview_alt
 from bot.storage import FlightRecord, LogbookCrew, LogbookEntry
 from engine import resolve
 from engine.flight.machine import Flight
@@ -58,6 +60,11 @@ def resolve_flight(flight: Flight, options: dict[str, Any] | None = None) -> tup
     """`resolve_game` for a finished flight: the same result as `flight.resolve(log=True)`, from
     the campaign's carried ship when the flight's options hold one."""
     return resolve_game(game_of(flight, options or {}))
+
+
+def overview_description(replay: Replay | None, lang: str) -> str | None:
+    """The overview picture's alt text (None without a picture)."""
+    return overview_alt(replay, lang) if replay is not None else None
 
 
 async def overview_picture(replay: Replay | None, lang: str) -> bytes | None:
@@ -107,6 +114,7 @@ def logbook_entry(record: FlightRecord, flight: Flight, data: dict[str, Any]) ->
     destroyed, survived = threat_points(data)
     score = data["score"]
     mission = record.options["mission"]
+    paused = {"paused_s": flight.paused_s} if flight.paused_s else {}  # the logbook says how long it stood still
     return LogbookEntry(
         flight_id=record.id,
         guild_id=record.guild_id,
@@ -120,7 +128,7 @@ def logbook_entry(record: FlightRecord, flight: Flight, data: dict[str, Any]) ->
         language=record.language,
         outcome=data["outcome"],
         crew=crew,
-        result={k: v for k, v in data.items() if k != "log"},
+        result={k: v for k, v in data.items() if k != "log"} | paused,
         destroyed_by=(data.get("lost") or {}).get("cause"),
         threat_points_destroyed=destroyed,
         threat_points_survived=survived,
@@ -132,7 +140,11 @@ def logbook_entry(record: FlightRecord, flight: Flight, data: dict[str, Any]) ->
 
 
 def result_payload(
-    record: FlightRecord, data: dict[str, Any], picture: bytes | None = None, result: Result | None = None
+    record: FlightRecord,
+    data: dict[str, Any],
+    picture: bytes | None = None,
+    result: Result | None = None,
+    picture_alt: str | None = None,
 ) -> dict[str, Any]:
     """The result as one storable job: the embed, the overview picture (base64, so a shutdown can
     store the job as JSON), the pictures button's flight, the thread's name, the captain's log (with
@@ -143,6 +155,8 @@ def result_payload(
     embed = result_embed(lang, data, title=title, names=names)
     if record.options.get("campaign_id"):  # which campaign mission this was, above the title
         embed.set_author(name=t(lang, "evening.result.campaign", n=record.options.get("campaign_mission", "?")))
+    if paused := paused_total(record):  # how long the crew stopped the clock, once, under the outcome
+        embed.description = f"{embed.description}\n{t(lang, 'pause.result', duration=duration_text(lang, paused))}"
     return {
         "op": "result",
         "channel_id": record.channel_id,
@@ -150,6 +164,7 @@ def result_payload(
         "flight_id": record.id,
         "language": lang,
         "picture": base64.b64encode(picture).decode("ascii") if picture else None,
+        "picture_alt": picture_alt,  # the picture's description for screen readers
         "thread_name": t(lang, "result.log_thread")[:100],
         "chunks": captains_log(lang, data.get("log") or []) + school_hints(record, result),
         "thread_tried": record.options.get("log") == "channel",  # /settings log: channel, no thread

@@ -162,18 +162,32 @@ class VoiceLink:
         self.posts.say(record.id, record.channel_id, alerts=[t(record.language, "voice.text_only", reason=reason)])
 
     # -- the flight's calls -----------------------------------------------------------------------
-    async def start(self, record: FlightRecord, timeline: Timeline, *, resumed: bool | None = None) -> str | None:
+    async def start(
+        self, record: FlightRecord, timeline: Timeline, *, resumed: bool | None = None, paused_s: float = 0.0
+    ) -> str | None:
         """Hand voice every line of the mission and start it; the reason (translated, and posted) if not.
 
         No line is filtered out here: voice that gets ready late plays the 0 s line late, and on
-        a resume (`resumed=True`) the bridge skips only the lines long past.
+        a resume (`resumed=True`) the bridge skips only the lines long past.  `paused_s` (mission
+        seconds spent paused) moves the flight's start that much later for the voice's clock.
         """
-        reason = await self._start(record, timeline, resumed)
+        reason = await self._start(record, timeline, resumed, paused_s)
         if reason:
             self._tell(record, reason)
         return reason
 
-    async def _start(self, record: FlightRecord, timeline: Timeline, resumed: bool | None) -> str | None:
+    async def pause(self, record: FlightRecord) -> None:
+        """The flight is paused: silence now (the bridge leaves voice; Resume brings it back)."""
+        await self._end(record, "abort")
+
+    async def resume(self, record: FlightRecord, timeline: Timeline, paused_s: float) -> None:
+        """The flight runs again: voice from the mission second it stopped at (the lines said before
+        the pause are skipped as long past, the one cut by the pause is said again)."""
+        await self.start(record, timeline, resumed=True, paused_s=paused_s)
+
+    async def _start(
+        self, record: FlightRecord, timeline: Timeline, resumed: bool | None, paused_s: float = 0.0
+    ) -> str | None:
         lang = record.language
         voice = self.bot.voice
         if not record.voice or voice is None:
@@ -186,7 +200,8 @@ class VoiceLink:
             tts = (await load_settings(self.bot.storage, record.guild_id)).tts  # /settings, read per flight
             reason = await voice.prepare(record.id, record.guild_id, vc_id, record.host_id, lang, cues, tts=tts)
             if reason is None:
-                await voice.start(record.id, record.started_at or 0.0, record.time_scale, resumed=resumed)
+                start = (record.started_at or 0.0) + paused_s / record.time_scale
+                await voice.start(record.id, start, record.time_scale, resumed=resumed)
                 return None
             return reason_text(lang, reason)
         except Exception as exc:  # voice is optional; never let it break a flight

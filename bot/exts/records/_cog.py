@@ -17,7 +17,13 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.exts.mission._render import captains_log, leaderboard_embed, logbook_embed, result_embed
-from bot.exts.mission._result import overview_picture, picture_file, resolve_game, with_picture
+from bot.exts.mission._result import (
+    overview_description,
+    overview_picture,
+    picture_file,
+    resolve_game,
+    with_picture,
+)
 from bot.i18n import t
 from bot.text import MESSAGE_LIMIT, code_text, no_mentions, plain_text
 from engine.documents import MAX_GAME_BYTES, DocumentError, parse_game
@@ -148,7 +154,7 @@ class RecordsCog(commands.Cog, name="Records"):
         files = [discord.File(io.BytesIO(log_text.encode("utf-8")), filename="captains-log.md")]
         picture = await overview_picture(replay, lang)  # the same picture as a flight's result post
         if picture is not None:
-            files.append(picture_file(picture))
+            files.append(picture_file(picture, overview_description(replay, lang)))
             with_picture(embed)
         # The first follow-up after an ephemeral defer stays ephemeral (it replaces "thinking…"),
         # so the private note goes first and the result after it, public.

@@ -38,6 +38,7 @@ from bot.exts.replay._whatif import (
     hand_of,
 )
 from bot.pictures import Replay, render_overview, render_turn, resolve_with_states
+from bot.pictures.alt import turn_alt
 from bot.pictures.labels import word
 from bot.platform.permissions import Seats, actor_of, decide
 from bot.text import code_text, plain_text, user_text
@@ -178,7 +179,8 @@ class ReplayCog(commands.Cog, name="Replay"):
         embed.set_footer(text=text(lang, "replay_footer", flight=fid))
         last = len(replay.states) - 1
         view = view_of(*turn_buttons(fid, index, last))
-        return embed, discord.File(io.BytesIO(picture), filename=name), view
+        alt = turn_alt(replay, index, lang)  # what the picture shows, for a screen reader
+        return embed, discord.File(io.BytesIO(picture), filename=name, description=alt), view
 
     async def show_turn(self, interaction: discord.Interaction, logged: Logged, index: int) -> None:
         await interaction.response.defer()

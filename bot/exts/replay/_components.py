@@ -15,6 +15,7 @@ from bot.errors import report_interaction_error
 from bot.exts.mission._components import FlightButton, FlightSelect
 from bot.exts.replay import _ids
 from bot.platform.components import handles
+from engine import board
 
 
 async def _route(interaction: discord.Interaction, custom_id: str, values: list[str]) -> None:
@@ -51,6 +52,13 @@ def pictures_button(flight_id: str, label: str = "🖼️ Turn by turn", start: 
 TURN_SLOTS = ("first", "prev", "at", "next", "last")  # the five places of the turn navigation
 
 
+def turn_counter(turn: int) -> str:
+    """Where the buttons are, numbered as the picture's title numbers it (snapshot n is the board
+    after turn n): "5/12", and the hyperspace jump after turn 12 as "⤴ 13"; never the count of
+    snapshots ("5/13"), which disagreed with the picture's "Turn 5/12"."""
+    return f"⤴ {turn}" if turn > board.TURNS else f"{turn}/{board.TURNS}"
+
+
 def turn_buttons(flight_id: str, index: int, last: int) -> list[ReplayButton]:
     """First, previous, where we are, next, last: each edits the message it is on to that turn's
     picture (the `turn` action), on /replay's post and on the captain's log alike.
@@ -60,7 +68,7 @@ def turn_buttons(flight_id: str, index: int, last: int) -> list[ReplayButton]:
     repeat, so the slot keeps them apart; the router reads only the turn.
     """
     targets = (0, max(index - 1, 0), index, min(index + 1, last), last)
-    labels = ("⏮", "◀", f"{index}/{last}", "▶", "⏭")
+    labels = ("⏮", "◀", turn_counter(index), "▶", "⏭")
     disabled = (index == 0, index == 0, True, index == last, index == last)
     return [
         ReplayButton(

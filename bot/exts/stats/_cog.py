@@ -19,7 +19,7 @@ from bot.exts.stats import queries
 from bot.exts.stats._board import NO_PINGS, guild_language
 from bot.exts.stats._text import tx
 from bot.exts.stats.career import Career
-from bot.exts.stats.chart import score_chart
+from bot.exts.stats.chart import chart_alt, score_chart
 from bot.i18n import t, threat_name
 from bot.text import user_text
 
@@ -83,9 +83,9 @@ class StatsCog(commands.Cog, name="Stats"):
         if not career.flights:
             await interaction.followup.send(tx(lang, "stats.none", name=name), allowed_mentions=NO_PINGS)
             return
-        png = await score_chart(career.history)
+        png = await score_chart(career.history, lang=lang)
         await interaction.followup.send(
             embed=career_embed(lang, name, career, everywhere=everywhere),
-            file=discord.File(io.BytesIO(png), filename="scores.png"),
+            file=discord.File(io.BytesIO(png), filename="scores.png", description=chart_alt(career.history, lang)),
             allowed_mentions=NO_PINGS,
         )
