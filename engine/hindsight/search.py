@@ -180,7 +180,12 @@ def _pairs(
     candidates.sort(key=lambda c: (c[0], c[1]))
     tried: list[_Tried] = []
     searched = 0
+    # A lost ship: once a pair saves it, a last look at the next pairs in line (for a better score,
+    # fewer players or an earlier turn) and done; the pair is minimal whichever it is.
+    stop_at: int | None = None
     for n, (_, _, first, seat, change) in enumerate(candidates):
+        if stop_at is not None and searched >= stop_at:
+            return tried, searched, True
         if (budget is not None and searched >= budget) or (time_up is not None and n % 16 == 0 and time_up()):
             return tried, searched, False
         new = first.boards[seat].apply(change)
@@ -203,7 +208,12 @@ def _pairs(
             changed = {i: b2.plan for i, (b, b2) in enumerate(zip(boards, boards2, strict=True)) if b.plan != b2.plan}
             result = resume(base, k2, changed)
         tried.append(_Tried(pair, boards2, result))
+        if stop_at is None and goal.lost and goal.helps(result):
+            stop_at = searched + max(_LAST_LOOK, searched // 4)
     return tried, searched, True
+
+
+_LAST_LOOK = 200  # pairs looked at after the first that saves a lost ship (at least)
 
 
 def _priority(

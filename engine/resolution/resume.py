@@ -21,6 +21,7 @@ from __future__ import annotations
 import _random
 from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
+from operator import attrgetter
 from typing import TypeVar, cast
 
 from engine import board
@@ -68,7 +69,40 @@ SHIP_FIELDS = (
     "cannon_damage",
     "pulse_reach",
 )
-THREAT_FIELDS = ThreatState.__slots__
+THREAT_FIELDS = (
+    "card",
+    "health",
+    "speed",
+    "shield",
+    "visible",
+    "cryoshield",
+    "internal",
+    "immune",
+    "hides_far",
+    "program",
+    "number",
+    "zone",
+    "track",
+    "sort_key",
+    "routes",
+    "position",
+    "appeared",
+    "fate",
+    "fate_turn",
+    "damage",
+    "attack_aura",
+    "aura_others_only",
+    "shield_aura",
+    "grown_up",
+    "station",
+    "stations",
+    "slime",
+    "hits_this_turn",
+    "stations_hit",
+    "damage_this_step",
+    "present",
+)
+_threat_fields = attrgetter(*THREAT_FIELDS)
 MISSION_FIELDS = (
     "crew",
     "ship",
@@ -120,14 +154,46 @@ def copy_mission(m: Mission) -> Mission:
     threats = []
     for t in m.threats:
         u = ThreatState()
-        for name in THREAT_FIELDS:
-            setattr(u, name, getattr(t, name))
-        if t.stations is not NOT_YET:
-            u.stations = t.stations.copy()
-        if t.slime is not NOT_YET:
-            u.slime = [tok.copy() for tok in t.slime]
-        if t.stations_hit is not NOT_YET:
-            u.stations_hit = t.stations_hit.copy()
+        (
+            u.card,
+            u.health,
+            u.speed,
+            u.shield,
+            u.visible,
+            u.cryoshield,
+            u.internal,
+            u.immune,
+            u.hides_far,
+            u.program,
+            u.number,
+            u.zone,
+            u.track,
+            u.sort_key,
+            u.routes,
+            u.position,
+            u.appeared,
+            u.fate,
+            u.fate_turn,
+            u.damage,
+            u.attack_aura,
+            u.aura_others_only,
+            u.shield_aura,
+            u.grown_up,
+            u.station,
+            u.stations,
+            u.slime,
+            u.hits_this_turn,
+            u.stations_hit,
+            u.damage_this_step,
+            u.present,
+        ) = _threat_fields(t)  # (one C call for the 31 reads; the containers are copied below)
+        if t.appeared:  # (a token still to come holds the shared empty NOT_YET containers)
+            if t.stations is not NOT_YET:
+                u.stations = t.stations.copy()
+            if t.slime is not NOT_YET:
+                u.slime = [tok.copy() for tok in t.slime]
+            if t.stations_hit is not NOT_YET:
+                u.stations_hit = t.stations_hit.copy()
         threats.append(u)
         threat_of[id(t)] = u
     s = m.ship
@@ -158,9 +224,8 @@ def copy_mission(m: Mission) -> Mission:
     c.crew = crew
     c.ship = ship
     c.threats = threats
-    rng = _random.Random()
-    rng.setstate(m.rng.getstate())  # the generator where it stands: resumed draws are the same
-    c.rng = rng
+    # The generator where it stands: resumed draws are the same as the full resolution's.
+    c.rng = cast(_random.Random, SavedRandom(m.rng.getstate()))
     c.log_enabled = m.log_enabled
     c.events = m.events.copy()  # (events are never changed once emitted)
     c.turn = m.turn
@@ -176,6 +241,41 @@ def copy_mission(m: Mission) -> Mission:
     c.externals = [threat_of[id(t)] for t in m.externals]
     c.systems_out = {system: [threat_of[id(t)] for t in covering] for system, covering in m.systems_out.items()}
     return c
+
+
+class SavedRandom:
+    """A copied mission's generator, kept as the state it was in: a real generator is made from
+    that state on the first draw.  Capturing and restoring a Mersenne Twister costs more than
+    copying the rest of a mission, and the turn loop draws nothing today (only setup shuffles the
+    damage tokens), so most copies never need one; a rule that draws later still gets exactly the
+    numbers a full resolution draws (a test checks it)."""
+
+    __slots__ = ("_generator", "_state")
+
+    def __init__(self, state: tuple[object, ...]) -> None:
+        self._state = state
+        self._generator: _random.Random | None = None
+
+    def _real(self) -> _random.Random:
+        if self._generator is None:
+            self._generator = _random.Random()
+            self._generator.setstate(self._state)
+        return self._generator
+
+    def getstate(self) -> tuple[object, ...]:
+        return self._state if self._generator is None else self._generator.getstate()
+
+    def setstate(self, state: tuple[object, ...]) -> None:
+        self._real().setstate(state)
+
+    def getrandbits(self, k: int, /) -> int:
+        return self._real().getrandbits(k)
+
+    def random(self) -> float:
+        return self._real().random()
+
+    def seed(self, n: object = None, /) -> None:
+        self._real().seed(n)
 
 
 class Checkpoints:
@@ -200,6 +300,7 @@ class Checkpoints:
 def resolve_with_checkpoints(game: Game, *, log: bool = False) -> Checkpoints:
     """Resolve `game` (as engine.resolve does) keeping a copy of the mission before each turn."""
     m = build_mission(game, log=log)
+    m.rng = cast(_random.Random, SavedRandom(m.rng.getstate()))  # captured once, not at every turn
     return _run(m, 1, [], game.carried is not None)
 
 

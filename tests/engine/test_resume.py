@@ -15,17 +15,19 @@ import pytest
 
 from engine import Game, Result, resolve
 from engine.random_game import random_game
+from engine.resolution.mission import build_mission
 from engine.resolution.resume import (
     CREW_FIELDS,
     MISSION_FIELDS,
     SHIP_FIELDS,
+    THREAT_FIELDS,
     copy_mission,
     replay_delays,
     resolve_with_checkpoints,
     resume,
     resume_with_checkpoints,
 )
-from engine.state import CrewMember, Mission, Ship
+from engine.state import CrewMember, Mission, Ship, ThreatState
 
 GAMES = int(os.environ.get("RESUME_GAMES", "3000"))
 _CODES = "abcx<>^-ABX123456"
@@ -53,6 +55,7 @@ def test_the_copier_knows_every_field_of_the_state() -> None:
     assert tuple(f.name for f in dataclasses.fields(CrewMember)) == CREW_FIELDS
     assert tuple(f.name for f in dataclasses.fields(Ship)) == SHIP_FIELDS
     assert tuple(f.name for f in dataclasses.fields(Mission)) == MISSION_FIELDS
+    assert tuple(f.name for f in dataclasses.fields(ThreatState)) == THREAT_FIELDS
 
 
 def _mutables(obj: Any, seen: dict[int, Any], path: str, out: dict[int, str]) -> None:
@@ -88,6 +91,20 @@ def test_a_copy_shares_no_mutable_state_and_draws_the_same_numbers() -> None:
             shared = set(a) & set(b)
             assert not shared, [a[i] for i in shared]  # ...and nothing in common
             assert c.rng.getrandbits(32) == m.rng.getrandbits(32)
+
+
+def test_a_resumed_run_draws_what_the_full_run_draws() -> None:
+    """Today the turn loop draws nothing after setup; if a rule ever does, a copy still draws the
+    numbers the live mission would, and two copies do not share a generator."""
+    game = Game.model_validate(random_game(random.Random(8)))
+    live = build_mission(game)
+    points = resolve_with_checkpoints(game)
+    first, second = copy_mission(points.at(1)), copy_mission(points.at(1))
+    expected = [live.rng.getrandbits(32) for _ in range(5)]
+    assert [first.rng.getrandbits(32) for _ in range(5)] == expected
+    assert [second.rng.getrandbits(32) for _ in range(5)] == expected
+    assert first.rng.getstate() == live.rng.getstate()
+    assert copy_mission(first).rng.random() == live.rng.random()
 
 
 def test_replaying_delays_pushes_cards_as_the_rules_do() -> None:
