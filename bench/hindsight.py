@@ -21,6 +21,7 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -33,6 +34,7 @@ from engine.flight.timeline import official_ids
 from engine.hindsight import Board, hindsight
 from engine.hindsight.flight_boards import flight_boards
 from engine.random_game import plausible_plan
+from engine.vocab import Half
 
 
 def lost_missions(n: int, seed: int) -> list[tuple[str, Game, list[Board]]]:
@@ -60,7 +62,7 @@ def lost_missions(n: int, seed: int) -> list[tuple[str, Game, list[Board]]]:
                     continue
                 hand.remove(pick)
                 c = card(pick[0])
-                half = "action" if c.action == code else "move"
+                half: Half = "action" if c.action == code else "move"
                 m.board[turn] = _Slot(pick[0], half, m.name)  # (placed as the station would: own hand, open phase)
             m.hand = [cid for cid, _ in hand]
         game = flight.to_game()
@@ -69,9 +71,16 @@ def lost_missions(n: int, seed: int) -> list[tuple[str, Game, list[Board]]]:
     return out
 
 
+def _time_up(start: float, budget_s: float | None) -> Callable[[], bool] | None:
+    if budget_s is None:
+        return None
+    deadline = start + budget_s
+    return lambda: time.process_time() >= deadline
+
+
 def pct(values: list[float], q: float) -> float:
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
 def main() -> None:
@@ -94,11 +103,7 @@ def main() -> None:
         searched[1] += a.searched
         saved[1] += bool(a.changes)
         t = time.process_time()
-        time_up = None
-        if args.budget_s is not None:
-            deadline = t + args.budget_s
-            time_up = lambda: time.process_time() >= deadline  # noqa: E731
-        b = hindsight(game, boards, max_changes=2, time_up=time_up)
+        b = hindsight(game, boards, max_changes=2, time_up=_time_up(t, args.budget_s))
         two.append(time.process_time() - t)
         searched[2] += b.searched
         saved[2] += bool(b.changes)

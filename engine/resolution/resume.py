@@ -22,7 +22,7 @@ import _random
 from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from operator import attrgetter
-from typing import TypeVar, cast
+from typing import Any, TypeVar, cast
 
 from engine import board
 from engine.campaign.carried import end_state
@@ -252,7 +252,7 @@ class SavedRandom:
 
     __slots__ = ("_generator", "_state")
 
-    def __init__(self, state: tuple[object, ...]) -> None:
+    def __init__(self, state: tuple[Any, ...]) -> None:
         self._state = state
         self._generator: _random.Random | None = None
 
@@ -262,10 +262,10 @@ class SavedRandom:
             self._generator.setstate(self._state)
         return self._generator
 
-    def getstate(self) -> tuple[object, ...]:
+    def getstate(self) -> tuple[Any, ...]:
         return self._state if self._generator is None else self._generator.getstate()
 
-    def setstate(self, state: tuple[object, ...]) -> None:
+    def setstate(self, state: tuple[Any, ...]) -> None:
         self._real().setstate(state)
 
     def getrandbits(self, k: int, /) -> int:
