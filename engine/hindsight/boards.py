@@ -14,7 +14,7 @@ turn of the same or a later phase are searched; the flight (bot) knows the hands
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal, TypeAlias
 
 from engine import board
@@ -50,12 +50,13 @@ class Change:
     from_turn: int | None
     to_turn: int | None
     code: str | None = None
+    # The first turn the change touches (the resolution is the played one before it); the search
+    # reads it often, so it is worked out once.
+    turn: int = field(init=False, compare=False, repr=False)
 
-    @property
-    def turn(self) -> int:
-        """The first turn the change touches (the resolution is the played one before it)."""
+    def __post_init__(self) -> None:
         turns = [t for t in (self.from_turn, self.to_turn) if t is not None]
-        return min(turns)
+        object.__setattr__(self, "turn", min(turns) if turns else 0)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -152,6 +153,11 @@ class Board:
 
     def changes(self) -> Iterator[Change]:
         """Every change the round allowed on this board, each distinct plan once, in turn order."""
+        for change, _ in self.changed():
+            yield change
+
+    def changed(self) -> list[tuple[Change, Board]]:
+        """`changes()` with the board after each."""
         seen: set[tuple[str, ...]] = {self.plan}
         empty = [t for t in range(1, board.TURNS + 1) if t not in self.placed]
         found: list[Change] = []
@@ -169,11 +175,13 @@ class Board:
                 if board.phase_of(to) >= held.phase:
                     for code in held.codes:
                         found.append(Change(self.name, "play", held.card, None, to, code))
+        out = []
         for change in sorted(found, key=lambda c: c.turn):
-            plan = self.apply(change).plan
-            if plan not in seen:
-                seen.add(plan)
-                yield change
+            after = self.apply(change)
+            if after.plan not in seen:
+                seen.add(after.plan)
+                out.append((change, after))
+        return out
 
 
 def first_difference(a: tuple[str, ...], b: tuple[str, ...]) -> int | None:

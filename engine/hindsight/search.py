@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import Any
 
 from engine import board
@@ -88,8 +89,7 @@ def hindsight(
     singles: list[_Tried] = []
     keep = max_changes == 2
     for seat, b in enumerate(boards):
-        for change in b.changes():
-            new = b.apply(change)
+        for change, new in b.changed():
             k = change.turn
             changed = (*boards[:seat], new, *boards[seat + 1 :])
             searched += 1
@@ -169,26 +169,26 @@ def _pairs(
     whether every pair was."""
     seen: set[tuple[tuple[str, ...], ...]] = {tuple(b.plan for b in boards)}
     seen.update(tuple(b.plan for b in t.boards) for t in singles)
-    candidates: list[tuple[tuple[int, int, int], int, _Tried, int, Change]] = []
+    candidates: list[tuple[tuple[int, int, int], int, _Tried, int, Change, Board]] = []
     order = 0
     for first in singles:
         after = _Goal(first.result)  # the first change's loss: where a second one should act
         for seat, b in enumerate(first.boards):
-            for change in b.changes():
+            for change, new in b.changed():
                 order += 1
-                candidates.append((_priority(goal, base, first, after, seat, change), order, first, seat, change))
-    candidates.sort(key=lambda c: (c[0], c[1]))
+                priority = _priority(goal, base, first, after, seat, change)
+                candidates.append((priority, order, first, seat, change, new))
+    candidates.sort(key=_by_priority)
     tried: list[_Tried] = []
     searched = 0
     # A lost ship: once a pair saves it, a last look at the next pairs in line (for a better score,
     # fewer players or an earlier turn) and done; the pair is minimal whichever it is.
     stop_at: int | None = None
-    for n, (_, _, first, seat, change) in enumerate(candidates):
+    for n, (_, _, first, seat, change, new) in enumerate(candidates):
         if stop_at is not None and searched >= stop_at:
             return tried, searched, True
         if (budget is not None and searched >= budget) or (time_up is not None and n % 16 == 0 and time_up()):
             return tried, searched, False
-        new = first.boards[seat].apply(change)
         boards2 = (*first.boards[:seat], new, *first.boards[seat + 1 :])
         plans = tuple(b.plan for b in boards2)
         if plans in seen:
@@ -214,6 +214,9 @@ def _pairs(
 
 
 _LAST_LOOK = 200  # pairs looked at after the first that saves a lost ship (at least)
+
+
+_by_priority = itemgetter(0, 1)
 
 
 def _priority(
