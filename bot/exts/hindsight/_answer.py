@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import cast
 
 from bot.exts.mission._cards import code_text
 from bot.i18n import t
 from bot.text import user_text
 from engine.flight.machine import Flight
-from engine.hindsight import Change, Hindsight, hindsight
+from engine.hindsight import Board, Change, Hindsight, hindsight
 from engine.hindsight.flight_boards import flight_boards
 from engine.model import Game
 from engine.vocab import ActionCode
@@ -30,9 +31,9 @@ def search(flight: Flight, game: Game, budget_s: float = SEARCH_BUDGET_S) -> Fou
     """The smallest change for this flight (blocking, up to `budget_s`: run it in a thread).  The
     boards come with the hands the flight knows; a stored game whose plans differ from the flight's
     (it should not) is searched from its codes alone."""
-    boards = flight_boards(flight)
-    if [b.plan for b in boards] != [tuple(p.actions) for p in game.players]:
-        boards = None  # type: ignore[assignment]
+    boards: list[Board] | None = flight_boards(flight)
+    if boards is not None and [b.plan for b in boards] != [tuple(p.actions) for p in game.players]:
+        boards = None
     deadline = time.monotonic() + budget_s
     answer = hindsight(game, boards, max_changes=2, time_up=lambda: time.monotonic() >= deadline)
     plans = answer.plans
@@ -43,7 +44,7 @@ def search(flight: Flight, game: Game, budget_s: float = SEARCH_BUDGET_S) -> Fou
 
 
 def _card(lang: str, code: str | None) -> str:
-    return code_text(lang, code) if code else "?"  # type: ignore[arg-type]
+    return code_text(lang, cast(ActionCode, code)) if code else "?"
 
 
 def change_text(lang: str, change: Change, played: dict[str, str]) -> str:
@@ -60,7 +61,7 @@ def change_text(lang: str, change: Change, played: dict[str, str]) -> str:
         )
     if change.kind == "take_back":
         turn = change.from_turn or 0
-        code: ActionCode | None = played[change.player][turn - 1] if turn else None  # type: ignore[assignment]
+        code = played[change.player][turn - 1] if turn else None
         return t(lang, "hindsight.take_back", name=name, card=_card(lang, code), turn=turn)
     if change.kind == "flip":
         turn = change.from_turn or 0
