@@ -4,9 +4,12 @@ answer that is legal on them and true when resolved again, and its sentence in a
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pytest
 
-from bot.exts.hindsight._answer import Found, search, sentence
+from bot.exts.hindsight._answer import Found, lesson_line, search, sentence
+from bot.exts.mission._result import school_hints
 from engine import resolve
 from engine.board import phase_of
 from engine.flight.cards import card
@@ -63,3 +66,23 @@ def test_one_sentence_in_each_language(answered: tuple[Flight, Game, Found], lan
     assert len(text) < 1900
     if lang != "en":
         assert text != sentence("en", found, game)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_lost_lesson_names_the_one_change_that_would_have_passed_it(lang: str) -> None:
+    flight = played_flight(["Ann", "Bob", "Cid"], seed=5)  # lost; one flip saves it
+    game = flight.to_game()
+    assert resolve(game).outcome == "destroyed"
+    line = lesson_line(flight, game, lang)
+    assert line is not None and "Ann" in line and "{" not in line
+    assert line != lesson_line(flight, game, "en") or lang == "en"
+    record = SimpleNamespace(options={"school": "L1"}, language=lang)
+    (chunk,) = school_hints(record, resolve(game, log=True), line)  # type: ignore[arg-type]
+    assert chunk.endswith(line)
+
+
+def test_no_lesson_line_when_no_single_change_saves_or_the_ship_survived() -> None:
+    lost = played_flight(["Ann", "Bob", "Cid"], seed=7)  # no change of one card saves it
+    survived = played_flight(["Ann", "Bob", "Cid"], seed=3)
+    assert lesson_line(lost, lost.to_game(), "en") is None
+    assert lesson_line(survived, survived.to_game(), "en") is None

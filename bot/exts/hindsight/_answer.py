@@ -27,13 +27,19 @@ class Found:
     game: Game  # the flight's game with the answer's plans (the real one when nothing helps)
 
 
+def boards_for(flight: Flight, game: Game) -> list[Board] | None:
+    """The flight's boards with its hands; None (codes only) should a stored game's plans differ."""
+    boards = flight_boards(flight)
+    if [b.plan for b in boards] != [tuple(p.actions) for p in game.players]:
+        return None
+    return boards
+
+
 def search(flight: Flight, game: Game, budget_s: float = SEARCH_BUDGET_S) -> Found:
     """The smallest change for this flight (blocking, up to `budget_s`: run it in a thread).  The
     boards come with the hands the flight knows; a stored game whose plans differ from the flight's
     (it should not) is searched from its codes alone."""
-    boards: list[Board] | None = flight_boards(flight)
-    if boards is not None and [b.plan for b in boards] != [tuple(p.actions) for p in game.players]:
-        boards = None
+    boards = boards_for(flight, game)
     deadline = time.monotonic() + budget_s
     answer = hindsight(game, boards, max_changes=2, time_up=lambda: time.monotonic() >= deadline)
     plans = answer.plans
@@ -93,3 +99,15 @@ def sentence(lang: str, found: Found, played: Game) -> str:
         outcome = t(lang, "hindsight.better", score=result.score.total, real=real.score.total)
     note = t(lang, "hindsight.minimal" if answer.proven_minimal else "hindsight.not_proven")
     return f"{t(lang, 'hindsight.if', changes=changes, outcome=outcome)} {note}"
+
+
+def lesson_line(flight: Flight, game: Game, lang: str) -> str | None:
+    """A lost flight-school flight's hint: the one change that would have passed the lesson (a
+    lesson is passed by surviving it), None when no single change does.  One change only, searched
+    whole (tens of milliseconds; blocking: run it in a thread)."""
+    answer = hindsight(game, boards_for(flight, game), max_changes=1)
+    if answer.played.outcome != "destroyed" or not answer.changes:
+        return None
+    plans = {p.name: p.codes for p in game.players}
+    change = change_text(lang, answer.changes[0], plans)
+    return t(lang, "hindsight.lesson", change=change, score=answer.result.score.total)

@@ -29,7 +29,14 @@ from bot.exts.mission._deck import deck_message, threat_line
 from bot.exts.mission._hands import LiveHands
 from bot.exts.mission._posting import ChannelPosts
 from bot.exts.mission._respond import Reply
-from bot.exts.mission._result import generator_record, logbook_entry, overview_picture, resolve_flight, result_payload
+from bot.exts.mission._result import (
+    generator_record,
+    lesson_hindsight,
+    logbook_entry,
+    overview_picture,
+    resolve_flight,
+    result_payload,
+)
 from bot.exts.mission._station import Selection, command_for, station_message
 from bot.exts.mission._store import Ending, FlightStore, abandon, journal
 from bot.exts.mission._voice import VoiceLink
@@ -421,6 +428,7 @@ class FlightService:
             try:  # off the loop: the other flights' clocks keep ticking (the snapshots feed the picture)
                 # a campaign mission starts from its carried ship (the options hold it)
                 result, outcome["replay"] = await asyncio.to_thread(resolve_flight, flight, record.options)
+                outcome["flight"] = flight
             except Exception as exc:  # the engine failing must not leave the flight stuck "flying"
                 log.exception("flight %s: resolution failed", flight_id)
                 outcome["failed"] = str(exc)
@@ -451,7 +459,8 @@ class FlightService:
         await self.voice.finish(record)  # the last lines still play while the result goes out
         picture = await overview_picture(outcome["replay"], record.language)  # None (logged) if drawing fails
         # queued behind the flight's last intercom lines, so the result never overtakes them
-        self.posts.post_result(record.id, result_payload(record, data, picture, result))
+        lesson = await lesson_hindsight(record, outcome["flight"], result)  # a lost school flight's hint
+        self.posts.post_result(record.id, result_payload(record, data, picture, result, lesson))
         self._wind_down(record.id)
         self._resolved(record, result)
 
