@@ -24,7 +24,13 @@ from typing import Any
 from engine import board
 from engine.hindsight.boards import Board, Change
 from engine.model import Game, Result
-from engine.resolution.resume import Checkpoints, resolve_with_checkpoints, resume, resume_with_checkpoints
+from engine.resolution.resume import (
+    Checkpoints,
+    resolve_with_checkpoints,
+    resume,
+    resume_if_survived,
+    resume_with_checkpoints,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,12 +207,14 @@ def _pairs(
         if k2 >= first.changes[0].turn:
             if k2 > first.points.last_turn:
                 continue  # after the first change's turn of loss: its result, which did not help
-            result = resume(first.points, k2, {seat: new.plan})
+            result = resume_if_survived(first.points, k2, {seat: new.plan})
         else:  # the second change comes first: resume the flight itself from there
             if k2 > base.last_turn:
                 continue
             changed = {i: b2.plan for i, (b, b2) in enumerate(zip(boards, boards2, strict=True)) if b.plan != b2.plan}
-            result = resume(base, k2, changed)
+            result = resume_if_survived(base, k2, changed)
+        if result is None:
+            continue  # lost: helps neither goal
         tried.append(_Tried(pair, boards2, result))
         if stop_at is None and goal.lost and goal.helps(result):
             stop_at = searched + max(_LAST_LOOK, searched // 4)

@@ -322,6 +322,21 @@ def resume(
     return _result(m, log, points.carried)
 
 
+def resume_if_survived(
+    points: Checkpoints, turn: int, plans: Mapping[int, Sequence[str]] | None = None
+) -> Result | None:
+    """As `resume`, None when the ship is lost: a search that only wants missions survived skips
+    building the result of every lost one."""
+    m = _resumed(points, turn, plans, False)
+    try:
+        for t in range(turn, board.TURNS + 1):
+            play_one_turn(m, t)
+        final_turn(m)
+    except ShipDestroyed:
+        return None
+    return _result(m, False, points.carried)
+
+
 def resume_with_checkpoints(
     points: Checkpoints, turn: int, plans: Mapping[int, Sequence[str]] | None = None
 ) -> Checkpoints:

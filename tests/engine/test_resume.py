@@ -25,6 +25,7 @@ from engine.resolution.resume import (
     replay_delays,
     resolve_with_checkpoints,
     resume,
+    resume_if_survived,
     resume_with_checkpoints,
 )
 from engine.state import CrewMember, Mission, Ship, ThreatState
@@ -127,6 +128,12 @@ def test_resumed_resolution_equals_full_resolution(crew: int) -> None:
         assert points.last_turn == (min(full.lost.turn, 12) if full.lost else 12)
         turn = rng.randint(1, points.last_turn)
         assert_same(resume(points, turn), full, f"game {n}: resumed at turn {turn}")
+        survived = resume_if_survived(points, turn)
+        if full.outcome == "destroyed":
+            assert survived is None
+        else:
+            assert survived is not None
+            assert_same(survived, full, f"game {n}: resumed if survived")
         # A changed plan from turn `turn` on: resumed = the changed game resolved from the start.
         seat = rng.randrange(crew)
         plan = changed_from(raw["players"][seat]["actions"], turn, rng)
