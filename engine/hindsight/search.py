@@ -16,7 +16,7 @@ clock there), so a search with a count budget is deterministic.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
 from typing import Any
@@ -147,7 +147,7 @@ class _Goal:
         return (result.outcome == "survived", result.score.total)
 
 
-def _rank(goal: _Goal, tried: _Tried) -> tuple[int, int, int, int]:
+def _rank(tried: _Tried) -> tuple[int, int, int, int]:
     """Smaller is better: fewer changes, higher score, fewer players, earlier turn."""
     changes = tried.changes
     return (
@@ -160,7 +160,7 @@ def _rank(goal: _Goal, tried: _Tried) -> tuple[int, int, int, int]:
 
 def _best(goal: _Goal, tried: Sequence[_Tried]) -> _Tried | None:
     helping = [t for t in tried if goal.helps(t.result)]
-    return min(helping, key=lambda t: _rank(goal, t)) if helping else None
+    return min(helping, key=_rank) if helping else None
 
 
 def _pairs(
@@ -276,9 +276,3 @@ def changed_plans(played: Game, changes: Sequence[Change], boards: Sequence[Boar
     for p in data["players"]:
         p["actions"] = list(by_name[p["name"]].plan)
     return Game.model_validate(data)
-
-
-def goal_of(played: Result) -> Mapping[str, Any]:
-    """What the search aimed at, for a sentence about it: lost or not, and the zone lost."""
-    goal = _Goal(played)
-    return {"lost": goal.lost, "zone": goal.zone, "turn": goal.turn}
