@@ -29,6 +29,10 @@ async def test_hindsight_after_a_lost_flight(tmp_path: Path) -> None:
         assert len(set(result.custom_ids)) == len(result.custom_ids)  # unique in its message
         assert all(len(c) <= 100 for c in result.custom_ids)
         thread = await fd.wait_for(lambda: fd.thread_of(result), WAIT, "the captain's log thread")
+        # the log ends with its turn navigation: once it is there, the thread holds the whole log
+        await fd.wait_for_message(
+            channel=thread.id, predicate=lambda m: f"sr:{fid}:turn:0" in m.custom_ids, timeout=WAIT
+        )
 
         # A stranger's press: a polite private no, nothing in the thread.
         stranger = await fd.click(result, hindsight_id, user="erin")
