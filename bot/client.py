@@ -34,6 +34,7 @@ EXTENSIONS: tuple[str, ...] = (
     "bot.exts.mission",
     "bot.exts.records",
     "bot.exts.replay",
+    "bot.exts.hindsight",
     "bot.exts.elite",
     "bot.exts.about",
     "bot.exts.hosting",

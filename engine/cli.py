@@ -1,4 +1,5 @@
-"""Command line: `python -m engine resolve GAME.json [--log]` and `python -m engine timeline ...`.
+"""Command line: `python -m engine resolve GAME.json [--log]`, `python -m engine hindsight GAME.json
+[--max-changes 1|2] [--budget-s S]` and `python -m engine timeline ...`.
 
 Invalid input exits 2 with one line on stderr naming the field; never a traceback.
 """
@@ -8,7 +9,11 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import NoReturn
+import time
+from typing import TYPE_CHECKING, NoReturn
+
+if TYPE_CHECKING:
+    from engine.model import Game
 
 
 class _Parser(argparse.ArgumentParser):
@@ -27,24 +32,57 @@ def _read_game(source: str) -> bytes:
     return read_capped(source, MAX_GAME_BYTES)
 
 
-def _resolve(args: argparse.Namespace) -> int:
+def _load_game(source: str) -> Game | None:
+    """The validated GAME.json, or None after printing the one error line (exit 2)."""
     from engine.documents import DocumentError, parse_game
-    from engine.resolution.mission import resolve
 
     try:
-        raw = _read_game(args.game)
+        raw = _read_game(source)
     except DocumentError as exc:
         print(f"error: {exc}", file=sys.stderr)
-        return 2
+        return None
     try:
-        game = parse_game(raw)
+        return parse_game(raw)
     except DocumentError as exc:
         print(f"invalid game: {exc}", file=sys.stderr)
+        return None
+
+
+def _resolve(args: argparse.Namespace) -> int:
+    from engine.resolution.mission import resolve
+
+    game = _load_game(args.game)
+    if game is None:
         return 2
     result = resolve(game, log=args.log)
     json.dump(result.to_json_dict(with_log=args.log), sys.stdout, ensure_ascii=False)
     sys.stdout.write("\n")
     return 0
+
+
+def _hindsight(args: argparse.Namespace) -> int:
+    """The smallest plan change that would have saved the ship (engine.hindsight): the clock is
+    read here, not in the engine, for `--budget-s`."""
+    from engine.hindsight import hindsight
+
+    game = _load_game(args.game)
+    if game is None:
+        return 2
+    deadline = time.monotonic() + args.budget_s
+    answer = hindsight(game, max_changes=args.max_changes, time_up=lambda: time.monotonic() >= deadline)
+    json.dump(answer.to_json(), sys.stdout, ensure_ascii=False)
+    sys.stdout.write("\n")
+    return 0
+
+
+def _seconds(value: str) -> float:
+    try:
+        seconds = float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {value!r}") from None
+    if not 0 < seconds <= 600:
+        raise argparse.ArgumentTypeError(f"between 0 and 600 seconds, got {value}")
+    return seconds
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -59,5 +97,13 @@ def main(argv: list[str] | None = None) -> int:
     res.add_argument("game")
     res.add_argument("--log", action="store_true", help="add the turn-by-turn event log")
     sub.add_parser("timeline", help="print a mission timeline (see 'timeline --help')")
+    hs = sub.add_parser("hindsight", help="the smallest plan change that would have saved the ship")
+    hs.add_argument("game")
+    hs.add_argument("--max-changes", type=int, choices=(1, 2), default=1, help="search one change, or two")
+    hs.add_argument(
+        "--budget-s", type=_seconds, default=5.0, help="time for the two-change search (seconds, default 5)"
+    )
     args = parser.parse_args(argv)
+    if args.command == "hindsight":
+        return _hindsight(args)
     return _resolve(args)

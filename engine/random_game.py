@@ -43,6 +43,11 @@ _POSTS = (
 _NOISE = "abcx<>^-ABX123456"
 
 
+def plausible_plan(rng: random.Random, seat: int) -> str:
+    """The codes a crew member in `seat` might plan: a post of their own, with some noise."""
+    return _plan(rng, seat)
+
+
 def _plan(rng: random.Random, i: int) -> str:
     base = list(_POSTS[i % len(_POSTS)][: board.TURNS].ljust(board.TURNS, "-"))
     for _ in range(rng.randrange(0, 4)):

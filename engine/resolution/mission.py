@@ -54,18 +54,23 @@ def resolve(
                 observer(m)
         final_turn(m)
     except ShipDestroyed as lost:
-        # Its traceback holds this frame, which holds the mission: a reference cycle that only the
-        # garbage collector could free, and most random missions are lost.  Drop it.
-        m.lost = lost.with_traceback(None)
-        m.lost_turn = m.turn
-        if m.log_enabled:
-            m.emit("mission_lost", threat=lost.threat, zone=lost.zone)
+        mission_lost(m, lost)
     if observer is not None:
         observer(m)
     result = build_result(m, log)
     if game.carried is not None:  # a campaign mission hands back the ship state to carry on
         result.carry = end_state(m)
     return result
+
+
+def mission_lost(m: Mission, lost: ShipDestroyed) -> None:
+    """The turn loop stopped: the ship was lost in the current turn."""
+    # Its traceback holds the turn loop's frame, which holds the mission: a reference cycle that
+    # only the garbage collector could free, and most random missions are lost.  Drop it.
+    m.lost = lost.with_traceback(None)
+    m.lost_turn = m.turn
+    if m.log_enabled:
+        m.emit("mission_lost", threat=lost.threat, zone=lost.zone)
 
 
 def build_mission(game: Game, *, log: bool = False) -> Mission:

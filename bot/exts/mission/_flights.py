@@ -34,6 +34,7 @@ from bot.exts.mission._posting import ChannelPosts
 from bot.exts.mission._respond import Reply
 from bot.exts.mission._result import (
     generator_record,
+    lesson_hindsight,
     logbook_entry,
     overview_description,
     overview_picture,
@@ -499,6 +500,7 @@ class FlightService:
             try:  # off the loop: the other flights' clocks keep ticking (the snapshots feed the picture)
                 # a campaign mission starts from its carried ship (the options hold it)
                 result, outcome["replay"] = await asyncio.to_thread(resolve_flight, flight, record.options)
+                outcome["flight"] = flight
             except Exception as exc:  # the engine failing must not leave the flight stuck "flying"
                 log.exception("flight %s: resolution failed", flight_id)
                 outcome["failed"] = str(exc)
@@ -530,7 +532,8 @@ class FlightService:
         picture = await overview_picture(outcome["replay"], record.language)  # None (logged) if drawing fails
         # queued behind the flight's last intercom lines, so the result never overtakes them
         alt = overview_description(outcome["replay"], record.language) if picture else None
-        self.posts.post_result(record.id, result_payload(record, data, picture, result, alt))
+        lesson = await lesson_hindsight(record, outcome["flight"], result)  # a lost school flight's hint
+        self.posts.post_result(record.id, result_payload(record, data, picture, result, alt, lesson))
         self._mark_result(record.id)
         self._wind_down(record.id)
         self._resolved(record, result)

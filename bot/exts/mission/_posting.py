@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.exts.hindsight._cog import hindsight_button
 from bot.exts.mission._components import view_of
 from bot.exts.mission._poster import Entry, Job, Outbox, Outboxes
 from bot.exts.mission._result import picture_file, with_picture
@@ -412,8 +413,10 @@ def log_navigation(state: dict[str, Any]) -> tuple[str, discord.ui.View] | None:
 
 
 def result_view(state: dict[str, Any]) -> discord.ui.View | None:
-    """The result post's button to the flight's turn-by-turn pictures (restart-proof: a DynamicItem)."""
+    """The result post's buttons (restart-proof DynamicItems): the flight's turn-by-turn pictures,
+    and Hindsight (the smallest change that would have saved the ship, in the log's thread)."""
     flight_id = state.get("flight_id")
     if not flight_id:  # a result job stored before the pictures existed
         return None
-    return view_of(pictures_button(flight_id, label=text(state.get("language", "en"), "pictures_button")))
+    lang = state.get("language", "en")
+    return view_of(pictures_button(flight_id, label=text(lang, "pictures_button")), hindsight_button(flight_id, lang))

@@ -145,6 +145,7 @@ def result_payload(
     picture: bytes | None = None,
     result: Result | None = None,
     picture_alt: str | None = None,
+    lesson: str | None = None,
 ) -> dict[str, Any]:
     """The result as one storable job: the embed, the overview picture (base64, so a shutdown can
     store the job as JSON), the pictures button's flight, the thread's name, the captain's log (with
@@ -166,13 +167,30 @@ def result_payload(
         "picture": base64.b64encode(picture).decode("ascii") if picture else None,
         "picture_alt": picture_alt,  # the picture's description for screen readers
         "thread_name": t(lang, "result.log_thread")[:100],
-        "chunks": captains_log(lang, data.get("log") or []) + school_hints(record, result),
+        "chunks": captains_log(lang, data.get("log") or []) + school_hints(record, result, lesson),
         "thread_tried": record.options.get("log") == "channel",  # /settings log: channel, no thread
     }
 
 
-def school_hints(record: FlightRecord, result: Result | None) -> list[str]:
-    """A flight-school flight's log ends with what went wrong and which rule explains it."""
+def school_hints(record: FlightRecord, result: Result | None, lesson: str | None = None) -> list[str]:
+    """A flight-school flight's log ends with what went wrong and which rule explains it, and, when
+    it was lost, the one change that would have passed the lesson (`lesson_hindsight`)."""
     if result is None or not record.options.get("school"):
         return []
-    return ["\n".join(hint_lines(record.language, result))[:1900]]
+    lines = hint_lines(record.language, result) + ([lesson] if lesson else [])
+    return ["\n".join(lines)[:1900]]
+
+
+async def lesson_hindsight(record: FlightRecord, flight: Flight, result: Result) -> str | None:
+    """A lost school flight's hint naming the one change that would have passed the lesson,
+    searched in a worker thread; None for any other flight, or (logged) if the search fails."""
+    if not record.options.get("school") or result.outcome != "destroyed":
+        return None
+    from bot.exts.hindsight._answer import lesson_line
+
+    try:
+        game = game_of(flight, record.options)
+        return await asyncio.wait_for(asyncio.to_thread(lesson_line, flight, game, record.language), RENDER_TIMEOUT_S)
+    except Exception:
+        log.exception("flight %s: the lesson's hindsight failed; the hints go out without it", record.id)
+        return None

@@ -1,0 +1,21 @@
+"""Hindsight (issue 29): the smallest change to a finished flight's plans that would have saved the
+ship, found by the engine (engine.hindsight) and told in the captain's log thread in one sentence,
+with the real and the changed flight side by side in pictures.  A button on every result post and
+`/hindsight flight:`; only the flight's crew may ask."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+async def setup(bot: Any) -> None:
+    from bot.exts.hindsight._cog import HindsightButton, HindsightCog
+
+    bot.add_dynamic_items(HindsightButton)
+    await bot.add_cog(HindsightCog(bot))
+
+
+async def teardown(bot: Any) -> None:
+    from bot.exts.hindsight._cog import HindsightButton
+
+    bot.remove_dynamic_items(HindsightButton)

@@ -1,0 +1,137 @@
+"""`/hindsight flight:` and the result post's Hindsight button.
+
+Both answer within Discord's 3 seconds by deferring, then run the search in a worker thread (it
+may take seconds; the event loop keeps serving everyone else) and post the sentence with the two
+pictures: the button in the captain's log thread under the result post it sits on, the command
+where it was asked.  Only the flight's crew may ask; anyone else gets a polite private refusal.
+The flight is read from the store at each press (the button's custom id `hs:<flight>:go` is its
+only state), so a press after a restart works.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+import re
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.errors import report_interaction_error
+from bot.exts.hindsight._answer import Found, search, sentence
+from bot.exts.mission._components import FlightButton
+from bot.i18n import t
+from bot.pictures import render_overview, resolve_with_states
+
+if TYPE_CHECKING:
+    from bot.client import SpaceAlertBot
+    from bot.exts.replay._cog import Logged
+
+log = logging.getLogger(__name__)
+
+PREFIX = "hs"
+BUTTON_TEMPLATE = rf"{PREFIX}:(?P<flight>[0-9a-f]{{8}}):go"
+
+
+def button_id(flight_id: str) -> str:
+    """The Hindsight button's custom id: unique in the result post (the other button is `sr:`)."""
+    value = f"{PREFIX}:{flight_id}:go"
+    if not re.fullmatch(BUTTON_TEMPLATE, value):
+        raise ValueError(f"not a flight id: {flight_id!r}")
+    return value
+
+
+class HindsightButton(FlightButton, template=BUTTON_TEMPLATE):
+    async def callback(self, interaction: discord.Interaction) -> None:
+        client: Any = interaction.client
+        cog = client.get_cog("Hindsight") if client is not None else None
+        match = re.fullmatch(BUTTON_TEMPLATE, self.custom_id)
+        if cog is None or match is None:  # extension unloaded: still answer within 3 s
+            await interaction.response.send_message("This button is not available right now.", ephemeral=True)
+            return
+        try:
+            await cog.answer(interaction, match["flight"], in_thread=True)
+        except Exception as exc:
+            await report_interaction_error(interaction, exc, flight_id=match["flight"])
+
+
+def hindsight_button(flight_id: str, lang: str) -> HindsightButton:
+    return HindsightButton(button_id(flight_id), label=t(lang, "hindsight.button")[:80])
+
+
+def pictures(found: Found, played: Any, lang: str) -> tuple[bytes, bytes]:
+    """The real flight's overview and the changed one's (blocking: run in a thread)."""
+    return render_overview(resolve_with_states(played), lang), render_overview(resolve_with_states(found.game), lang)
+
+
+class HindsightCog(commands.Cog, name="Hindsight"):
+    def __init__(self, bot: SpaceAlertBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="hindsight", description="The smallest change that would have saved the ship")
+    @app_commands.guild_only()
+    @app_commands.describe(flight="A flight you flew (pick from the logbook)")
+    async def hindsight(self, interaction: discord.Interaction, flight: str) -> None:
+        await self.answer(interaction, flight, in_thread=False)
+
+    @hindsight.autocomplete("flight")
+    async def _flights(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        replay: Any = self.bot.get_cog("Replay")
+        if replay is None:
+            return []
+        choices: list[app_commands.Choice[str]] = await replay._flight_choices(interaction, current, mine=True)
+        return choices
+
+    async def answer(self, interaction: discord.Interaction, flight_id: str, *, in_thread: bool) -> None:
+        replay: Any = self.bot.get_cog("Replay")
+        lang: str = self.bot.settings.default_language
+        if replay is None:
+            await interaction.response.send_message(t(lang, "hindsight.unavailable"), ephemeral=True)
+            return
+        logged: Logged | str = await replay.load(interaction.guild_id, flight_id)
+        if isinstance(logged, str):
+            await interaction.response.send_message(logged, ephemeral=True)
+            return
+        lang = logged.lang
+        if logged.record.member(interaction.user.id) is None:
+            await interaction.response.send_message(t(lang, "hindsight.not_crew"), ephemeral=True)
+            return
+        await interaction.response.defer(ephemeral=in_thread, thinking=True)
+        found = await asyncio.to_thread(search, logged.flight, logged.game)
+        real_png, changed_png = await asyncio.to_thread(pictures, found, logged.game, lang)
+        content = sentence(lang, found, logged.game)[:1900]
+        files = [
+            discord.File(io.BytesIO(real_png), filename="real.png", description=t(lang, "hindsight.real")[:100]),
+            discord.File(
+                io.BytesIO(changed_png), filename="hindsight.png", description=t(lang, "hindsight.changed")[:100]
+            ),
+        ]
+        thread = await self._thread(interaction) if in_thread else None
+        if thread is None:
+            await interaction.followup.send(content, files=files)
+            return
+        await thread.send(content, files=files)
+        await interaction.followup.send(t(lang, "hindsight.posted", thread=thread.mention), ephemeral=True)
+
+    async def _thread(self, interaction: discord.Interaction) -> Any:
+        """The captain's log thread under the result post the button is on (a thread started from
+        a message has that message's id), None when there is none (then: answered in place)."""
+        message = interaction.message
+        if message is None:
+            return None
+        thread = getattr(message, "thread", None)
+        if thread is not None:
+            return thread
+        guild = interaction.guild
+        found = guild.get_thread(message.id) if guild is not None else None
+        if found is not None:
+            return found
+        try:
+            channel = await self.bot.fetch_channel(message.id)
+        except discord.HTTPException as exc:
+            log.info("no captain's log thread under %s (%s); answering in place", message.id, exc)
+            return None
+        return channel if isinstance(channel, discord.Thread) else None
