@@ -371,7 +371,10 @@ class FlightService:
 
         async with Reply(interaction, update=not opening) as reply:
             try:
-                record = await self.store.update(cid.flight, play)
+                if cid.action in STATION_ACTIONS:  # a command: always a unit of work
+                    record = await self.store.update(cid.flight, play)
+                else:  # opening the station, choosing a card: a write only when the clock moved
+                    record = await self.store.read_or_update(cid.flight, play)
             except StaleWrite:  # the flight kept changing under every attempt: ask for another click
                 await reply.reject(t(self.bot.settings.default_language, "error.busy"))
                 return
