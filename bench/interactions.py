@@ -87,6 +87,7 @@ class Recorder:
         self.ack: dict[str, list[float]] = defaultdict(list)
         self.content: dict[str, list[float]] = defaultdict(list)
         self.deferred: dict[str, int] = defaultdict(int)
+        self.timeline: list[tuple[float, float, str]] = []  # (clicked, ack latency, kind)
         self.skipped = 0  # clicks a player meant but their control was gone by then
         self.failed: dict[str, int] = defaultdict(int)  # not answered in 3 s
         self.errors: list[str] = []
@@ -97,6 +98,7 @@ class Recorder:
         neither the response itself nor its deferred answer (Start: the flight deck)."""
         if ix.ack_latency is not None:
             self.ack[kind].append(ix.ack_latency)
+            self.timeline.append((ix.created_mono, ix.ack_latency, kind))
         if shown is None and ix.ack_type not in (4, 7):
             self.deferred[kind] += 1
             try:
@@ -293,7 +295,7 @@ async def profiler(pid: int, out: str) -> asyncio.subprocess.Process | None:
     if exe is None:
         sys.exit("py-spy is not installed (.venv/bin/pip install py-spy)")
     return await asyncio.create_subprocess_exec(
-        exe, "record", "--pid", str(pid), "--format", "raw", "--output", out, "--rate", "200", "--nonblocking"
+        exe, "record", "--pid", str(pid), "--format", "raw", "--output", out, "--rate", "100", "--nonblocking"
     )
 
 
@@ -329,6 +331,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             errors = fd.bot_errors()
             late = [ix.name for ix in fd.interactions if not ix.acked and ix.type != 4]
             await fd.stop_bot(process)
+    if args.slowest:
+        for clicked, latency, kind in sorted(rec.timeline, key=lambda x: -x[1])[: args.slowest]:
+            print(f"slow: {kind:<8} at {clicked - started:6.1f} s: {latency * 1000:7.1f} ms", file=sys.stderr)
     for problem in broken + rec.errors:
         print(problem, file=sys.stderr)
     peak_kb = max(samples, default=idle_kb)
@@ -367,6 +372,7 @@ def main() -> None:
     parser.add_argument("--think-min", type=float, default=0.5, help="seconds a player thinks, at least")
     parser.add_argument("--think-max", type=float, default=2.0, help="seconds a player thinks, at most")
     parser.add_argument("--voice", action="store_true", help="speak the intercom (espeak-ng) in every server")
+    parser.add_argument("--slowest", type=int, default=0, help="list the N slowest answers on stderr")
     parser.add_argument("--py-spy", default="", help="record the bot with py-spy into this file (collapsed stacks)")
     args = parser.parse_args()
     VOICE = args.voice

@@ -28,7 +28,7 @@ from bot.exts.mission._comms import Comms
 from bot.exts.mission._deck import deck_message, threat_line
 from bot.exts.mission._hands import LiveHands
 from bot.exts.mission._posting import ChannelPosts
-from bot.exts.mission._respond import Reply
+from bot.exts.mission._respond import FOREGROUND, Reply
 from bot.exts.mission._result import generator_record, logbook_entry, overview_picture, resolve_flight, result_payload
 from bot.exts.mission._station import Selection, command_for, station_message
 from bot.exts.mission._store import Ending, FlightStore, abandon, journal
@@ -310,6 +310,7 @@ class FlightService:
         return deck_message(record, flight.deck() if flight is not None else None)
 
     async def refresh_deck(self, flight_id: str) -> None:
+        await FOREGROUND.quiet()  # the answers to clicks go out first
         record = await self.store.peek(flight_id)
         if record is None or record.deck_message_id is None:
             return

@@ -20,6 +20,7 @@ from typing import Any
 
 import discord
 
+from bot.exts.mission._respond import FOREGROUND
 from bot.exts.mission._station import Selection
 
 log = logging.getLogger(__name__)
@@ -85,6 +86,7 @@ class LiveHands:
             wait = hand.last_edit + self.interval - self.clock()
             if wait > 0:
                 await asyncio.sleep(wait)
+            await FOREGROUND.quiet()  # the answers to clicks go out first
             hand = self._hands.get(key)
             if hand is None:
                 return
