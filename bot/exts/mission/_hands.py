@@ -92,6 +92,8 @@ class LiveHands:
                 return
             hand.dirty = False
             drawn = await self.render(flight_id, user_id, hand.selection)
+            if self._hands.get(key) is not hand:
+                continue  # the player's click drew the station meanwhile, with their new selection
             if drawn is None:
                 self._hands.pop(key, None)
                 return
