@@ -27,7 +27,9 @@ Rule interpretations (where the rulebook leaves a gap) are marked "Interpretatio
 
 from __future__ import annotations
 
+import json
 import random
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal, TypeAlias, get_args
 
@@ -415,6 +417,35 @@ def _schedule(timeline: Timeline, lang: str, untimed: bool = False) -> list[_Ste
         items.append((step.at_s, 1, n, step))
     items.sort(key=lambda it: (it[0], it[1], it[2]))
     return [it[3] for it in items]
+
+
+# A snapshot's timeline and config never change during a flight, but validating them and building
+# the schedule from them is most of what restoring a snapshot costs (~70%).  The bot restores a
+# flight on every click, tick and redraw, so the decoded part is kept per distinct (timeline,
+# config); every value in it is frozen, so flights share it safely.
+_STATIC_PARTS: OrderedDict[str, tuple[Timeline, FlightConfig, tuple[_Step, ...]]] = OrderedDict()
+_STATIC_PARTS_MAX = 64
+
+
+def _static_part(
+    timeline_data: dict[str, Any], config_data: dict[str, Any]
+) -> tuple[Timeline, FlightConfig, tuple[_Step, ...]]:
+    """The validated timeline and config of a snapshot and their schedule (memoised, see above)."""
+    key = json.dumps([timeline_data, config_data], sort_keys=True, separators=(",", ":"), default=repr)
+    found = _STATIC_PARTS.get(key)
+    if found is not None:
+        _STATIC_PARTS.move_to_end(key)
+        return found
+    timeline = Timeline.model_validate(timeline_data)
+    cfg = dict(config_data)
+    if cfg.get("mission") is None:
+        cfg["timeline"] = timeline
+    config = FlightConfig.model_validate(cfg)
+    part = (timeline, config, tuple(_schedule(timeline, config.lang, config.untimed)))
+    _STATIC_PARTS[key] = part
+    if len(_STATIC_PARTS) > _STATIC_PARTS_MAX:
+        _STATIC_PARTS.popitem(last=False)
+    return part
 
 
 def _deck_key(serious: bool, internal: bool) -> str:
@@ -1103,13 +1134,8 @@ class Flight:
         except SnapshotError as exc:
             raise UnrestorableSnapshot(str(exc)) from exc
         self = cls()
-        timeline = Timeline.model_validate(d["timeline"])
-        cfg = dict(d["config"])
-        if cfg.get("mission") is None:
-            cfg["timeline"] = timeline
-        self.config = FlightConfig.model_validate(cfg)
-        self.timeline = timeline
-        self._steps = _schedule(timeline, self.config.lang, self.config.untimed)
+        self.timeline, self.config, steps = _static_part(d["timeline"], d["config"])
+        self._steps = list(steps)
         self.tracks = dict(d["tracks"])
         self.action_deck = list(d["action_deck"])
         self.threat_decks = {k: list(v) for k, v in d["threat_decks"].items()}

@@ -31,7 +31,7 @@ from bot.exts.mission._deck import deck_message, threat_line
 from bot.exts.mission._hands import LiveHands
 from bot.exts.mission._pause import Pauses, pause_line
 from bot.exts.mission._posting import ChannelPosts
-from bot.exts.mission._respond import Reply
+from bot.exts.mission._respond import FOREGROUND, Reply
 from bot.exts.mission._result import (
     generator_record,
     lesson_hindsight,
@@ -365,6 +365,7 @@ class FlightService:
         return deck_message(record, flight.deck() if flight is not None else None)
 
     async def refresh_deck(self, flight_id: str) -> None:
+        await FOREGROUND.quiet()  # the answers to clicks go out first
         record = await self.store.peek(flight_id)
         if record is None or record.deck_message_id is None:
             return
@@ -430,7 +431,10 @@ class FlightService:
 
         async with Reply(interaction, update=not opening) as reply:
             try:
-                record = await self.store.update(cid.flight, play)
+                if cid.action in STATION_ACTIONS:  # a command: always a unit of work
+                    record = await self.store.update(cid.flight, play)
+                else:  # opening the station, choosing a card: a write only when the clock moved
+                    record = await self.store.read_or_update(cid.flight, play)
             except StaleWrite:  # the flight kept changing under every attempt: ask for another click
                 await reply.reject(t(self.bot.settings.default_language, "error.busy"))
                 return

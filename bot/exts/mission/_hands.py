@@ -20,6 +20,7 @@ from typing import Any
 
 import discord
 
+from bot.exts.mission._respond import FOREGROUND
 from bot.exts.mission._station import Selection
 
 log = logging.getLogger(__name__)
@@ -85,11 +86,14 @@ class LiveHands:
             wait = hand.last_edit + self.interval - self.clock()
             if wait > 0:
                 await asyncio.sleep(wait)
+            await FOREGROUND.quiet()  # the answers to clicks go out first
             hand = self._hands.get(key)
             if hand is None:
                 return
             hand.dirty = False
             drawn = await self.render(flight_id, user_id, hand.selection)
+            if self._hands.get(key) is not hand:
+                continue  # the player's click drew the station meanwhile, with their new selection
             if drawn is None:
                 self._hands.pop(key, None)
                 return

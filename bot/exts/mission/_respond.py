@@ -19,6 +19,46 @@ import discord
 log = logging.getLogger(__name__)
 
 DEFER_AFTER = 2.0
+# Longest a background redraw waits for the interactions being answered to go out.
+BACKGROUND_WAIT_S = 1.0
+
+
+class Foreground:
+    """The interactions being answered right now in this process.
+
+    An answer and the work it sets off (the other players' stations redrawn, the flight deck
+    edited) share one event loop and one database connection; a player waits for the answer and
+    not for the rest, so the rest waits for a moment when no answer is being worked on (at most
+    `BACKGROUND_WAIT_S`, so a stream of clicks never starves it)."""
+
+    def __init__(self) -> None:
+        self.busy = 0
+        self._quiet: asyncio.Event | None = None
+
+    def _event(self) -> asyncio.Event:
+        if self._quiet is None:
+            self._quiet = asyncio.Event()
+            self._quiet.set()
+        return self._quiet
+
+    def enter(self) -> None:
+        self.busy += 1
+        self._event().clear()
+
+    def leave(self) -> None:
+        self.busy = max(0, self.busy - 1)
+        if self.busy == 0:
+            self._event().set()
+
+    async def quiet(self, max_wait: float = BACKGROUND_WAIT_S) -> None:
+        """Return when no interaction is being answered, or after `max_wait` seconds."""
+        if self.busy == 0:
+            return
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._event().wait(), max_wait)
+
+
+FOREGROUND = Foreground()
 
 
 class Reply:
@@ -33,11 +73,15 @@ class Reply:
         self._lock = asyncio.Lock()
 
     async def __aenter__(self) -> Reply:
+        FOREGROUND.enter()
         self._watchdog = asyncio.create_task(self._defer_later())
         return self
 
     async def __aexit__(self, *exc: object) -> None:
-        await self._stop_watchdog()
+        try:
+            await self._stop_watchdog()
+        finally:
+            FOREGROUND.leave()
 
     async def _defer_later(self) -> None:
         await asyncio.sleep(DEFER_AFTER)

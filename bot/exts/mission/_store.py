@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from bot.storage import FlightRecord, LogbookEntry, StaleWrite
-from bot.storage.base import FlightChange
+from bot.storage.base import FlightChange, fingerprint
 from engine.flight.machine import FlightEvent
 
 if TYPE_CHECKING:
@@ -64,6 +64,20 @@ class FlightStore:
         Raises StaleWrite only when the flight kept changing under every attempt."""
         async with self.bot.locks.get(flight_id):
             return await self.bot.storage.update_flight(flight_id, change)
+
+    async def read_or_update(self, flight_id: str, change: FlightChange) -> FlightRecord | None:
+        """`update` for a click that usually only reads (opening a station, choosing a card): the
+        change runs first on the record as stored now, read without the write lock; when it wants
+        to write nothing, that record is the answer, else the change runs again as a unit of work.
+        Either way the answer reflects a committed state, and a write only ever happens in `update`;
+        the reads stop queueing behind every other flight's writes for the database's one writer."""
+        record = await self.peek(flight_id)
+        if record is None:
+            return None
+        before = fingerprint(record)
+        if change(record) is None and fingerprint(record) == before:
+            return record
+        return await self.update(flight_id, change)
 
     async def finish(
         self, flight_id: str, conclude: Callable[[FlightRecord], Awaitable[Ending | None]]
