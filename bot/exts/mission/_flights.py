@@ -81,6 +81,8 @@ class FlightService:
         self.hands = LiveHands(self._render_hand)
         self._timers: dict[str, asyncio.Task[None]] = {}
         self._background: set[asyncio.Task[Any]] = set()
+        self._deck_busy: set[str] = set()
+        self._deck_dirty: set[str] = set()
         bot.cluster.watch(on_lost=self.lost_lease, on_sweep=self.claim_orphans)
 
     @property
@@ -310,6 +312,24 @@ class FlightService:
         return deck_message(record, flight.deck() if flight is not None else None)
 
     async def refresh_deck(self, flight_id: str) -> None:
+        """Redraw the flight deck from the stored flight.  The last edit wins: one edit per flight
+        at a time, and a redraw asked for meanwhile runs once more after it, reading the flight
+        then (two edits in flight could land in either order and leave "My station" under
+        "Operation ended")."""
+        if flight_id in self._deck_busy:
+            self._deck_dirty.add(flight_id)
+            return
+        self._deck_busy.add(flight_id)
+        try:
+            while True:
+                self._deck_dirty.discard(flight_id)
+                await self._edit_deck(flight_id)
+                if flight_id not in self._deck_dirty:
+                    return
+        finally:
+            self._deck_busy.discard(flight_id)
+
+    async def _edit_deck(self, flight_id: str) -> None:
         record = await self.store.peek(flight_id)
         if record is None or record.deck_message_id is None:
             return
