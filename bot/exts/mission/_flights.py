@@ -27,7 +27,7 @@ from bot.exts.mission import _ids
 from bot.exts.mission._comms import Comms
 from bot.exts.mission._deck import deck_message, threat_line
 from bot.exts.mission._hands import LiveHands
-from bot.exts.mission._posting import ChannelPosts
+from bot.exts.mission._posting import MISSED_AFTER_S, ChannelPosts
 from bot.exts.mission._respond import Reply
 from bot.exts.mission._result import generator_record, logbook_entry, overview_picture, resolve_flight, result_payload
 from bot.exts.mission._station import Selection, command_for, station_message
@@ -68,6 +68,8 @@ class Step:
     unrestorable: bool = False  # the change ended the flight: its state cannot be restored
     name: str = ""  # the clicking crew member's seat
     sel: Selection = field(default_factory=Selection)
+    said: list[list[str]] | None = None  # the posts staged in the outbox (`FlightService.stage`)
+    row: int | None = None  # their outbox row
 
 
 class FlightService:
@@ -225,7 +227,7 @@ class FlightService:
             return None  # another process runs this flight (its shard, or the lease, is theirs)
         step = Step()
 
-        def advance(record: FlightRecord) -> dict[str, Any] | None:
+        async def advance(record: FlightRecord) -> dict[str, Any] | None:
             nonlocal step
             step = Step()  # a retry starts from scratch
             if record.status != "flying" or record.state is None:
@@ -241,6 +243,7 @@ class FlightService:
             record.state = flight.to_dict()
             entry = journal(None, "clock", step.events)
             entry["payload"] |= {"process": self.bot.cluster.process, "at_s": flight.now_s}
+            await self.stage(record, flight, step)
             return entry
 
         record = await self.store.update(flight_id, advance)
@@ -249,7 +252,7 @@ class FlightService:
         flight, events = step.flight, step.events
         if record is None or flight is None:
             return None
-        await self.publish(record, flight, events)
+        await self.publish(record, flight, events, step)
         if flight.complete:  # the round is over and its last line is out: resolve
             await self.finish(flight_id)
             return None
@@ -260,14 +263,62 @@ class FlightService:
         return min(MAX_SLEEP_S, max(0.0, wait))
 
     # -- publishing ---------------------------------------------------------------------------------
-    async def publish(self, record: FlightRecord, flight: Flight, events: list[FlightEvent]) -> None:
-        """Text mirror and alerts, mutes, station redraws; the deck redraw in the background."""
+    def compose(self, record: FlightRecord, flight: Flight, events: list[FlightEvent]) -> list[list[str]]:
+        """What the channel is to be told of these events, as outbox items: ["line", text],
+        ["alert", text] or ["phase", ""] (the next line starts a new message).  Pure, so it runs
+        inside the change's unit of work and the items commit with it (`stage`); the
+        communication alerts come from `Comms` when it mutes.  An intercom line whose moment
+        passed while no process ran the flight is marked as missed."""
+        lang, deck = record.language, flight.deck()
+        now_s = self.flight_time(record)
+        items: list[list[str]] = []
+        for ev in events:
+            if ev.private_to is not None:
+                continue
+            alert: str | None = None
+            if ev.kind == "intercom" and ev.cue is not None and ev.cue.text:
+                line = f"{t(lang, 'intercom.prefix')} {ev.cue.text}"
+                if (now_s - ev.at_s) / record.time_scale > MISSED_AFTER_S:
+                    line = f"{t(lang, 'cluster.missed')} {line}"
+                items.append(["line", line])
+            elif ev.kind == "threat_drawn":
+                threat = next((th for th in deck.threats if th.id == ev.data.get("id")), None)
+                alert = threat_line(lang, threat) if threat is not None else None
+            elif ev.kind == "transfer_opened":
+                alert = t(lang, "deck.transfer")
+            elif ev.kind == "end_agreed":
+                alert = t(
+                    lang, "flight.end_agreed", player=ev.data.get("player"), n=len(deck.agreed_end), of=len(deck.humans)
+                )
+            elif ev.kind == "round_ended" and ev.data.get("early"):
+                alert = t(lang, "flight.ended_early")
+            elif ev.kind == "phase_ended" and ev.data.get("phase", 0) < deck.phases:
+                items.append(["phase", ""])
+            if alert:
+                items.append(["alert", alert])
+        return items
+
+    async def stage(self, record: FlightRecord, flight: Flight, step: Step) -> None:
+        """Inside the change's unit of work: the posts its events make due, into the outbox, so
+        they commit with the change and a process taking over sends what this one did not."""
+        step.said = self.compose(record, flight, step.events)
+        if any(kind != "phase" for kind, _text in step.said):
+            payload = {"op": "said", "channel_id": record.channel_id, "items": step.said, "at": self.bot.clock()}
+            step.row = await self.bot.storage.stage_post(record.id, payload)
+
+    async def publish(
+        self, record: FlightRecord, flight: Flight, events: list[FlightEvent], step: Step | None = None
+    ) -> None:
+        """Text mirror and alerts (staged in the change's unit of work when `step` has them),
+        mutes, station redraws; the deck redraw in the background."""
         if not events:
             return
         lang, fid, channel_id = record.language, record.id, record.channel_id
-        deck = flight.deck()
+        said = step.said if step is not None and step.said is not None else self.compose(record, flight, events)
+        self.posts.say_items(fid, channel_id, said, step.row if step is not None else None)
         user_of = {m.name: m.user_id for m in record.crew}
         redraw: set[int] = set()
+        deck = flight.deck()
         for ev in events:
             if ev.kind in REDRAW_ALL:
                 redraw |= set(user_of.values())
@@ -276,25 +327,10 @@ class FlightService:
             if ev.private_to is not None:
                 continue
             alert: str | None = None
-            if ev.kind == "intercom" and ev.cue is not None and ev.cue.text:
-                self.posts.say(fid, channel_id, lines=[f"{t(lang, 'intercom.prefix')} {ev.cue.text}"])
-            elif ev.kind == "threat_drawn":
-                threat = next((th for th in deck.threats if th.id == ev.data.get("id")), None)
-                alert = threat_line(lang, threat) if threat is not None else None
-            elif ev.kind == "transfer_opened":
-                alert = t(lang, "deck.transfer")
-            elif ev.kind == "comm_down":
+            if ev.kind == "comm_down":
                 alert = await self.comms.down(record, round(ev.data.get("until_s", ev.at_s) - ev.at_s))
             elif ev.kind == "comm_restored":
                 alert = await self.comms.restored(record)
-            elif ev.kind == "end_agreed":
-                alert = t(
-                    lang, "flight.end_agreed", player=ev.data.get("player"), n=len(deck.agreed_end), of=len(deck.humans)
-                )
-            elif ev.kind == "round_ended" and ev.data.get("early"):
-                alert = t(lang, "flight.ended_early")
-            elif ev.kind == "phase_ended" and ev.data.get("phase", 0) < deck.phases:
-                self.posts.new_phase(fid, channel_id)
             if alert:
                 self.posts.say(fid, channel_id, alerts=[alert])
         if redraw:
@@ -351,7 +387,7 @@ class FlightService:
         opening = cid.action == "station"
         step = Step()
 
-        def play(record: FlightRecord) -> dict[str, Any] | None:
+        async def play(record: FlightRecord) -> dict[str, Any] | None:
             """The click as a pure change: checks, advance to now, the command; nothing is saved
             when it is refused (a rejection leaves the flight as it was, clock included)."""
             nonlocal step
@@ -387,6 +423,7 @@ class FlightService:
                 return None  # opening the station at a quiet moment: nothing to write
             record.state = flight.to_dict()
             dumped = command.model_dump(mode="json") if command is not None else None
+            await self.stage(record, flight, step)
             return journal(user_id, cid.action, events, dumped)
 
         async with Reply(interaction, update=not opening) as reply:
@@ -405,7 +442,7 @@ class FlightService:
             embed, view = station_message(record.language, record.id, user_id, flight.station(step.name), step.sel)
             await reply.send(embed=embed, view=view)
             self.hands.remember(record.id, user_id, interaction, step.sel)
-        await self.publish(record, flight, step.events)
+        await self.publish(record, flight, step.events, step)
         if flight.complete:
             await self.finish(record.id)
 
