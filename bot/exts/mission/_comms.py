@@ -42,10 +42,9 @@ class Comms:
         self._queues = Outboxes(self._new_queue)
         #: (guild id, user id) -> the flight that muted them and could not unmute them (not in voice)
         self.owed: dict[tuple[int, int], str] = {}
-        #: (guild id, user id) -> the mute state last asked for, and the one Discord last confirmed:
-        #: a job finding them equal has nothing to send, so a mute or unmute queued twice (the end of
-        #: a failure and the end of the flight while the first is throttled) goes out once.
-        self._wanted: dict[tuple[int, int], bool] = {}
+        #: (guild id, user id) -> the mute state Discord last confirmed: a job asking for that
+        #: state again has nothing to send, so an unmute queued twice (the end of a failure and the
+        #: end of the flight while the first is throttled by a 429) goes out once.
         self._confirmed: dict[tuple[int, int], bool] = {}
 
     def queue(self, flight_id: str) -> Outbox:
@@ -106,13 +105,11 @@ class Comms:
 
     def _mute_job(self, flight_id: str, guild_id: int, user_id: int, mute: bool, member: Any = None) -> Job:
         key = (guild_id, user_id)
-        self._wanted[key] = mute
 
         async def job() -> None:
-            wanted = self._wanted.get(key, mute)
-            if self._confirmed.get(key) == wanted:
+            if self._confirmed.get(key) == mute:
                 return  # already so on Discord (an earlier job sent it)
-            await self._send_mute(flight_id, guild_id, user_id, wanted, member)
+            await self._send_mute(flight_id, guild_id, user_id, mute, member)
 
         return job
 
