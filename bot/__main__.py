@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import logging
 import sys
 from typing import Any
@@ -47,7 +48,7 @@ async def _run(settings: Settings) -> int:
         return EXIT_DATABASE
     claims = None
     if getattr(storage, "shared", False):
-        from bot.claims import ClaimRefused, ShardClaims, shards_line
+        from bot.claims import ClaimRefused, ShardClaims, cluster_lines, shards_line
 
         claims = ShardClaims.from_settings(storage, settings)  # type: ignore[arg-type]
         try:
@@ -62,7 +63,10 @@ async def _run(settings: Settings) -> int:
             await claims.close()
             await storage.close()
             return EXIT_DATABASE
-        logging.getLogger("bot.claims").info(shards_line(claims))
+        claims_log = logging.getLogger("bot.claims")
+        claims_log.info(shards_line(claims))
+        with contextlib.suppress(Exception):  # only a report: never stops the start
+            claims_log.info(" | ".join(await cluster_lines(claims)))
         if settings.shard_count is not None:  # a standby runs what it took, not all it may take
             settings = settings.model_copy(update={"shard_ids": shards})
     bot = make_bot(settings=settings, storage=storage, claims=claims)

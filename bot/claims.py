@@ -259,7 +259,9 @@ class ShardClaims:
             if now - self._renewed_at < self.ttl - self.heartbeat / 2:
                 log.warning("shard claims not renewed (%s); trying again", exc)
                 return []
-            log.error("shard claims not renewed for %.1f s (%s): they may be another's now", now - self._renewed_at, exc)
+            log.error(
+                "shard claims not renewed for %.1f s (%s): they may be another's now", now - self._renewed_at, exc
+            )
             return self.shards
         self._renewed_at = now
         return sorted(set(self.tokens) - kept)
@@ -306,6 +308,28 @@ class ShardClaims:
         await self.release()
 
 
+async def cluster_lines(claims: ShardClaims) -> list[str]:
+    """Who holds which shards, who stands by, the last takeover: for /about and the log."""
+    now = claims.clock()
+    held: dict[str, list[int]] = {}
+    for claim in await rows.claims(claims.storage):
+        if claim.live(now):
+            held.setdefault(claim.holder, []).append(claim.shard_id)
+    standbys = [m.process for m in await rows.members(claims.storage, since=now - claims.ttl) if m.role == "standby"]
+    last = await rows.last_takeover(claims.storage)
+    holders = "; ".join(f"{holder} {compact(shards)}" for holder, shards in sorted(held.items()))
+    lines = [f"Shard claims: {holders or 'none'}", f"Standing by: {', '.join(standbys) or 'none'}"]
+    if last is None:
+        lines.append("Last takeover: none")
+    else:
+        why = "its process was gone" if last.reason == "predecessor" else "its claim lapsed"
+        lines.append(
+            f"Last takeover: {last.taker} took shards {last.shards} from {last.previous} ({why}),"
+            f" {max(0.0, now - last.at):.0f} s ago"
+        )
+    return lines
+
+
 def shards_line(claims: ShardClaims) -> str:
     """The log line of what this process runs after claiming."""
     return (
@@ -320,6 +344,7 @@ __all__ = [
     "EXIT_CLAIM_LOST",
     "ClaimRefused",
     "ShardClaims",
+    "cluster_lines",
     "pid_alive",
     "shards_line",
 ]

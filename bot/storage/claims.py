@@ -67,9 +67,7 @@ def channel(storage: PostgresStorage, name: str) -> str:
 
 
 def _claim(row: Any) -> Claim:
-    return Claim(
-        int(row[0]), int(row[1]), str(row[2]), str(row[3]), int(row[4]), float(row[5]), float(row[6])
-    )
+    return Claim(int(row[0]), int(row[1]), str(row[2]), str(row[3]), int(row[4]), float(row[5]), float(row[6]))
 
 
 _CLAIM_COLUMNS = "shard_id, shard_count, holder, identity, token, expires_at, claimed_at"
@@ -125,9 +123,7 @@ async def take(
     return won
 
 
-async def renew(
-    storage: PostgresStorage, tokens: dict[int, int], holder: str, *, now: float, ttl: float
-) -> set[int]:
+async def renew(storage: PostgresStorage, tokens: dict[int, int], holder: str, *, now: float, ttl: float) -> set[int]:
     """Extend the claims this process holds with these tokens; the shards still ours."""
     if not tokens:
         return set()
@@ -208,7 +204,9 @@ async def record_takeover(
 
 
 async def last_takeover(storage: PostgresStorage) -> Takeover | None:
-    row = await storage.pool.fetchrow("SELECT at, taker, previous, shards, reason FROM takeovers ORDER BY id DESC LIMIT 1")
+    row = await storage.pool.fetchrow(
+        "SELECT at, taker, previous, shards, reason FROM takeovers ORDER BY id DESC LIMIT 1"
+    )
     return Takeover(float(row[0]), str(row[1]), str(row[2]), str(row[3]), str(row[4])) if row else None
 
 

@@ -174,7 +174,7 @@ def turn_one_has_everyone(fd: Any, flight: Flight, result: Any) -> bool:
 
 async def test_a_standby_takes_over_a_killed_process_within_seconds(tmp_path: Path, database: str) -> None:
     async with fake_discord(WORLD) as fd:
-        b = fd.start_bot("bot --shards 2-3", env=env(tmp_path / "b", database), cwd=str(REPO))
+        fd.start_bot("bot --shards 2-3", env=env(tmp_path / "b", database), cwd=str(REPO))
         await fd.wait_ready(timeout=WAIT, guilds=["G2", "G3"])
         a = start(fd, tmp_path / "a", database, "--shards 0-1")
         await fd.wait_ready(timeout=WAIT, commands=["mission"])
@@ -219,16 +219,24 @@ async def test_a_standby_takes_over_a_killed_process_within_seconds(tmp_path: Pa
             1 for f in flights[:2] for m in public(fd, f.channel, f.guild) for x in m.content.split("\n") if MISSED in x
         )
         result_posts = [
-            sum(1 for m in public(fd, f.channel, f.guild) if any(c.startswith(f"sr:{f.flight_id}:") for c in m.custom_ids))
+            sum(
+                1
+                for m in public(fd, f.channel, f.guild)
+                if any(c.startswith(f"sr:{f.flight_id}:") for c in m.custom_ids)
+            )
             for f in flights
         ]
-        placed = [await fd.wait_for(lambda f=f, r=r: turn_one_has_everyone(fd, f, r), WAIT, "the log") for f, r in zip(flights, results, strict=True)]
+        placed = [
+            await fd.wait_for(lambda f=f, r=r: turn_one_has_everyone(fd, f, r), WAIT, "the log")
+            for f, r in zip(flights, results, strict=True)
+        ]
         takeover = [line for line in standby.lines if "takes over shards" in line]
         print(
             f"\nissue 25 takeover (claim TTL {CLAIM_TTL_S:g} s, heartbeat 1 s, TIME_SCALE {TIME_SCALE:g}):"
             f"\n  shards 0-1 back {back_at - killed_at:.1f} s after kill -9"
             f"\n  clicks answered again {answered_at - killed_at:.1f} s after the kill"
-            f"\n  clocks running again {max(clocks):+.1f} s from the shard being back ({', '.join(f'{c:+.1f}' for c in clocks)})"
+            f"\n  clocks running again {max(clocks):+.1f} s from the shard being back"
+            f" ({', '.join(f'{c:+.1f}' for c in clocks)})"
             f"\n  intercom lines: {sum(len(x) for x in lines[:2])} in the killed process's flights, lost {lost},"
             f" posted twice {twice}, marked missed {missed}"
             f"\n  result posts per flight {result_posts}; acknowledged placements kept: {all(placed)}"

@@ -147,9 +147,7 @@ class Comms:
         if not mute:
             self.owed.pop((guild_id, user_id), None)
         # success: muted ids are re-added (an unmute queued earlier may have removed them)
-        await self.store.update_muted(
-            flight_id, add={user_id} if mute else None, remove=None if mute else {user_id}
-        )
+        await self.store.update_muted(flight_id, add={user_id} if mute else None, remove=None if mute else {user_id})
 
     def _owe(self, guild_id: int, user_id: int, flight_id: str) -> None:
         log.info("flight %s: %s is not in voice; unmuted when they join again", flight_id, user_id)

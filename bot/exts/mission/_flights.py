@@ -313,7 +313,7 @@ class FlightService:
         mutes, station redraws; the deck redraw in the background."""
         if not events:
             return
-        lang, fid, channel_id = record.language, record.id, record.channel_id
+        fid, channel_id = record.id, record.channel_id
         said = step.said if step is not None and step.said is not None else self.compose(record, flight, events)
         self.posts.say_items(fid, channel_id, said, step.row if step is not None else None)
         user_of = {m.name: m.user_id for m in record.crew}

@@ -182,11 +182,11 @@ class ChannelPosts:
         """The items a change staged in outbox row `row` (`FlightService.compose`), in order; the
         row is deleted once every one of them is on Discord."""
         mirror = self.mirror(flight_id, channel_id)
-        for kind, text in items:
+        for kind, said in items:
             if kind == "line":
-                mirror.line(text, row)
+                mirror.line(said, row)
             elif kind == "alert":
-                mirror.alert(text, row)
+                mirror.alert(said, row)
             elif kind == "phase":
                 mirror.new_phase()
         if mirror.pending:
@@ -235,10 +235,10 @@ class ChannelPosts:
             return
         while mirror.pending:
             await self._send_alerts(channel, mirror)
-            await self._delete_done(mirror)
             for post in [p for p in mirror.posts if p.pending and not p.attention]:
                 await self._send_intercom(channel, mirror, post)
-                await self._delete_done(mirror)
+            if mirror.done_rows:  # off the sending path: lines arriving meanwhile still merge
+                self._background(self._delete_done(mirror))
         mirror.forget_sent()
 
     async def _send_alerts(self, channel: Any, mirror: Mirror) -> None:
@@ -280,11 +280,11 @@ class ChannelPosts:
             self.outbox(flight_id).put(post, spec=post.spec, row_id=row_id)
         elif op == "said":  # staged by a change, restored after a crash or a takeover
             mirror = Mirror(int(payload["channel_id"]))
-            for kind, text in payload.get("items", []):
+            for kind, said in payload.get("items", []):
                 if kind == "line":
-                    mirror.line(text)
+                    mirror.line(said)
                 elif kind == "alert":
-                    mirror.alert(text)
+                    mirror.alert(said)
                 else:
                     mirror.new_phase()
             self._flush_later(flight_id, mirror, row_id=row_id)
@@ -361,6 +361,8 @@ class ChannelPosts:
 
     async def join(self) -> None:
         await self._outboxes.join()
+        while self._tasks:  # the outbox rows of what was sent are deleted too
+            await asyncio.gather(*self._tasks, return_exceptions=True)
 
     async def retire(self, flight_id: str) -> None:
         """After the flight: let its queue empty, then drop it."""
@@ -406,12 +408,12 @@ class ChannelPosts:
         late = self.bot.clock() - at > MISSED_AFTER_S
         missed = t(lang, "cluster.missed")
         items = []
-        for kind, text in payload.get("items", []):
-            if kind != "phase" and text in seen:
+        for kind, said in payload.get("items", []):
+            if kind != "phase" and said in seen:
                 continue
-            if kind == "line" and late and not text.startswith(missed):
-                text = f"{missed} {text}"
-            items.append([kind, text])
+            if kind == "line" and late and not said.startswith(missed):
+                said = f"{missed} {said}"
+            items.append([kind, said])
         if not any(kind != "phase" for kind, _text in items):
             return None
         return {**payload, "items": items}
