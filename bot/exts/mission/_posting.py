@@ -315,7 +315,8 @@ class ChannelPosts:
                 mirror.job = None
                 if mirror.pending:  # given up after repeated server errors
                     mirror.drop_pending()
-                await self._delete_done(mirror)
+                if mirror.done_rows:
+                    self._background(self._delete_done(mirror))
         if entry.row_id is not None:
             await self.store.delete_post(entry.row_id)
 
@@ -371,6 +372,8 @@ class ChannelPosts:
 
     def cancel(self) -> None:
         self._outboxes.cancel()
+        for task in self._tasks:
+            task.cancel()
 
     async def restore(self) -> None:
         """After a restart: queue the posts a shutdown stored, before anything new."""
@@ -394,7 +397,7 @@ class ChannelPosts:
         channel sent or edited since the row was written, None when all are there.  Intercom
         lines posted now, past their moment, are marked as missed."""
         at = float(payload.get("at", 0.0))
-        seen: set[str] = set()
+        seen: list[str] = []  # "\n"-framed contents of the bot's recent messages
         channel = await self.channel(int(payload["channel_id"]))
         me = getattr(self.bot.user, "id", None)
         if channel is not None and hasattr(channel, "history"):
@@ -402,15 +405,15 @@ class ChannelPosts:
                 async for message in channel.history(limit=25):
                     stamp = message.edited_at or message.created_at
                     if message.author.id == me and stamp is not None and stamp.timestamp() >= at - 1.0:
-                        seen.update(message.content.split("\n"))
+                        seen.append(f"\n{message.content}\n")
             except discord.HTTPException as exc:
                 log.info("cannot read channel %s to look for sent posts (%s)", payload["channel_id"], exc)
         late = self.bot.clock() - at > MISSED_AFTER_S
         missed = t(lang, "cluster.missed")
         items = []
         for kind, said in payload.get("items", []):
-            if kind != "phase" and said in seen:
-                continue
+            if kind != "phase" and any(f"\n{said}\n" in content for content in seen):
+                continue  # a whole line (or an alert's lines) of a message: it went out
             if kind == "line" and late and not said.startswith(missed):
                 said = f"{missed} {said}"
             items.append([kind, said])
