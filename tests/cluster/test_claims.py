@@ -144,3 +144,31 @@ def test_claim_settings_are_checked() -> None:
         Settings(_env_file=None, standby=True)
     ok = Settings(_env_file=None, claim_ttl_s=4, claim_heartbeat_s=1, database_url="postgresql://x/y", standby=True)
     assert (ok.claim_ttl_s, ok.claim_heartbeat_s, ok.flight_lease_ttl_s) == (4, 1, 30)
+
+
+async def test_about_shows_the_holders_the_standbys_and_the_last_takeover(pg_storages: Any) -> None:
+    from bot.claims import cluster_lines
+
+    clock = Clock()
+    active = make(await pg_storages(), clock, "host-a:100", "0-1")
+    await active.claim()
+    standby = make(await pg_storages(), clock, "host-s:300", "0-3", standby=True, explicit=False)
+    waiting = asyncio.create_task(standby.wait())
+    await asyncio.sleep(0.3)
+    assert await cluster_lines(active) == [
+        "Shard claims: host-a:100 0-1",
+        "Standing by: host-s:300",
+        "Last takeover: none",
+    ]
+    clock.now += 10  # host-a dies
+    assert await asyncio.wait_for(waiting, 5) == [0, 1]
+    lines = await cluster_lines(standby)
+    assert lines[0] == "Shard claims: host-s:300 0-1" and lines[1] == "Standing by: none"
+    assert lines[2] == "Last takeover: host-s:300 took shards 0-1 from host-a:100 (its claim lapsed), 0 s ago"
+
+
+def test_standby_is_a_flag_of_the_command_line() -> None:
+    from bot.__main__ import parse_args
+
+    assert parse_args(["--standby", "--shard-count", "4"]) == {"standby": True, "shard_count": 4}
+    assert "standby" not in parse_args([])
