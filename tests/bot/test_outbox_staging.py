@@ -103,3 +103,28 @@ async def test_a_line_sent_before_the_crash_is_not_sent_again(tmp_path: Path, cl
     assert [s.content or "" for s in world.channel.sent[before:]] == sent_then  # nothing twice
     assert await bot2.storage.pending_posts() == []
     await stop_bot(bot2)
+
+
+async def test_the_result_survives_a_crash_after_the_flight_is_finished(
+    tmp_path: Path, clock: Any, bot_backend: str
+) -> None:
+    db = tmp_path / "sa.sqlite3"
+    bot1 = await new_bot(db, clock)
+    world = World(bot1)
+    fid, _ann, _bob = await start_flight(bot1, world)
+    service = bot1.get_cog("Mission").flights
+    await service.drain()
+    block(world.channel)
+    clock.advance(2000)
+    assert await service.tick(fid) is None  # finished and logged; the result is not out
+    assert "result" in [p["op"] for _id, f, p in await bot1.storage.pending_posts() if f == fid]
+    await crash(bot1)
+
+    unblock(world.channel)
+    before = len(world.channel.sent)
+    bot2 = await new_bot(db, clock, world=world)
+    await bot2.get_cog("Mission").flights.drain()
+    results = [s for s in world.channel.sent[before:] if s.embed is not None and "result" in (s.embed.title or "")]
+    assert len(results) == 1
+    assert await bot2.storage.pending_posts() == []
+    await stop_bot(bot2)

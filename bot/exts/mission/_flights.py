@@ -506,11 +506,21 @@ class FlightService:
         data, result = outcome["data"], outcome["result"]
         await self.comms.unmute(record)
         await self.voice.finish(record)  # the last lines still play while the result goes out
+        # into the outbox before the picture is drawn: a crash from here on costs the picture at
+        # most, never the result (the process taking over sends the stored row)
+        row = await self._stage_result(record, result_payload(record, data, None, result))
         picture = await overview_picture(outcome["replay"], record.language)  # None (logged) if drawing fails
         # queued behind the flight's last intercom lines, so the result never overtakes them
-        self.posts.post_result(record.id, result_payload(record, data, picture, result))
+        self.posts.post_result(record.id, result_payload(record, data, picture, result), row_id=row)
         self._wind_down(record.id)
         self._resolved(record, result)
+
+    async def _stage_result(self, record: FlightRecord, payload: dict[str, Any]) -> int | None:
+        try:
+            return await self.bot.storage.stage_post(record.id, payload)
+        except Exception as exc:  # the post still goes out from memory
+            log.warning("flight %s: the result could not be stored in the outbox (%s)", record.id, exc)
+            return None
 
     def _resolved(self, record: FlightRecord, result: Any) -> None:
         """`flight_resolved(record, result)` to the cogs listening (campaign: next vote or score;

@@ -268,9 +268,10 @@ class ChannelPosts:
         mirror.last_edit = time.monotonic()
         mirror.shown(post, count)
 
-    def post_result(self, flight_id: str, payload: dict[str, Any]) -> None:
-        """Queue the result behind what the flight still has to say (its last lines come first)."""
-        self._queue(flight_id, payload)
+    def post_result(self, flight_id: str, payload: dict[str, Any], row_id: int | None = None) -> None:
+        """Queue the result behind what the flight still has to say (its last lines come first);
+        `row_id`: its outbox row, deleted once it is out."""
+        self._queue(flight_id, payload, row_id=row_id)
 
     def _queue(self, flight_id: str, payload: dict[str, Any], row_id: int | None = None) -> None:
         """Queue one storable job (`payload` is what a shutdown writes to the outbox table)."""
