@@ -197,7 +197,10 @@ async def test_a_standby_takes_over_a_killed_process_within_seconds(tmp_path: Pa
             await fd.stop_bot(a)
 
             # back: the standby claims A's shards once their claim lapses and connects them
-            await fd.wait_for(lambda: {0, 1} <= set(fd.gateway.shards()), WAIT, "shards 0-1 to be back")
+            try:
+                await fd.wait_for(lambda: {0, 1} <= set(fd.gateway.shards()), WAIT, "shards 0-1 to be back")
+            except Exception as exc:
+                raise AssertionError(f"{exc}\nstandby output:\n{standby.output(last=40)}") from None
             back_at = time.monotonic()
             ix = await fd.click(flights[1].deck, cid(flights[1].deck, "station"), user="bob")
             await answer(fd, ix, has("pick"))

@@ -280,15 +280,7 @@ class ChannelPosts:
             post = ResultPost(self, payload)
             self.outbox(flight_id).put(post, spec=post.spec, row_id=row_id)
         elif op == "said":  # staged by a change, restored after a crash or a takeover
-            mirror = Mirror(int(payload["channel_id"]))
-            for kind, said in payload.get("items", []):
-                if kind == "line":
-                    mirror.line(said)
-                elif kind == "alert":
-                    mirror.alert(said)
-                else:
-                    mirror.new_phase()
-            self._flush_later(flight_id, mirror, row_id=row_id)
+            self.outbox(flight_id).put(self._unconfirmed(payload), spec=lambda: payload, row_id=row_id)
         elif op == "mirror":
             posts = [
                 Post(bool(p["attention"]), list(p["lines"]), p.get("message_id"), sealed=True)
@@ -382,15 +374,31 @@ class ChannelPosts:
             record = await self.store.peek(flight_id)
             if record is not None and not self.bot.cluster.owns(record.guild_id):
                 continue  # its channel is on another process's shard: that process sends it
-            if payload.get("op") == "said":
-                lang = record.language if record is not None else "en"
-                left = await self._not_yet_sent(payload, lang)
-                if left is None:
-                    await self.store.delete_post(row_id)
-                    continue
-                payload = left
+            if payload.get("op") == "said" and record is not None:
+                payload = {**payload, "language": record.language}
             log.info("flight %s: sending a post committed but not confirmed sent", flight_id)
             self._queue(flight_id, payload, row_id=row_id)
+
+    def _unconfirmed(self, payload: dict[str, Any]) -> Job:
+        """The job of a staged row left by a crash: looked up in the channel when it runs (after
+        the gateway is ready, never in the start-up path), then what is missing is sent.  A retry
+        after a 429 looks up again, so what its first attempt sent is not sent twice."""
+
+        async def job() -> None:
+            left = await self._not_yet_sent(payload, str(payload.get("language", "en")))
+            if left is None:
+                return
+            mirror = Mirror(int(payload["channel_id"]))
+            for kind, said in left.get("items", []):
+                if kind == "line":
+                    mirror.line(said)
+                elif kind == "alert":
+                    mirror.alert(said)
+                else:
+                    mirror.new_phase()
+            await self._flush(mirror)
+
+        return job
 
     async def _not_yet_sent(self, payload: dict[str, Any], lang: str) -> dict[str, Any] | None:
         """A staged row whose sending was cut off (a crash between the send and the row's
