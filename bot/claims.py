@@ -181,10 +181,12 @@ class ShardClaims:
         won = await self._take(self.wanted, found, dead)
         if set(won) != set(self.wanted):
             await self.release()
-            held = next(c for c in await rows.claims(self.storage, self.wanted) if c.shard_id not in won)
+            held = next((c for c in await rows.claims(self.storage, self.wanted) if c.shard_id not in won), None)
+            who = f"process {held.holder} ({held.identity})" if held is not None else "another process"
+            shard = held.shard_id if held is not None else min(set(self.wanted) - set(won))
             raise ClaimRefused(
-                f"shard {held.shard_id} is run by process {held.holder} ({held.identity}); not starting a second"
-                " process for it (start with --standby to wait and take it over)"
+                f"shard {shard} is run by {who}; not starting a second process for it"
+                " (start with --standby to wait and take it over)"
             )
         await self._seen("active")
         return self.shards
@@ -220,6 +222,9 @@ class ShardClaims:
                 claimable = self._claimable(found, dead, now)
                 if claimable and await self._take(claimable, found, dead):
                     await self._seen("active")
+                    if self._listener is not None:  # only a waiting process needs to hear releases
+                        await self._listener.close()
+                        self._listener = None
                     return self.shards
                 expiries = [c.expires_at - now for c in found if c.live(now) and c.holder not in dead]
             except Exception as exc:  # the database away for a moment: try again
