@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import logging
 import sys
 from typing import Any
@@ -45,11 +46,35 @@ async def _run(settings: Settings) -> int:
     except StorageError as exc:  # the storage closed whatever it had opened
         print(f"Cannot start: {exc}", file=sys.stderr)
         return EXIT_DATABASE
-    bot = make_bot(settings=settings, storage=storage)
+    claims = None
+    if getattr(storage, "shared", False):
+        from bot.claims import ClaimRefused, ShardClaims, cluster_lines, shards_line
+
+        claims = ShardClaims.from_settings(storage, settings)  # type: ignore[arg-type]
+        try:
+            shards = await (claims.wait() if settings.standby else claims.claim())
+        except ClaimRefused as exc:
+            print(f"Cannot start: {exc}", file=sys.stderr)
+            await claims.close()
+            await storage.close()
+            return EXIT_CONFIG
+        except (StorageError, OSError) as exc:
+            print(f"Cannot start: cannot claim the shards: {exc}", file=sys.stderr)
+            await claims.close()
+            await storage.close()
+            return EXIT_DATABASE
+        claims_log = logging.getLogger("bot.claims")
+        claims_log.info(shards_line(claims))
+        with contextlib.suppress(Exception):  # only a report: never stops the start
+            claims_log.info(" | ".join(await cluster_lines(claims)))
+        if settings.shard_count is not None:  # a standby runs what it took, not all it may take
+            settings = settings.model_copy(update={"shard_ids": shards})
+    bot = make_bot(settings=settings, storage=storage, claims=claims)
     assert settings.discord_token is not None
     try:
         async with bot:
             await bot.start(settings.discord_token.get_secret_value())
+        return bot.exit_code
     except discord.LoginFailure:
         print(
             "Discord rejected DISCORD_TOKEN (login failed). Reset the token in the Developer Portal.",
@@ -63,8 +88,9 @@ async def _run(settings: Settings) -> int:
         )
         return EXIT_CONFIG
     finally:
+        if claims is not None:
+            await claims.close()
         await storage.close()
-    return 0
 
 
 def _shard_ids(text: str) -> list[int]:
@@ -95,12 +121,20 @@ def parse_args(argv: list[str] | None = None) -> dict[str, Any]:
         metavar="N",
         help="the number of shards over all processes; env SHARD_COUNT",
     )
+    parser.add_argument(
+        "--standby",
+        action="store_true",
+        default=None,
+        help="wait for shards another process holds and take them over when its claim lapses; env STANDBY",
+    )
     args = parser.parse_args(argv)
     overrides: dict[str, Any] = {}
     if args.shards is not None:
         overrides["shard_ids"] = args.shards
     if args.shard_count is not None:
         overrides["shard_count"] = args.shard_count
+    if args.standby:
+        overrides["standby"] = True
     return overrides
 
 

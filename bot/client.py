@@ -21,6 +21,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.claims import ShardClaims
 from bot.cluster import Cluster, IdentifyGate, ShardPlan, startup_line
 from bot.errors import report_interaction_error
 from bot.locks import FlightLocks
@@ -65,6 +66,7 @@ class SpaceAlertBot(commands.Bot):
         voice: Any | None = None,
         run_timers: bool = True,
         cluster: Cluster | None = None,
+        claims: ShardClaims | None = None,
         **kwargs: Any,
     ) -> None:
         kwargs.setdefault("intents", make_intents())
@@ -84,8 +86,15 @@ class SpaceAlertBot(commands.Bot):
         # Which guilds this process owns and which flight clocks it runs (bot/cluster.py); over
         # PostgreSQL every clock is guarded by a lease, over SQLite it is trivially ours.
         self.cluster = cluster or Cluster(
-            storage, ShardPlan.from_settings(settings), shared=bool(getattr(storage, "shared", False)), clock=clock
+            storage,
+            ShardPlan.from_settings(settings),
+            shared=bool(getattr(storage, "shared", False)),
+            clock=clock,
+            ttl=settings.flight_lease_ttl_s,
         )
+        # The shards this process claimed before connecting (bot/claims.py; PostgreSQL only).
+        self.claims = claims
+        self.exit_code = 0
         self._identify_gate: IdentifyGate | None = None
         # Every failing slash command gets a logged error and an apology (bot/errors.py); the
         # buttons and selects reach the same handler through their router.
@@ -119,11 +128,22 @@ class SpaceAlertBot(commands.Bot):
         for name in EXTENSIONS:
             await self.load_extension(name)
         self.cluster.start()
+        if self.claims is not None:
+            self.claims.start(self._claim_lost)
         await self.sync_commands()
+
+    async def _claim_lost(self, shards: list[int]) -> None:
+        """Another process runs our shards now: stop at once (exit 4) rather than run them twice."""
+        from bot.claims import EXIT_CLAIM_LOST
+
+        self.exit_code = EXIT_CLAIM_LOST
+        asyncio.get_running_loop().create_task(self.close())
 
     async def close(self) -> None:
         await super().close()
         await self.cluster.close()  # hand the flight leases back: a successor resumes at once
+        if self.claims is not None:
+            await self.claims.close()  # then the shards: a waiting standby wakes (NOTIFY)
 
     # -- start-up coordination between processes -------------------------------------------
     async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:

@@ -180,6 +180,8 @@ class Cluster:
         self._on_lost: LostHandler | None = None
         self._on_sweep: SweepHandler | None = None
         self._keeper: asyncio.Task[None] | None = None
+        self._wake: asyncio.Event | None = None
+        self._listener: Any = None
 
     @staticmethod
     def lease_name(flight_id: str) -> str:
@@ -249,9 +251,22 @@ class Cluster:
         if self.shared and self._keeper is None:
             self._keeper = asyncio.create_task(self._keep(), name="cluster-keeper")
 
+    def wake(self) -> None:
+        """Run the next keeper round now (another process handed flight leases back)."""
+        if self._wake is not None:
+            self._wake.set()
+
     async def _keep(self) -> None:
+        self._wake = asyncio.Event()
+        if hasattr(self.storage, "pool"):  # PostgreSQL: LISTEN for handed-back leases
+            from bot.storage.claims import LEASES, Listener
+
+            self._listener = Listener(self.storage, [LEASES], lambda _name: self.wake())  # type: ignore[arg-type]
+            await self._listener.start()
         while True:
-            await asyncio.sleep(self.ttl / 3)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), self.ttl / 3)
+            self._wake.clear()
             try:
                 await self.step()
             except Exception:  # a database hiccup: the next round tries again before expiry
@@ -264,12 +279,19 @@ class Cluster:
             keeper.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await keeper
+        listener, self._listener = self._listener, None
+        if listener is not None:
+            await listener.close()
         self._held.clear()
         if self.shared:
             with contextlib.suppress(Exception):
                 released = await self.storage.release_leases(self.process)
                 if released:
                     log.info("released %d flight lease(s) of %s", released, self.process)
+                    if hasattr(self.storage, "pool"):
+                        from bot.storage.claims import LEASES, notify
+
+                        await notify(self.storage, LEASES, self.process)  # type: ignore[arg-type]
 
 
 class IdentifyGate:

@@ -42,6 +42,17 @@ class Settings(BaseSettings):
     shard_count: int | None = None
     # Discord's session_start_limit.max_concurrency (identify buckets); unset: ask Discord.
     identify_concurrency: int | None = Field(default=None, ge=1, le=1024)
+    # Shard claims over PostgreSQL (bot/claims.py): how long a dead process's claim keeps its
+    # shards from a standby, and how often a live one renews it.
+    claim_ttl_s: float = Field(default=6.0, ge=1, le=600)
+    claim_heartbeat_s: float = Field(default=2.0, gt=0, le=200)
+    # How long a dead process's flight lease keeps its clock from another process (bot/cluster.py).
+    flight_lease_ttl_s: float = Field(default=30.0, ge=3, le=3600)
+    # host/PROCESS_NAME is this process's identity: a restart in place recognises its own dead
+    # predecessor by it.  Unset: derived from the shards ("shards-0-3", or "all").
+    process_name: str | None = Field(default=None, max_length=64)
+    # Wait for a dead process's shards instead of refusing to start (`--standby`).
+    standby: bool = False
 
     @field_validator("scenario_dirs", mode="before")
     @classmethod
@@ -86,6 +97,12 @@ class Settings(BaseSettings):
         from bot.cluster import ShardPlan
 
         plan = ShardPlan.build(self.shard_ids, self.shard_count)
+        if self.claim_heartbeat_s * 2 > self.claim_ttl_s:
+            raise ValueError(
+                "CLAIM_HEARTBEAT_S must be at most half of CLAIM_TTL_S (a claim must survive a missed heartbeat)"
+            )
+        if self.standby and not self.database_url:
+            raise ValueError("--standby (STANDBY) waits for another process's shards: set DATABASE_URL")
         if not plan.every_shard and not self.database_url:
             raise ValueError(
                 "a process running only some shards shares the other shards' flights: set DATABASE_URL"
@@ -93,7 +110,7 @@ class Settings(BaseSettings):
             )
         return self
 
-    @field_validator("discord_token", "shard_count", "identify_concurrency", mode="before")
+    @field_validator("discord_token", "shard_count", "identify_concurrency", "process_name", mode="before")
     @classmethod
     def _blank_is_missing(cls, value: object) -> object:
         """`SHARD_COUNT=` (as a template or a compose file leaves it) means unset, as it does

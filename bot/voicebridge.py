@@ -37,6 +37,9 @@ log = logging.getLogger(__name__)
 #: A flight further along than this (mission seconds) when voice starts is a resume.
 RESUME_AFTER_S = 2.0
 #: Why a flight speaks in text only while another flight of its server holds the voice connection.
+# How long a voice client may stay after the bot left voice before it counts as the library's own
+# reconnect (a Disconnect drops it within milliseconds).
+DISCONNECT_VERDICT_S = 3.0
 BUSY_REASON = "another flight in this server is using voice"
 
 TextOnlyHandler = Callable[[str, str], Awaitable[None] | None]
@@ -227,16 +230,38 @@ class IntercomBridge:
     # -- events ---------------------------------------------------------------------------------
 
     async def _voice_state_update(self, member: Any, before: Any, after: Any) -> None:
-        """The bot itself left voice without asking: a moderator's Disconnect (or a deleted channel)."""
+        """The bot itself left voice without asking: a moderator's Disconnect (or a deleted channel).
+
+        discord.py's own reconnect after a dropped voice connection leaves the channel too (and
+        the event may arrive after it is back): that is no one's Disconnect.  The two differ in
+        what the library does next: after a Disconnect it drops the guild's voice client at once,
+        while reconnecting it keeps it.  So the verdict waits (briefly) for one or the other."""
         me = getattr(self.bot, "user", None)
         if me is None or getattr(member, "id", None) != me.id:
             return
         if getattr(before, "channel", None) is None or getattr(after, "channel", None) is not None:
             return
-        guild_id = getattr(getattr(member, "guild", None), "id", None)
+        guild = getattr(member, "guild", None)
+        guild_id = getattr(guild, "id", None)
+        if not await self._disconnected_by_someone(guild):
+            log.info("voice in guild %s: the library reconnects by itself; the intercom goes on", guild_id)
+            return
         for flight in self.flights.values():
             if flight.guild_id == guild_id:
                 flight.sink.mark_member_disconnect()
+
+    @staticmethod
+    async def _disconnected_by_someone(guild: Any, *, wait_s: float | None = None) -> bool:
+        """True when the guild's voice client goes away within `wait_s` (a Disconnect: the library
+        cleans it up), False when it stays (the library's own reconnect keeps it)."""
+        if guild is None or not hasattr(guild, "voice_client"):
+            return True  # nothing to tell by: as before, a member's Disconnect
+        deadline = time.monotonic() + (DISCONNECT_VERDICT_S if wait_s is None else wait_s)
+        while guild.voice_client is not None:
+            if time.monotonic() >= deadline:
+                return False
+            await asyncio.sleep(0.05)
+        return True
 
     def _emit(self, handler: Callable[..., Awaitable[None] | None] | None, *args: Any) -> None:
         if handler is None:

@@ -185,6 +185,11 @@ class Transaction(FeatureTransaction, Protocol):
 
     async def delete_post(self, post_id: int) -> None: ...
 
+    async def stage_post(self, flight_id: str, payload: dict[str, Any]) -> int:
+        """One outbox row, in the caller's unit of work when it is in one (so the posts a change
+        makes due commit with it); its id."""
+        ...
+
 
 class Storage(FeatureStorage, Protocol):
     """The one persistence interface of the bot.
@@ -290,6 +295,11 @@ class Storage(FeatureStorage, Protocol):
 
     async def delete_post(self, post_id: int) -> None:
         """Forget a stored post once it has been sent (or given up)."""
+
+    async def stage_post(self, flight_id: str, payload: dict[str, Any]) -> int:
+        """One outbox row written in the caller's unit of work (the posts a committed change made
+        due, sent after the commit and deleted once sent); its id."""
+        ...
 
     # -- several processes over one database (bot/cluster.py) ----------------------------------------
     async def acquire_lease(self, name: str, holder: str, *, now: float, ttl: float) -> bool:
@@ -408,6 +418,11 @@ class UnitsOfWork:
     async def delete_post(self, post_id: int) -> None:
         async with self.transaction() as tx:
             await tx.delete_post(post_id)
+
+    async def stage_post(self, flight_id: str, payload: dict[str, Any]) -> int:
+        async with self.transaction() as tx:
+            post_id: int = await tx.stage_post(flight_id, payload)
+            return post_id
 
 
 def fingerprint(record: FlightRecord) -> str:

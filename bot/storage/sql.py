@@ -235,6 +235,13 @@ class SqlTransaction(PlatformWrites, CareerWrites):
     async def delete_post(self, post_id: int) -> None:
         await self.run("DELETE FROM outbox WHERE id = ?", (post_id,))
 
+    async def stage_post(self, flight_id: str, payload: dict[str, Any]) -> int:
+        found = await self.rows(
+            "INSERT INTO outbox (flight_id, payload, created_at) VALUES (?, ?, ?) RETURNING id",
+            (flight_id, json.dumps(payload, ensure_ascii=False), now()),
+        )
+        return int(found[0][0])
+
 
 # The unit of work the current task is in, if any (a nested `transaction()` joins it).
 CURRENT_TX: ContextVar[SqlTransaction | None] = ContextVar("storage_transaction", default=None)

@@ -7,12 +7,14 @@ admin without access to the logs.  The answer is ephemeral and names no one.
 
 from __future__ import annotations
 
+import asyncio
 from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.claims import cluster_lines
 from bot.cluster import shard_of
 from bot.text import no_mentions
 
@@ -39,6 +41,12 @@ class AboutCog(commands.Cog, name="About"):
 
     @app_commands.command(name="about", description="Which bot process and shard serve this server")
     async def about(self, interaction: discord.Interaction) -> None:
-        await interaction.response.send_message(
-            about_text(self.bot, interaction.guild_id), ephemeral=True, allowed_mentions=no_mentions()
-        )
+        text = about_text(self.bot, interaction.guild_id)
+        claims = getattr(self.bot, "claims", None)
+        if claims is not None:  # several processes over PostgreSQL: who runs what (bot/claims.py)
+            try:
+                lines = await asyncio.wait_for(cluster_lines(claims), timeout=1.5)
+            except Exception as exc:  # the answer must come within Discord's 3 s regardless
+                lines = [f"Shard claims: unavailable ({type(exc).__name__})"]
+            text = "\n".join([text, *lines])
+        await interaction.response.send_message(text, ephemeral=True, allowed_mentions=no_mentions())

@@ -313,13 +313,15 @@ class EliteCog(commands.Cog, name="ELITE"):
         remove = getattr(self.bot, "remove_dynamic_items", None)
         if remove is not None:
             remove(EliteButton)
+        # The clocks stop first: a timer task still running while the pause waits for the game's
+        # lock would let the timer tick on, and the stored pause would miss that tick.
+        for task in self.tasks.values():
+            task.cancel()
         for session in self.sessions.values():  # a clean stop pauses running timers where they are
             timer = session.game.timer
             if session.game.phase == "action" and timer is not None and timer.state == "running":
                 with contextlib.suppress(GameError, TimerError):
                     await self.act(session, "pause", [RESTART])
-        for task in self.tasks.values():
-            task.cancel()
         await self.voice.close_all()
 
     def _lang(self, raw: str | None) -> Language:

@@ -42,6 +42,10 @@ class Comms:
         self._queues = Outboxes(self._new_queue)
         #: (guild id, user id) -> the flight that muted them and could not unmute them (not in voice)
         self.owed: dict[tuple[int, int], str] = {}
+        #: (guild id, user id) -> the mute state Discord last confirmed: a job asking for that
+        #: state again has nothing to send, so an unmute queued twice (the end of a failure and the
+        #: end of the flight while the first is throttled by a 429) goes out once.
+        self._confirmed: dict[tuple[int, int], bool] = {}
 
     def queue(self, flight_id: str) -> Outbox:
         return self._queues.get(flight_id)
@@ -100,43 +104,50 @@ class Comms:
             await self.unmute(record)
 
     def _mute_job(self, flight_id: str, guild_id: int, user_id: int, mute: bool, member: Any = None) -> Job:
+        key = (guild_id, user_id)
+
         async def job() -> None:
-            guild = self.bot.get_guild(guild_id)
-            if guild is None:  # after a restart: not delivered yet is not "left" (they stayed muted)
-                await self.bot.until_ready()
-                guild = self.bot.get_guild(guild_id)
-            target = (guild.get_member(user_id) if guild is not None else None) or member
-            if target is None:  # left the server: nothing to undo
-                await self.store.update_muted(flight_id, remove={user_id})
-                return
-            if not mute and getattr(target, "voice", True) is None:
-                self._owe(guild_id, user_id, flight_id)  # left voice muted: unmuted when back
-                return
-            try:
-                await target.edit(mute=mute, reason=MUTE_REASON if mute else UNMUTE_REASON)
-            except discord.Forbidden:
-                if mute:
-                    await self.store.update_muted(flight_id, remove={user_id})
-                raise  # reported once by the queue's on_forbidden
-            except discord.HTTPException as exc:
-                if exc.status == 429 or exc.status >= 500:
-                    raise  # the queue retries after retry_after / a back-off
-                # 4xx: e.g. the member is no longer in a voice channel
-                log.info("flight %s: cannot %s %s: %s", flight_id, "mute" if mute else "unmute", user_id, exc)
-                if mute:
-                    await self.store.update_muted(flight_id, remove={user_id})
-                    await self._mute_failed(flight_id, exc)
-                else:
-                    self._owe(guild_id, user_id, flight_id)
-                return
-            if not mute:
-                self.owed.pop((guild_id, user_id), None)
-            # success: muted ids are re-added (an unmute queued earlier may have removed them)
-            await self.store.update_muted(
-                flight_id, add={user_id} if mute else None, remove=None if mute else {user_id}
-            )
+            if self._confirmed.get(key) == mute:
+                return  # already so on Discord (an earlier job sent it)
+            await self._send_mute(flight_id, guild_id, user_id, mute, member)
 
         return job
+
+    async def _send_mute(self, flight_id: str, guild_id: int, user_id: int, mute: bool, member: Any) -> None:
+        """One server mute or unmute as the job asks it; raises what the queue retries."""
+        guild = self.bot.get_guild(guild_id)
+        if guild is None:  # after a restart: not delivered yet is not "left" (they stayed muted)
+            await self.bot.until_ready()
+            guild = self.bot.get_guild(guild_id)
+        target = (guild.get_member(user_id) if guild is not None else None) or member
+        if target is None:  # left the server: nothing to undo
+            await self.store.update_muted(flight_id, remove={user_id})
+            return
+        if not mute and getattr(target, "voice", True) is None:
+            self._owe(guild_id, user_id, flight_id)  # left voice muted: unmuted when back
+            return
+        try:
+            await target.edit(mute=mute, reason=MUTE_REASON if mute else UNMUTE_REASON)
+        except discord.Forbidden:
+            if mute:
+                await self.store.update_muted(flight_id, remove={user_id})
+            raise  # reported once by the queue's on_forbidden
+        except discord.HTTPException as exc:
+            if exc.status == 429 or exc.status >= 500:
+                raise  # the queue retries after retry_after / a back-off
+            # 4xx: e.g. the member is no longer in a voice channel
+            log.info("flight %s: cannot %s %s: %s", flight_id, "mute" if mute else "unmute", user_id, exc)
+            if mute:
+                await self.store.update_muted(flight_id, remove={user_id})
+                await self._mute_failed(flight_id, exc)
+            else:
+                self._owe(guild_id, user_id, flight_id)
+            return
+        self._confirmed[(guild_id, user_id)] = mute
+        if not mute:
+            self.owed.pop((guild_id, user_id), None)
+        # success: muted ids are re-added (an unmute queued earlier may have removed them)
+        await self.store.update_muted(flight_id, add={user_id} if mute else None, remove=None if mute else {user_id})
 
     def _owe(self, guild_id: int, user_id: int, flight_id: str) -> None:
         log.info("flight %s: %s is not in voice; unmuted when they join again", flight_id, user_id)

@@ -30,7 +30,7 @@ from bot.exts.mission._comms import Comms
 from bot.exts.mission._deck import deck_message, threat_line
 from bot.exts.mission._hands import LiveHands
 from bot.exts.mission._pause import Pauses, pause_line
-from bot.exts.mission._posting import ChannelPosts
+from bot.exts.mission._posting import MISSED_AFTER_S, ChannelPosts
 from bot.exts.mission._respond import FOREGROUND, Reply
 from bot.exts.mission._result import (
     generator_record,
@@ -95,6 +95,8 @@ class Step:
     unrestorable: bool = False  # the change ended the flight: its state cannot be restored
     name: str = ""  # the clicking crew member's seat
     sel: Selection = field(default_factory=Selection)
+    said: list[list[str]] | None = None  # the posts staged in the outbox (`FlightService.stage`)
+    row: int | None = None  # their outbox row
 
 
 class FlightService:
@@ -112,6 +114,8 @@ class FlightService:
         self._wakers: dict[str, asyncio.Event] = {}  # a timer's sleep, cut short by Resume
         self._background: set[asyncio.Task[Any]] = set()
         self._results: dict[str, asyncio.Event] = {}  # flight -> set once its result post is out
+        self._deck_busy: set[str] = set()
+        self._deck_dirty: set[str] = set()
         bot.cluster.watch(on_lost=self.lost_lease, on_sweep=self.claim_orphans)
 
     @property
@@ -276,7 +280,7 @@ class FlightService:
             return None  # another process runs this flight (its shard, or the lease, is theirs)
         step = Step()
 
-        def advance(record: FlightRecord) -> dict[str, Any] | None:
+        async def advance(record: FlightRecord) -> dict[str, Any] | None:
             nonlocal step
             step = Step()  # a retry starts from scratch
             if record.status != "flying" or record.state is None:
@@ -292,6 +296,7 @@ class FlightService:
             record.state = flight.to_dict()
             entry = journal(None, "clock", step.events)
             entry["payload"] |= {"process": self.bot.cluster.process, "at_s": flight.now_s}
+            await self.stage(record, flight, step)
             return entry
 
         record = await self.store.update(flight_id, advance)
@@ -300,7 +305,7 @@ class FlightService:
         flight, events = step.flight, step.events
         if record is None or flight is None:
             return None
-        await self.publish(record, flight, events)
+        await self.publish(record, flight, events, step)
         if flight.complete:  # the round is over and its last line is out: resolve
             await self.finish(flight_id)
             return None
@@ -311,14 +316,64 @@ class FlightService:
         return min(MAX_SLEEP_S, max(0.0, wait))
 
     # -- publishing ---------------------------------------------------------------------------------
-    async def publish(self, record: FlightRecord, flight: Flight, events: list[FlightEvent]) -> None:
-        """Text mirror and alerts, mutes, station redraws; the deck redraw in the background."""
+    def compose(self, record: FlightRecord, flight: Flight, events: list[FlightEvent]) -> list[list[str]]:
+        """What the channel is to be told of these events, as outbox items: ["line", text],
+        ["alert", text] or ["phase", ""] (the next line starts a new message).  Pure, so it runs
+        inside the change's unit of work and the items commit with it (`stage`); the
+        communication alerts come from `Comms` when it mutes.  An intercom line whose moment
+        passed while no process ran the flight is marked as missed."""
+        lang, deck = record.language, flight.deck()
+        now_s = self.flight_time(record)
+        items: list[list[str]] = []
+        for ev in events:
+            if ev.private_to is not None:
+                continue
+            alert: str | None = None
+            if ev.kind == "intercom" and ev.cue is not None and ev.cue.text:
+                line = f"{t(lang, 'intercom.prefix')} {ev.cue.text}"
+                if (now_s - ev.at_s) / record.time_scale > MISSED_AFTER_S:
+                    line = f"{t(lang, 'cluster.missed')} {line}"
+                items.append(["line", line])
+            elif ev.kind == "threat_drawn":
+                threat = next((th for th in deck.threats if th.id == ev.data.get("id")), None)
+                alert = threat_line(lang, threat) if threat is not None else None
+            elif ev.kind == "transfer_opened":
+                alert = t(lang, "deck.transfer")
+            elif ev.kind == "end_agreed":
+                alert = t(
+                    lang, "flight.end_agreed", player=ev.data.get("player"), n=len(deck.agreed_end), of=len(deck.humans)
+                )
+            elif ev.kind == "round_ended" and ev.data.get("early"):
+                alert = t(lang, "flight.ended_early")
+            elif ev.kind == "phase_ended" and ev.data.get("phase", 0) < deck.phases:
+                items.append(["phase", ""])
+            elif ev.kind in ("paused", "resumed"):
+                alert = pause_line(lang, ev)
+            if alert:
+                items.append(["alert", alert])
+        return items
+
+    async def stage(self, record: FlightRecord, flight: Flight, step: Step) -> None:
+        """Inside the change's unit of work: the posts its events make due, into the outbox, so
+        they commit with the change and a process taking over sends what this one did not."""
+        step.said = self.compose(record, flight, step.events)
+        if any(kind != "phase" for kind, _text in step.said):
+            payload = {"op": "said", "channel_id": record.channel_id, "items": step.said, "at": self.bot.clock()}
+            step.row = await self.bot.storage.stage_post(record.id, payload)
+
+    async def publish(
+        self, record: FlightRecord, flight: Flight, events: list[FlightEvent], step: Step | None = None
+    ) -> None:
+        """Text mirror and alerts (staged in the change's unit of work when `step` has them),
+        mutes, station redraws; the deck redraw in the background."""
         if not events:
             return
-        lang, fid, channel_id = record.language, record.id, record.channel_id
-        deck = flight.deck()
+        fid, channel_id = record.id, record.channel_id
+        said = step.said if step is not None and step.said is not None else self.compose(record, flight, events)
+        self.posts.say_items(fid, channel_id, said, step.row if step is not None else None)
         user_of = {m.name: m.user_id for m in record.crew}
         redraw: set[int] = set()
+        deck = flight.deck()
         for ev in events:
             if ev.kind in REDRAW_ALL:
                 redraw |= set(user_of.values())
@@ -327,27 +382,10 @@ class FlightService:
             if ev.private_to is not None:
                 continue
             alert: str | None = None
-            if ev.kind == "intercom" and ev.cue is not None and ev.cue.text:
-                self.posts.say(fid, channel_id, lines=[f"{t(lang, 'intercom.prefix')} {ev.cue.text}"])
-            elif ev.kind == "threat_drawn":
-                threat = next((th for th in deck.threats if th.id == ev.data.get("id")), None)
-                alert = threat_line(lang, threat) if threat is not None else None
-            elif ev.kind == "transfer_opened":
-                alert = t(lang, "deck.transfer")
-            elif ev.kind == "comm_down":
+            if ev.kind == "comm_down":
                 alert = await self.comms.down(record, round(ev.data.get("until_s", ev.at_s) - ev.at_s))
             elif ev.kind == "comm_restored":
                 alert = await self.comms.restored(record)
-            elif ev.kind == "end_agreed":
-                alert = t(
-                    lang, "flight.end_agreed", player=ev.data.get("player"), n=len(deck.agreed_end), of=len(deck.humans)
-                )
-            elif ev.kind == "round_ended" and ev.data.get("early"):
-                alert = t(lang, "flight.ended_early")
-            elif ev.kind == "phase_ended" and ev.data.get("phase", 0) < deck.phases:
-                self.posts.new_phase(fid, channel_id)
-            elif ev.kind in ("paused", "resumed"):
-                alert = pause_line(lang, ev)
             if alert:
                 self.posts.say(fid, channel_id, alerts=[alert])
         if redraw:
@@ -365,6 +403,24 @@ class FlightService:
         return deck_message(record, flight.deck() if flight is not None else None)
 
     async def refresh_deck(self, flight_id: str) -> None:
+        """Redraw the flight deck from the stored flight.  The last edit wins: one edit per flight
+        at a time, and a redraw asked for meanwhile runs once more after it, reading the flight
+        then (two edits in flight could land in either order and leave "My station" under
+        "Operation ended")."""
+        if flight_id in self._deck_busy:
+            self._deck_dirty.add(flight_id)
+            return
+        self._deck_busy.add(flight_id)
+        try:
+            while True:
+                self._deck_dirty.discard(flight_id)
+                await self._edit_deck(flight_id)
+                if flight_id not in self._deck_dirty:
+                    return
+        finally:
+            self._deck_busy.discard(flight_id)
+
+    async def _edit_deck(self, flight_id: str) -> None:
         await FOREGROUND.quiet()  # the answers to clicks go out first
         record = await self.store.peek(flight_id)
         if record is None or record.deck_message_id is None:
@@ -391,7 +447,7 @@ class FlightService:
         opening = cid.action == "station"
         step = Step()
 
-        def play(record: FlightRecord) -> dict[str, Any] | None:
+        async def play(record: FlightRecord) -> dict[str, Any] | None:
             """The click as a pure change: checks, advance to now, the command; nothing is saved
             when it is refused (a rejection leaves the flight as it was, clock included)."""
             nonlocal step
@@ -427,6 +483,7 @@ class FlightService:
                 return None  # opening the station at a quiet moment: nothing to write
             record.state = flight.to_dict()
             dumped = command.model_dump(mode="json") if command is not None else None
+            await self.stage(record, flight, step)
             return journal(user_id, cid.action, events, dumped)
 
         async with Reply(interaction, update=not opening) as reply:
@@ -452,7 +509,7 @@ class FlightService:
                     self.catch_ups.paid(record.id, user_id)
             await reply.send(embed=embed, view=view)
             self.hands.remember(record.id, user_id, interaction, step.sel)
-        await self.publish(record, flight, step.events)
+        await self.publish(record, flight, step.events, step)
         if flight.complete:
             await self.finish(record.id)
 
@@ -533,11 +590,14 @@ class FlightService:
         data, result = outcome["data"], outcome["result"]
         await self.comms.unmute(record)
         await self.voice.finish(record)  # the last lines still play while the result goes out
+        # into the outbox before the picture is drawn: a crash from here on costs the picture at
+        # most, never the result (the process taking over sends the stored row)
+        row = await self._stage_result(record, result_payload(record, data, None, result))
         picture = await overview_picture(outcome["replay"], record.language)  # None (logged) if drawing fails
         # queued behind the flight's last intercom lines, so the result never overtakes them
         alt = overview_description(outcome["replay"], record.language) if picture else None
         lesson = await lesson_hindsight(record, outcome["flight"], result)  # a lost school flight's hint
-        self.posts.post_result(record.id, result_payload(record, data, picture, result, alt, lesson))
+        self.posts.post_result(record.id, result_payload(record, data, picture, result, alt, lesson), row_id=row)
         self._mark_result(record.id)
         self._wind_down(record.id)
         self._resolved(record, result)
@@ -566,6 +626,13 @@ class FlightService:
             await asyncio.wait_for(posted.wait(), timeout)
         except TimeoutError:
             log.info("flight %s: the result post is late; its follow-ups go out anyway", flight_id)
+
+    async def _stage_result(self, record: FlightRecord, payload: dict[str, Any]) -> int | None:
+        try:
+            return await self.bot.storage.stage_post(record.id, payload)
+        except Exception as exc:  # the post still goes out from memory
+            log.warning("flight %s: the result could not be stored in the outbox (%s)", record.id, exc)
+            return None
 
     def _resolved(self, record: FlightRecord, result: Any) -> None:
         """`flight_resolved(record, result)` to the cogs listening (campaign: next vote or score;

@@ -42,6 +42,7 @@ log = logging.getLogger(__name__)
 MESSAGE_LIMIT = 1900  # under Discord's 2000 characters, with room for a prefix
 EDIT_INTERVAL_S = 1.0  # at most one intercom edit per second per flight (the countdown's pace)
 SHUTDOWN_DRAIN_S = 5.0  # at shutdown, queued posts get this long to go out; the rest is stored
+MISSED_AFTER_S = 3.0  # an intercom line posted this much later than its moment is marked as missed
 
 
 @dataclass
@@ -53,6 +54,7 @@ class Post:
     message_id: int | None = None
     shown: int = 0  # lines already in the message on Discord
     sealed: bool = False  # no more lines go into it
+    rows: list[int | None] = field(default_factory=list)  # each line's outbox row (None: not staged)
 
     @property
     def content(self) -> str:
@@ -65,8 +67,15 @@ class Post:
     def fits(self, line: str) -> bool:
         return len(self.content) + len(line) + 1 <= MESSAGE_LIMIT
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"attention": self.attention, "lines": self.lines, "message_id": self.message_id}
+    def to_dict(self) -> dict[str, Any] | None:
+        """What a shutdown stores of it: a line staged in the outbox already has its row (sent
+        from there after the restart), so a post with staged lines keeps only its unstaged
+        pending lines, as a new message."""
+        rows = self.rows + [None] * (len(self.lines) - len(self.rows))
+        if not any(r is not None for r in rows):
+            return {"attention": self.attention, "lines": self.lines, "message_id": self.message_id}
+        left = [line for line, row in zip(self.lines[self.shown :], rows[self.shown :], strict=True) if row is None]
+        return {"attention": self.attention, "lines": left, "message_id": None} if left else None
 
 
 class Mirror:
@@ -77,8 +86,24 @@ class Mirror:
         self.posts: list[Post] = posts or []
         self.job: Job | None = None  # the flush queued or running: new lines join it
         self.last_edit = 0.0
+        self.unsent: dict[int, int] = {}  # outbox row -> its lines not on Discord yet
+        self.done_rows: list[int] = []  # rows whose lines are all out: to delete
 
-    def line(self, text: str) -> None:
+    def _owe(self, row: int | None) -> None:
+        if row is not None:
+            self.unsent[row] = self.unsent.get(row, 0) + 1
+
+    def shown(self, post: Post, count: int) -> None:
+        """`count` lines of `post` are on Discord now; rows with nothing left go to `done_rows`."""
+        for row in post.rows[post.shown : count]:
+            if row is not None and row in self.unsent:
+                self.unsent[row] -= 1
+                if self.unsent[row] <= 0:
+                    del self.unsent[row]
+                    self.done_rows.append(row)
+        post.shown = max(post.shown, count)
+
+    def line(self, text: str, row: int | None = None) -> None:
         """Add an intercom line to the current phase's message (a new message when it is full)."""
         current = next((p for p in reversed(self.posts) if not p.attention), None)
         if current is None or current.sealed or not current.fits(text):
@@ -86,10 +111,14 @@ class Mirror:
                 current.sealed = True
             current = Post(attention=False)
             self.posts.append(current)
+        current.rows.extend([None] * (len(current.lines) - len(current.rows)))
         current.lines.append(text[:MESSAGE_LIMIT])
+        current.rows.append(row)
+        self._owe(row)
 
-    def alert(self, text: str) -> None:
-        self.posts.append(Post(attention=True, lines=[text[:MESSAGE_LIMIT]], sealed=True))
+    def alert(self, text: str, row: int | None = None) -> None:
+        self.posts.append(Post(attention=True, lines=[text[:MESSAGE_LIMIT]], sealed=True, rows=[row]))
+        self._owe(row)
 
     def new_phase(self) -> None:
         """The next intercom line starts a new message."""
@@ -102,13 +131,13 @@ class Mirror:
         return any(p.pending for p in self.posts)
 
     def spec(self) -> dict[str, Any] | None:
-        left = [p.to_dict() for p in self.posts if p.pending]
+        left = [d for p in self.posts if p.pending and (d := p.to_dict()) is not None]
         return {"op": "mirror", "channel_id": self.channel_id, "posts": left} if left else None
 
     def drop_pending(self) -> None:
         """Give up what could not be sent (the channel is gone or refuses us)."""
         for post in self.posts:
-            post.shown = len(post.lines)
+            self.shown(post, len(post.lines))
             post.sealed = True
         self.forget_sent()
 
@@ -128,6 +157,7 @@ class ChannelPosts:
         self.shutdown_drain_s = SHUTDOWN_DRAIN_S
         self._outboxes = Outboxes(self._new_outbox)
         self._mirrors: dict[str, Mirror] = {}
+        self._tasks: set[asyncio.Task[Any]] = set()
 
     # -- what the flight says --------------------------------------------------------------------------
     def mirror(self, flight_id: str, channel_id: int) -> Mirror:
@@ -148,6 +178,39 @@ class ChannelPosts:
 
     def new_phase(self, flight_id: str, channel_id: int) -> None:
         self.mirror(flight_id, channel_id).new_phase()
+
+    def say_items(self, flight_id: str, channel_id: int, items: list[list[str]], row: int | None) -> None:
+        """The items a change staged in outbox row `row` (`FlightService.compose`), in order; the
+        row is deleted once every one of them is on Discord."""
+        mirror = self.mirror(flight_id, channel_id)
+        for kind, said in items:
+            if kind == "line":
+                mirror.line(said, row)
+            elif kind == "alert":
+                mirror.alert(said, row)
+            elif kind == "phase":
+                mirror.new_phase()
+        if mirror.pending:
+            self._flush_later(flight_id, mirror)
+        elif mirror.done_rows or (row is not None and row not in mirror.unsent):
+            if row is not None and row not in mirror.done_rows and row not in mirror.unsent:
+                mirror.done_rows.append(row)
+            self._background(self._delete_done(mirror))
+
+    def _background(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _delete_done(self, mirror: Mirror) -> None:
+        """Forget the outbox rows whose lines are all on Discord (a failure leaves them: a
+        process taking over looks them up before sending them again)."""
+        while mirror.done_rows:
+            row = mirror.done_rows.pop(0)
+            try:
+                await self.store.delete_post(row)
+            except Exception as exc:
+                log.warning("outbox row %s not deleted (%s); looked up before any re-send", row, exc)
 
     def _flush_later(self, flight_id: str, mirror: Mirror, row_id: int | None = None) -> None:
         if mirror.job is not None and row_id is None:
@@ -175,6 +238,8 @@ class ChannelPosts:
             await self._send_alerts(channel, mirror)
             for post in [p for p in mirror.posts if p.pending and not p.attention]:
                 await self._send_intercom(channel, mirror, post)
+            if mirror.done_rows:  # off the sending path: lines arriving meanwhile still merge
+                self._background(self._delete_done(mirror))
         mirror.forget_sent()
 
     async def _send_alerts(self, channel: Any, mirror: Mirror) -> None:
@@ -186,7 +251,8 @@ class ChannelPosts:
                 batch.append(waiting.pop(0))
             message = await channel.send("\n".join(p.content for p in batch))
             for post in batch:
-                post.message_id, post.shown = getattr(message, "id", None), len(post.lines)
+                post.message_id = getattr(message, "id", None)
+                mirror.shown(post, len(post.lines))
 
     async def _send_intercom(self, channel: Any, mirror: Mirror, post: Post) -> None:
         if post.message_id is not None:
@@ -201,11 +267,12 @@ class ChannelPosts:
         else:
             await channel.get_partial_message(post.message_id).edit(content=content)
         mirror.last_edit = time.monotonic()
-        post.shown = count
+        mirror.shown(post, count)
 
-    def post_result(self, flight_id: str, payload: dict[str, Any]) -> None:
-        """Queue the result behind what the flight still has to say (its last lines come first)."""
-        self._queue(flight_id, payload)
+    def post_result(self, flight_id: str, payload: dict[str, Any], row_id: int | None = None) -> None:
+        """Queue the result behind what the flight still has to say (its last lines come first);
+        `row_id`: its outbox row, deleted once it is out."""
+        self._queue(flight_id, payload, row_id=row_id)
 
     def _queue(self, flight_id: str, payload: dict[str, Any], row_id: int | None = None) -> None:
         """Queue one storable job (`payload` is what a shutdown writes to the outbox table)."""
@@ -213,6 +280,8 @@ class ChannelPosts:
         if op == "result":
             post = ResultPost(self, payload)
             self.outbox(flight_id).put(post, spec=post.spec, row_id=row_id)
+        elif op == "said":  # staged by a change, restored after a crash or a takeover
+            self.outbox(flight_id).put(self._unconfirmed(payload), spec=lambda: payload, row_id=row_id)
         elif op == "mirror":
             posts = [
                 Post(bool(p["attention"]), list(p["lines"]), p.get("message_id"), sealed=True)
@@ -240,6 +309,8 @@ class ChannelPosts:
                 mirror.job = None
                 if mirror.pending:  # given up after repeated server errors
                     mirror.drop_pending()
+                if mirror.done_rows:
+                    self._background(self._delete_done(mirror))
         if entry.row_id is not None:
             await self.store.delete_post(entry.row_id)
 
@@ -285,6 +356,8 @@ class ChannelPosts:
 
     async def join(self) -> None:
         await self._outboxes.join()
+        while self._tasks:  # the outbox rows of what was sent are deleted too
+            await asyncio.gather(*self._tasks, return_exceptions=True)
 
     async def retire(self, flight_id: str) -> None:
         """After the flight: let its queue empty, then drop it."""
@@ -293,6 +366,8 @@ class ChannelPosts:
 
     def cancel(self) -> None:
         self._outboxes.cancel()
+        for task in self._tasks:
+            task.cancel()
 
     async def restore(self) -> None:
         """After a restart: queue the posts a shutdown stored, before anything new."""
@@ -300,8 +375,61 @@ class ChannelPosts:
             record = await self.store.peek(flight_id)
             if record is not None and not self.bot.cluster.owns(record.guild_id):
                 continue  # its channel is on another process's shard: that process sends it
-            log.info("flight %s: re-sending a post left unsent at shutdown", flight_id)
+            if payload.get("op") == "said" and record is not None:
+                payload = {**payload, "language": record.language}
+            log.info("flight %s: sending a post committed but not confirmed sent", flight_id)
             self._queue(flight_id, payload, row_id=row_id)
+
+    def _unconfirmed(self, payload: dict[str, Any]) -> Job:
+        """The job of a staged row left by a crash: looked up in the channel when it runs (after
+        the gateway is ready, never in the start-up path), then what is missing is sent.  A retry
+        after a 429 looks up again, so what its first attempt sent is not sent twice."""
+
+        async def job() -> None:
+            left = await self._not_yet_sent(payload, str(payload.get("language", "en")))
+            if left is None:
+                return
+            mirror = Mirror(int(payload["channel_id"]))
+            for kind, said in left.get("items", []):
+                if kind == "line":
+                    mirror.line(said)
+                elif kind == "alert":
+                    mirror.alert(said)
+                else:
+                    mirror.new_phase()
+            await self._flush(mirror)
+
+        return job
+
+    async def _not_yet_sent(self, payload: dict[str, Any], lang: str) -> dict[str, Any] | None:
+        """A staged row whose sending was cut off (a crash between the send and the row's
+        deletion, or before the send): the items not found in the bot's recent messages of the
+        channel sent or edited since the row was written, None when all are there.  Intercom
+        lines posted now, past their moment, are marked as missed."""
+        at = float(payload.get("at", 0.0))
+        seen: list[str] = []  # "\n"-framed contents of the bot's recent messages
+        channel = await self.channel(int(payload["channel_id"]))
+        me = getattr(self.bot.user, "id", None)
+        if channel is not None and hasattr(channel, "history"):
+            try:
+                async for message in channel.history(limit=25):
+                    stamp = message.edited_at or message.created_at
+                    if message.author.id == me and stamp is not None and stamp.timestamp() >= at - 1.0:
+                        seen.append(f"\n{message.content}\n")
+            except discord.HTTPException as exc:
+                log.info("cannot read channel %s to look for sent posts (%s)", payload["channel_id"], exc)
+        late = self.bot.clock() - at > MISSED_AFTER_S
+        missed = t(lang, "cluster.missed")
+        items = []
+        for kind, said in payload.get("items", []):
+            if kind != "phase" and any(f"\n{said}\n" in content for content in seen):
+                continue  # a whole line (or an alert's lines) of a message: it went out
+            if kind == "line" and late and not said.startswith(missed):
+                said = f"{missed} {said}"
+            items.append([kind, said])
+        if not any(kind != "phase" for kind, _text in items):
+            return None
+        return {**payload, "items": items}
 
     async def shutdown(self, timeout: float | None = None) -> None:
         """Give the queues `timeout` s to drain, then store what is left (sent once after the restart)."""
