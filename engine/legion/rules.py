@@ -755,17 +755,16 @@ def _ability(state: State, seat: int, card: str, target: int, events: list[Event
 
 def _use_ability(state: State, cmd: c.UseAbility, events: list[Event]) -> None:
     if state.phase == "turns":
-        role, seat = _current(state)
+        _, seat = _current(state)
         _need(seat == cmd.player, "not_your_turn")
         _need(cmd.player not in state.tour.used_ability, "already_done")
         _ability(state, cmd.player, cmd.card, cmd.target, events)
         state.tour.used_ability.append(cmd.player)
         return
-    visit = _visit_turn(state, cmd.player)
+    _visit_turn(state, cmd.player)
     _need(cmd.player not in state.tour.used_ability, "already_done")
     _ability(state, cmd.player, cmd.card, cmd.target, events)
     state.tour.used_ability.append(cmd.player)
-    _ = visit
 
 
 def _obey(state: State, cmd: c.Obey, events: list[Event]) -> None:
