@@ -55,7 +55,7 @@ class Equipment(_Strict):
     id: Id
     kind: EquipmentKind
     level: int = Field(ge=0, le=4)
-    value: int = Field(ge=0, le=10)
+    value: int = Field(ge=0, le=20)
     price: int = Field(ge=0, le=60)
     effect: SpecialEffect | None = None
 
@@ -120,6 +120,7 @@ class Mission(_Strict):
     kind: MissionKind
     flights: int = Field(ge=3, le=30)
     final_attack: int = Field(default=0, ge=0, le=20)
+    advance: int = Field(default=0, ge=0, le=60)  # credits the mission pays up front (our card text)
 
 
 class Pack(_Strict):

@@ -32,6 +32,7 @@ from engine.legion.state import (
 EVASION_TARGET = 6  # D-3: d6 + engine level >= 6
 HEAL = 3  # D-5: medbay +3 Health, cabin +3 Mental
 MAX_COMBAT_ROUNDS = 6  # D-12: an enemy breaks off after six rounds
+FINAL_ROUNDS = 10  # D-12: a mission's target gets away after ten
 EXTRA_FLIGHTS = 15  # D-8: a voyage this far past its mission's flights is lost
 RECON_ATTACK = 5  # seed 3.1.3: the reconnaissance battle's enemy
 DEVICE_ROLES: tuple[Role, ...] = ("officer", "gunner", "pilot")
@@ -295,8 +296,8 @@ def _next_flight(state: State, events: list[Event]) -> None:
         while len(state.seats[seat].hand) < HAND and (state.event_deck or state.event_discard):
             _draw_event(state, seat, events)
     if mission.kind == "exploration" and not state.artifact and state.flight % 3 == 0:
-        roll = _d6(state)  # seed 3.1.3, D-13: the needed roll drops by one after each miss
-        need = max(2, 6 - state.exploration_rolls)
+        roll = _d6(state)  # seed 3.1.3, D-13: the needed roll drops by one every second miss
+        need = max(3, 6 - state.exploration_rolls // 2)
         state.exploration_rolls += 1
         events.append(Event("artifact_roll", {"roll": roll, "need": need}))
         if roll >= need:
@@ -478,6 +479,9 @@ def _new_tour(state: State, events: list[Event], *, count_round: bool) -> None:
         if not combat.final and _armour(state) >= combat.attack:
             events.append(Event("enemy_fled", {}))  # seed 3.1.2: armour >= attack
             _end_combat(state, False, events)
+            return
+        if combat.final and combat.rounds >= FINAL_ROUNDS:  # D-12: the target gets away
+            _end(state, "legion", "target_escaped", events)
             return
         if combat.rounds >= MAX_COMBAT_ROUNDS and not combat.final:
             events.append(Event("enemy_broke_off", {}))

@@ -118,7 +118,7 @@ def new_voyage(
         mission=mission_id,
         seats=seats,
         ship=the_ship,
-        credits=START_CREDITS,
+        credits=START_CREDITS + content.missions[mission_id].advance,
         captain=captain,
         roles=roles,
         flight_deck=flight_deck,
