@@ -53,9 +53,8 @@ def main() -> None:
             f"{flights:>9.1f}{commands:>10.0f}  {endings}"
         )
     played = total["crew"] + total["legion"]
-    print(
-        f"all: {played} voyages, crew {100 * total['crew'] / played:.1f} %, legion {100 * total['legion'] / played:.1f} %"
-    )
+    crew_rate, legion_rate = 100 * total["crew"] / played, 100 * total["legion"] / played
+    print(f"all: {played} voyages, crew {crew_rate:.1f} %, legion {legion_rate:.1f} %")
     print(f"elapsed {time.perf_counter() - started:.1f} s")
 
 

@@ -169,6 +169,20 @@ class Content:
     def __deepcopy__(self, memo: dict[int, Any]) -> Content:
         return self
 
+    def __reduce__(self) -> tuple[Any, tuple[int]]:
+        """Copying a state by pickling it (rules.apply) shares the pack instead of copying it."""
+        _LIVE.setdefault(id(self), self)
+        return (_live_content, (id(self),))
+
+
+# Packs in use, by identity, so a state's in-memory copy refers to the same `Content`.  Packs are
+# few (the default and one per server that uploads its own), so they are kept for the process.
+_LIVE: dict[int, Content] = {}
+
+
+def _live_content(key: int) -> Content:
+    return _LIVE[key]
+
 
 def _where(loc: tuple[int | str, ...]) -> str:
     return ".".join(str(part) for part in loc)

@@ -20,15 +20,19 @@ class Dice(random.Random):
         super().__init__(0)
         self.rolls = list(rolls or [])
 
-    def __deepcopy__(self, memo: dict[int, object]) -> Dice:
-        twin = Dice(self.rolls)
-        twin.setstate(self.getstate())
-        return twin
+    def __reduce__(self) -> tuple[object, ...]:  # type: ignore[override]
+        return (_dice, (list(self.rolls), self.getstate()))
 
     def randint(self, a: int, b: int) -> int:
         if self.rolls:
             return self.rolls.pop(0)
         return super().randint(a, b)
+
+
+def _dice(rolls: list[int], state: tuple[object, ...]) -> Dice:
+    twin = Dice(rolls)
+    twin.setstate(state)
+    return twin
 
 
 def voyage(players: int = 4, seed: int = 1, mission: str = "delivery", ship: str = "kestrel") -> State:
