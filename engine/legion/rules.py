@@ -34,7 +34,7 @@ HEAL = 3  # D-5: medbay +3 Health, cabin +3 Mental
 MAX_COMBAT_ROUNDS = 6  # D-12: an enemy breaks off after six rounds
 FINAL_ROUNDS = 10  # D-12: a mission's target gets away after ten
 EXTRA_FLIGHTS = 15  # D-8: a voyage this far past its mission's flights is lost
-RECON_ATTACK = 5  # seed 3.1.3: the reconnaissance battle's enemy
+RECON_ATTACK = 5  # seed 3.1.3: the reconnaissance battle's enemy (D-20: a Legion corvette)
 DEVICE_ROLES: tuple[Role, ...] = ("officer", "gunner", "pilot")
 
 
@@ -244,7 +244,7 @@ def _mission_done(state: State, events: list[Event]) -> bool:
     if mission.kind == "delivery":
         return state.flight >= mission.flights
     if mission.kind == "destruction":
-        if state.flight >= mission.flights and not state.final_done:
+        if state.flight >= mission.flights and not state.final_done:  # D-20: a Legion dreadnought
             _start_combat(state, "final", mission.final_attack, "legion", "dreadnought", events, final=True)
             return False
         return state.final_done
@@ -906,7 +906,8 @@ def _reward(state: State, seat: int, reward: str, amount: int, events: list[Even
 
 
 def _deal(state: State, cmd: c.Deal, events: list[Event]) -> None:
-    """Seed 3.1.7: one station condition per tour, by the captain, for an event card."""
+    """Seed 3.1.7: one station condition per tour, by the captain, for an event card (D-21: at any
+    time during the station tour)."""
     _captain(state, cmd.player)
     visit = state.visit
     _need(state.phase == "visit" and visit is not None and visit.kind == "station", "wrong_phase")
