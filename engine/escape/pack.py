@@ -14,7 +14,7 @@ import json
 import math
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any
+from typing import Any, cast
 
 from engine.escape.content import (
     GEAR_TYPES,
@@ -163,20 +163,30 @@ def _build(data: Any) -> Pack:
                 _int(d, "health", w, 1, 30),
             )
         )
-    decks = {name: [_gear(r, f"{name}[{i}]") for i, r in enumerate(_list(top.get(name), name))] for name in ("gear_outer", "gear_inner", "story")}
+    decks = {
+        name: [_gear(r, f"{name}[{i}]") for i, r in enumerate(_list(top.get(name), name))]
+        for name in ("gear_outer", "gear_inner", "story")
+    }
     story_ids = sorted(card.id for card in decks["story"])
     if story_ids != ["cargo", "disk"] or not all(card.story for card in decks["story"]):
         raise _Bad("story_items", "story")
     if any(card.story for card in (*decks["gear_outer"], *decks["gear_inner"])):
         raise _Bad("story_items", "gear")
-    if sum(card.type == "weapon" for card in decks["gear_outer"]) < 5 or sum(card.type != "weapon" for card in decks["gear_outer"]) < 5:
+    if (
+        sum(card.type == "weapon" for card in decks["gear_outer"]) < 5
+        or sum(card.type != "weapon" for card in decks["gear_outer"]) < 5
+    ):
         raise _Bad("draft_too_small", "gear_outer")
-    locals_ = {name: [_local(r, f"{name}[{i}]") for i, r in enumerate(_list(top.get(name), name))] for name in ("local_outer", "local_inner")}
+    locals_ = {
+        name: [_local(r, f"{name}[{i}]") for i, r in enumerate(_list(top.get(name), name))]
+        for name in ("local_outer", "local_inner")
+    }
     general = []
     for i, raw in enumerate(_list(top.get("general"), "general")):
         w = f"general[{i}]"
         d = _obj(raw, w)
-        general.append(GeneralEvent(_str(d, "id", w), _str(d, "kind", w, GENERAL_KINDS), _int(d, "amount", w, -10, 10, 0)))  # type: ignore[arg-type]
+        kind = cast(Any, _str(d, "kind", w, GENERAL_KINDS))
+        general.append(GeneralEvent(_str(d, "id", w), kind, _int(d, "amount", w, -10, 10, 0)))
     missions = []
     for i, raw in enumerate(_list(top.get("missions"), "missions", min_items=4)):
         w = f"missions[{i}]"

@@ -85,7 +85,9 @@ def greedy(state: State, rng: random.Random) -> Command:
         return legal[-1]
     if state.overweight >= 0:
         drops = [c for c in legal if c.kind == "drop"]
-        return min(drops, key=lambda c: state.gear(p.items[c.target].gear).damage + state.gear(p.items[c.target].gear).armour)
+        return min(
+            drops, key=lambda c: state.gear(p.items[c.target].gear).damage + state.gear(p.items[c.target].gear).armour
+        )
     max_health = state.character(seat).health
     for kind in ("escape", "assault", "reactor"):
         if kind in kinds and (kind != "reactor" or p.health > 4):

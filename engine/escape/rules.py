@@ -15,7 +15,7 @@ from __future__ import annotations
 import copy
 import math
 from dataclasses import dataclass, field
-from typing import Literal, TypeAlias
+from typing import Any, Literal, TypeAlias, cast
 
 from engine.escape.content import CENTER, SIZE, GearCard, LocalEvent, level_of
 from engine.escape.state import Fight, Item, State
@@ -203,9 +203,8 @@ def check(state: State, cmd: Command) -> str | None:
         if not 0 <= cmd.target < len(loser.items) or state.gear(loser.items[cmd.target].gear).story:
             return "bad_slot"
         return None
-    if state.overweight >= 0:
-        if cmd.kind != "drop" or cmd.player != state.overweight:
-            return "overweight_pending"
+    if state.overweight >= 0 and (cmd.kind != "drop" or cmd.player != state.overweight):
+        return "overweight_pending"
     if state.hold_due >= 0 and (cmd.kind != "ref_hold_fight" or cmd.player != state.hold_due):
         return "hold_fight_pending"
     if cmd.kind == "drop":
@@ -269,7 +268,7 @@ def _check_attack(state: State, cmd: Command) -> str | None:
     return None
 
 
-def _check_action(state: State, cmd: Command) -> str | None:  # noqa: PLR0911 - one branch a rule
+def _check_action(state: State, cmd: Command) -> str | None:
     p = state.players[cmd.player]
     tile = _tile(state, cmd.player)
     referee = state.mode == "referee"
@@ -419,7 +418,7 @@ def _execute(s: State, cmd: Command, log: _Log) -> None:
         _win(s, seat, log)
 
 
-def _action(s: State, cmd: Command, log: _Log) -> None:  # noqa: PLR0912 - one branch a rule
+def _action(s: State, cmd: Command, log: _Log) -> None:
     seat = cmd.player
     p = s.players[seat]
     kind = cmd.kind
@@ -527,7 +526,7 @@ def _assault(s: State, seat: int, cmd: Command, log: _Log) -> None:
         guard = s.pack.guards[site]
         health, damage = guard.health, guard.damage
     log.add("guard_fight", seat, site=SITES.index(site))
-    _start_fight(s, seat, -1, health, damage, site, log)  # type: ignore[arg-type]
+    _start_fight(s, seat, -1, health, damage, site, log)
 
 
 def _hurt(s: State, seat: int, amount: int, log: _Log, *, armour: bool) -> bool:
@@ -566,14 +565,15 @@ def _draw(s: State, deck: str) -> str:
     """The top card of a deck; an empty deck is reshuffled from the pack (D14)."""
     pile = s.decks.setdefault(deck, [])
     if not pile:
-        source = {
-            "gear1": s.pack.gear_outer,
-            "gear2": s.pack.gear_inner,
-            "local1": s.pack.local_outer,
-            "local2": s.pack.local_inner,
-            "general": s.pack.general,
+        pack = s.pack
+        ids = {
+            "gear1": [c.id for c in pack.gear_outer],
+            "gear2": [c.id for c in pack.gear_inner],
+            "local1": [c.id for c in pack.local_outer],
+            "local2": [c.id for c in pack.local_inner],
+            "general": [c.id for c in pack.general],
         }[deck]
-        pile.extend(card.id for card in source)
+        pile.extend(ids)
         s.rng().shuffle(pile)
     return pile.pop()
 
@@ -597,7 +597,16 @@ def _ref_gear(s: State, seat: int, n: tuple[int, ...], log: _Log) -> None:
     charges, double shot, auto-aim, armour, heal)."""
     gid = f"ref{len(s.cards) + 1}"
     s.cards[gid] = GearCard(
-        gid, GEAR_TYPE_CODES[n[0]], n[1], n[2], n[3], n[4], bool(n[5]), bool(n[6]), n[7], n[8]  # type: ignore[arg-type]
+        gid,
+        cast(Any, GEAR_TYPE_CODES[n[0]]),
+        n[1],
+        n[2],
+        n[3],
+        n[4],
+        bool(n[5]),
+        bool(n[6]),
+        n[7],
+        n[8],
     )
     s.players[seat].items.append(Item(gid, n[4], n[7]))
     log.add("gear_gained", seat)
