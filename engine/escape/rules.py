@@ -372,12 +372,14 @@ def legal_commands(state: State, seat: int) -> list[Command]:
     for cmd in candidates:
         if check(state, cmd) is None:
             out.append(cmd)
-    if state.mode == "referee" and state.fight is None and state.spoils is None:
-        templates = ("ref_gear", "ref_damage") + (("ref_encounter",) if seat == state.turn else ())
-        if state.hold_due == seat:
-            templates = ("ref_hold_fight",)
+    if state.mode == "referee" and state.fight is None and state.spoils is None and state.overweight < 0:
+        templates: tuple[CommandKind, ...] = ("ref_gear", "ref_damage")
+        if seat == state.turn:
+            templates += ("ref_encounter",)
+        if state.hold_due >= 0:
+            templates = ("ref_hold_fight",) if state.hold_due == seat else ()
         out = [Command("ref_guard", seat, target=c.target) if c.kind == "ref_guard" else c for c in out]
-        out += [Command(k, seat) for k in templates]  # type: ignore[arg-type]
+        out += [Command(k, seat) for k in templates]
     return out
 
 

@@ -86,4 +86,4 @@ def test_custom_mission_is_claimed_by_the_crew() -> None:
     assert apply(s, Command("claim_mission", 0)) == Rejected("mission_checked_by_engine")
     s.players[1].mission = custom(())
     s, events = ok(s, Command("claim_mission", 1))
-    assert s.winner == 1
+    assert s.winner == 1 and codes(events) == ["mission_completed"]

@@ -282,6 +282,7 @@ def test_weapon_or_unarmed_never_both_seed_2_1_8_step_3() -> None:
     slot = give(s, t, "pipe")  # damage 3, melee; unarmed is the character's
     rig(s, 4, 1)
     s, events = ok(s, Command("attack", t, numbers=(slot,)))
+    assert [(e.get("slot"), e.get("damage")) for e in events if e.code == "strike"] == [(slot, 3)]
     assert s.fight is not None and s.fight.enemy_health == 17
 
 
@@ -303,6 +304,7 @@ def test_double_shot_uses_two_charges_d10() -> None:
     slot = give(s, t, "smg")  # damage 2, double shot, 8 charges
     rig(s, 4, 1)
     s, events = ok(s, Command("attack", t, numbers=(slot,)))
+    assert [e.get("damage") for e in events if e.code == "strike"] == [4]  # 2 rolled once, dealt twice
     assert s.players[t].items[slot].charges == 6 and s.fight is not None and s.fight.enemy_health == 16
     s.players[t].items[slot].charges = 0
     assert apply(s, Command("attack", t, numbers=(slot,))) == Rejected("no_charges")
@@ -420,7 +422,7 @@ def test_player_against_player_same_tile_spoils_never_story_seed_2_1_8_step_7() 
     s.players[o].health = 1
     rig(s, 6)
     s, events = ok(s, Command("attack", t))
-    assert s.spoils == (t, o)
+    assert "fight_won" in [e.code for e in events] and s.spoils == (t, o)
     assert apply(s, Command("take_spoil", t, target=1)) == Rejected("bad_slot")  # the disk is a story item
     s, _ = ok(s, Command("take_spoil", t, target=0))
     assert [i.gear for i in s.players[t].items] == ["pistol"]
