@@ -89,15 +89,22 @@ def greedy(state: State, rng: random.Random) -> Command:
             drops, key=lambda c: state.gear(p.items[c.target].gear).damage + state.gear(p.items[c.target].gear).armour
         )
     max_health = state.character(seat).health
-    for kind in ("escape", "assault", "reactor"):
-        if kind in kinds and (kind != "reactor" or p.health > 4):
-            return kinds[kind]
-    if p.health * 2 < max_health:
+    if p.health * 2 < max_health:  # low: patch up before the next fight
         stims = [c for c in legal if c.kind == "use"]
         if "heal" in kinds:
             return kinds["heal"]
         if stims:
             return stims[0]
+        direction = _first_step(state, p.cell, "medbay")
+        move = next((c for c in legal if c.kind == "move" and c.target == direction), None)
+        if move is not None:
+            return move
+    for kind in ("escape", "assault", "reactor"):
+        if kind in kinds and (kind != "reactor" or p.health > 4):
+            return kinds[kind]
+    reloads = [c for c in legal if c.kind == "reload"]
+    if reloads:
+        return reloads[0]
     if "repair" in kinds:
         return kinds["repair"]
     if "loot" in kinds and p.ap >= 3:
