@@ -434,42 +434,42 @@ def _action(s: State, cmd: Command, log: _Log) -> None:
         _encounter(s, seat, event, n[0], n[1], n[4], log)
     elif kind == "ref_trap":
         _trap(s, seat, log)
-    elif kind == "unlock_portal":
+    elif kind == "unlock_portal":  # seed §2.1.5 Hyperportal: flip its lock token
         s.portals_unlocked.add(p.cell)
         log.add("portal_unlocked", seat, row=p.cell[0], col=p.cell[1])
-    elif kind == "jump":
+    elif kind == "jump":  # seed §2.1.5 Hyperportal: entry and exit unlocked; a move, so an event (D7)
         p.cell = cmd.cell
         p.seen.add(cmd.cell)
         p.looted_here = False
         log.add("jumped", seat, row=cmd.cell[0], col=cmd.cell[1])
         _local_event(s, seat, level_of(cmd.cell), log)
-    elif kind == "loot":
+    elif kind == "loot":  # seed §2.1.5 Crate, D28: 1 AP, once each time the pawn enters the tile
         p.looted_here = True
         _draw_gear(s, seat, _level(s, seat), log)
-    elif kind == "heal":
+    elif kind == "heal":  # seed §2.1.4 Medbay: +3 Health for 1 AP
         _heal(s, seat, 3, log)
-    elif kind == "reload":
+    elif kind == "reload":  # seed §2.1.4 Armoury: 3 AP, one weapon to full charges
         item = p.items[cmd.target]
         item.charges = s.gear(item.gear).charges
         log.add("reloaded", seat, slot=cmd.target)
-    elif kind == "requisition":
+    elif kind == "requisition":  # seed §2.1.4 Armoury: 1 AP, one inner gear card
         _draw_gear(s, seat, 2, log)
     elif kind == "reactor":
         _reactor(s, seat, log)
     elif kind in ("assault", "ref_guard"):
         _assault(s, seat, cmd, log)
-    elif kind == "escape":
+    elif kind == "escape":  # seed §2.1.5 Docks, D24: the one ship
         p.escaped = True
         log.add("escaped", seat)
-    elif kind == "challenge":
+    elif kind == "challenge":  # seed §2.1.8 step 7, D21: 1 AP, same tile, the challenger first
         log.add("challenged", seat, target=cmd.target)
         _start_fight(s, seat, cmd.target, 0, 0, "pvp", log)
-    elif kind == "repair":
+    elif kind == "repair":  # seed §2.1.4 Repair drone: 1 AP restores 3 armour sections
         p.drone = False
         suit = next(i for i in p.items if s.gear(i.gear).armour > 0)
         suit.armour = min(s.gear(suit.gear).armour, suit.armour + 3)
         log.add("repaired", seat, armour=suit.armour)
-    elif kind == "use":
+    elif kind == "use":  # D27: a stim is an item opened for 1 AP, then spent
         item = p.items.pop(cmd.target)
         _heal(s, seat, s.gear(item.gear).heal, log)
 
@@ -558,6 +558,7 @@ def _hurt(s: State, seat: int, amount: int, log: _Log, *, armour: bool) -> bool:
 
 
 def _heal(s: State, seat: int, amount: int, log: _Log) -> None:
+    """Health back, never above the character card's maximum (seed §2.1.3: the crystal on max Health)."""
     p = s.players[seat]
     p.health = min(s.character(seat).health, p.health + amount)
     log.add("healed", seat, health=p.health)
@@ -819,6 +820,7 @@ def _end_fight(s: State, winner: int, loser: int, log: _Log) -> None:
 
 
 def _take_spoil(s: State, slot: int, log: _Log) -> None:
+    """Seed §2.1.8 step 7: the winner of a duel takes one gear card (never a story item) or none."""
     assert s.spoils is not None
     winner, loser = s.spoils
     s.spoils = None
