@@ -235,9 +235,12 @@ def _check_numbers(cmd: Command) -> str | None:
     """Referee mode: card values the crew typed must be in range (never a traceback on a typo)."""
     need = {"ref_encounter": 5, "ref_gear": 9, "ref_damage": 1, "ref_guard": 2, "ref_hold_fight": 2, "ref_trap": 0}
     n = cmd.numbers
-    if len(n) != need.get(cmd.kind, len(n)) or any(not 0 <= v <= 99 for v in n):
+    if len(n) != need.get(cmd.kind, len(n)):
         return "bad_numbers"
-    if cmd.kind == "ref_encounter" and (n[0] < 1 or n[4] not in (1, 2)):
+    bands = (2, 3) if cmd.kind == "ref_encounter" else ()  # die − aggression may be negative
+    if any(not (-10 if i in bands else 0) <= v <= 99 for i, v in enumerate(n)):
+        return "bad_numbers"
+    if cmd.kind == "ref_encounter" and (n[0] < 1 or n[4] not in (1, 2) or n[3] < n[2]):
         return "bad_numbers"
     if cmd.kind in ("ref_guard", "ref_hold_fight") and n[0] < 1:
         return "bad_numbers"
@@ -413,7 +416,8 @@ def _execute(s: State, cmd: Command, log: _Log) -> None:
         s.hold_due = -1
         _start_fight(s, seat, -1, cmd.numbers[0], cmd.numbers[1], "hold", log, enemy_first=True)
     else:
-        cost = 3 if kind == "reload" else 1
+        # a card the crew drew on a step (ref_step paid for it) costs nothing more
+        cost = 0 if kind in ("ref_encounter", "ref_trap") else (3 if kind == "reload" else 1)
         p.ap -= cost
         _action(s, cmd, log)
     if s.winner < 0 and goals_met(s, seat):

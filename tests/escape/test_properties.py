@@ -9,12 +9,12 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.escape.policy import greedy, random_legal
-from engine.escape.rules import Applied, apply
+from engine.escape.policy import actor, greedy, random_legal
+from engine.escape.rules import Applied, Command, apply, legal_commands
 from engine.escape.setup import new_digital_game
 from engine.escape.snapshot import from_dict, to_dict
 from engine.escape.state import State
-from tests.escape.helpers import PACK
+from tests.escape.helpers import PACK, referee
 
 
 def _invariants(state: State, previous_hour: int) -> None:
@@ -85,3 +85,53 @@ def test_snapshot_restores_a_game_that_plays_on_identically() -> None:
         assert isinstance(a, Applied) and isinstance(b, Applied)
         assert a.events == b.events
         state, copy = a.state, b.state
+
+
+def _flags(rng: random.Random) -> tuple[int, ...]:
+    return (rng.randint(0, 1), rng.randint(0, 1), rng.randint(0, 6), rng.randint(0, 4))
+
+
+def _fill(command: Command, rng: random.Random) -> Command:
+    """A referee template with numbers a crew could type off a card."""
+    numbers = {
+        "ref_encounter": (
+            rng.randint(1, 9),
+            rng.randint(0, 5),
+            rng.randint(-1, 2),
+            rng.randint(2, 4),
+            rng.randint(1, 2),
+        ),
+        "ref_gear": (
+            rng.randint(0, 5),
+            rng.randint(0, 4),
+            rng.randint(0, 6),
+            rng.randint(1, 2),
+            rng.randint(0, 4),
+            *_flags(rng),
+        ),
+        "ref_damage": (rng.randint(0, 5),),
+        "ref_guard": (rng.randint(1, 12), rng.randint(0, 4)),
+        "ref_hold_fight": (rng.randint(1, 9), rng.randint(0, 4)),
+    }.get(command.kind)
+    if numbers is None or command.numbers:
+        return command
+    return Command(command.kind, command.player, command.target, command.cell, numbers)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 10**9), st.integers(2, 4))
+def test_referee_games_keep_the_invariants(seed: int, players: int) -> None:
+    rng = random.Random(seed)
+    missions = tuple(rng.sample(["smuggler", "thief", "saboteur", "usurper"], players))
+    state = referee(players, missions)
+    for _ in range(300):
+        if state.over:
+            break
+        seat = actor(state)
+        command = _fill(rng.choice(legal_commands(state, seat)), rng)
+        hour = state.hour
+        result = apply(state, command)
+        assert isinstance(result, Applied), (command, result)
+        state = result.state
+        _invariants(state, hour)
+    assert to_dict(from_dict(to_dict(state))) == to_dict(state)

@@ -87,3 +87,10 @@ def test_custom_mission_is_claimed_by_the_crew() -> None:
     s.players[1].mission = custom(())
     s, events = ok(s, Command("claim_mission", 1))
     assert s.winner == 1 and codes(events) == ["mission_completed"]
+
+
+def test_referee_bands_may_be_negative_but_ordered() -> None:
+    s = referee()
+    assert apply(s, Command("ref_encounter", 0, numbers=(5, 2, 3, 1, 1))) == Rejected("bad_numbers")
+    s, events = ok(s, Command("ref_encounter", 0, numbers=(5, 2, -1, 2, 1)))
+    assert "dialogue" in codes(events)
