@@ -45,3 +45,20 @@ def test_migrations_run_in_order(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delitem(snapshot.MIGRATIONS, 1)
     with pytest.raises(SnapshotError):
         migrate(data)
+
+
+@pytest.mark.parametrize("name", ["v1_digital.json", "v1_referee.json"])
+def test_stored_samples_of_every_version_still_load(name: str) -> None:
+    """A game stored by an older build must load: one sample per schema version, kept forever."""
+    import json
+    from pathlib import Path
+
+    from engine.escape.rules import Applied, apply, legal_commands
+
+    data = json.loads((Path(__file__).parent / "snapshots" / name).read_text("utf-8"))
+    state = from_dict(data)
+    assert state.players and not state.over
+    from engine.escape.policy import actor
+
+    command = legal_commands(state, actor(state))[0]
+    assert isinstance(apply(state, command), Applied)
