@@ -1,0 +1,122 @@
+"""Every code the Escape engine emits: events, refusals of a command, refusals of a pack.
+
+Why a list: the adapter renders each code from `bot/locales/escape/<lang>.json`
+(`escape.event.<code>`, `escape.reject.<code>`, `escape.pack.<code>`), and a test reads the rules'
+source to make sure no code is emitted that is missing here, and that each one here has a sentence
+in all four languages.  The codes carry values (`Event.values`), which the sentences name.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+# rules.Event.code
+EVENT_CODES: Final[tuple[str, ...]] = (
+    "aggression_discarded",
+    "airlock_opened",
+    "armour_hit",
+    "center_taken",
+    "challenged",
+    "dialogue",
+    "dialogue_skipped",
+    "dropped",
+    "enemy_strike",
+    "escaped",
+    "fight_lost",
+    "fight_started",
+    "fight_won",
+    "flee",
+    "gear_due",
+    "gear_gained",
+    "general_event",
+    "general_event_due",
+    "guard_fight",
+    "hazard",
+    "healed",
+    "health_lost",
+    "hold_extended",
+    "hold_fight_due",
+    "hold_progress",
+    "hour",
+    "jumped",
+    "knocked_out",
+    "local_event",
+    "local_event_due",
+    "mission_completed",
+    "moved",
+    "overweight",
+    "portal_unlocked",
+    "reactor_radiation",
+    "reactor_shut_down",
+    "reloaded",
+    "repair_drone",
+    "repaired",
+    "spoil_taken",
+    "station_stormed",
+    "story_item_taken",
+    "strike",
+    "trap",
+    "turn_ended",
+    "turn_started",
+)
+
+# rules.Rejected.code
+REJECTION_CODES: Final[tuple[str, ...]] = (
+    "bad_direction",
+    "bad_numbers",
+    "bad_slot",
+    "bad_target",
+    "bad_weapons",
+    "digital_only",
+    "docks_locked",
+    "fight_in_progress",
+    "full_health",
+    "game_over",
+    "hold_fight_pending",
+    "mission_checked_by_engine",
+    "mission_not_ready",
+    "needs_helmet",
+    "needs_lift",
+    "no_ap",
+    "no_charges",
+    "no_drone",
+    "no_hold_fight",
+    "no_such_player",
+    "not_a_weapon",
+    "not_here",
+    "not_same_tile",
+    "not_usable",
+    "not_your_strike",
+    "not_your_target",
+    "not_your_turn",
+    "nothing_to_reload",
+    "off_station",
+    "overweight_pending",
+    "portal_closed",
+    "reactor_down",
+    "referee_only",
+    "spoils_pending",
+    "story_item",
+    "two_handed_pair",
+    "unknown_command",
+)
+
+# pack.PackRefusal.code
+PACK_REFUSAL_CODES: Final[tuple[str, ...]] = (
+    "bad_bands",
+    "bad_flag",
+    "bad_goal",
+    "bad_list",
+    "bad_number",
+    "bad_text",
+    "bad_tile_kind",
+    "draft_too_small",
+    "duplicate_id",
+    "layout_does_not_fill",
+    "missing_site",
+    "not_an_object",
+    "not_json",
+    "story_items",
+    "too_large",
+    "unknown_format",
+)
