@@ -3,7 +3,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test check lint format typecheck bench system-deps
+.PHONY: run web test check lint format typecheck bench system-deps
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || python3 -m venv $(VENV)
@@ -25,6 +25,10 @@ system-deps:
 
 run: system-deps $(STAMP)
 	$(PY) -m bot
+
+# The web logbook alone (read-only, same store): WEB_HOST/WEB_PORT, default 127.0.0.1:8080.
+web: $(STAMP)
+	$(PY) -m bot.web
 
 # The same gate as CI, in order: lint, formatting, types, then the tests. Any failure stops it.
 test: system-deps $(STAMP)

@@ -47,7 +47,15 @@ async def _run(settings: Settings) -> int:
         return EXIT_DATABASE
     bot = make_bot(settings=settings, storage=storage)
     assert settings.discord_token is not None
+    web_runner = None
     try:
+        if settings.web_port:  # one process for a small server: the web logbook beside the bot
+            try:
+                web_runner = await _start_web(settings, storage)
+            except OSError as exc:
+                where = f"{settings.web_host}:{settings.web_port}"
+                print(f"Cannot listen on {where}: {exc.strerror or exc}", file=sys.stderr)
+                return EXIT_CONFIG
         async with bot:
             await bot.start(settings.discord_token.get_secret_value())
     except discord.LoginFailure:
@@ -63,8 +71,19 @@ async def _run(settings: Settings) -> int:
         )
         return EXIT_CONFIG
     finally:
+        if web_runner is not None:
+            await web_runner.cleanup()
         await storage.close()
     return 0
+
+
+async def _start_web(settings: Settings, storage: Any) -> Any:
+    """The web logbook (bot/web) on WEB_HOST:WEB_PORT over the bot's own storage."""
+    from bot.web import make_app, start_site
+
+    app = make_app(storage, default_language=settings.default_language, base_url=settings.web_base_url)
+    assert settings.web_port is not None
+    return await start_site(app, settings.web_host, settings.web_port)
 
 
 def _shard_ids(text: str) -> list[int]:

@@ -42,6 +42,12 @@ class Settings(BaseSettings):
     shard_count: int | None = None
     # Discord's session_start_limit.max_concurrency (identify buckets); unset: ask Discord.
     identify_concurrency: int | None = Field(default=None, ge=1, le=1024)
+    # The web logbook (bot/web): `python -m bot.web` listens on WEB_HOST:WEB_PORT (8080 when
+    # unset); the bot process serves it too when WEB_PORT is set.  WEB_BASE_URL is the address
+    # players reach it at (behind a reverse proxy), for the links /logbook and result posts show.
+    web_host: str = "127.0.0.1"
+    web_port: int | None = Field(default=None, ge=1, le=65535)
+    web_base_url: str | None = None
 
     @field_validator("scenario_dirs", mode="before")
     @classmethod
@@ -93,7 +99,16 @@ class Settings(BaseSettings):
             )
         return self
 
-    @field_validator("discord_token", "shard_count", "identify_concurrency", mode="before")
+    @field_validator("web_base_url", mode="before")
+    @classmethod
+    def _check_base_url(cls, value: object) -> object:
+        if isinstance(value, str):
+            value = value.strip().rstrip("/") or None
+            if value is not None and not re.match(r"^https?://[^/\s]+", value):
+                raise ValueError("must be an http:// or https:// address (e.g. https://logbook.example.org)")
+        return value
+
+    @field_validator("discord_token", "shard_count", "identify_concurrency", "web_port", mode="before")
     @classmethod
     def _blank_is_missing(cls, value: object) -> object:
         """`SHARD_COUNT=` (as a template or a compose file leaves it) means unset, as it does
