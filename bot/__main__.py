@@ -79,7 +79,7 @@ async def _run(settings: Settings) -> int:
 
 async def _start_web(settings: Settings, storage: Any) -> Any:
     """The web logbook (bot/web) on WEB_HOST:WEB_PORT over the bot's own storage."""
-    from bot.web import make_app, start_site
+    from bot.web.app import make_app, start_site
 
     app = make_app(storage, default_language=settings.default_language, base_url=settings.web_base_url)
     assert settings.web_port is not None

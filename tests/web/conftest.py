@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
-from bot.web import make_app
+from bot.web.app import make_app
 from tests.bot.storage_backends import open_storage, storage  # noqa: F401  (fixtures)
 from tests.web import seed
 

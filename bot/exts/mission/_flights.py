@@ -36,6 +36,7 @@ from bot.exts.mission._voice import VoiceLink
 from bot.i18n import t
 from bot.storage import FlightRecord, StaleWrite
 from bot.text import code_text
+from bot.web.links import flight_link
 from engine.flight.lobby import Seat, role_holder
 from engine.flight.machine import Flight, FlightConfig, FlightError, FlightEvent, Rejected
 from engine.flight.snapshot import SnapshotError
@@ -451,7 +452,11 @@ class FlightService:
         await self.voice.finish(record)  # the last lines still play while the result goes out
         picture = await overview_picture(outcome["replay"], record.language)  # None (logged) if drawing fails
         # queued behind the flight's last intercom lines, so the result never overtakes them
-        self.posts.post_result(record.id, result_payload(record, data, picture, result))
+        payload = result_payload(record, data, picture, result)
+        link = await flight_link(self.bot.storage, self.bot.settings, record.guild_id, record.id)
+        if link:  # a public server with the web logbook: the title opens the flight's page
+            payload["embed"]["url"] = link
+        self.posts.post_result(record.id, payload)
         self._wind_down(record.id)
         self._resolved(record, result)
 
