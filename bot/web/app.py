@@ -201,6 +201,11 @@ async def picture(request: web.Request) -> web.Response:
     return web.Response(body=png, content_type="image/png", headers={"Cache-Control": IMMUTABLE})
 
 
+async def favicon(_request: web.Request) -> web.Response:
+    """Browsers ask for /favicon.ico whatever the page says."""
+    raise web.HTTPMovedPermanently("/static/favicon.png")
+
+
 def mission_text(lang: str, line: dict[str, Any]) -> str:
     if line["mission"] == "random" and line.get("seed") is not None:
         return t(lang, "mission.random", seed=line["seed"])
@@ -270,6 +275,7 @@ def make_app(
     app.router.add_get(f"/p/{_NUM}", player)
     static = resources.files("bot.web").joinpath("static")
     app.router.add_static("/static/", path=str(static), append_version=False)
+    app.router.add_get("/favicon.ico", favicon)
     return app
 
 

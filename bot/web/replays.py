@@ -119,7 +119,7 @@ def turn_alt(state: TurnState, describe_threat: Callable[[str], str], words: Cal
         parts.append(words("web.alt.threats", threats=", ".join(present)))
     if state.lost:
         parts.append(words("web.alt.lost"))
-    return ". ".join(parts) + "."
+    return "; ".join(parts) + "."
 
 
 def log_by_turn(log_entries: list[dict[str, Any]]) -> dict[int, list[dict[str, Any]]]:

@@ -191,12 +191,16 @@ async def flight_page(
                 }
             )
     notes = record.notes if record is not None else {}
+    line = line_doc(entry, lang)
+    lost = result.get("lost") or {}
+    if lost.get("cause") and not line["destroyed_by_text"]:
+        line["destroyed_by_text"] = cause_text(lang, lost["cause"])
     return {
         "schema_version": SCHEMA_VERSION,
         "lang": lang,
         "server": server_doc(server),
         "flight": {
-            **line_doc(entry, lang),
+            **line,
             "language": entry.language,
             "score": {
                 "threats": score.get("threats", 0),
