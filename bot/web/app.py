@@ -23,6 +23,7 @@ from aiohttp import web
 from bot.i18n import t
 from bot.storage.web import WebStore
 from bot.web import views
+from bot.web.labels import Labels
 from bot.web.replays import Replays
 
 log = logging.getLogger(__name__)
@@ -77,10 +78,14 @@ def _page(request: web.Request, template: str, doc: dict[str, Any], og: dict[str
     asked = _asked_lang(request)
     base = _base_url(request)
 
+    keep = f"?lang={asked}" if asked else ""
+
     def link(path: str | None, **params: Any) -> str:
         """A link that keeps an explicitly chosen language."""
         if path is None:
             return ""
+        if not params:
+            return path + keep
         query = {**({"lang": asked} if asked else {}), **{k: v for k, v in params.items() if v is not None}}
         return path + ("?" + urlencode(query) if query else "")
 
@@ -94,6 +99,7 @@ def _page(request: web.Request, template: str, doc: dict[str, Any], og: dict[str
         "lang": lang,
         "_": lambda key, **kw: t(lang, key, **kw),
         "link": link,
+        "L": Labels(lang, link),
         "lang_link": lang_link,
         "languages": LANG_NAMES,
         "games": GAME_NAMES,
