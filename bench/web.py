@@ -12,7 +12,6 @@ out from scratch); pictures drawn and cached.  Ends with one JSON line of the fi
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import json
 import random
@@ -28,7 +27,7 @@ sys.path.insert(0, str(ROOT))
 
 from aiohttp.test_utils import TestClient, TestServer  # noqa: E402
 
-from bench.records import _measure, create_schema, fill  # noqa: E402
+from bench.records import _measure, arguments, filled  # noqa: E402
 from bot.storage.sqlite import SqliteStorage  # noqa: E402
 from bot.storage.web import NAME_SETTING  # noqa: E402
 from bot.web.app import REPLAYS, make_app  # noqa: E402
@@ -114,27 +113,14 @@ async def measure(db: Path, players: int, samples: int, seed: int, flights: list
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--flights", type=int, default=100_000)
-    ap.add_argument("--players", type=int, default=20_000)
-    ap.add_argument("--samples", type=int, default=300)
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--db", type=Path, default=None, help="keep the database here (default: a temp file)")
-    args = ap.parse_args()
+    args = arguments(__doc__)
     with tempfile.TemporaryDirectory() as tmp:
         db = args.db or Path(tmp) / "web.sqlite3"
-        db.unlink(missing_ok=True)
-        start = time.perf_counter()
-        conn = sqlite3.connect(db)
-        create_schema(conn)
-        fill(conn, args.flights, args.players, seed=args.seed)
-        flights = add_snapshots(conn, WITH_SNAPSHOT, args.seed)
-        conn.close()
-        print(f"filled {args.flights} flights, {args.players} players in {time.perf_counter() - start:.1f} s")
+        flights = filled(db, args, lambda conn: add_snapshots(conn, WITH_SNAPSHOT, args.seed))
         figures = asyncio.run(measure(db, args.players, args.samples, args.seed, flights))
     for name, fig in figures.items():
         print(f"{name:>15}: " + ", ".join(f"{k} {v}" for k, v in fig.items()))
-    pages = {k: v for k, v in figures.items() if k not in ("flight_cold",) and "p99_ms" in v}
+    pages = {k: v for k, v in figures.items() if k != "flight_cold" and "p99_ms" in v}
     worst = max(fig["p99_ms"] for fig in pages.values())
     print(json.dumps({"flights": args.flights, "players": args.players, "worst_page_p99_ms": worst, **figures}))
 

@@ -14,6 +14,7 @@ import argparse
 import asyncio
 import logging
 import sys
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 from pydantic import ValidationError
@@ -123,12 +124,11 @@ def parse_args(argv: list[str] | None = None) -> dict[str, Any]:
     return overrides
 
 
-def main(argv: list[str] | None = None) -> None:
-    """Entry point; never returns normally (raises SystemExit with the exit code)."""
-    overrides = parse_args(argv)
+def load_settings(overrides: dict[str, Any] | None = None) -> Settings:
+    """The settings, checked; a problem exits 2 with one line (shared with `python -m bot.web`)."""
     try:
         check_env_file()
-        settings = Settings(**overrides)
+        settings = Settings(**(overrides or {}))
         check_paths(settings)
     except ValidationError as exc:
         print(_format_validation(exc), file=sys.stderr)
@@ -136,19 +136,30 @@ def main(argv: list[str] | None = None) -> None:
     except (ConfigError, OSError, UnicodeDecodeError) as exc:
         print(f"Configuration error: {exc}", file=sys.stderr)
         raise SystemExit(EXIT_CONFIG) from None
-    if settings.discord_token is None:
-        print(missing_token_help(), file=sys.stderr)
-        raise SystemExit(EXIT_CONFIG)
+    return settings
+
+
+def run_logged(settings: Settings, work: Callable[[Settings], Coroutine[Any, Any, int]]) -> None:
+    """Log to stderr at LOG_LEVEL, run `work` to its exit code and exit with it (Ctrl-C: 0)."""
     logging.basicConfig(
         level=settings.log_level,
         format="%(asctime)s %(levelname)-7s %(name)s: %(message)s",
         stream=sys.stderr,
     )
     try:
-        code = asyncio.run(_run(settings))
+        code = asyncio.run(work(settings))
     except KeyboardInterrupt:
         code = 0
     raise SystemExit(code)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point; never returns normally (raises SystemExit with the exit code)."""
+    settings = load_settings(parse_args(argv))
+    if settings.discord_token is None:
+        print(missing_token_help(), file=sys.stderr)
+        raise SystemExit(EXIT_CONFIG)
+    run_logged(settings, _run)
 
 
 if __name__ == "__main__":

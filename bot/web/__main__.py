@@ -8,14 +8,11 @@ same exit codes as `python -m bot`: 2 for a configuration problem, 3 for an unus
 from __future__ import annotations
 
 import asyncio
-import logging
 import sys
 from typing import cast
 
-from pydantic import ValidationError
-
-from bot.__main__ import EXIT_CONFIG, EXIT_DATABASE, _format_validation
-from bot.settings import ConfigError, Settings, check_env_file
+from bot.__main__ import EXIT_CONFIG, EXIT_DATABASE, load_settings, run_logged
+from bot.settings import Settings
 
 DEFAULT_PORT = 8080
 
@@ -51,23 +48,7 @@ async def serve(settings: Settings, *, stop: asyncio.Event | None = None) -> int
 
 
 def main() -> None:
-    try:
-        check_env_file()
-        settings = Settings()
-    except ValidationError as exc:
-        print(_format_validation(exc), file=sys.stderr)
-        raise SystemExit(EXIT_CONFIG) from None
-    except (ConfigError, OSError, UnicodeDecodeError) as exc:
-        print(f"Configuration error: {exc}", file=sys.stderr)
-        raise SystemExit(EXIT_CONFIG) from None
-    logging.basicConfig(
-        level=settings.log_level, format="%(asctime)s %(levelname)-7s %(name)s: %(message)s", stream=sys.stderr
-    )
-    try:
-        code = asyncio.run(serve(settings))
-    except KeyboardInterrupt:
-        code = 0
-    raise SystemExit(code)
+    run_logged(load_settings(), serve)
 
 
 if __name__ == "__main__":
