@@ -78,6 +78,8 @@ class WebStore(Protocol):
 
     async def public_server(self, guild_id: int) -> PublicServer | None: ...
 
+    async def public_servers_among(self, guild_ids: Iterable[int]) -> list[PublicServer]: ...
+
     async def server_boards(self, guild_id: int, *, per_board: int = 3) -> list[BoardLine]: ...
 
     async def latest_entries(self, guild_id: int, *, limit: int = 20) -> list[LogbookEntry]: ...
@@ -135,6 +137,13 @@ class WebReads:
         """The server if it is public, else None (unknown and private look the same)."""
         found = await self._servers(" AND p.guild_id = ?", [guild_id])
         return found[0] if found else None
+
+    async def public_servers_among(self, guild_ids: Iterable[int]) -> list[PublicServer]:
+        """Those of `guild_ids` that are public (a career's servers, without counting every server)."""
+        wanted = sorted(set(guild_ids))
+        if not wanted:
+            return []
+        return await self._servers(f" AND p.guild_id IN ({', '.join('?' * len(wanted))})", wanted)
 
     async def server_boards(self, guild_id: int, *, per_board: int = 3) -> list[BoardLine]:
         """The best `per_board` surviving single flights of every mission and difficulty pair

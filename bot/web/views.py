@@ -225,7 +225,9 @@ async def player_page(store: WebStore, user_id: int, lang: str) -> dict[str, Any
     if name is None:
         return None
     totals = await store.player_totals(user_id)
-    servers = {s.guild_id: s for s in await store.public_servers()}
+    flights = [line_doc(e, lang) for e in await store.player_entries(user_id)]
+    ids = {row.guild_id for row in totals} | {int(line["server_id"]) for line in flights}
+    servers = {s.guild_id: s for s in await store.public_servers_among(ids)}
     by_server: dict[int, dict[str, Any]] = {}
     by_difficulty: dict[tuple[str, str], dict[str, Any]] = {}
     for row in totals:
@@ -244,7 +246,6 @@ async def player_page(store: WebStore, user_id: int, lang: str) -> dict[str, Any
             target["flights"] += row.flights
             target["survived"] += row.survived
             target["points"] += row.points
-    flights = [line_doc(e, lang) for e in await store.player_entries(user_id)]
     names = {str(k): v.name for k, v in servers.items()}
     for line in flights:
         line["server_name"] = names.get(line["server_id"])
