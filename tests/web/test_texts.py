@@ -45,3 +45,28 @@ def test_web_settings(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("WEB_BASE_URL", "logbook.example.org")
     with pytest.raises(ValidationError, match="http"):
         Settings(_env_file=None)  # type: ignore[call-arg]
+
+
+def _luminance(colour: str) -> float:
+    channels = [int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
+    r, g, b = (c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a: str, b: str) -> float:
+    hi, lo = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def test_text_colours_pass_wcag_aa() -> None:
+    css = (WEB / "static" / "style.css").read_text(encoding="utf-8")
+    colours = dict(re.findall(r"--([a-z]+): (#[0-9a-f]{6});", css))
+    text_on = {
+        "paper": ["ink", "link", "muted", "survived", "destroyed"],
+        "band": ["ink", "link", "muted"],
+    }
+    for background, inks in text_on.items():
+        for ink in inks:
+            ratio = contrast(colours[ink], colours[background])
+            assert ratio >= 4.5, (ink, background, round(ratio, 2))
+    assert contrast("#ffffff", colours["night"]) >= 4.5  # the header's text
