@@ -207,12 +207,17 @@ def arguments(doc: str | None) -> argparse.Namespace:
     ap.add_argument("--samples", type=int, default=300)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--db", type=Path, default=None, help="keep the database here (default: a temp file)")
+    ap.add_argument("--reuse", action="store_true", help="measure the --db filled by an earlier run as it is")
     return ap.parse_args()
 
 
 def filled(db: Path, args: argparse.Namespace, more: Callable[[sqlite3.Connection], Any] | None = None) -> Any:
     """A fresh database at `db` with the schema and `fill`'s data (then `more`'s); says how long it
-    took and returns what `more` returned."""
+    took and returns what `more` returned.  `--reuse` keeps an existing database (`more` still runs
+    on it, reading only)."""
+    if getattr(args, "reuse", False) and db.exists():
+        with sqlite3.connect(db) as conn:
+            return more(conn) if more else None
     db.unlink(missing_ok=True)
     start = time.perf_counter()
     conn = sqlite3.connect(db)

@@ -38,7 +38,11 @@ WITH_SNAPSHOT = 100
 
 
 def add_snapshots(conn: sqlite3.Connection, count: int, seed: int) -> list[str]:
-    """Names for the public servers and a played flight's snapshot behind `count` public flights."""
+    """Names for the public servers and a played flight's snapshot behind `count` public flights
+    (on a reused database: the flights that have one)."""
+    existing = [r[0] for r in conn.execute("SELECT id FROM flights WHERE status = 'finished' ORDER BY id")]
+    if existing:
+        return existing
     rng = random.Random(seed)
     public = [r[0] for r in conn.execute("SELECT guild_id FROM guild_settings WHERE key = 'leaderboard'")]
     conn.executemany(
@@ -63,10 +67,15 @@ def add_snapshots(conn: sqlite3.Connection, count: int, seed: int) -> list[str]:
 
 async def measure(db: Path, players: int, samples: int, seed: int, flights: list[str]) -> dict[str, Any]:
     rng = random.Random(seed)
-    user_ids = [10_000 + i for i in range(players)]
-    weights = [1 / (rank + 1) ** 0.9 for rank in range(players)]
     with sqlite3.connect(db) as raw:
         public = [r[0] for r in raw.execute("SELECT guild_id FROM guild_settings WHERE key = 'leaderboard'")]
+        # a career page exists for players who flew on a public server; busy ones are asked for more
+        careers = raw.execute(
+            "SELECT user_id, SUM(flights) FROM career_totals WHERE guild_id IN"
+            " (SELECT guild_id FROM guild_settings WHERE key = 'leaderboard') GROUP BY user_id"
+        ).fetchall()
+    user_ids = [int(u) for u, _n in careers]
+    weights = [float(n) for _u, n in careers]
     store = SqliteStorage(db)
     await store.open()
     replays = Replays()
