@@ -233,6 +233,8 @@ async def pages_middleware(request: web.Request, handler: Handler) -> web.Stream
         log.exception("web page %s failed", request.path)
         response = web.Response(status=500, text="500: the page failed; it has been logged", content_type="text/plain")
     response.headers.update(SECURITY_HEADERS)
+    if request.path.startswith("/static/") and response.status == 200:
+        response.headers["Cache-Control"] = "public, max-age=3600"
     return response
 
 

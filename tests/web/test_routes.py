@@ -243,6 +243,7 @@ async def test_security_headers_and_static(client: Any) -> None:
     assert response.headers["X-Content-Type-Options"] == "nosniff"
     css = await client.get("/static/style.css")
     assert css.status == 200 and "--ink" in await css.text()
+    assert css.headers["Cache-Control"] == "public, max-age=3600"
     card = await client.get("/static/card.png")
     assert card.status == 200 and (await card.read()).startswith(PNG)
 
