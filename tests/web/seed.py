@@ -36,6 +36,23 @@ def played() -> tuple[Flight, dict[str, Any]]:
     return Flight.from_dict(state), dict(result)
 
 
+def entry(fid: str, guild: int, mission: str, levels: tuple[str, str], result: dict[str, Any], **more: Any) -> Any:
+    """A logbook line of `guild` (English, flown in channel guild + 1); `more` sets the rest."""
+    return LogbookEntry(
+        flight_id=fid,
+        guild_id=guild,
+        channel_id=guild + 1,
+        mission_id=mission,
+        normal_difficulty=levels[0],
+        serious_difficulty=levels[1],
+        language="en",
+        outcome=result["outcome"],
+        result=result,
+        total=result["score"]["total"],
+        **more,
+    )
+
+
 async def add_flight(storage: Any, fid: str, guild: int, crew: dict[str, int], flown_at: str) -> dict[str, Any]:
     """A finished flight row (with its final snapshot) and its logbook entry; the result dict."""
     flight, result = played()
@@ -56,25 +73,12 @@ async def add_flight(storage: Any, fid: str, guild: int, crew: dict[str, int], f
         state=flight.to_dict(),
     )
     await storage.create_flight(record)
+    crew_rows = [
+        LogbookCrew(name=name, user_id=uid, roles=["captain"] if i == 0 else [])
+        for i, (name, uid) in enumerate(crew.items())
+    ]
     await storage.add_logbook_entry(
-        LogbookEntry(
-            flight_id=fid,
-            guild_id=guild,
-            channel_id=guild + 1,
-            flown_at=flown_at,
-            mission_id="S1-1",
-            normal_difficulty="white",
-            serious_difficulty="yellow",
-            language="en",
-            outcome=result["outcome"],
-            crew=[
-                LogbookCrew(name=name, user_id=uid, roles=["captain"] if i == 0 else [])
-                for i, (name, uid) in enumerate(crew.items())
-            ],
-            result=result,
-            seed=2,
-            total=result["score"]["total"],
-        )
+        entry(fid, guild, "S1-1", ("white", "yellow"), result, flown_at=flown_at, crew=crew_rows, seed=2)
     )
     return result
 
@@ -103,22 +107,18 @@ async def fill(storage: Any) -> dict[str, Any]:
             "total": 17,
         },
     }
+    crew_rows = [LogbookCrew(name="Bob", user_id=BOB, roles=["captain"]), LogbookCrew(name="Dan", roles=["android"])]
     await storage.add_logbook_entry(
-        LogbookEntry(
-            flight_id=BOARD_FLIGHT,
-            guild_id=PUBLIC,
-            channel_id=PUBLIC + 1,
+        entry(
+            BOARD_FLIGHT,
+            PUBLIC,
+            "S1-2",
+            ("white", "white"),
+            survived,
             flown_at="2026-11-19T20:00:00+00:00",
-            mission_id="S1-2",
-            normal_difficulty="white",
-            serious_difficulty="white",
-            language="en",
-            outcome="survived",
-            crew=[LogbookCrew(name="Bob", user_id=BOB, roles=["captain"]), LogbookCrew(name="Dan", roles=["android"])],
-            result=survived,
+            crew=crew_rows,
             seed=9,
             threat_points_destroyed=4,
-            total=17,
         )
     )
     await storage.save_campaign(

@@ -255,25 +255,15 @@ async def test_names_are_escaped(client: Any, seeded: Any) -> None:
 
 
 async def test_random_missions_board_and_line(client: Any, seeded: Any) -> None:
-    from bot.storage import LogbookCrew, LogbookEntry
+    from bot.storage import LogbookCrew
 
-    await seeded.add_logbook_entry(
-        LogbookEntry(
-            flight_id="5eed5eed",
-            guild_id=seed.PUBLIC,
-            channel_id=1,
-            flown_at="2026-11-22T20:00:00+00:00",
-            mission_id="random",
-            normal_difficulty="yellow",
-            serious_difficulty="yellow",
-            language="en",
-            outcome="survived",
-            crew=[LogbookCrew(name="Ann", user_id=seed.ANN)],
-            result={"outcome": "survived", "threats": [], "score": {"total": 5}},
-            seed=77,
-            total=5,
-        )
+    result = {"outcome": "survived", "threats": [], "score": {"total": 5}}
+    crew = [LogbookCrew(name="Ann", user_id=seed.ANN)]
+    flown = "2026-11-22T20:00:00+00:00"
+    line = seed.entry(
+        "5eed5eed", seed.PUBLIC, "random", ("yellow", "yellow"), result, crew=crew, seed=77, flown_at=flown
     )
+    await seeded.add_logbook_entry(line)
     html = await get(client, f"/s/{seed.PUBLIC}?lang=en")
     assert "random (seed 77)" in html  # the line names its seed; the board is every random flight
     doc = await get_json(client, f"/s/{seed.PUBLIC}.json")
