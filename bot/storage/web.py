@@ -111,6 +111,9 @@ class WebReads:
     async def load_flight(self, flight_id: str) -> FlightRecord | None:
         raise NotImplementedError
 
+    async def _crews(self, table: str, key: str, ids: Sequence[Any]) -> dict[Any, list[str]]:
+        raise NotImplementedError  # CareerReads: the human crew's names per line
+
     async def _servers(self, where: str, params: list[Any]) -> list[PublicServer]:
         # guild_settings_by_key finds the public servers; their names and languages are two
         # primary-key reads each; the counts come from logbook_by_guild (an index-only scan).
@@ -158,7 +161,7 @@ class WebReads:
             " WHERE rn <= ? ORDER BY mission_id, normal_difficulty, serious_difficulty, rn",
             [guild_id, per_board],
         )
-        crews = await self._crew_of([int(r[0]) for r in found])
+        crews = await self._crews("logbook_crew", "logbook_id", [int(r[0]) for r in found])
         return [
             BoardLine(
                 mission_id=str(r[1]),
@@ -168,7 +171,7 @@ class WebReads:
                 total=int(r[5]),
                 flown_at=str(r[6]),
                 flight_id=r[7],
-                crew=tuple(c.name for c in crews.get(int(r[0]), []) if c.user_id is not None),
+                crew=tuple(crews.get(int(r[0]), [])),
             )
             for r in found
         ]
@@ -218,13 +221,22 @@ class WebReads:
         return entries[0], await self.load_flight(flight_id)
 
     async def player_totals(self, user_id: int) -> list[PlayerTotals]:
-        """A player's totals per public server and difficulty (career_totals' primary key)."""
-        found = await self._fetch(
-            "SELECT guild_id, normal, serious, flights, survived, points FROM career_totals"
-            f" WHERE user_id = ? AND guild_id IN ({PUBLIC_GUILDS}) ORDER BY guild_id, normal, serious",
+        """A player's totals on public servers (career_totals' primary key): one row per server
+        (difficulties "" ""), then one per difficulty pair (server 0), summed in SQL."""
+        where = f" FROM career_totals WHERE user_id = ? AND guild_id IN ({PUBLIC_GUILDS})"
+        by_server = await self._fetch(
+            "SELECT guild_id, '', '', SUM(flights), SUM(survived), SUM(points)" + where + " GROUP BY guild_id",
             [user_id],
         )
-        return [PlayerTotals(int(g), str(n), str(s), int(f), int(v), int(p)) for g, n, s, f, v, p in found]
+        by_level = await self._fetch(
+            "SELECT 0, normal, serious, SUM(flights), SUM(survived), SUM(points)"
+            + where
+            + " GROUP BY normal, serious ORDER BY normal, serious",
+            [user_id],
+        )
+        return [
+            PlayerTotals(int(g), str(n), str(s), int(f), int(v), int(p)) for g, n, s, f, v, p in by_server + by_level
+        ]
 
     async def player_entries(self, user_id: int, *, limit: int = 20) -> list[LogbookEntry]:
         """A player's latest flights on public servers (index logbook_crew_career)."""

@@ -226,26 +226,18 @@ async def player_page(store: WebStore, user_id: int, lang: str) -> dict[str, Any
         return None
     totals = await store.player_totals(user_id)
     flights = [line_doc(e, lang) for e in await store.player_entries(user_id)]
-    ids = {row.guild_id for row in totals} | {int(line["server_id"]) for line in flights}
+    ids = {row.guild_id for row in totals if row.guild_id} | {int(line["server_id"]) for line in flights}
     servers = {s.guild_id: s for s in await store.public_servers_among(ids)}
-    by_server: dict[int, dict[str, Any]] = {}
-    by_difficulty: dict[tuple[str, str], dict[str, Any]] = {}
+    by_server: list[dict[str, Any]] = []
+    by_difficulty: list[dict[str, Any]] = []
     for row in totals:
-        server = servers.get(row.guild_id)
-        if server is None:
-            continue
-        s = by_server.setdefault(
-            row.guild_id, {**server_doc(server), "flights": 0, "survived": 0, "points": 0, "server_flights": 0}
-        )
-        s["server_flights"] = server.flights
-        d = by_difficulty.setdefault(
-            (row.normal, row.serious),
-            {"normal": row.normal, "serious": row.serious, "flights": 0, "survived": 0, "points": 0},
-        )
-        for target in (s, d):
-            target["flights"] += row.flights
-            target["survived"] += row.survived
-            target["points"] += row.points
+        figures = {"flights": row.flights, "survived": row.survived, "points": row.points}
+        if row.guild_id:  # a server's row (both difficulties summed)
+            server = servers.get(row.guild_id)
+            if server is not None:
+                by_server.append({**server_doc(server), **figures, "server_flights": server.flights})
+        else:
+            by_difficulty.append({"normal": row.normal, "serious": row.serious, **figures})
     names = {str(k): v.name for k, v in servers.items()}
     for line in flights:
         line["server_name"] = names.get(line["server_id"])
@@ -256,11 +248,11 @@ async def player_page(store: WebStore, user_id: int, lang: str) -> dict[str, Any
         "player": {
             "id": str(user_id),
             "name": name,
-            "flights": sum(s["flights"] for s in by_server.values()),
-            "survived": sum(s["survived"] for s in by_server.values()),
-            "points": sum(s["points"] for s in by_server.values()),
+            "flights": sum(s["flights"] for s in by_server),
+            "survived": sum(s["survived"] for s in by_server),
+            "points": sum(s["points"] for s in by_server),
         },
-        "servers": list(by_server.values()),
-        "difficulties": list(by_difficulty.values()),
+        "servers": by_server,
+        "difficulties": by_difficulty,
         "flights": flights,
     }
