@@ -3,7 +3,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test check lint format typecheck bench system-deps
+.PHONY: run web test check lint format typecheck bench system-deps
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || python3 -m venv $(VENV)
@@ -11,12 +11,14 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install -q -e '.[test]'
 	@touch $(STAMP)
 
-# Debian packages: libopus0 (voice encoder) and espeak-ng (offline speech). Installed when missing
+# Debian packages: libopus0 (voice encoder), espeak-ng (offline speech) and chromium (the web
+# logbook's browser tests, driven by Playwright; never a downloaded browser). Installed when missing
 # and we are root; otherwise we say what to install and carry on (text-only still works).
 system-deps:
 	@missing=""; \
 	 command -v espeak-ng >/dev/null 2>&1 || missing="$$missing espeak-ng"; \
 	 ldconfig -p 2>/dev/null | grep -q libopus.so.0 || missing="$$missing libopus0"; \
+	 test -x /usr/bin/chromium || missing="$$missing chromium"; \
 	 if [ -n "$$missing" ]; then \
 	   if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 	     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
@@ -25,6 +27,10 @@ system-deps:
 
 run: system-deps $(STAMP)
 	$(PY) -m bot
+
+# The web logbook alone (read-only, same store): WEB_HOST/WEB_PORT, default 127.0.0.1:8080.
+web: $(STAMP)
+	$(PY) -m bot.web
 
 # The same gate as CI, in order: lint, formatting, types, then the tests. Any failure stops it.
 test: system-deps $(STAMP)

@@ -199,23 +199,43 @@ async def measure(db: Path, players: int, samples: int, seed: int) -> dict[str, 
     return out
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def arguments(doc: str | None) -> argparse.Namespace:
+    """The command line every records-sized bench takes (bench/records.py, bench/web.py)."""
+    ap = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--flights", type=int, default=100_000)
     ap.add_argument("--players", type=int, default=20_000)
     ap.add_argument("--samples", type=int, default=300)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--db", type=Path, default=None, help="keep the database here (default: a temp file)")
-    args = ap.parse_args()
-    with tempfile.TemporaryDirectory() as tmp:
-        db = args.db or Path(tmp) / "records.sqlite3"
-        db.unlink(missing_ok=True)
-        start = time.perf_counter()
-        conn = sqlite3.connect(db)
+    ap.add_argument("--reuse", action="store_true", help="measure the --db filled by an earlier run as it is")
+    return ap.parse_args()
+
+
+def filled(db: Path, args: argparse.Namespace, more: Callable[[sqlite3.Connection], Any] | None = None) -> Any:
+    """A fresh database at `db` with the schema and `fill`'s data (then `more`'s); says how long it
+    took and returns what `more` returned.  `--reuse` keeps an existing database (`more` still runs
+    on it, reading only)."""
+    if getattr(args, "reuse", False) and db.exists():
+        with sqlite3.connect(db) as conn:
+            return more(conn) if more else None
+    db.unlink(missing_ok=True)
+    start = time.perf_counter()
+    conn = sqlite3.connect(db)
+    try:
         create_schema(conn)
         fill(conn, args.flights, args.players, seed=args.seed)
+        extra = more(conn) if more else None
+    finally:
         conn.close()
-        print(f"filled {args.flights} flights, {args.players} players in {time.perf_counter() - start:.1f} s")
+    print(f"filled {args.flights} flights, {args.players} players in {time.perf_counter() - start:.1f} s")
+    return extra
+
+
+def main() -> None:
+    args = arguments(__doc__)
+    with tempfile.TemporaryDirectory() as tmp:
+        db = args.db or Path(tmp) / "records.sqlite3"
+        filled(db, args)
         figures = asyncio.run(measure(db, args.players, args.samples, args.seed))
     for name, fig in figures.items():
         print(f"{name:>22}: " + ", ".join(f"{k} {v}" for k, v in fig.items()))

@@ -15,6 +15,7 @@ import asyncio
 import contextlib
 import logging
 import sys
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 from pydantic import ValidationError
@@ -71,7 +72,15 @@ async def _run(settings: Settings) -> int:
             settings = settings.model_copy(update={"shard_ids": shards})
     bot = make_bot(settings=settings, storage=storage, claims=claims)
     assert settings.discord_token is not None
+    web_runner = None
     try:
+        if settings.web_port:  # one process for a small server: the web logbook beside the bot
+            try:
+                web_runner = await _start_web(settings, storage)
+            except OSError as exc:
+                where = f"{settings.web_host}:{settings.web_port}"
+                print(f"Cannot listen on {where}: {exc.strerror or exc}", file=sys.stderr)
+                return EXIT_CONFIG
         async with bot:
             await bot.start(settings.discord_token.get_secret_value())
         return bot.exit_code
@@ -88,9 +97,20 @@ async def _run(settings: Settings) -> int:
         )
         return EXIT_CONFIG
     finally:
+        if web_runner is not None:
+            await web_runner.cleanup()
         if claims is not None:
             await claims.close()
         await storage.close()
+
+
+async def _start_web(settings: Settings, storage: Any) -> Any:
+    """The web logbook (bot/web) on WEB_HOST:WEB_PORT over the bot's own storage."""
+    from bot.web.app import make_app, start_site
+
+    app = make_app(storage, default_language=settings.default_language, base_url=settings.web_base_url)
+    assert settings.web_port is not None
+    return await start_site(app, settings.web_host, settings.web_port)
 
 
 def _shard_ids(text: str) -> list[int]:
@@ -138,12 +158,11 @@ def parse_args(argv: list[str] | None = None) -> dict[str, Any]:
     return overrides
 
 
-def main(argv: list[str] | None = None) -> None:
-    """Entry point; never returns normally (raises SystemExit with the exit code)."""
-    overrides = parse_args(argv)
+def load_settings(overrides: dict[str, Any] | None = None) -> Settings:
+    """The settings, checked; a problem exits 2 with one line (shared with `python -m bot.web`)."""
     try:
         check_env_file()
-        settings = Settings(**overrides)
+        settings = Settings(**(overrides or {}))
         check_paths(settings)
     except ValidationError as exc:
         print(_format_validation(exc), file=sys.stderr)
@@ -151,19 +170,30 @@ def main(argv: list[str] | None = None) -> None:
     except (ConfigError, OSError, UnicodeDecodeError) as exc:
         print(f"Configuration error: {exc}", file=sys.stderr)
         raise SystemExit(EXIT_CONFIG) from None
-    if settings.discord_token is None:
-        print(missing_token_help(), file=sys.stderr)
-        raise SystemExit(EXIT_CONFIG)
+    return settings
+
+
+def run_logged(settings: Settings, work: Callable[[Settings], Coroutine[Any, Any, int]]) -> None:
+    """Log to stderr at LOG_LEVEL, run `work` to its exit code and exit with it (Ctrl-C: 0)."""
     logging.basicConfig(
         level=settings.log_level,
         format="%(asctime)s %(levelname)-7s %(name)s: %(message)s",
         stream=sys.stderr,
     )
     try:
-        code = asyncio.run(_run(settings))
+        code = asyncio.run(work(settings))
     except KeyboardInterrupt:
         code = 0
     raise SystemExit(code)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point; never returns normally (raises SystemExit with the exit code)."""
+    settings = load_settings(parse_args(argv))
+    if settings.discord_token is None:
+        print(missing_token_help(), file=sys.stderr)
+        raise SystemExit(EXIT_CONFIG)
+    run_logged(settings, _run)
 
 
 if __name__ == "__main__":

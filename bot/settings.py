@@ -53,6 +53,12 @@ class Settings(BaseSettings):
     process_name: str | None = Field(default=None, max_length=64)
     # Wait for a dead process's shards instead of refusing to start (`--standby`).
     standby: bool = False
+    # The web logbook (bot/web): `python -m bot.web` listens on WEB_HOST:WEB_PORT (8080 when
+    # unset); the bot process serves it too when WEB_PORT is set.  WEB_BASE_URL is the address
+    # players reach it at (behind a reverse proxy), for the links /logbook and result posts show.
+    web_host: str = "127.0.0.1"
+    web_port: int | None = Field(default=None, ge=1, le=65535)
+    web_base_url: str | None = None
 
     @field_validator("scenario_dirs", mode="before")
     @classmethod
@@ -110,7 +116,16 @@ class Settings(BaseSettings):
             )
         return self
 
-    @field_validator("discord_token", "shard_count", "identify_concurrency", "process_name", mode="before")
+    @field_validator("web_base_url", mode="before")
+    @classmethod
+    def _check_base_url(cls, value: object) -> object:
+        if isinstance(value, str):
+            value = value.strip().rstrip("/") or None
+            if value is not None and not re.match(r"^https?://[^/\s]+", value):
+                raise ValueError("must be an http:// or https:// address (e.g. https://logbook.example.org)")
+        return value
+
+    @field_validator("discord_token", "shard_count", "identify_concurrency", "process_name", "web_port", mode="before")
     @classmethod
     def _blank_is_missing(cls, value: object) -> object:
         """`SHARD_COUNT=` (as a template or a compose file leaves it) means unset, as it does

@@ -43,6 +43,7 @@ from bot.storage.rows import (
     muted_of,
     now,
 )
+from bot.storage.web import WebReads
 
 _COLS = ", ".join(FLIGHT_COLUMNS)
 _ACTIVE = ", ".join(f"'{s}'" for s in ACTIVE_STATUSES)
@@ -247,7 +248,7 @@ class SqlTransaction(PlatformWrites, CareerWrites):
 CURRENT_TX: ContextVar[SqlTransaction | None] = ContextVar("storage_transaction", default=None)
 
 
-class SqlStorage(UnitsOfWork, PlatformReads, CareerReads):
+class SqlStorage(UnitsOfWork, PlatformReads, CareerReads, WebReads):
     """The reads of `Storage` and the frame of a unit of work; a backend provides `_fetch`
     (committed data, or the caller's own transaction), `transaction()`, `open()` and `close()`."""
 

@@ -19,6 +19,7 @@ from bot.exts.hosting._text import setting_problem, tx
 from bot.exts.hosting.scheduler import run_schedules
 from bot.exts.hosting.server_settings import SETTING_KEYS, SettingError, load_settings, parse_setting, show
 from bot.platform.permissions import actor_of, decide
+from bot.storage.web import NAME_SETTING
 
 if TYPE_CHECKING:
     from bot.client import SpaceAlertBot
@@ -90,6 +91,10 @@ class HostingCog(commands.Cog, name="Hosting"):
             )
             return
         await self.bot.storage.set_setting(interaction.guild_id or 0, key, parsed)
+        name = getattr(interaction.guild, "name", None)
+        if key == "leaderboard" and isinstance(name, str):
+            # the web logbook names a public server as Discord shows it (it has no Discord connection)
+            await self.bot.storage.set_setting(interaction.guild_id or 0, NAME_SETTING, name)
         if key == "language":
             lang = str(parsed)
         shown: dict[str, str] = dict(show(await load_settings(self.bot.storage, interaction.guild_id or 0)))

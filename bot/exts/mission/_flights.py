@@ -48,6 +48,7 @@ from bot.i18n import t
 from bot.platform.permissions import Seats, actor_of, decide
 from bot.storage import FlightRecord, StaleWrite
 from bot.text import code_text
+from bot.web.links import flight_link
 from engine.flight.lobby import Seat, role_holder
 from engine.flight.machine import Flight, FlightConfig, FlightError, FlightEvent, Rejected
 from engine.flight.snapshot import SnapshotError
@@ -597,7 +598,11 @@ class FlightService:
         # queued behind the flight's last intercom lines, so the result never overtakes them
         alt = overview_description(outcome["replay"], record.language) if picture else None
         lesson = await lesson_hindsight(record, outcome["flight"], result)  # a lost school flight's hint
-        self.posts.post_result(record.id, result_payload(record, data, picture, result, alt, lesson), row_id=row)
+        payload = result_payload(record, data, picture, result, alt, lesson)
+        link = await flight_link(self.bot.storage, self.bot.settings, record.guild_id, record.id)
+        if link:  # a public server with the web logbook: the title opens the flight's page
+            payload["embed"]["url"] = link
+        self.posts.post_result(record.id, payload, row_id=row)
         self._mark_result(record.id)
         self._wind_down(record.id)
         self._resolved(record, result)

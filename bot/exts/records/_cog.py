@@ -26,6 +26,7 @@ from bot.exts.mission._result import (
 )
 from bot.i18n import t
 from bot.text import MESSAGE_LIMIT, code_text, no_mentions, plain_text
+from bot.web.links import server_link
 from engine.documents import MAX_GAME_BYTES, DocumentError, parse_game
 from engine.vocab import is_language
 
@@ -72,7 +73,9 @@ class RecordsCog(commands.Cog, name="Records"):
             mission_id=mission.strip() if mission else None,
             difficulty=difficulty,
         )
-        await interaction.response.send_message(embed=logbook_embed(self.lang, entries))
+        embed = logbook_embed(self.lang, entries)
+        embed.url = await server_link(self.bot.storage, self.bot.settings, interaction.guild_id)  # web logbook
+        await interaction.response.send_message(embed=embed)
 
     @logbook.autocomplete("mission")
     async def _mission_autocomplete(

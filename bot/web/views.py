@@ -1,0 +1,258 @@
+"""Each page's document: the data of one page as plain JSON values.
+
+One document feeds both the HTML page (a Jinja2 template lays it out) and its `.json` twin, so the
+two can never disagree.  Documents hold codes, numbers, names and links; words are the template's
+job, except the captain's log lines, threat names and loss causes, which are rendered here in the
+page's language (the same code as the Discord posts).  Every builder returns None for what must
+be a 404: unknown, or on a server whose records are private.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.exts.mission._log_i18n import cause_text, describe
+from bot.i18n import t, threat_name
+from bot.storage.base import LogbookEntry
+from bot.storage.platform import CampaignRecord
+from bot.storage.web import PublicServer, WebStore
+from bot.web.replays import Replays, log_by_turn, turn_alt
+
+SCHEMA_VERSION = 1
+LANGS: tuple[str, ...] = ("en", "ru", "cs", "sk")
+TURN_LABELS = 13
+
+
+def server_url(guild_id: int) -> str:
+    return f"/s/{guild_id}"
+
+
+def flight_url(flight_id: str | None) -> str | None:
+    return f"/f/{flight_id}" if flight_id else None
+
+
+def player_url(user_id: int | None) -> str | None:
+    return f"/p/{user_id}" if user_id is not None else None
+
+
+def server_doc(s: PublicServer) -> dict[str, Any]:
+    return {
+        "id": str(s.guild_id),
+        "name": s.name,
+        "language": s.language,
+        "flights": s.flights,
+        "last_flown": s.last_flown,
+        "url": server_url(s.guild_id),
+    }
+
+
+def crew_doc(entry: LogbookEntry) -> list[dict[str, Any]]:
+    return [
+        {
+            "name": c.name,
+            "player_id": str(c.user_id) if c.user_id is not None else None,
+            "roles": list(c.roles),
+            "url": player_url(c.user_id),
+        }
+        for c in entry.crew
+    ]
+
+
+def line_doc(entry: LogbookEntry, lang: str) -> dict[str, Any]:
+    """One logbook line as the lists show it (any game)."""
+    return {
+        "flight_id": entry.flight_id,
+        "url": flight_url(entry.flight_id) if entry.game == "space_alert" else None,
+        "game": entry.game,
+        "server_id": str(entry.guild_id),
+        "flown_at": entry.flown_at,
+        "mission": entry.mission_id,
+        "seed": entry.seed if entry.mission_id == "random" else None,
+        "normal": entry.normal_difficulty,
+        "serious": entry.serious_difficulty,
+        "outcome": entry.outcome,
+        "destroyed_by": entry.destroyed_by,
+        "destroyed_by_text": _cause(lang, entry),
+        "total": entry.total,
+        "campaign_id": entry.campaign_id,
+        "crew": crew_doc(entry),
+    }
+
+
+def _cause(lang: str, entry: LogbookEntry) -> str | None:
+    if not entry.destroyed_by:
+        return None
+    if entry.game != "space_alert":
+        return entry.destroyed_by
+    return cause_text(lang, entry.destroyed_by)
+
+
+def campaign_doc(c: CampaignRecord) -> dict[str, Any]:
+    return {
+        "id": c.id,
+        "status": c.status,
+        "missions": c.missions,
+        "total": c.total,
+        "destroyed_by": c.destroyed_by,
+        "started_at": c.started_at,
+        "finished_at": c.finished_at,
+        "crew": [
+            {"name": name, "player_id": str(uid) if uid else None, "url": player_url(uid)} for uid, name in c.crew
+        ],
+    }
+
+
+async def index_page(store: WebStore, lang: str) -> dict[str, Any]:
+    servers = await store.public_servers()
+    return {"schema_version": SCHEMA_VERSION, "lang": lang, "servers": [server_doc(s) for s in servers]}
+
+
+def page_language(asked: str | None, server: PublicServer | None, default: str) -> str:
+    """`?lang=` when given, else the server's language setting, else the deployment's default."""
+    if asked in LANGS:
+        return asked
+    if server is not None and server.language in LANGS:
+        return server.language
+    return default if default in LANGS else "en"
+
+
+async def server_page(store: WebStore, guild_id: int, asked: str | None, default: str = "en") -> dict[str, Any] | None:
+    server = await store.public_server(guild_id)
+    if server is None:
+        return None
+    lang = page_language(asked, server, default)
+    boards: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
+    for b in await store.server_boards(guild_id):
+        boards.setdefault((b.mission_id, b.normal, b.serious), []).append(
+            {
+                "rank": b.rank,
+                "total": b.total,
+                "flown_at": b.flown_at,
+                "flight_id": b.flight_id,
+                "url": flight_url(b.flight_id),
+                "crew": list(b.crew),
+            }
+        )
+    standing = await store.elite_board(guild_id)
+    elite_rows = await store.game_rows(guild_id, "elite", limit=10)
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "lang": lang,
+        "server": server_doc(server),
+        "boards": [{"mission": m, "normal": n, "serious": s, "places": places} for (m, n, s), places in boards.items()],
+        "latest": [line_doc(e, lang) for e in await store.latest_entries(guild_id)],
+        "campaigns": [campaign_doc(c) for c in await store.server_campaigns(guild_id)],
+        "elite": {
+            "games": standing.games,
+            "wins": standing.wins,
+            "fewest_rounds": standing.fewest_rounds,
+            "latest": elite_rows,
+        },
+    }
+
+
+async def flight_page(
+    store: WebStore, replays: Replays, flight_id: str, asked: str | None, default: str = "en"
+) -> dict[str, Any] | None:
+    """The flight's document, in `?lang=` or the server's language."""
+    found = await store.public_flight(flight_id)
+    if found is None:
+        return None
+    entry, record = found
+    server = await store.public_server(entry.guild_id)
+    if server is None:  # made private between the two reads
+        return None
+    lang = page_language(asked, server, default)
+    result = entry.result
+    score = dict(result.get("score") or {})
+    threats = [
+        {
+            "id": th["id"],
+            "name": threat_name(lang, th["id"]),
+            "turn": th.get("turn"),
+            "zone": th.get("zone"),
+            "fate": th.get("fate"),
+            "points": th.get("points", 0),
+        }
+        for th in result.get("threats", [])
+    ]
+    turns: list[dict[str, Any]] = []
+    replay = await replays.replay(record) if record is not None and entry.game == "space_alert" else None
+    if replay is not None:
+        grouped = log_by_turn([e.model_dump(mode="json") for e in (replay.result.log or [])])
+        for index, state in enumerate(replay.states):
+            turns.append(
+                {
+                    "index": index,
+                    "turn": state.turn,
+                    "picture": f"/f/{entry.flight_id}/turn/{index}.png",
+                    "alt": turn_alt(state, lambda cid: threat_name(lang, cid), lambda key, **kw: t(lang, key, **kw)),
+                    "log": [describe(lang, e) for e in grouped.get(state.turn, [])] if index else [],
+                }
+            )
+    notes = record.notes if record is not None else {}
+    line = line_doc(entry, lang)
+    lost = result.get("lost") or {}
+    if lost.get("cause") and not line["destroyed_by_text"]:
+        line["destroyed_by_text"] = cause_text(lang, lost["cause"])
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "lang": lang,
+        "server": server_doc(server),
+        "flight": {
+            **line,
+            "language": entry.language,
+            "score": {
+                "threats": score.get("threats", 0),
+                "threat_points_destroyed": entry.threat_points_destroyed,
+                "threat_points_survived": entry.threat_points_survived,
+                **{k: score.get(k, 0) for k in ("damage", "worst_zone", "knocked_out", "battlebots")},
+                "observation": score.get("observation", entry.observation),
+                "total": entry.total,
+            },
+            "damage": result.get("damage") or {},
+            "lost": result.get("lost"),
+            "threats": threats,
+            "overview": f"/f/{entry.flight_id}/overview.png" if turns else None,
+            "turns": turns,
+            "whatifs": list(notes.get("whatifs") or []),
+        },
+    }
+
+
+async def player_page(store: WebStore, user_id: int, lang: str) -> dict[str, Any] | None:
+    name = await store.player_name(user_id)
+    if name is None:
+        return None
+    totals = await store.player_totals(user_id)
+    flights = [line_doc(e, lang) for e in await store.player_entries(user_id)]
+    ids = {row.guild_id for row in totals if row.guild_id} | {int(line["server_id"]) for line in flights}
+    servers = {s.guild_id: s for s in await store.public_servers_among(ids)}
+    by_server: list[dict[str, Any]] = []
+    by_difficulty: list[dict[str, Any]] = []
+    for row in totals:
+        figures = {"flights": row.flights, "survived": row.survived, "points": row.points}
+        if row.guild_id:  # a server's row (both difficulties summed)
+            server = servers.get(row.guild_id)
+            if server is not None:
+                by_server.append({**server_doc(server), **figures, "server_flights": server.flights})
+        else:
+            by_difficulty.append({"normal": row.normal, "serious": row.serious, **figures})
+    names = {str(k): v.name for k, v in servers.items()}
+    for line in flights:
+        line["server_name"] = names.get(line["server_id"])
+        line["server_url"] = server_url(int(line["server_id"]))
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "lang": lang,
+        "player": {
+            "id": str(user_id),
+            "name": name,
+            "flights": sum(s["flights"] for s in by_server),
+            "survived": sum(s["survived"] for s in by_server),
+            "points": sum(s["points"] for s in by_server),
+        },
+        "servers": by_server,
+        "difficulties": by_difficulty,
+        "flights": flights,
+    }
