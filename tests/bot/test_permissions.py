@@ -16,6 +16,7 @@ import pytest
 
 import bot.exts.campaign
 import bot.exts.elite
+import bot.exts.hindsight
 import bot.exts.hosting
 import bot.exts.mission
 import bot.exts.records
@@ -53,6 +54,7 @@ EXPECTED: dict[str, Who] = {
     "replay.replay": A,
     "replay.turn": A,
     "replay.whatif": S,
+    "hindsight.ask": S,
     # server settings, records
     "hosting.settings_show": M,
     "hosting.settings_set": M,
@@ -101,6 +103,7 @@ def test_every_action_of_every_game_is_declared_as_the_table_says() -> None:
         "mission",
         "campaign",
         "replay",
+        "hindsight",
         "hosting",
         "records",
         "elite",

@@ -54,10 +54,14 @@ async def test_hindsight_after_a_lost_flight(tmp_path: Path) -> None:
         note = await answer(fd, press, lambda m: "answer is in" in m.text)
         assert note.ephemeral
 
-        # The command, by a crew member, answers where it was asked.
+        # The command, by a crew member, answers in the same thread (it finds the result post).
         ix = await fd.slash("hindsight", {"flight": fid}, user="carol", channel="bridge")
-        reply = await answer(fd, ix, lambda m: len(m.attachments) == 2)
-        assert reply.text == posted.text
+        await answer(fd, ix, lambda m: "answer is in" in m.text)
+        again = await fd.wait_for(
+            lambda: len(fd.messages(thread.id)) == before + 2 and fd.messages(thread.id)[-1], WAIT, "a second answer"
+        )
+        assert again.text == posted.text
+        assert [a.filename for a in again.attachments] == ["real.png", "hindsight.png"]
         # ...and a stranger's command is refused the same way.
         ix = await fd.slash("hindsight", {"flight": fid}, user="erin", channel="bridge")
         assert "Only the crew" in (await answer(fd, ix)).text

@@ -7,6 +7,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.platform.permissions import Who, declare
+
+# Who may do what (bot/platform/permissions.py checks it before the handler runs).
+PERMISSIONS = declare(
+    "hindsight",
+    {
+        "ask": Who.SEATED,  # the button and /hindsight: the crew of that flight
+    },
+)
+
 
 async def setup(bot: Any) -> None:
     from bot.exts.hindsight._cog import HindsightButton, HindsightCog

@@ -2,9 +2,10 @@
 
 Both answer within Discord's 3 seconds by deferring, then run the search in a worker thread (it
 may take seconds; the event loop keeps serving everyone else) and post the sentence with the two
-pictures: the button in the captain's log thread under the result post it sits on, the command
-where it was asked.  Only the flight's crew may ask; anyone else gets a polite private refusal.
-The flight is read from the store at each press (the button's custom id `hs:<flight>:go` is its
+pictures in the captain's log thread under the flight's result post (the command finds that post
+among the channel's recent messages; without a thread, or when the post is too far back, it
+answers where it was asked).  Only the flight's crew may ask; anyone else gets a polite private
+refusal.  The flight is read from the store at each press (the button's custom id `hs:<flight>:go` is its
 only state), so a press after a restart works.
 """
 
@@ -13,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-import re
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -25,37 +25,43 @@ from bot.exts.hindsight._answer import Found, search, sentence
 from bot.exts.mission._components import FlightButton
 from bot.i18n import t
 from bot.pictures import render_overview, resolve_with_states
+from bot.platform import components
+from bot.platform.components import handles
+from bot.platform.permissions import Seats, actor_of, decide, refusal
 
 if TYPE_CHECKING:
     from bot.client import SpaceAlertBot
     from bot.exts.replay._cog import Logged
 
 log = logging.getLogger(__name__)
+RESULT_SEARCH = 100  # how many recent channel messages /hindsight looks through for the result post
 
-PREFIX = "hs"
-BUTTON_TEMPLATE = rf"{PREFIX}:(?P<flight>[0-9a-f]{{8}}):go"
+KIND = components.register(
+    "hs",
+    {"flight": "[0-9a-f]{8}", "action": "go"},
+    summary="the result post's Hindsight button",
+    example=("0123abcd", "go"),
+)
 
 
 def button_id(flight_id: str) -> str:
     """The Hindsight button's custom id: unique in the result post (the other button is `sr:`)."""
-    value = f"{PREFIX}:{flight_id}:go"
-    if not re.fullmatch(BUTTON_TEMPLATE, value):
-        raise ValueError(f"not a flight id: {flight_id!r}")
-    return value
+    return KIND.make(flight_id, "go")
 
 
-class HindsightButton(FlightButton, template=BUTTON_TEMPLATE):
+@handles(KIND)
+class HindsightButton(FlightButton, template=KIND.pattern()):
     async def callback(self, interaction: discord.Interaction) -> None:
         client: Any = interaction.client
         cog = client.get_cog("Hindsight") if client is not None else None
-        match = re.fullmatch(BUTTON_TEMPLATE, self.custom_id)
-        if cog is None or match is None:  # extension unloaded: still answer within 3 s
+        parts = KIND.parse(self.custom_id)
+        if cog is None or parts is None:  # extension unloaded: still answer within 3 s
             await interaction.response.send_message("This button is not available right now.", ephemeral=True)
             return
         try:
-            await cog.answer(interaction, match["flight"], in_thread=True)
+            await cog.answer(interaction, parts["flight"], in_thread=True)
         except Exception as exc:
-            await report_interaction_error(interaction, exc, flight_id=match["flight"])
+            await report_interaction_error(interaction, exc, flight_id=parts["flight"])
 
 
 def hindsight_button(flight_id: str, lang: str) -> HindsightButton:
@@ -96,8 +102,10 @@ class HindsightCog(commands.Cog, name="Hindsight"):
             await interaction.response.send_message(logged, ephemeral=True)
             return
         lang = logged.lang
-        if logged.record.member(interaction.user.id) is None:
-            await interaction.response.send_message(t(lang, "hindsight.not_crew"), ephemeral=True)
+        seats = Seats.of(None, (m.user_id for m in logged.record.crew))
+        if (refused := decide("hindsight.ask", actor_of(interaction), seats)) is not None:
+            text = t(lang, "hindsight.not_crew") if refused == "seated" else refusal(lang, refused)
+            await interaction.response.send_message(text, ephemeral=True)
             return
         await interaction.response.defer(ephemeral=in_thread, thinking=True)
         found = await asyncio.to_thread(search, logged.flight, logged.game)
@@ -109,17 +117,42 @@ class HindsightCog(commands.Cog, name="Hindsight"):
                 io.BytesIO(changed_png), filename="hindsight.png", description=t(lang, "hindsight.changed")[:100]
             ),
         ]
-        thread = await self._thread(interaction) if in_thread else None
+        if in_thread:
+            thread = await self._thread(interaction)
+        else:
+            thread = await self._thread_of_flight(interaction, flight_id)
         if thread is None:
             await interaction.followup.send(content, files=files)
             return
         await thread.send(content, files=files)
         await interaction.followup.send(t(lang, "hindsight.posted", thread=thread.mention), ephemeral=True)
 
+    async def _thread_of_flight(self, interaction: discord.Interaction, flight_id: str) -> Any:
+        """For `/hindsight`: the captain's log thread under that flight's result post, found by the
+        post's own Hindsight button among the channel's recent messages (the store keeps no
+        message ids); None when the post is not among them (then: answered in place)."""
+        channel: Any = interaction.channel
+        wanted = button_id(flight_id)
+        me = self.bot.user.id if self.bot.user is not None else None
+        try:
+            async for message in channel.history(limit=RESULT_SEARCH):
+                if message.author.id != me:
+                    continue
+                ids = {
+                    getattr(c, "custom_id", None) for row in message.components for c in getattr(row, "children", [])
+                }
+                if wanted in ids:
+                    return await self._thread_under(interaction, message)
+        except (discord.HTTPException, AttributeError, TypeError) as exc:
+            log.info("flight %s: cannot look for its result post (%s); answering in place", flight_id, exc)
+        return None
+
     async def _thread(self, interaction: discord.Interaction) -> Any:
         """The captain's log thread under the result post the button is on (a thread started from
         a message has that message's id), None when there is none (then: answered in place)."""
-        message = interaction.message
+        return await self._thread_under(interaction, interaction.message)
+
+    async def _thread_under(self, interaction: discord.Interaction, message: Any) -> Any:
         if message is None:
             return None
         thread = getattr(message, "thread", None)
