@@ -193,8 +193,8 @@ class WebReads:
         from bot.storage.platform import _campaign_of
 
         found = await self._fetch(
-            "SELECT id, guild_id, channel_id, status, '{}', missions, total, destroyed_by, started_at, finished_at"
-            " FROM campaigns WHERE guild_id = ? AND status != 'running'"
+            "SELECT id, guild_id, channel_id, status, '{}', missions, total, destroyed_by, started_at, finished_at,"
+            " version FROM campaigns WHERE guild_id = ? AND status != 'running'"
             " ORDER BY total IS NULL, total DESC, started_at DESC, id LIMIT ?",
             [guild_id, limit],
         )
