@@ -15,16 +15,22 @@ from tests.e2e.harness import WAIT, Flight, answer, assert_clean, fake_discord, 
 pytestmark = pytest.mark.e2e
 
 CREW = ("alice", "bob")
-_AT = re.compile(r"(\d+)/(\d+)")
+_SLOT = re.compile(r"sr:[0-9a-f]+:turn:(\d+)\.(at|last)")
+_LABEL = re.compile(r"(\d+)/12|⤴ (\d+)")
 
 
 def shown_turn(message: Any) -> tuple[int, int] | None:
-    """(turn, last) of a turn picture's navigation (its disabled 'n/last' label), else None."""
-    for button in message.buttons:
-        match = _AT.fullmatch(str(button.get("label") or ""))
-        if match:
-            return int(match[1]), int(match[2])
-    return None
+    """(turn, last) of a turn picture's navigation, read off its ids (the `at` and `last` slots),
+    else None.  The disabled label in the middle numbers the turn as the picture's title does
+    ("5/12", "⤴ 13" for the jump); it must agree with the `at` slot."""
+    slots = {m[2]: int(m[1]) for c in message.custom_ids if (m := _SLOT.fullmatch(c))}
+    if set(slots) != {"at", "last"}:
+        return None
+    labels = [m for b in message.buttons if (m := _LABEL.fullmatch(str(b.get("label") or "")))]
+    assert len(labels) == 1 and int(labels[0][1] or labels[0][2]) == slots["at"], [
+        b.get("label") for b in message.buttons
+    ]
+    return slots["at"], slots["last"]
 
 
 def check_navigation(message: Any) -> None:
