@@ -56,7 +56,8 @@ class HindsightButton(FlightButton, template=KIND.pattern()):
         cog = client.get_cog("Hindsight") if client is not None else None
         parts = KIND.parse(self.custom_id)
         if cog is None or parts is None:  # extension unloaded: still answer within 3 s
-            await interaction.response.send_message("This button is not available right now.", ephemeral=True)
+            lang = getattr(getattr(client, "settings", None), "default_language", "en")
+            await interaction.response.send_message(t(lang, "hindsight.unavailable"), ephemeral=True)
             return
         try:
             await cog.answer(interaction, parts["flight"], in_thread=True)

@@ -403,6 +403,16 @@ class FlightService:
             flight = None
         return deck_message(record, flight.deck() if flight is not None else None)
 
+    async def refuse_unapplied(
+        self, reply: Reply, record: FlightRecord | None, refusal: str | None, unrestorable: bool
+    ) -> None:
+        """A click whose change did not apply: the engine's refusal, else "the flight is over"; a
+        flight whose stored state cannot be restored is ended politely as well."""
+        lang = record.language if record is not None else self.bot.settings.default_language
+        await reply.reject(refusal or t(lang, "error.flight_over"))
+        if record is not None and unrestorable:
+            await self._unrestorable(record)
+
     async def refresh_deck(self, flight_id: str) -> None:
         """Redraw the flight deck from the stored flight.  The last edit wins: one edit per flight
         at a time, and a redraw asked for meanwhile runs once more after it, reading the flight
@@ -498,10 +508,7 @@ class FlightService:
                 return
             flight = step.flight
             if record is None or flight is None:
-                lang = record.language if record is not None else self.bot.settings.default_language
-                await reply.reject(step.refusal or t(lang, "error.flight_over"))
-                if record is not None and step.unrestorable:
-                    await self._unrestorable(record)
+                await self.refuse_unapplied(reply, record, step.refusal, step.unrestorable)
                 return
             embed, view = station_message(record.language, record.id, user_id, flight.station(step.name), step.sel)
             if self.catch_ups.owed(record.id, user_id):  # joined voice late: what was said so far

@@ -118,10 +118,7 @@ class Pauses:
                 return
             flight = found.flight
             if record is None or flight is None:
-                lang = record.language if record is not None else service.bot.settings.default_language
-                await reply.reject(found.refusal or t(lang, "error.flight_over"))
-                if record is not None and found.unrestorable:
-                    await service._unrestorable(record)
+                await service.refuse_unapplied(reply, record, found.refusal, found.unrestorable)
                 return
             embed, view = service.deck(record)
             await reply.send(embed=embed, view=view)
