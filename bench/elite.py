@@ -35,7 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from discord.player import AudioPlayer
 
 from bench.voice import FakeVoiceClient
-from bot.exts.elite._cog import TICK_S
+from bot.games.elite._cog import TICK_S
 from engine.elite.timer import ActionTimer
 from tests.elite.signals import speech_like
 from voice.audio import FRAME_BYTES, rms

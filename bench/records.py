@@ -28,10 +28,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bot.exts.stats import queries  # noqa: E402
-from bot.exts.stats.career import threat_rows  # noqa: E402
-from bot.exts.stats.chart import render_score_chart  # noqa: E402
-from bot.storage.sqlite import SqliteStorage  # noqa: E402
+from bot.games.space_alert.stats import queries  # noqa: E402
+from bot.games.space_alert.stats.career import threat_rows  # noqa: E402
+from bot.games.space_alert.stats.chart import render_score_chart  # noqa: E402
+from bot.platform.storage.sqlite import SqliteStorage  # noqa: E402
 
 MISSIONS = [f"S1-{n}" for n in range(1, 9)] + [f"S2-{n}" for n in range(1, 9)] + ["random"]
 DIFFICULTIES = ["white", "mixed", "yellow"]

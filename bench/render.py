@@ -19,7 +19,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bot.pictures import Replay, render_overview, render_turn, resolve_with_states  # noqa: E402
+from bot.games.space_alert.pictures import Replay, render_overview, render_turn, resolve_with_states  # noqa: E402
 from engine.random_game import random_game  # noqa: E402
 
 

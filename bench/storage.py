@@ -27,7 +27,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.storage import CrewMember, FlightRecord, SqliteStorage, Storage
+from bot.platform.storage import CrewMember, FlightRecord, SqliteStorage, Storage
 from engine.flight.machine import Flight, FlightConfig
 
 
@@ -41,7 +41,7 @@ async def open_backend(name: str, folder: Path) -> Storage:
     if name == "sqlite":
         storage: Storage = SqliteStorage(folder / "bench.sqlite3")
     else:
-        from bot.storage.postgres import PostgresStorage
+        from bot.platform.storage.postgres import PostgresStorage
 
         url = os.environ.get("TEST_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/test")
         storage = PostgresStorage(url, schema=f"bench_{os.getpid()}", drop_schema_on_close=True)

@@ -28,8 +28,8 @@ sys.path.insert(0, str(ROOT))
 from aiohttp.test_utils import TestClient, TestServer  # noqa: E402
 
 from bench.records import _measure, arguments, filled  # noqa: E402
-from bot.storage.sqlite import SqliteStorage  # noqa: E402
-from bot.storage.web import NAME_SETTING  # noqa: E402
+from bot.platform.storage.sqlite import SqliteStorage  # noqa: E402
+from bot.platform.storage.web import NAME_SETTING  # noqa: E402
 from bot.web.app import REPLAYS, make_app  # noqa: E402
 from bot.web.replays import Replays  # noqa: E402
 from tests.pictures.flights import play  # noqa: E402

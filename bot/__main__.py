@@ -20,8 +20,8 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from bot.invite import missing_token_help
-from bot.settings import ConfigError, Settings, check_env_file, check_paths
+from bot.platform.invite import missing_token_help
+from bot.platform.settings import ConfigError, Settings, check_env_file, check_paths
 
 EXIT_CONFIG = 2
 EXIT_DATABASE = 3
@@ -39,8 +39,8 @@ def _format_validation(error: ValidationError) -> str:
 async def _run(settings: Settings) -> int:
     import discord
 
-    from bot.client import make_bot
-    from bot.storage import StorageError, open_storage
+    from bot.platform.client import make_bot
+    from bot.platform.storage import StorageError, open_storage
 
     try:
         storage = await open_storage(settings)
@@ -49,7 +49,7 @@ async def _run(settings: Settings) -> int:
         return EXIT_DATABASE
     claims = None
     if getattr(storage, "shared", False):
-        from bot.claims import ClaimRefused, ShardClaims, cluster_lines, shards_line
+        from bot.platform.claims import ClaimRefused, ShardClaims, cluster_lines, shards_line
 
         claims = ShardClaims.from_settings(storage, settings)  # type: ignore[arg-type]
         try:
@@ -64,7 +64,7 @@ async def _run(settings: Settings) -> int:
             await claims.close()
             await storage.close()
             return EXIT_DATABASE
-        claims_log = logging.getLogger("bot.claims")
+        claims_log = logging.getLogger("bot.platform.claims")
         claims_log.info(shards_line(claims))
         with contextlib.suppress(Exception):  # only a report: never stops the start
             claims_log.info(" | ".join(await cluster_lines(claims)))
@@ -114,7 +114,7 @@ async def _start_web(settings: Settings, storage: Any) -> Any:
 
 
 def _shard_ids(text: str) -> list[int]:
-    from bot.cluster import parse_shard_ids
+    from bot.platform.cluster import parse_shard_ids
 
     try:
         return parse_shard_ids(text)

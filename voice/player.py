@@ -1,6 +1,6 @@
 """The API the Discord adapter calls: one `VoiceService` per process, one `IntercomPlayer` per flight.
 
-Typical use (see `bot.voicebridge`)::
+Typical use (see `bot.platform.voicebridge`)::
 
     service = VoiceService(VoiceConfig.from_env())
     sink = DiscordVoiceSink(None, channel_resolver=...)      # joins in the background

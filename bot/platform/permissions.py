@@ -20,7 +20,7 @@ from typing import Any
 
 import discord
 
-from bot.i18n import t
+from bot.platform.i18n import t
 
 
 class Who(enum.Enum):

@@ -12,14 +12,14 @@ import sys
 from typing import cast
 
 from bot.__main__ import EXIT_CONFIG, EXIT_DATABASE, load_settings, run_logged
-from bot.settings import Settings
+from bot.platform.settings import Settings
 
 DEFAULT_PORT = 8080
 
 
 async def serve(settings: Settings, *, stop: asyncio.Event | None = None) -> int:
-    from bot.storage import StorageError, open_storage
-    from bot.storage.web import WebStore
+    from bot.platform.storage import StorageError, open_storage
+    from bot.platform.storage.web import WebStore
     from bot.web.app import make_app, start_site
 
     try:

@@ -20,8 +20,8 @@ import aiohttp_jinja2
 import jinja2
 from aiohttp import web
 
-from bot.i18n import t
-from bot.storage.web import WebStore
+from bot.platform.i18n import t
+from bot.platform.storage.web import WebStore
 from bot.web import views
 from bot.web.labels import Labels
 from bot.web.replays import Replays
@@ -191,7 +191,7 @@ async def player(request: web.Request) -> web.Response:
 
 
 async def picture(request: web.Request) -> web.Response:
-    """A turn's board or the overview, drawn by bot/pictures in the page's language."""
+    """A turn's board or the overview, drawn by bot/games/space_alert/pictures in the page's language."""
     fid = request.match_info["fid"]
     which = request.match_info.get("n", "overview")
     store = request.app[STORE]

@@ -13,7 +13,7 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
-from bot.i18n import t
+from bot.platform.i18n import t
 
 
 @cache

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.storage.careers import PUBLIC_SETTING
+from bot.platform.storage.careers import PUBLIC_SETTING
 
 
 async def _base(storage: Any, settings: Any, guild_id: int | None) -> str | None:

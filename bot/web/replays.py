@@ -2,7 +2,7 @@
 
 The logbook keeps a flight's result without its log; the flight row keeps the final snapshot, and
 the engine is deterministic, so the page re-resolves the game exactly as /replay does and draws
-each turn with the same renderer as Discord (bot/pictures).  Both cost tens of milliseconds, and
+each turn with the same renderer as Discord (bot/games/space_alert/pictures).  Both cost tens of milliseconds, and
 a finished flight never changes, so replays and PNGs are kept in small LRU caches: a shared link
 opened by a whole server is resolved and drawn once.
 """
@@ -15,10 +15,10 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from typing import Any, Generic, TypeVar
 
-from bot.exts.campaign.handoff import game_of
-from bot.pictures import Replay, render_overview, render_turn, resolve_with_states
-from bot.pictures.states import TurnState
-from bot.storage.base import FlightRecord
+from bot.games.space_alert.campaign.handoff import game_of
+from bot.games.space_alert.pictures import Replay, render_overview, render_turn, resolve_with_states
+from bot.games.space_alert.pictures.states import TurnState
+from bot.platform.storage.base import FlightRecord
 from engine.flight.machine import Flight
 from engine.model import Game
 
@@ -124,7 +124,7 @@ def turn_alt(state: TurnState, describe_threat: Callable[[str], str], words: Cal
 
 def log_by_turn(log_entries: list[dict[str, Any]]) -> dict[int, list[dict[str, Any]]]:
     """The captain's log entries grouped by turn (entries without a turn go with turn 0)."""
-    from bot.exts.mission._render import is_no_op
+    from bot.games.space_alert.mission._render import is_no_op
 
     out: dict[int, list[dict[str, Any]]] = {}
     for entry in log_entries:

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.exts.mission._log_i18n import cause_text, describe
-from bot.i18n import t, threat_name
-from bot.storage.base import LogbookEntry
-from bot.storage.platform import CampaignRecord
-from bot.storage.web import PublicServer, WebStore
+from bot.games.space_alert.mission._log_i18n import cause_text, describe
+from bot.platform.i18n import t, threat_name
+from bot.platform.storage.base import LogbookEntry
+from bot.platform.storage.platform import CampaignRecord
+from bot.platform.storage.web import PublicServer, WebStore
 from bot.web.replays import Replays, log_by_turn, turn_alt
 
 SCHEMA_VERSION = 1

@@ -1,6 +1,6 @@
 """Every code the Escape engine emits: events, refusals of a command, refusals of a pack.
 
-Why a list: the adapter renders each code from `bot/locales/escape/<lang>.json`
+Why a list: the adapter renders each code from `bot/platform/locales/escape/<lang>.json`
 (`escape.event.<code>`, `escape.reject.<code>`, `escape.pack.<code>`), and a test reads the rules'
 source to make sure no code is emitted that is missing here, and that each one here has a sentence
 in all four languages.  The codes carry values (`Event.values`), which the sentences name.

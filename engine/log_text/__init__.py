@@ -5,7 +5,7 @@ parameters (card ids, zones, stations, numbers, codes from engine/vocab.py) and 
 package.  One table per language (en.py, ru.py, cs.py, sk.py) holds a template for every event kind and
 the words for every code; a test enumerates the kinds and codes and checks every table has them.
 Both the command line (`python -m engine resolve --log`, English) and the bot's captain's log
-(bot/exts/mission/_log_i18n.py, the flight's language) render through `describe`.
+(bot/games/space_alert/mission/_log_i18n.py, the flight's language) render through `describe`.
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ Event = Mapping[str, Any]
 
 class Names(Protocol):
     """Threat card words in one language: the renderer's only outside input (the bot keeps its
-    Russian and Czech card names in bot/locales/threats.json; English comes from the card data)."""
+    Russian and Czech card names in bot/platform/locales/threats.json; English comes from the card data)."""
 
     def threat(self, card_id: str) -> str: ...
 

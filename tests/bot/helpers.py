@@ -18,11 +18,11 @@ from unittest.mock import AsyncMock, MagicMock
 
 import discord
 
-from bot.client import SpaceAlertBot
-from bot.exts.mission import _ids
-from bot.exts.mission._components import FlightButton, FlightSelect
-from bot.settings import Settings
-from bot.storage import SqliteStorage
+from bot.games.space_alert.mission import _ids
+from bot.games.space_alert.mission._components import FlightButton, FlightSelect
+from bot.platform.client import SpaceAlertBot
+from bot.platform.settings import Settings
+from bot.platform.storage import SqliteStorage
 
 _snowflakes = itertools.count(10**17)
 

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from bot.storage import SqliteStorage, Storage
+from bot.platform.storage import SqliteStorage, Storage
 
 BACKENDS = ["sqlite", "postgres"]
 PG_URL = os.environ.get("TEST_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/test")
@@ -47,7 +47,7 @@ async def postgres_reason() -> str | None:
 def make_storage(backend: str, tmp_path: Path, schema: str) -> Storage:
     if backend == "sqlite":
         return SqliteStorage(tmp_path / "sa.sqlite3")
-    from bot.storage.postgres import PostgresStorage
+    from bot.platform.storage.postgres import PostgresStorage
 
     return PostgresStorage(PG_URL, schema=schema)
 
@@ -94,7 +94,7 @@ async def bot_backend(request: pytest.FixtureRequest, monkeypatch: pytest.Monkey
         return
     if reason := await postgres_reason():
         pytest.skip(reason)
-    from bot.storage.postgres import PostgresStorage
+    from bot.platform.storage.postgres import PostgresStorage
     from tests.bot import helpers
 
     schema = f"t_{uuid.uuid4().hex[:16]}"

@@ -13,14 +13,14 @@ from typing import Any
 import discord
 import pytest
 
-import bot.exts
+import bot.games
 from bot.platform import components
 from bot.platform.components import ComponentIdError, Components, DuplicateComponentId, Registry
 
 
 def _import_every_game() -> None:
-    """Every module under bot/exts, so every kind a game registers is in the registry."""
-    for info in pkgutil.walk_packages(bot.exts.__path__, "bot.exts."):
+    """Every module under bot/games, so every kind a game registers is in the registry."""
+    for info in pkgutil.walk_packages(bot.games.__path__, "bot.games."):
         importlib.import_module(info.name)
 
 
@@ -30,7 +30,7 @@ def _button(custom_id: str) -> discord.ui.Button[Any]:
 
 def test_the_platform_imports_no_game() -> None:
     source = Path(components.__file__).read_text(encoding="utf-8")
-    assert "import bot.exts" not in source and "from bot.exts" not in source and "engine" not in source
+    assert "import bot.games" not in source and "from bot.games" not in source and "engine" not in source
 
 
 def test_every_game_registers_its_kinds_once() -> None:
@@ -108,7 +108,7 @@ def test_parse_takes_any_string() -> None:
 def test_the_error_log_finds_a_flight_in_any_kind_that_names_one() -> None:
     from types import SimpleNamespace
 
-    from bot.errors import flight_of
+    from bot.platform.errors import flight_of
 
     _import_every_game()
 

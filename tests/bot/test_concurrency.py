@@ -18,9 +18,9 @@ from typing import Any
 
 import pytest
 
-from bot.exts.mission import _ids
-from bot.exts.mission._station import card_key
-from bot.storage import ChannelBusy, FlightRecord, StaleWrite, Storage
+from bot.games.space_alert.mission import _ids
+from bot.games.space_alert.mission._station import card_key
+from bot.platform.storage import ChannelBusy, FlightRecord, StaleWrite, Storage
 from engine.flight.views import card_view
 from tests.bot.helpers import World, click, new_bot, open_lobby, stop_bot
 from tests.bot.storage_backends import bot_backend, open_storage, storage
@@ -220,7 +220,7 @@ async def test_finish_killed_between_logbook_and_status_then_restarted(
 ) -> None:
     """The bot writes the logbook entry, then dies before the flight is marked finished; after the
     restart the timer finishes it again: one logbook entry, the channel free, no endless retry."""
-    from bot.storage.sql import SqlTransaction
+    from bot.platform.storage.sql import SqlTransaction
     from tests.bot.helpers import start_flight
 
     db = tmp_path / "sa.sqlite3"

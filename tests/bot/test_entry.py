@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from bot.exts.mission import _ids
-from bot.invite import REQUIRED_PERMISSIONS, invite_url, permissions_integer
-from bot.settings import Settings
+from bot.games.space_alert.mission import _ids
+from bot.platform.invite import REQUIRED_PERMISSIONS, invite_url, permissions_integer
+from bot.platform.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -79,7 +79,7 @@ def test_custom_ids_are_unique_short_and_parse_back() -> None:
 
 
 def test_locales_only_use_english_keys() -> None:
-    from bot.i18n import catalogue, t
+    from bot.platform.i18n import catalogue, t
 
     english = set(catalogue("en"))
     for lang in ("ru", "cs"):
@@ -89,9 +89,9 @@ def test_locales_only_use_english_keys() -> None:
 
 
 def test_locale_areas_never_define_a_key_twice() -> None:
-    """Each area's strings live in `bot/locales/<area>/<lang>.json`; a key in two files is a mistake
+    """Each area's strings live in `bot/platform/locales/<area>/<lang>.json`; a key in two files is a mistake
     (the first file would silently win), and every area exists in every language."""
-    from bot.i18n import catalogue_sources
+    from bot.platform.i18n import catalogue_sources
 
     areas_by_lang: dict[str, set[str]] = {}
     for lang in ("en", "ru", "cs", "sk"):

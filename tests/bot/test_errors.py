@@ -9,8 +9,8 @@ import discord
 import pytest
 from discord import app_commands
 
-from bot.errors import APOLOGY, NOT_ALLOWED
-from bot.exts.mission import _ids
+from bot.games.space_alert.mission import _ids
+from bot.platform.errors import APOLOGY, NOT_ALLOWED
 from tests.bot.helpers import click, open_lobby
 
 
@@ -28,7 +28,7 @@ async def test_a_failing_command_is_logged_and_the_user_gets_a_private_apology(
 ) -> None:
     inter = world.interaction(world.member("Ann"))
     inter.locale = discord.Locale.russian
-    with caplog.at_level(logging.ERROR, logger="bot.errors"):
+    with caplog.at_level(logging.ERROR, logger="bot.platform.errors"):
         await bot.tree.on_error(inter, _command_error(RuntimeError("disk on fire")))
     assert [(s.kind, s.content, s.ephemeral) for s in inter.log] == [("send_message", APOLOGY["ru"], True)]
     assert "disk on fire" in caplog.text and "interaction failed" in caplog.text
@@ -46,7 +46,7 @@ async def test_an_acknowledged_interaction_gets_the_apology_as_a_follow_up(bot: 
 async def test_a_refused_check_is_not_an_error(bot: Any, world: Any, caplog: pytest.LogCaptureFixture) -> None:
     inter = world.interaction(world.member("Ann"))
     inter.locale = discord.Locale.british_english
-    with caplog.at_level(logging.ERROR, logger="bot.errors"):
+    with caplog.at_level(logging.ERROR, logger="bot.platform.errors"):
         await bot.tree.on_error(inter, app_commands.CheckFailure("nope"))
     assert inter.log[-1].content == NOT_ALLOWED["en"] and caplog.text == ""
 
@@ -61,7 +61,7 @@ async def test_a_failing_button_names_its_flight_in_the_log_and_answers(
         raise ZeroDivisionError("bug in a handler")
 
     monkeypatch.setattr(cog, "on_component", broken)
-    with caplog.at_level(logging.ERROR, logger="bot.errors"):
+    with caplog.at_level(logging.ERROR, logger="bot.platform.errors"):
         inter = await click(world, world.member("Bob"), _ids.make(fid, "join"))
     assert [(s.kind, s.ephemeral) for s in inter.log] == [("send_message", True)]
     assert inter.log[0].content == APOLOGY["en"]

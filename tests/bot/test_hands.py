@@ -8,8 +8,8 @@ from unittest.mock import AsyncMock, MagicMock
 
 import discord
 
-from bot.exts.mission._hands import TOKEN_LIFETIME_S, LiveHands
-from bot.exts.mission._station import Selection
+from bot.games.space_alert.mission._hands import TOKEN_LIFETIME_S, LiveHands
+from bot.games.space_alert.mission._station import Selection
 from tests.bot.helpers import http_error
 
 

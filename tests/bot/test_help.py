@@ -10,9 +10,9 @@ import discord
 import pytest
 from discord import app_commands
 
-from bot.command_locale import CLIENT_LANGUAGES, CommandTranslator, command_key, option_key
-from bot.exts.about.help import help_embeds
-from bot.i18n import catalogue
+from bot.platform.about.help import help_embeds
+from bot.platform.command_locale import CLIENT_LANGUAGES, CommandTranslator, command_key, option_key
+from bot.platform.i18n import catalogue
 
 LANGS = ("en", "ru", "cs", "sk")
 

@@ -8,7 +8,7 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-from bot.client import SpaceAlertBot
+from bot.platform.client import SpaceAlertBot
 from engine.flight.machine import Flight
 from tests.bot.helpers import World, http_error, new_bot, start_flight, stop_bot, tick
 

@@ -6,7 +6,7 @@ import asyncio
 import time
 from typing import Any
 
-from bot.exts.mission._poster import Outbox, retry_after
+from bot.games.space_alert.mission._poster import Outbox, retry_after
 from tests.bot.helpers import Sent, http_error, make_message, start_flight, station_view, tick
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import Any
 
-from bot.exts.mission._pause import duration_text, may_pause, pause_line
+from bot.games.space_alert.mission._pause import duration_text, may_pause, pause_line
 from engine.flight.machine import FlightEvent
 
 

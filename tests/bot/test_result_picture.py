@@ -14,10 +14,10 @@ import discord
 import pytest
 from PIL import Image
 
-from bot.exts.mission import _result
-from bot.exts.mission._posting import ResultPost
-from bot.pictures.draw import H, W
-from bot.pictures.overview import STORY_H
+from bot.games.space_alert.mission import _result
+from bot.games.space_alert.mission._posting import ResultPost
+from bot.games.space_alert.pictures.draw import H, W
+from bot.games.space_alert.pictures.overview import STORY_H
 from engine.flight.machine import Flight
 from engine.model import Game
 from tests.bot.helpers import custom_ids, http_error, last, start_flight, tick
@@ -121,7 +121,7 @@ async def test_a_result_job_resumed_after_its_log_sends_only_the_navigation(bot:
 
 
 def nav_text() -> str:
-    from bot.exts.replay._text import text
+    from bot.games.space_alert.replay._text import text
 
     return text("en", "log_nav")
 

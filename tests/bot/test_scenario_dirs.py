@@ -31,7 +31,7 @@ def _write_folder(folder: Path) -> None:
 async def test_bad_scenario_files_are_skipped_at_start_up(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     folder = tmp_path / "missions"
     _write_folder(folder)
-    caplog.set_level(logging.WARNING, logger="bot.exts.mission._missions")
+    caplog.set_level(logging.WARNING, logger="bot.games.space_alert.mission._missions")
     bot = await new_bot(tmp_path / "sa.sqlite3", FakeClock(), scenario_dirs=[folder])
     try:
         skipped = [r.getMessage() for r in caplog.records if "skipping mission file" in r.getMessage()]

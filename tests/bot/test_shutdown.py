@@ -170,7 +170,7 @@ class SqliteOutbox:
         self.db = db
 
     async def rows(self) -> list[tuple[int, str, dict[str, Any]]]:
-        from bot.storage import SqliteStorage
+        from bot.platform.storage import SqliteStorage
 
         storage = SqliteStorage(self.db)
         await storage.open()

@@ -23,8 +23,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage import SqliteStorage
-from bot.storage.migrate import load_migrations
+from bot.platform.storage import SqliteStorage
+from bot.platform.storage.migrate import load_migrations
 
 ROOT = Path(__file__).resolve().parents[2]
 LIMIT_S = 20.0

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from bot.storage import (
+from bot.platform.storage import (
     ChannelBusy,
     CrewMember,
     FlightRecord,
@@ -24,7 +24,7 @@ from bot.storage import (
     StaleWrite,
     Storage,
 )
-from bot.storage.migrate import load_migrations
+from bot.platform.storage.migrate import load_migrations
 from tests.bot.storage_backends import open_storage, storage
 
 __all__ = ["open_storage", "storage"]  # fixtures used by the tests below
@@ -59,7 +59,7 @@ async def test_migrations_from_empty_database_and_reapplied(tmp_path: Path) -> N
     await again.open()  # applying twice is a no-op and keeps the data
     assert await again.schema_versions() == [m.version for m in load_migrations()]
     assert (await again.load_flight("0000abcd")) is not None
-    from bot.storage.migrate import apply_migrations
+    from bot.platform.storage.migrate import apply_migrations
 
     assert await apply_migrations(again.conn) == []
     await again.close()

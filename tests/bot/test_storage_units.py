@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from bot.storage import (
+from bot.platform.storage import (
     ChannelBusy,
     FlightRecord,
     LogbookCrew,
@@ -285,8 +285,8 @@ async def test_closed_storage_refuses_clearly(open_storage: Opener) -> None:
 
 
 async def test_a_schema_newer_than_the_bot_is_refused(open_storage: Opener) -> None:
-    from bot.storage import SchemaTooNew
-    from bot.storage.migrate import load_migrations
+    from bot.platform.storage import SchemaTooNew
+    from bot.platform.storage.migrate import load_migrations
 
     first = await open_storage()
     backend = "postgres" if type(first).__name__.startswith("Postgres") else "sqlite"

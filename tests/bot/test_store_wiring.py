@@ -15,11 +15,11 @@ from typing import Any
 
 import pytest
 
-from bot.exts.mission import _ids
-from bot.exts.mission._station import card_key
-from bot.i18n import t
-from bot.storage import FlightRecord, StaleWrite
-from bot.storage.sql import SqlTransaction
+from bot.games.space_alert.mission import _ids
+from bot.games.space_alert.mission._station import card_key
+from bot.platform.i18n import t
+from bot.platform.storage import FlightRecord, StaleWrite
+from bot.platform.storage.sql import SqlTransaction
 from engine.flight.snapshot import SCHEMA_VERSION
 from engine.flight.views import card_view
 from tests.bot.helpers import World, channel_text, click, new_bot, start_flight, stop_bot, tick

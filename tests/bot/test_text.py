@@ -1,10 +1,10 @@
-"""bot.text: user strings are shown inert (no markdown, no pings, no bidi tricks) and bounded."""
+"""bot.platform.text: user strings are shown inert (no markdown, no pings, no bidi tricks) and bounded."""
 
 from __future__ import annotations
 
 import discord
 
-from bot.text import code_text, mention_users, no_mentions, strip_unsafe, truncate, user_text
+from bot.platform.text import code_text, mention_users, no_mentions, strip_unsafe, truncate, user_text
 
 
 def test_user_text_defuses_mentions_and_markdown() -> None:

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from bot.exts.mission._log_i18n import TEMPLATES, describe
-from bot.i18n import catalogue
+from bot.games.space_alert.mission._log_i18n import TEMPLATES, describe
+from bot.platform.i18n import catalogue
 
 ROOT = Path(__file__).resolve().parents[2]
 LANGS = ("ru", "cs")

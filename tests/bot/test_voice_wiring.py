@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from bot.exts.mission import _ids
-from bot.i18n import t
+from bot.games.space_alert.mission import _ids
+from bot.platform.i18n import t
 from tests.bot.helpers import (
     RecordingVoice,
     World,
@@ -187,7 +187,7 @@ async def test_a_natural_end_finishes_voice_after_the_last_lines_are_mirrored(tm
 async def test_a_failed_resolution_still_ends_voice_and_tells_the_channel(
     tmp_path: Path, clock: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from bot.exts.mission import _flights
+    from bot.games.space_alert.mission import _flights
 
     def broken(*_args: Any, **_kwargs: Any) -> Any:
         raise RuntimeError("engine exploded")

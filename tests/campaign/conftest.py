@@ -18,8 +18,8 @@ def clock() -> FakeClock:
 @pytest.fixture
 async def bot(tmp_path: Path, clock: FakeClock) -> Any:
     instance = await new_bot(tmp_path / "sa.sqlite3", clock)
-    if instance.get_cog("Campaign") is None:  # until bot/client.py lists the extension
-        await instance.load_extension("bot.exts.campaign")
+    if instance.get_cog("Campaign") is None:  # until bot/platform/client.py lists the extension
+        await instance.load_extension("bot.games.space_alert.campaign")
     yield instance
     await stop_bot(instance)
 

@@ -8,7 +8,7 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
-from bot.exts.campaign._cog import CampaignButton, CampaignSelect
+from bot.games.space_alert.campaign._cog import CampaignButton, CampaignSelect
 from engine.campaign.session import REPAIR_SECONDS
 from engine.resolution.mission import resolve
 from tests.bot.helpers import custom_ids, new_bot, stop_bot
@@ -71,7 +71,7 @@ async def test_a_campaign_night_in_discord(bot: Any, world: Any, clock: Any, tmp
     # a second bot over the same database stands in for a restart: it knows only what was stored
     bot2 = await new_bot(tmp_path / "sa.sqlite3", clock, world=world)
     if bot2.get_cog("Campaign") is None:
-        await bot2.load_extension("bot.exts.campaign")
+        await bot2.load_extension("bot.games.space_alert.campaign")
     try:
         chosen = await press(world, ann, menu, values=["red.lift"])
         assert "Ann: red: lift" in chosen.log[0].kwargs["embed"].description
@@ -120,7 +120,7 @@ async def test_only_one_campaign_per_channel_and_end_by_host(bot: Any, world: An
 
 
 async def test_campaign_texts_follow_the_server_language(bot: Any, world: Any) -> None:
-    from bot.exts.campaign._text import TEXT
+    from bot.games.space_alert.campaign._text import TEXT
 
     assert all(set(TEXT[lang]) == set(TEXT["en"]) for lang in ("ru", "cs", "sk"))  # nothing left in English
     await bot.storage.set_setting(world.guild.id, "language", "sk")
@@ -137,7 +137,7 @@ async def test_campaign_texts_follow_the_server_language(bot: Any, world: Any) -
 
 
 async def test_the_flight_handoff_carries_the_ship_into_the_game(bot: Any, world: Any) -> None:
-    from bot.exts.campaign.handoff import campaign_options, game_of, resolve_flight
+    from bot.games.space_alert.campaign.handoff import campaign_options, game_of, resolve_flight
     from engine.model import Game
 
     assert await campaign_options(bot, world.channel.id) == {}  # no campaign here
@@ -189,7 +189,7 @@ async def test_simultaneous_votes_are_all_stored_and_keyed_by_member_id(bot: Any
 
 async def test_a_campaign_stored_with_names_is_read_by_member_id() -> None:
     """A campaign stored before keyed its crew by display name: it is read back by member id."""
-    from bot.exts.campaign._cog import keyed_by_id
+    from bot.games.space_alert.campaign._cog import keyed_by_id
 
     state = {
         "members": {"11": "Ann", "12": "Bob"},

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from bot.command_line import UnknownCommand, command_line, find_command
-from bot.exts.campaign._cog import CampaignButton
+from bot.games.space_alert.campaign._cog import CampaignButton
+from bot.platform.command_line import UnknownCommand, command_line, find_command
 from engine.campaign.flow import Campaign, CampaignError
 
 
@@ -148,8 +148,8 @@ def test_command_lines_come_from_the_tree(bot: Any) -> None:
     with pytest.raises(UnknownCommand):
         find_command(tree, "campaign nope")
     # no hand-written command with options is left in any locale string
-    from bot.exts.campaign._text import TEXT
-    from bot.i18n import catalogue
+    from bot.games.space_alert.campaign._text import TEXT
+    from bot.platform.i18n import catalogue
 
     for lang in ("en", "ru", "cs", "sk"):
         for key, text in [*catalogue(lang).items(), *TEXT[lang].items()]:

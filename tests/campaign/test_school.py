@@ -6,8 +6,8 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import Any
 
-from bot.exts.campaign.school import hint_lines, prepare_school_flight
-from bot.storage import CrewMember
+from bot.games.space_alert.campaign.school import hint_lines, prepare_school_flight
+from bot.platform.storage import CrewMember
 from engine.resolution.mission import resolve
 
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from bot.storage import SqliteStorage, Storage
+from bot.platform.storage import SqliteStorage, Storage
 from tests.bot.storage_backends import PG_URL, drop_schema, postgres_reason
 
 Opener = Callable[[], Awaitable[Any]]
@@ -28,7 +28,7 @@ async def _factory(backend: str, tmp_path: Path) -> tuple[Opener, list[Storage],
         if backend == "sqlite":
             storage = SqliteStorage(tmp_path / "cluster.sqlite3")
         else:
-            from bot.storage.postgres import PostgresStorage
+            from bot.platform.storage.postgres import PostgresStorage
 
             storage = PostgresStorage(PG_URL, schema=schema)
         await storage.open()

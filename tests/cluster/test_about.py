@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.client import SpaceAlertBot
-from bot.cluster import Cluster, ShardPlan
-from bot.settings import Settings
-from bot.storage import SqliteStorage
+from bot.platform.client import SpaceAlertBot
+from bot.platform.cluster import Cluster, ShardPlan
+from bot.platform.settings import Settings
+from bot.platform.storage import SqliteStorage
 from tests.bot.helpers import RecordingVoice, World, make_member
 
 
@@ -24,7 +24,7 @@ async def test_about_names_process_shards_and_this_servers_shard(
     )
     cluster = Cluster(storage, ShardPlan.from_settings(config), process="box:77")
     bot = SpaceAlertBot(settings=config, storage=storage, run_timers=False, voice=RecordingVoice(), cluster=cluster)
-    with caplog.at_level(logging.INFO, logger="bot.client"):
+    with caplog.at_level(logging.INFO, logger="bot.platform.client"):
         await bot.setup_hook()
     assert "process box:77 runs shards 2-3 of 4 (storage: SqliteStorage)" in caplog.text
     world = World(bot)

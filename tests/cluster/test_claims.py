@@ -1,4 +1,4 @@
-"""Shard claims on PostgreSQL (bot/claims.py): one process per shard, fencing, a standby that takes
+"""Shard claims on PostgreSQL (bot/platform/claims.py): one process per shard, fencing, a standby that takes
 over a dead process's shards (and frees its flight leases), a restart in place that does not
 wait for its dead predecessor's claim to lapse, and LISTEN/NOTIFY waking a standby at once."""
 
@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
-from bot.claims import ClaimRefused, ShardClaims
-from bot.cluster import ShardPlan
-from bot.settings import Settings
-from bot.storage import claims as rows
+from bot.platform.claims import ClaimRefused, ShardClaims
+from bot.platform.cluster import ShardPlan
+from bot.platform.settings import Settings
+from bot.platform.storage import claims as rows
 
 
 class Clock:
@@ -25,7 +25,7 @@ class Clock:
 
 
 def make(storage: Any, clock: Clock, process: str, shards: str, **kw: Any) -> ShardClaims:
-    from bot.cluster import parse_shard_ids
+    from bot.platform.cluster import parse_shard_ids
 
     kw.setdefault("ttl", 6.0)
     kw.setdefault("heartbeat", 0.05)
@@ -147,7 +147,7 @@ def test_claim_settings_are_checked() -> None:
 
 
 async def test_about_shows_the_holders_the_standbys_and_the_last_takeover(pg_storages: Any) -> None:
-    from bot.claims import cluster_lines
+    from bot.platform.claims import cluster_lines
 
     clock = Clock()
     active = make(await pg_storages(), clock, "host-a:100", "0-1")

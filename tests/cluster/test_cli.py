@@ -12,10 +12,10 @@ import pytest
 from pydantic import ValidationError
 
 from bot.__main__ import parse_args
-from bot.client import ShardedSpaceAlertBot, SpaceAlertBot, make_bot
-from bot.cluster import ShardPlan, compact, parse_shard_ids
-from bot.settings import Settings
-from bot.storage import SqliteStorage
+from bot.platform.client import ShardedSpaceAlertBot, SpaceAlertBot, make_bot
+from bot.platform.cluster import ShardPlan, compact, parse_shard_ids
+from bot.platform.settings import Settings
+from bot.platform.storage import SqliteStorage
 
 ROOT = Path(__file__).resolve().parents[2]
 PG = "postgresql://bot@db/space_alert"

@@ -10,10 +10,10 @@ from pathlib import Path
 from typing import Any
 from unittest.mock import AsyncMock
 
-from bot.client import SpaceAlertBot
-from bot.cluster import IdentifyGate
-from bot.settings import Settings
-from bot.storage import Storage
+from bot.platform.client import SpaceAlertBot
+from bot.platform.cluster import IdentifyGate
+from bot.platform.settings import Settings
+from bot.platform.storage import Storage
 from tests.bot.helpers import FakeClock
 from tests.cluster.conftest import Opener
 
@@ -86,7 +86,7 @@ async def test_commands_synced_once_and_only_when_changed(storages: Opener, tmp_
         bot._connection.application_id = 4242
         sync = AsyncMock(return_value=[])
         bot.tree.sync = sync  # type: ignore[method-assign]
-        from bot.exts.about._cog import AboutCog
+        from bot.platform.about._cog import AboutCog
 
         await bot.add_cog(AboutCog(bot))
         runs.append(bot)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.cluster import Cluster, ShardPlan
+from bot.platform.cluster import Cluster, ShardPlan
 from tests.bot.helpers import FakeClock
 from tests.cluster.conftest import Opener
 

@@ -12,10 +12,10 @@ from typing import Any
 
 import pytest
 
-from bot.client import SpaceAlertBot
-from bot.cluster import Cluster, ShardPlan, shard_of
-from bot.exts.mission import _ids
-from bot.settings import Settings
+from bot.games.space_alert.mission import _ids
+from bot.platform.client import SpaceAlertBot
+from bot.platform.cluster import Cluster, ShardPlan, shard_of
+from bot.platform.settings import Settings
 from tests.bot.helpers import (
     FakeClock,
     RecordingVoice,
@@ -42,7 +42,7 @@ class Processes:
         self.bots: list[SpaceAlertBot] = []
 
     async def start(self, name: str, shard: int, world: World | None = None) -> SpaceAlertBot:
-        from bot.storage.postgres import PostgresStorage
+        from bot.platform.storage.postgres import PostgresStorage
 
         config = Settings(
             _env_file=None,

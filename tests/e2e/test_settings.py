@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from bot.exts.hosting._text import tx
-from bot.i18n import t
+from bot.platform.hosting._text import tx
+from bot.platform.i18n import t
 from engine.flight.timeline import load_official
 from tests.e2e.harness import answer, assert_clean, fake_discord, public, start_bot
 

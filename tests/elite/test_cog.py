@@ -17,8 +17,8 @@ from unittest.mock import MagicMock
 import discord
 import pytest
 
-from bot.exts.elite._cog import CausePicker, CellPicker, ControlView, EliteCog, HeroPicker, parse_in_range
-from bot.storage import SqliteStorage
+from bot.games.elite._cog import CausePicker, CellPicker, ControlView, EliteCog, HeroPicker, parse_in_range
+from bot.platform.storage import SqliteStorage
 from engine.common.clock import ManualClock
 
 
@@ -331,7 +331,7 @@ async def test_status_buttons_are_routed_by_custom_id_even_after_a_restart(rig: 
 
     from discord.ext import commands
 
-    from bot.exts.elite._cog import EliteButton
+    from bot.games.elite._cog import EliteButton
 
     cog, channel, _, _ = rig
     status = await start_game(cog, channel, mission="recon")
@@ -360,7 +360,7 @@ async def test_status_buttons_are_routed_by_custom_id_even_after_a_restart(rig: 
 
 
 async def test_the_status_stays_under_discords_limit_with_long_pack_texts(rig: Any) -> None:
-    from bot.exts.elite._session import MAX_STATUS_CHARS
+    from bot.games.elite._session import MAX_STATUS_CHARS
 
     cog, channel, _, _ = rig
     await start_game(cog, channel, mission="recon")
@@ -523,7 +523,7 @@ async def test_a_director_faster_than_the_voice_join_still_gets_the_music(
     async def any_speech(guild_id: int) -> object:
         return object()
 
-    monkeypatch.setattr("bot.exts.elite._voicelink.EliteVoice", SlowVoice)
+    monkeypatch.setattr("bot.games.elite._voicelink.EliteVoice", SlowVoice)
     cog.voice.speech = any_speech
     cog.use_voice = True
     never = asyncio.Event()

@@ -21,8 +21,8 @@ from unittest.mock import AsyncMock, MagicMock
 import discord
 import pytest
 
-from bot.exts.elite._cog import EliteCog, HeroPicker
-from bot.storage import SqliteStorage
+from bot.games.elite._cog import EliteCog, HeroPicker
+from bot.platform.storage import SqliteStorage
 from engine.common.clock import ManualClock
 from engine.elite.texts import call_text, text
 from engine.elite.timer import ALL_CALLS

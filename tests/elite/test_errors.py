@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.exts.elite._i18n import error_text
-from bot.i18n import catalogue
+from bot.games.elite._i18n import error_text
+from bot.platform.i18n import catalogue
 from engine.common.clock import ManualClock
 from engine.elite.datapack import PackError, load_pack
 from engine.elite.errors import ERROR_CODES, EliteError

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from bot.exts.elite._journal import rebuild
+from bot.games.elite._journal import rebuild
 from tests.elite.test_cog import HeroPicker, ix, new_cog, press, rig, start_game, storage
 
 __all__ = ["rig", "storage"]  # the fixtures of test_cog.py

@@ -1,5 +1,5 @@
 """Every code the engine can emit is listed in engine/escape/codes.py and has a sentence in en, ru,
-cs and sk with the same placeholders (the words live in bot/locales/escape/, never in the engine)."""
+cs and sk with the same placeholders (the words live in bot/platform/locales/escape/, never in the engine)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from engine.escape import codes
 
 ROOT = Path(__file__).resolve().parents[2]
 LOCALES = {
-    lang: json.loads((ROOT / "bot/locales/escape" / f"{lang}.json").read_text("utf-8"))
+    lang: json.loads((ROOT / "bot/platform/locales/escape" / f"{lang}.json").read_text("utf-8"))
     for lang in ("en", "ru", "cs", "sk")
 }
 RULES = (ROOT / "engine/escape/rules.py").read_text("utf-8")

@@ -222,7 +222,7 @@ def test_hostile_timelines_are_bounded(case: str) -> None:
 
 def test_bot_and_cli_give_the_same_verdict_on_every_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """One function behind both: the upload's problem is exactly the CLI's stderr line."""
-    from bot.exts.mission._cog import validate_timeline
+    from bot.games.space_alert.mission._cog import validate_timeline
     from engine.flight.timeline_cli import main
 
     files = [json.dumps(data).encode() for data, _ in BOUNDS.values()]

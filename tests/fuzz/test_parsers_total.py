@@ -16,12 +16,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.exts.elite._cog import InRangeError, parse_in_range
-from bot.exts.hosting.schedule import MAX_AHEAD_S, PROBLEMS, ScheduleError, parse_time
-from bot.exts.hosting.server_settings import SETTING_KEYS, SETTING_PROBLEMS, SettingError, parse_setting
-from bot.exts.mission import _ids as mission_ids
-from bot.exts.replay import _ids as replay_ids
+from bot.games.elite._cog import InRangeError, parse_in_range
+from bot.games.space_alert.mission import _ids as mission_ids
+from bot.games.space_alert.replay import _ids as replay_ids
 from bot.platform import components
+from bot.platform.hosting.schedule import MAX_AHEAD_S, PROBLEMS, ScheduleError, parse_time
+from bot.platform.hosting.server_settings import SETTING_KEYS, SETTING_PROBLEMS, SettingError, parse_setting
 from engine.elite.datapack import DataPack, PackError, load_pack
 from engine.flight.timeline import Timeline, TimelineError, timeline_from_bytes
 

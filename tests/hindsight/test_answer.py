@@ -1,4 +1,4 @@
-"""Hindsight on a played flight (bot/exts/hindsight/_answer.py, engine/hindsight/flight_boards.py):
+"""Hindsight on a played flight (bot/games/space_alert/hindsight/_answer.py, engine/hindsight/flight_boards.py):
 the boards the flight knows (cards, halves, the phase each was dealt in, the unplayed cards), an
 answer that is legal on them and true when resolved again, and its sentence in all four languages."""
 
@@ -8,8 +8,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from bot.exts.hindsight._answer import Found, lesson_line, search, sentence
-from bot.exts.mission._result import school_hints
+from bot.games.space_alert.hindsight._answer import Found, lesson_line, search, sentence
+from bot.games.space_alert.mission._result import school_hints
 from engine import resolve
 from engine.board import phase_of
 from engine.flight.cards import card

@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from bot.storage import ChannelBusy, LogbookCrew, LogbookEntry, SqliteStorage, StaleWrite, Storage
-from bot.storage.platform import CampaignRecord, ScheduleRecord
+from bot.platform.storage import ChannelBusy, LogbookCrew, LogbookEntry, SqliteStorage, StaleWrite, Storage
+from bot.platform.storage.platform import CampaignRecord, ScheduleRecord
 from tests.bot.storage_backends import open_storage, storage
 
 __all__ = ["open_storage", "storage"]  # fixtures used by the tests below

@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from bot.exts.campaign._cog import CampaignButton
-from bot.exts.hosting.scheduler import run_schedules
-from bot.exts.mission import _ids
+from bot.games.space_alert.campaign._cog import CampaignButton
+from bot.games.space_alert.mission import _ids
+from bot.platform.hosting.scheduler import run_schedules
 from tests.bot.helpers import FakeClock, World, click, find_id, last, new_bot, stop_bot, tick
 
 

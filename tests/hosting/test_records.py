@@ -17,10 +17,10 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from bot.exts.stats import queries
-from bot.exts.stats.career import LogbookLine, deck_of, favourite_role, group_campaigns, threat_rows
-from bot.exts.stats.chart import CHART_SIZE, render_score_chart, score_chart
-from bot.storage.sqlite import SqliteStorage
+from bot.games.space_alert.stats import queries
+from bot.games.space_alert.stats.career import LogbookLine, deck_of, favourite_role, group_campaigns, threat_rows
+from bot.games.space_alert.stats.chart import CHART_SIZE, render_score_chart, score_chart
+from bot.platform.storage.sqlite import SqliteStorage
 
 ROOT = Path(__file__).resolve().parents[2]
 

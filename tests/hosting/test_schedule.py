@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from bot.exts.hosting.schedule import (
+from bot.platform.hosting.schedule import (
     PROBLEMS,
     REMIND_BEFORE_S,
     Scheduled,
@@ -17,7 +17,7 @@ from bot.exts.hosting.schedule import (
     parse_time,
     timestamps,
 )
-from bot.i18n import catalogue
+from bot.platform.i18n import catalogue
 
 NOW = datetime(2026, 11, 23, 18, 0, tzinfo=UTC).timestamp()
 

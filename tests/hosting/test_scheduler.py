@@ -6,9 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from bot.exts.hosting.gate import flight_gate
-from bot.exts.hosting.schedule import REMIND_BEFORE_S, STALE_AFTER_S
-from bot.exts.hosting.scheduler import run_schedules, schedule_flight
+from bot.platform.hosting.gate import flight_gate
+from bot.platform.hosting.schedule import REMIND_BEFORE_S, STALE_AFTER_S
+from bot.platform.hosting.scheduler import run_schedules, schedule_flight
 from tests.bot.helpers import new_bot, stop_bot
 
 
@@ -124,7 +124,7 @@ async def test_flight_gate_reads_the_settings_once_per_start(bot: Any, world: An
 
 
 async def test_only_this_processes_servers_are_served(bot: Any, world: Any) -> None:
-    from bot.storage.platform import ScheduleRecord
+    from bot.platform.storage.platform import ScheduleRecord
 
     elsewhere = ScheduleRecord(999, 5, 7, bot.clock() + 60, "S1-1")  # a server another shard owns
     bot.cluster.owns = lambda guild_id: guild_id != 999

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from bot.exts.hosting.server_settings import (
+from bot.platform.hosting.server_settings import (
     EVERYONE,
     ServerSettings,
     SettingError,

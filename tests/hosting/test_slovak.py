@@ -1,4 +1,4 @@
-"""The Slovak interface (bot/locales/sk.json): complete, same placeholders as English, and in the
+"""The Slovak interface (bot/platform/locales/sk.json): complete, same placeholders as English, and in the
 Slovak rulebook's words (seed 001) rather than in Czech."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 import string
 
-from bot.i18n import catalogue, t
+from bot.platform.i18n import catalogue, t
 
 
 def placeholders(text: str) -> set[str]:

@@ -9,15 +9,15 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from bot.exts.stats._board import BoardButton, show_leaderboard
-from bot.exts.stats.chart import CHART_SIZE
-from bot.storage.base import LogbookCrew, LogbookEntry
+from bot.games.space_alert.stats._board import BoardButton, show_leaderboard
+from bot.games.space_alert.stats.chart import CHART_SIZE
+from bot.platform.storage.base import LogbookCrew, LogbookEntry
 
 
 @pytest.fixture
 async def stats_bot(bot: Any) -> Any:
-    if bot.get_cog("Stats") is None:  # until bot/client.py lists the extension
-        await bot.load_extension("bot.exts.stats")
+    if bot.get_cog("Stats") is None:  # until bot/platform/client.py lists the extension
+        await bot.load_extension("bot.games.space_alert.stats")
     return bot
 
 

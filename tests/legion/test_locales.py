@@ -30,12 +30,15 @@ def _codes() -> set[str]:
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_every_code_has_words(lang: str) -> None:
-    table = json.loads((ROOT / "bot" / "locales" / "legion" / f"{lang}.json").read_text(encoding="utf-8"))
+    table = json.loads((ROOT / "bot" / "platform" / "locales" / "legion" / f"{lang}.json").read_text(encoding="utf-8"))
     assert len(_codes()) > 25
     assert not _codes() - set(table)
 
 
 def test_languages_share_their_keys() -> None:
-    keys = [set(json.loads((ROOT / "bot" / "locales" / "legion" / f"{lang}.json").read_text())) for lang in LANGS]
+    keys = [
+        set(json.loads((ROOT / "bot" / "platform" / "locales" / "legion" / f"{lang}.json").read_text()))
+        for lang in LANGS
+    ]
     assert all(k == keys[0] for k in keys)
     assert PackRefusal("schema").code == "schema"

@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from bot.exts.replay import _ids
-from bot.exts.replay._components import ReplayButton, ReplaySelect
-from bot.storage import CrewMember, FlightRecord, LogbookCrew, LogbookEntry
+from bot.games.space_alert.replay import _ids
+from bot.games.space_alert.replay._components import ReplayButton, ReplaySelect
+from bot.platform.storage import CrewMember, FlightRecord, LogbookCrew, LogbookEntry
 from engine.flight.machine import Flight, FlightConfig, GiveCard, PlaceCard
 
 FLIGHT_ID = "0badcafe"

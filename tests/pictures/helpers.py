@@ -7,7 +7,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from bot.pictures import CrewView, Replay, ThreatView, TurnState, resolve_with_states
+from bot.games.space_alert.pictures import CrewView, Replay, ThreatView, TurnState, resolve_with_states
 
 HERE = Path(__file__).resolve().parent
 GOLDEN = HERE / "golden"
@@ -119,8 +119,8 @@ def with_threats(replay: Replay, threat_ids: list[str], crew: tuple[str, ...] = 
 
 def longest_threats(lang: str, count: int = 12) -> list[str]:
     """The `count` threat cards whose names are widest in `lang` (at the card's bold 17 px)."""
-    from bot.i18n import threat_name
-    from bot.pictures.draw import font
+    from bot.games.space_alert.pictures.draw import font
+    from bot.platform.i18n import threat_name
     from engine.threats.catalog import base_cards
 
     width = font(17, True).getlength

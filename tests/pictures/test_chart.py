@@ -10,7 +10,7 @@ from io import BytesIO
 import pytest
 from PIL import Image, ImageChops, ImageStat
 
-from bot.exts.stats.chart import CHART_SIZE, chart_alt, date_indices, nice_ticks, render_score_chart
+from bot.games.space_alert.stats.chart import CHART_SIZE, chart_alt, date_indices, nice_ticks, render_score_chart
 from tests.pictures.helpers import GOLDEN
 
 ONE = [("2026-11-20T10:00:00+00:00", 14, "survived")]

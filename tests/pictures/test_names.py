@@ -10,9 +10,9 @@ from io import BytesIO
 import pytest
 from PIL import Image, ImageChops, ImageStat
 
-from bot.pictures import render_state, render_turn
-from bot.pictures.draw import fitted
-from bot.pictures.labels import TOKENS, WORDS, crew_label
+from bot.games.space_alert.pictures import render_state, render_turn
+from bot.games.space_alert.pictures.draw import fitted
+from bot.games.space_alert.pictures.labels import TOKENS, WORDS, crew_label
 from engine.threats.catalog import base_cards
 from tests.pictures.helpers import GOLDEN, flight_replay, longest_threats, with_threats
 

@@ -14,9 +14,9 @@ from io import BytesIO
 import pytest
 from PIL import Image, ImageChops, ImageStat
 
-from bot.pictures import W, render_overview, render_state, render_turn
-from bot.pictures.draw import HIT, SHOT, H, event_lines, marks_of
-from bot.pictures.overview import STORY_H
+from bot.games.space_alert.pictures import W, render_overview, render_state, render_turn
+from bot.games.space_alert.pictures.draw import HIT, SHOT, H, event_lines, marks_of
+from bot.games.space_alert.pictures.overview import STORY_H
 from tests.pictures.helpers import GOLDEN, crowded, flight_replay, overlaps
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"

@@ -8,10 +8,10 @@ from typing import Any
 
 from PIL import Image
 
-from bot.exts.mission._cards import card_key
-from bot.exts.replay import _ids
-from bot.exts.replay._whatif import hand_of
-from bot.pictures import resolve_with_states
+from bot.games.space_alert.mission._cards import card_key
+from bot.games.space_alert.pictures import resolve_with_states
+from bot.games.space_alert.replay import _ids
+from bot.games.space_alert.replay._whatif import hand_of
 from engine.flight.views import card_view
 from tests.bot.helpers import FakeClock, World, new_bot, stop_bot
 from tests.pictures.flights import FLIGHT_ID, press, store_finished
@@ -184,7 +184,7 @@ async def test_whatif_refuses_a_forged_plan(bot: Any, world: Any) -> None:
 
 
 async def test_pictures_button_opens_a_private_replay(bot: Any, world: Any) -> None:
-    from bot.exts.replay._components import pictures_button
+    from bot.games.space_alert.replay._components import pictures_button
 
     members = await crew(bot, world)
     button = pictures_button(FLIGHT_ID)
@@ -232,8 +232,8 @@ async def test_whatif_offers_the_card_ann_gave_away(bot: Any, world: Any) -> Non
     await cog.whatif.callback(cog, inter, flight=FLIGHT_ID)
     editor = inter.log[-1]
     # the gift is in the editor's hand (one pick option per kind of card, as at the station)
-    from bot.exts.replay._editor import station_of
-    from bot.exts.replay._whatif import given_away
+    from bot.games.space_alert.replay._editor import station_of
+    from bot.games.space_alert.replay._whatif import given_away
 
     flight = await stored_flight(bot)
     with_gift = station_of(hand := hand_of(flight, "Ann", given_away(journal, "Ann")), hand.real)
@@ -285,7 +285,7 @@ async def test_whatif_for_a_solo_flight_edits_the_androids(bot: Any, world: Any)
 
 
 async def test_a_failing_click_still_gets_a_private_answer(bot: Any, world: Any, monkeypatch: Any) -> None:
-    from bot.exts.replay import _cog
+    from bot.games.space_alert.replay import _cog
 
     def broken(*_args: Any) -> Any:
         raise RuntimeError("the brush broke")

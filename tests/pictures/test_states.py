@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from bot.pictures import resolve_with_states
+from bot.games.space_alert.pictures import resolve_with_states
 from engine import resolve
 from engine.random_game import random_game
 from tests.pictures.helpers import flight_game, flight_replay

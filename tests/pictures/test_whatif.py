@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from bot.exts.mission._cards import Selection, card_key
-from bot.exts.replay import _ids
-from bot.exts.replay._editor import apply_click, station_of
-from bot.exts.replay._whatif import (
+from bot.games.space_alert.mission._cards import Selection, card_key
+from bot.games.space_alert.pictures import resolve_with_states
+from bot.games.space_alert.replay import _ids
+from bot.games.space_alert.replay._editor import apply_click, station_of
+from bot.games.space_alert.replay._whatif import (
     Hand,
     WhatIfError,
     alternative,
@@ -22,7 +23,6 @@ from bot.exts.replay._whatif import (
     hand_of,
     place,
 )
-from bot.pictures import resolve_with_states
 from engine.flight.machine import Flight, FlightConfig, PlaceCard
 from tests.pictures.flights import play, played_flight
 

@@ -1,4 +1,4 @@
-"""bot.voicebridge: the calls a flight makes never wait for voice; t0 is the flight's own start."""
+"""bot.platform.voicebridge: the calls a flight makes never wait for voice; t0 is the flight's own start."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from unittest.mock import AsyncMock, MagicMock
 
 import discord
 
-from bot.exts.mission._voice import reason_text
-from bot.voicebridge import BUSY_REASON, IntercomBridge, NullVoice
+from bot.games.space_alert.mission._voice import reason_text
+from bot.platform.voicebridge import BUSY_REASON, IntercomBridge, NullVoice
 
 
 class StubPlayer:

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-import bot.voicebridge as voicebridge
-from bot.voicebridge import IntercomBridge
+import bot.platform.voicebridge as voicebridge
+from bot.platform.voicebridge import IntercomBridge
 
 
 class Sink:

@@ -11,9 +11,9 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from bot.storage import CrewMember, FlightRecord, LogbookCrew, LogbookEntry
-from bot.storage.platform import CampaignRecord
-from bot.storage.web import NAME_SETTING
+from bot.platform.storage import CrewMember, FlightRecord, LogbookCrew, LogbookEntry
+from bot.platform.storage.platform import CampaignRecord
+from bot.platform.storage.web import NAME_SETTING
 from engine.flight.machine import Flight
 from tests.pictures.flights import play
 

@@ -21,7 +21,7 @@ import pytest
 from aiohttp.test_utils import TestServer
 from PIL import Image, ImageChops, ImageStat
 
-from bot.storage import SqliteStorage
+from bot.platform.storage import SqliteStorage
 from bot.web.app import make_app
 from tests.web import seed
 

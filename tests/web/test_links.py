@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.storage.web import NAME_SETTING
+from bot.platform.storage.web import NAME_SETTING
 from bot.web.links import flight_link, server_link
 from tests.bot.conftest import bot, clock, world  # noqa: F401  (fixtures)
 from tests.bot.helpers import last
@@ -17,7 +17,7 @@ BASE = "https://logbook.example.org"
 
 async def make_public(bot: Any, world: Any, value: str = "public") -> None:  # noqa: F811
     if bot.get_cog("Hosting") is None:
-        await bot.load_extension("bot.exts.hosting")
+        await bot.load_extension("bot.platform.hosting")
     cog = bot.get_cog("Hosting")
     world.guild.name = "Orbit Club"
     inter = world.interaction(world.member("Admin"), manage_guild=True)

@@ -255,7 +255,7 @@ async def test_names_are_escaped(client: Any, seeded: Any) -> None:
 
 
 async def test_random_missions_board_and_line(client: Any, seeded: Any) -> None:
-    from bot.storage import LogbookCrew
+    from bot.platform.storage import LogbookCrew
 
     result = {"outcome": "survived", "threats": [], "score": {"total": 5}}
     crew = [LogbookCrew(name="Ann", user_id=seed.ANN)]

@@ -11,8 +11,8 @@ import aiohttp
 import pytest
 
 from bot.__main__ import EXIT_CONFIG, _start_web
-from bot.settings import Settings
-from bot.storage import SqliteStorage
+from bot.platform.settings import Settings
+from bot.platform.storage import SqliteStorage
 from bot.web.__main__ import serve
 from tests.web import seed
 

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from bot.i18n import catalogue
-from bot.settings import Settings
+from bot.platform.i18n import catalogue
+from bot.platform.settings import Settings
 from bot.web.views import LANGS
 
 WEB = Path(__file__).resolve().parents[2] / "bot" / "web"

@@ -1,0 +1,164 @@
+"""Every read and write of a live flight's stored record, in one place.
+
+A flight changes only as one unit of work: `update` hands a pure function to the storage's
+`update_flight`, which loads the record, applies the function and saves it (with a journal entry
+when the game moved) in one transaction, and re-applies it to a fresh load when another writer
+got there first.  The function must not talk to Discord (it may run more than once and holds the
+database's write lock); callers keep what it found in closure variables and answer afterwards.
+The flight's asyncio lock is kept around it so clicks of one process queue instead of retrying.
+
+Keeping those calls here, instead of spread over the flight's modules, means a change in how the
+store works (another backend, ownership of flights by shards) touches one file, and the rest of
+the mission code only sees `FlightRecord`s and engine `Flight`s.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from bot.platform.storage import FlightRecord, LogbookEntry, StaleWrite
+from bot.platform.storage.base import FlightChange, fingerprint
+from engine.flight.machine import FlightEvent
+
+if TYPE_CHECKING:
+    from bot.platform.client import SpaceAlertBot
+
+FINISH_ATTEMPTS = 5
+
+
+def journal(actor: int | None, kind: str, events: list[FlightEvent], command: Any = None) -> dict[str, Any]:
+    """The journal entry of one change: who, what kind, which events (and the command, if any)."""
+    payload: dict[str, Any] = {"events": [e.kind for e in events]}
+    if command is not None:
+        payload["command"] = command
+    return {"kind": kind, "actor_id": actor, "payload": payload}
+
+
+def abandon(record: FlightRecord, error: Exception) -> dict[str, Any]:
+    """A change that ends a flight whose stored state cannot be restored (a snapshot no upgrade
+    leads from): aborted, with the reason kept in its notes and an `unrestorable` journal entry."""
+    reason = str(error).splitlines()[0][:300] if str(error) else type(error).__name__
+    record.status = "aborted"
+    record.notes["unrestorable"] = reason
+    return {"kind": "unrestorable", "actor_id": None, "payload": {"error": reason}}
+
+
+@dataclass
+class Ending:
+    """How `conclude` ended a flight: the journal entry, and the logbook entry when it was flown
+    to a result (None when it ended without one: an engine failure, an unrestorable state)."""
+
+    event: dict[str, Any]
+    entry: LogbookEntry | None = None
+
+
+class FlightStore:
+    def __init__(self, bot: SpaceAlertBot) -> None:
+        self.bot = bot
+
+    async def update(self, flight_id: str, change: FlightChange) -> FlightRecord | None:
+        """Load, apply `change` (pure; returns the journal entry or None), save, in one unit of work
+        retried on a stale version; the stored record after it, None if there is no such flight.
+        Raises StaleWrite only when the flight kept changing under every attempt."""
+        async with self.bot.locks.get(flight_id):
+            return await self.bot.storage.update_flight(flight_id, change)
+
+    async def read_or_update(self, flight_id: str, change: FlightChange) -> FlightRecord | None:
+        """`update` for a click that usually only reads (opening a station, choosing a card): the
+        change runs first on the record as stored now, read without the write lock; when it wants
+        to write nothing, that record is the answer, else the change runs again as a unit of work.
+        Either way the answer reflects a committed state, and a write only ever happens in `update`;
+        the reads stop queueing behind every other flight's writes for the database's one writer."""
+        record = await self.peek(flight_id)
+        if record is None:
+            return None
+        before = fingerprint(record)
+        if change(record) is None and fingerprint(record) == before:
+            return record
+        return await self.update(flight_id, change)
+
+    async def finish(
+        self, flight_id: str, conclude: Callable[[FlightRecord], Awaitable[Ending | None]]
+    ) -> FlightRecord | None:
+        """End a flying flight once: `conclude(record)` (no Discord calls; it resolves before the
+        transaction, so the database is not held meanwhile) sets the final status and notes and says
+        how it ended (None: leave it be).  The logbook entry and the final status are one
+        transaction (`finish_flight`), so a crash in between leaves neither, and a second finish (a
+        retried tick, a click racing the timer) finds the flight over and writes nothing.
+        The record this call ended, or None when it did not end it."""
+        async with self.bot.locks.get(flight_id):
+            for _attempt in range(FINISH_ATTEMPTS):
+                record = await self.bot.storage.load_flight(flight_id)
+                if record is None or record.status != "flying":
+                    return None
+                ending = await conclude(record)
+                if ending is None:
+                    return None
+                try:
+                    if ending.entry is None:
+                        await self.bot.storage.save_flight(record, ending.event)
+                        return record
+                    return record if await self.bot.storage.finish_flight(record, ending.entry, ending.event) else None
+                except StaleWrite:
+                    continue  # a mute or a click landed since the load: resolve the fresh state
+        raise StaleWrite(f"flight {flight_id} kept changing; could not finish it")
+
+    async def create(self, record: FlightRecord) -> None:
+        """Store a new lobby; raises `ChannelBusy` when the channel already has an active flight."""
+        await self.bot.storage.create_flight(record)
+
+    async def active_in_channel(self, channel_id: int) -> FlightRecord | None:
+        return await self.bot.storage.active_flight_in_channel(channel_id)
+
+    async def peek(self, flight_id: str) -> FlightRecord | None:
+        """The record as stored now, without the lock (for rendering and for reads before a change)."""
+        return await self.bot.storage.load_flight(flight_id)
+
+    async def claim_note(self, flight_id: str, key: str) -> FlightRecord | None:
+        """Set a once-per-flight flag; the record if this call set it, None if it was set already."""
+        claimed = False
+
+        def change(record: FlightRecord) -> dict[str, Any] | None:
+            nonlocal claimed
+            claimed = not record.notes.get(key)
+            if claimed:
+                record.notes[key] = True
+            return None  # a flag, not a move of the game: nothing for the journal
+
+        record = await self.update(flight_id, change)
+        return record if claimed else None
+
+    # -- members the flight server-muted ------------------------------------------------------------------
+    async def muted(self, flight_id: str) -> list[int]:
+        """Who the flight has muted (or is about to), in muting order."""
+        return await self.bot.storage.muted_members(flight_id)
+
+    async def update_muted(
+        self, flight_id: str, *, add: set[int] | None = None, remove: set[int] | None = None
+    ) -> None:
+        """Change who the flight has muted.  Under the flight's lock, because it bumps the flight's
+        version: a stream of mute jobs must not make a finish (which resolves before its
+        transaction) meet a stale version on every attempt."""
+        async with self.bot.locks.get(flight_id):
+            await self.bot.storage.update_muted(flight_id, add=add or (), remove=remove or ())
+
+    async def active_flights(self) -> list[FlightRecord]:
+        return await self.bot.storage.active_flights()
+
+    async def ended_flights_with_muted_members(self) -> list[FlightRecord]:
+        return await self.bot.storage.ended_flights_with_muted_members()
+
+    # -- posts left unsent at shutdown ------------------------------------------------------------------
+    async def pending_posts(self) -> list[tuple[int, str, dict[str, Any]]]:
+        return await self.bot.storage.pending_posts()
+
+    async def store_posts(self, flight_id: str, payloads: list[dict[str, Any]]) -> None:
+        await self.bot.storage.store_posts(flight_id, payloads)
+
+    async def update_post(self, row_id: int, payload: dict[str, Any]) -> None:
+        await self.bot.storage.update_post(row_id, payload)
+
+    async def delete_post(self, row_id: int) -> None:
+        await self.bot.storage.delete_post(row_id)

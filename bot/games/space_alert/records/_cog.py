@@ -1,0 +1,170 @@
+"""`/logbook`, `/leaderboard` and `/resolve`.
+
+`/resolve` takes exactly what `python -m engine resolve` takes (an attachment or pasted JSON),
+validates it with the engine's own model and resolves it off the event loop after deferring,
+since a 13-turn resolution with a log may take longer than Discord's 3 seconds on a busy host.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.games.space_alert.mission._render import captains_log, leaderboard_embed, logbook_embed, result_embed
+from bot.games.space_alert.mission._result import (
+    overview_description,
+    overview_picture,
+    picture_file,
+    resolve_game,
+    with_picture,
+)
+from bot.platform.i18n import t
+from bot.platform.text import MESSAGE_LIMIT, code_text, no_mentions, plain_text
+from bot.web.links import server_link
+from engine.documents import MAX_GAME_BYTES, DocumentError, parse_game
+from engine.vocab import is_language
+
+if TYPE_CHECKING:
+    from bot.platform.client import SpaceAlertBot
+
+log = logging.getLogger(__name__)
+
+DIFFICULTY_CHOICES = [app_commands.Choice(name=d, value=d) for d in ("white", "yellow", "mixed")]
+
+
+def _client_language(interaction: discord.Interaction) -> str | None:
+    """The caller's Discord client language when the bot speaks it ("ru", "cs", "en-GB" -> "en")."""
+    code = str(getattr(interaction, "locale", "")).split("-")[0]
+    return code if is_language(code) else None
+
+
+class RecordsCog(commands.Cog, name="Records"):
+    def __init__(self, bot: SpaceAlertBot) -> None:
+        self.bot = bot
+
+    @property
+    def lang(self) -> str:
+        return self.bot.settings.default_language
+
+    @app_commands.command(name="logbook", description="This server's recent flights")
+    @app_commands.guild_only()
+    @app_commands.describe(
+        crew_member="Only flights with this crew member",
+        mission="Only this mission (e.g. S2-1, random)",
+        difficulty="Only flights with this threat difficulty",
+    )
+    @app_commands.choices(difficulty=DIFFICULTY_CHOICES)
+    async def logbook(
+        self,
+        interaction: discord.Interaction,
+        crew_member: discord.User | None = None,
+        mission: str | None = None,
+        difficulty: str | None = None,
+    ) -> None:
+        entries = await self.bot.storage.logbook(
+            interaction.guild_id or 0,
+            user_id=crew_member.id if crew_member else None,
+            mission_id=mission.strip() if mission else None,
+            difficulty=difficulty,
+        )
+        embed = logbook_embed(self.lang, entries)
+        embed.url = await server_link(self.bot.storage, self.bot.settings, interaction.guild_id)  # web logbook
+        await interaction.response.send_message(embed=embed)
+
+    @logbook.autocomplete("mission")
+    async def _mission_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        cog: Any = self.bot.get_cog("Mission")
+        names = await cog.catalog.choices(interaction.guild_id) if cog else []
+        return [
+            app_commands.Choice(name=plain_text(label, 100), value=mid)
+            for mid, label in names
+            if current.lower() in mid.lower()
+        ][:25]
+
+    @app_commands.command(name="leaderboard", description="Best scores per mission and difficulty on this server")
+    @app_commands.guild_only()
+    async def leaderboard(self, interaction: discord.Interaction) -> None:
+        rows = await self.bot.storage.leaderboard(interaction.guild_id or 0)
+        recent = await self.bot.storage.logbook(interaction.guild_id or 0, limit=50)
+        lost = [e for e in recent if e.outcome == "destroyed"]
+        await interaction.response.send_message(embed=leaderboard_embed(self.lang, rows, lost))
+
+    @app_commands.command(name="resolve", description="Resolve a physical game: attach or paste GAME.json")
+    @app_commands.describe(
+        game="GAME.json in the engine CLI format",
+        json_text="Or paste the JSON here",
+        language="Language of the captain's log",
+    )
+    @app_commands.rename(json_text="json")
+    @app_commands.choices(
+        language=[
+            app_commands.Choice(name=n, value=v)
+            for n, v in (("English", "en"), ("Русский", "ru"), ("Čeština", "cs"), ("Slovenčina", "sk"))
+        ]
+    )
+    async def resolve(
+        self,
+        interaction: discord.Interaction,
+        game: discord.Attachment | None = None,
+        json_text: str | None = None,
+        language: str | None = None,
+    ) -> None:
+        lang = language or self.lang  # the public result: the chosen language, else the server's
+        mine = language or _client_language(interaction) or self.lang  # private errors: the caller's own
+        if game is None and not json_text:
+            await interaction.response.send_message(t(mine, "resolve.need_input"), ephemeral=True)
+            return
+        # Refused by declared size before anything is downloaded.
+        if game is not None and game.size > MAX_GAME_BYTES:
+            reason = f"too large: {game.size} bytes, the limit is {MAX_GAME_BYTES} bytes"
+            await interaction.response.send_message(
+                t(mine, "resolve.invalid", reason=code_text(reason, 320)), ephemeral=True
+            )
+            return
+        # Private until the input is known to be valid: a bad game's error is nobody else's business.
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            raw_bytes = await game.read() if game is not None else (json_text or "").encode("utf-8", "replace")
+            parsed = await asyncio.to_thread(parse_game, raw_bytes)  # up to ~0.1 s at the size cap
+        except discord.HTTPException as exc:
+            await self._private(
+                interaction, t(mine, "resolve.invalid", reason=code_text(f"cannot download: {exc.status}", 80))
+            )
+            return
+        except DocumentError as exc:
+            await self._private(interaction, t(mine, "resolve.invalid", reason=code_text(str(exc), 320)))
+            return
+        try:
+            result, replay = await asyncio.to_thread(resolve_game, parsed)
+        except Exception as exc:  # an engine bug: say so privately, never leave "thinking…"
+            log.exception("resolving a valid game failed")
+            await self._private(interaction, t(mine, "resolve.failed", reason=code_text(str(exc), 320)))
+            return
+        data = result.to_json_dict(with_log=True)
+        from engine.threats.catalog import card_or_none
+
+        names = {th["id"]: (c.name if (c := card_or_none(th["id"])) else th["id"]) for th in data["threats"]}
+        embed = result_embed(lang, data, title=t(lang, "resolve.title"), names=names)
+        log_text = "\n".join(captains_log(lang, data.get("log") or []))
+        files = [discord.File(io.BytesIO(log_text.encode("utf-8")), filename="captains-log.md")]
+        picture = await overview_picture(replay, lang)  # the same picture as a flight's result post
+        if picture is not None:
+            files.append(picture_file(picture, overview_description(replay, lang)))
+            with_picture(embed)
+        # The first follow-up after an ephemeral defer stays ephemeral (it replaces "thinking…"),
+        # so the private note goes first and the result after it, public.
+        await interaction.edit_original_response(content=t(mine, "resolve.title"))
+        await interaction.followup.send(embed=embed, files=files, ephemeral=False, allowed_mentions=no_mentions())
+
+    @staticmethod
+    async def _private(interaction: discord.Interaction, content: str) -> None:
+        """An error after the ephemeral defer: it replaces "thinking…", seen by the caller only."""
+        await interaction.followup.send(content[:MESSAGE_LIMIT], ephemeral=True, allowed_mentions=no_mentions())

@@ -1,0 +1,93 @@
+"""Slash commands in the players' languages: Discord's own localization and the bot's texts.
+
+Descriptions of commands and options, and the names of choices, are translated through
+discord.py's `app_commands.Translator` (`CommandTranslator`), so a Russian or Czech Discord client
+shows them in its language.  Discord has no Slovak locale (see `discord.Locale`): a Slovak client
+shows the English texts, and Slovak servers read them in `/help`, which renders the same catalogue.
+
+Command and option *names* stay English on purpose: a crew mixes clients in several languages,
+and every message that teaches a command prints it once (`bot/platform/command_line.py`); a localized name
+would make that line wrong for every client in another language.
+
+Strings live in `bot/platform/locales/evening/<lang>.json` under `evening.cmd.<command>` and
+`evening.opt.<command>.<option>`; the English entries repeat the tree's own descriptions (a test
+checks they agree, so the code stays the one source of the English text).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.platform.i18n import catalogue, t
+
+# Discord locales the bot speaks; Slovak is not a Discord locale, so it is not here.
+CLIENT_LANGUAGES: dict[discord.Locale, str] = {discord.Locale.russian: "ru", discord.Locale.czech: "cs"}
+DIFFICULTY_VALUES = ("white", "yellow", "mixed")
+PRESET_VALUES = ("test_run", "simulation", "advanced_simulation", "mission")
+
+
+def command_key(command: Any) -> str:
+    return f"evening.cmd.{command.qualified_name}"
+
+
+def option_key(command: Any, name: str) -> str:
+    return f"evening.opt.{command.qualified_name}.{name}"
+
+
+def _local(lang: str, key: str) -> str | None:
+    """The catalogue's text of `key` in `lang`, no English fallback (None: not translated)."""
+    return catalogue(lang).get(key)
+
+
+def command_description(lang: str, command: Any) -> str:
+    """A command's or group's description in `lang` (the tree's English one otherwise)."""
+    return _local(lang, command_key(command)) or str(command.description)
+
+
+def option_description(lang: str, command: Any, parameter: Any) -> str:
+    return _local(lang, option_key(command, parameter.name)) or str(parameter.description)
+
+
+def choice_name(lang: str, choice: app_commands.Choice[Any]) -> str | None:
+    """A choice's name in `lang`, for the choices whose words the bot has (None: keep it)."""
+    value = str(choice.value)
+    if value in DIFFICULTY_VALUES:
+        return t(lang, f"difficulty.{value}")
+    if value in PRESET_VALUES:
+        return t(lang, f"preset.{value}")
+    if value in ("on", "off"):
+        return _local(lang, f"evening.choice.{value}")
+    from engine.school.lessons import LESSON_IDS, lesson
+
+    if value in LESSON_IDS:
+        item = lesson(value)
+        titles: dict[str, str] = {str(code): text for code, text in item.title.items()}
+        return f"{item.number}. {titles.get(lang) or titles['en']}"
+    return None
+
+
+class CommandTranslator(app_commands.Translator):
+    """Descriptions and choice names for the Russian and Czech Discord clients."""
+
+    async def translate(
+        self, string: app_commands.locale_str, locale: discord.Locale, context: app_commands.TranslationContextTypes
+    ) -> str | None:
+        lang = CLIENT_LANGUAGES.get(locale)
+        if lang is None:
+            return None
+        where, data = context.location, context.data
+        data_any: Any = data
+        text: str | None = None
+        if where in (
+            app_commands.TranslationContextLocation.command_description,
+            app_commands.TranslationContextLocation.group_description,
+        ):
+            text = _local(lang, command_key(data))
+        elif where is app_commands.TranslationContextLocation.parameter_description:
+            text = _local(lang, option_key(data_any.command, data_any.name))
+        elif where is app_commands.TranslationContextLocation.choice_name and isinstance(data, app_commands.Choice):
+            text = choice_name(lang, data)
+        return text[:100] if text else None

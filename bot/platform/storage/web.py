@@ -1,0 +1,257 @@
+"""The reads behind the web logbook (bot/web), on both backends.
+
+Read-only, and public by construction: every query here answers only for servers whose admins set
+`/settings set leaderboard public` (the `guild_settings` row that bot/platform/storage/careers.py reads
+too), so a page cannot show a private server's flight even when handed its id.  Each query names
+the index it is meant to use; bench/web.py measures the pages on 100,000 flights.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from bot.platform.storage.base import FlightRecord, LogbookCrew, LogbookEntry
+from bot.platform.storage.careers import PUBLIC_SETTING, PUBLIC_VALUE
+from bot.platform.storage.platform import CampaignRecord, EliteStanding
+from bot.platform.storage.rows import LOGBOOK_COLUMNS, logbook_from_row
+
+# The guild_settings key where the bot keeps a public server's name as Discord showed it (written
+# when an admin changes the `leaderboard` setting), so the web needs no Discord connection.
+NAME_SETTING = "public_name"
+PUBLIC_GUILDS = f"SELECT guild_id FROM guild_settings WHERE key = '{PUBLIC_SETTING}' AND value = '{PUBLIC_VALUE}'"
+_LOGBOOK = ", ".join(LOGBOOK_COLUMNS)
+
+
+@dataclass(frozen=True, slots=True)
+class PublicServer:
+    guild_id: int
+    name: str | None
+    language: str | None
+    flights: int
+    last_flown: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class BoardLine:
+    """One place on a server's board of a mission and difficulty pair."""
+
+    mission_id: str
+    normal: str
+    serious: str
+    rank: int
+    total: int
+    flown_at: str
+    flight_id: str | None
+    crew: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerTotals:
+    """A player's figures on public servers (career_totals, kept by triggers)."""
+
+    guild_id: int
+    normal: str
+    serious: str
+    flights: int
+    survived: int
+    points: int
+
+
+def _text(value: Any) -> str | None:
+    """A setting's JSON value as text (SQLite hands back JSON text, PostgreSQL's JSONB a str too)."""
+    if value is None:
+        return None
+    try:
+        decoded = json.loads(value) if isinstance(value, str | bytes) else value
+    except ValueError:
+        return str(value)
+    return str(decoded) if decoded is not None else None
+
+
+class WebStore(Protocol):
+    """What bot/web needs of the storage (SqliteStorage and PostgresStorage provide it)."""
+
+    async def public_servers(self) -> list[PublicServer]: ...
+
+    async def public_server(self, guild_id: int) -> PublicServer | None: ...
+
+    async def public_servers_among(self, guild_ids: Iterable[int]) -> list[PublicServer]: ...
+
+    async def server_boards(self, guild_id: int, *, per_board: int = 3) -> list[BoardLine]: ...
+
+    async def latest_entries(self, guild_id: int, *, limit: int = 20) -> list[LogbookEntry]: ...
+
+    async def server_campaigns(self, guild_id: int, *, limit: int = 10) -> list[CampaignRecord]: ...
+
+    async def game_rows(self, guild_id: int, game: str = "elite", *, limit: int = 1000) -> list[dict[str, Any]]: ...
+
+    async def elite_board(self, guild_id: int) -> EliteStanding: ...
+
+    async def public_flight(self, flight_id: str) -> tuple[LogbookEntry, FlightRecord | None] | None: ...
+
+    async def player_totals(self, user_id: int) -> list[PlayerTotals]: ...
+
+    async def player_entries(self, user_id: int, *, limit: int = 20) -> list[LogbookEntry]: ...
+
+    async def player_name(self, user_id: int) -> str | None: ...
+
+
+class WebReads:
+    """The web logbook's reads of `SqlStorage` (a backend supplies `_fetch` and `_crew_of`)."""
+
+    async def _fetch(self, sql: str, params: Iterable[Any] = ()) -> list[Sequence[Any]]:
+        raise NotImplementedError
+
+    async def _crew_of(self, ids: list[int]) -> dict[int, list[LogbookCrew]]:
+        raise NotImplementedError
+
+    async def load_flight(self, flight_id: str) -> FlightRecord | None:
+        raise NotImplementedError
+
+    async def _crews(self, table: str, key: str, ids: Sequence[Any]) -> dict[Any, list[str]]:
+        raise NotImplementedError  # CareerReads: the human crew's names per line
+
+    async def _servers(self, where: str, params: list[Any]) -> list[PublicServer]:
+        # guild_settings_by_key finds the public servers; their names and languages are two
+        # primary-key reads each; the counts come from logbook_by_guild (an index-only scan).
+        found = await self._fetch(
+            "SELECT p.guild_id,"
+            f" (SELECT value FROM guild_settings n WHERE n.guild_id = p.guild_id AND n.key = '{NAME_SETTING}'),"
+            " (SELECT value FROM guild_settings n WHERE n.guild_id = p.guild_id AND n.key = 'language'),"
+            " (SELECT COUNT(*) FROM logbook l WHERE l.guild_id = p.guild_id),"
+            " (SELECT MAX(flown_at) FROM logbook l WHERE l.guild_id = p.guild_id)"
+            f" FROM guild_settings p WHERE p.key = '{PUBLIC_SETTING}' AND p.value = '{PUBLIC_VALUE}'{where}"
+            " ORDER BY p.guild_id",
+            params,
+        )
+        return [
+            PublicServer(int(g), _text(name), _text(lang), int(n or 0), str(last) if last else None)
+            for g, name, lang, n, last in found
+        ]
+
+    async def public_servers(self) -> list[PublicServer]:
+        """Every server whose records are public, with its flight count and last flight."""
+        return await self._servers("", [])
+
+    async def public_server(self, guild_id: int) -> PublicServer | None:
+        """The server if it is public, else None (unknown and private look the same)."""
+        found = await self._servers(" AND p.guild_id = ?", [guild_id])
+        return found[0] if found else None
+
+    async def public_servers_among(self, guild_ids: Iterable[int]) -> list[PublicServer]:
+        """Those of `guild_ids` that are public (a career's servers, without counting every server)."""
+        wanted = sorted(set(guild_ids))
+        if not wanted:
+            return []
+        return await self._servers(f" AND p.guild_id IN ({', '.join('?' * len(wanted))})", wanted)
+
+    async def server_boards(self, guild_id: int, *, per_board: int = 3) -> list[BoardLine]:
+        """The best `per_board` surviving single flights of every mission and difficulty pair
+        (index logbook_board_guild), ties to the older flight."""
+        found = await self._fetch(
+            "SELECT id, mission_id, normal_difficulty, serious_difficulty, rn, total, flown_at, flight_id FROM ("
+            " SELECT id, mission_id, normal_difficulty, serious_difficulty, total, flown_at, flight_id,"
+            "  ROW_NUMBER() OVER (PARTITION BY mission_id, normal_difficulty, serious_difficulty"
+            "   ORDER BY total DESC, id) AS rn"
+            " FROM logbook WHERE guild_id = ? AND outcome = 'survived' AND campaign_id IS NULL"
+            " AND game = 'space_alert') AS best"
+            " WHERE rn <= ? ORDER BY mission_id, normal_difficulty, serious_difficulty, rn",
+            [guild_id, per_board],
+        )
+        crews = await self._crews("logbook_crew", "logbook_id", [int(r[0]) for r in found])
+        return [
+            BoardLine(
+                mission_id=str(r[1]),
+                normal=str(r[2]),
+                serious=str(r[3]),
+                rank=int(r[4]),
+                total=int(r[5]),
+                flown_at=str(r[6]),
+                flight_id=r[7],
+                crew=tuple(crews.get(int(r[0]), [])),
+            )
+            for r in found
+        ]
+
+    async def _entries(self, sql: str, params: list[Any]) -> list[LogbookEntry]:
+        rows = await self._fetch(sql, params)
+        crews = await self._crew_of([int(r[0]) for r in rows])
+        return [logbook_from_row(r, crews.get(int(r[0]), [])) for r in rows]
+
+    async def latest_entries(self, guild_id: int, *, limit: int = 20) -> list[LogbookEntry]:
+        """A server's latest logbook lines of every game, newest first (index logbook_by_guild)."""
+        return await self._entries(
+            f"SELECT {_LOGBOOK} FROM logbook WHERE guild_id = ? ORDER BY flown_at DESC, id DESC LIMIT ?",
+            [guild_id, limit],
+        )
+
+    async def server_campaigns(self, guild_id: int, *, limit: int = 10) -> list[CampaignRecord]:
+        """A server's campaigns that are over, best finished first, then the newest ended."""
+        from bot.platform.storage.platform import _campaign_of
+
+        found = await self._fetch(
+            "SELECT id, guild_id, channel_id, status, '{}', missions, total, destroyed_by, started_at, finished_at,"
+            " version FROM campaigns WHERE guild_id = ? AND status != 'running'"
+            " ORDER BY total IS NULL, total DESC, started_at DESC, id LIMIT ?",
+            [guild_id, limit],
+        )
+        ids = [r[0] for r in found]
+        crews: dict[str, list[tuple[int | None, str]]] = {}
+        if ids:
+            marks = ", ".join("?" * len(ids))
+            for cid, uid, name in await self._fetch(
+                f"SELECT campaign_id, user_id, name FROM campaign_crew WHERE campaign_id IN ({marks})"
+                " ORDER BY campaign_id, position",
+                ids,
+            ):
+                crews.setdefault(cid, []).append((uid, name))
+        return [_campaign_of(r, crews.get(r[0], [])) for r in found]
+
+    async def public_flight(self, flight_id: str) -> tuple[LogbookEntry, FlightRecord | None] | None:
+        """A logged flight of a public server by its random id (logbook's UNIQUE flight_id), with
+        its flight row (the final snapshot the captain's log and pictures are rebuilt from)."""
+        entries = await self._entries(
+            f"SELECT {_LOGBOOK} FROM logbook WHERE flight_id = ? AND guild_id IN ({PUBLIC_GUILDS})", [flight_id]
+        )
+        if not entries:
+            return None
+        return entries[0], await self.load_flight(flight_id)
+
+    async def player_totals(self, user_id: int) -> list[PlayerTotals]:
+        """A player's totals on public servers (career_totals' primary key): one row per server
+        (difficulties "" ""), then one per difficulty pair (server 0), summed in SQL."""
+        where = f" FROM career_totals WHERE user_id = ? AND guild_id IN ({PUBLIC_GUILDS})"
+        by_server = await self._fetch(
+            "SELECT guild_id, '', '', SUM(flights), SUM(survived), SUM(points)" + where + " GROUP BY guild_id",
+            [user_id],
+        )
+        by_level = await self._fetch(
+            "SELECT 0, normal, serious, SUM(flights), SUM(survived), SUM(points)"
+            + where
+            + " GROUP BY normal, serious ORDER BY normal, serious",
+            [user_id],
+        )
+        return [
+            PlayerTotals(int(g), str(n), str(s), int(f), int(v), int(p)) for g, n, s, f, v, p in by_server + by_level
+        ]
+
+    async def player_entries(self, user_id: int, *, limit: int = 20) -> list[LogbookEntry]:
+        """A player's latest flights on public servers (index logbook_crew_career)."""
+        cols = ", ".join(f"l.{c}" for c in LOGBOOK_COLUMNS)
+        return await self._entries(
+            f"SELECT {cols} FROM logbook_crew c JOIN logbook l ON l.id = c.logbook_id"
+            f" WHERE c.user_id = ? AND l.guild_id IN ({PUBLIC_GUILDS}) ORDER BY c.logbook_id DESC LIMIT ?",
+            [user_id, limit],
+        )
+
+    async def player_name(self, user_id: int) -> str | None:
+        """The name the player last flew under on a public server."""
+        found = await self._fetch(
+            "SELECT c.name FROM logbook_crew c JOIN logbook l ON l.id = c.logbook_id"
+            f" WHERE c.user_id = ? AND l.guild_id IN ({PUBLIC_GUILDS}) ORDER BY c.logbook_id DESC LIMIT 1",
+            [user_id],
+        )
+        return str(found[0][0]) if found else None
