@@ -44,7 +44,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.games.elite._i18n import error_text, ui
+from bot.games.elite._i18n import error_text, text, ui
 from bot.games.elite._journal import RESTART, Journal, ShiftClock, apply, rebuild, roll_args
 from bot.games.elite._session import Session
 from bot.games.elite._voicelink import VoiceLink
@@ -62,7 +62,6 @@ from engine.elite.errors import EliteError
 from engine.elite.game import EliteGame, GameError
 from engine.elite.logbook import Leaderboard
 from engine.elite.setup import EliteConfig
-from engine.elite.texts import text
 from engine.elite.timer import TimerError
 from engine.elite.vocab import (
     BOSSES,
