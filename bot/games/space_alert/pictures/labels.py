@@ -30,6 +30,16 @@ def crew_label(lang: str, name: str) -> str:
     return word(lang, "android", n=match[1]) if match else name
 
 
+def turn_title(lang: str, turn: int, turns: int) -> str:
+    """A snapshot's title: before turn 1, "Turn 5/12" (`turns` = the resolution's turns, see
+    `Replay.turns`), or the hyperspace jump after the last turn."""
+    if turn == 0:
+        return word(lang, "start")
+    if turn > turns:
+        return word(lang, "jump", turn=turn)
+    return word(lang, "turn", turn=turn, turns=turns)
+
+
 def word(lang: str, key: str, **params: object) -> str:
     """The picture word `key` in `lang`, formatted with `params`."""
     return t(lang, f"picture.{key}", **params)

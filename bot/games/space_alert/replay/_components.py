@@ -52,14 +52,15 @@ def pictures_button(flight_id: str, label: str = "🖼️ Turn by turn", start: 
 TURN_SLOTS = ("first", "prev", "at", "next", "last")  # the five places of the turn navigation
 
 
-def turn_counter(turn: int) -> str:
+def turn_counter(turn: int, turns: int = board.TURNS) -> str:
     """Where the buttons are, numbered as the picture's title numbers it (snapshot n is the board
-    after turn n): "5/12", and the hyperspace jump after turn 12 as "⤴ 13"; never the count of
-    snapshots ("5/13"), which disagreed with the picture's "Turn 5/12"."""
-    return f"⤴ {turn}" if turn > board.TURNS else f"{turn}/{board.TURNS}"
+    after turn n; `turns` is `Replay.turns`, the picture's own count): "5/12", and the hyperspace
+    jump after the last turn as "⤴ 13"; never the count of snapshots ("5/7" for a ship lost in
+    turn 7), which disagreed with the picture's "Turn 5/12"."""
+    return f"⤴ {turn}" if turn > turns else f"{turn}/{turns}"
 
 
-def turn_buttons(flight_id: str, index: int, last: int) -> list[ReplayButton]:
+def turn_buttons(flight_id: str, index: int, last: int, turns: int = board.TURNS) -> list[ReplayButton]:
     """First, previous, where we are, next, last: each edits the message it is on to that turn's
     picture (the `turn` action), on /replay's post and on the captain's log alike.
 
@@ -68,7 +69,7 @@ def turn_buttons(flight_id: str, index: int, last: int) -> list[ReplayButton]:
     repeat, so the slot keeps them apart; the router reads only the turn.
     """
     targets = (0, max(index - 1, 0), index, min(index + 1, last), last)
-    labels = ("⏮", "◀", turn_counter(index), "▶", "⏭")
+    labels = ("⏮", "◀", turn_counter(index, turns), "▶", "⏭")
     disabled = (index == 0, index == 0, True, index == last, index == last)
     return [
         ReplayButton(
