@@ -14,7 +14,8 @@ import discord
 from bot.games.space_alert.mission._components import FlightButton, FlightSelect
 from bot.games.space_alert.replay import _ids
 from bot.platform.components import handles
-from bot.platform.errors import report_interaction_error
+from bot.platform.errors import language_of, report_interaction_error
+from bot.platform.i18n import t
 from engine import board
 
 
@@ -23,7 +24,7 @@ async def _route(interaction: discord.Interaction, custom_id: str, values: list[
     cog = client.get_cog("Replay") if client is not None else None
     parsed = _ids.parse(custom_id)
     if cog is None or parsed is None:  # extension unloaded: still answer within 3 s
-        await interaction.response.send_message("This button is not available right now.", ephemeral=True)
+        await interaction.response.send_message(t(language_of(interaction), "interaction.unavailable"), ephemeral=True)
         return
     try:
         await cog.on_component(interaction, parsed, values)
