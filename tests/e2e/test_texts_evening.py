@@ -94,3 +94,38 @@ async def test_a_school_lesson_reads_in_the_server_language(tmp_path: Path, lang
         assert index_of(fd, result) < index_of(fd, progress)
         assert english_in([*_shown(fd, lobby.id, deck.id), *hands]) == []
         assert_clean(fd)
+
+
+# "boss" is the Czech and Slovak gamers' word too (the ELITE refusals use it)
+ELITE_ENGLISH = re.compile(
+    r"\b(the|and|phase|event|spawn|alien|aliens|action|round|cluster|objective|weapons|dice|heroes|"
+    r"exploration|swarm|timer|running|ready|setup|next|pause|peek|reveal|victory|defeat)\b",
+    re.I,
+)
+
+
+@pytest.mark.parametrize("lang", ("cs", "sk"))
+async def test_an_elite_game_is_set_up_and_run_in_czech_and_slovak(tmp_path: Path, lang: str) -> None:
+    """ELITE had only English and Russian words: a Czech or Slovak server heard and read English."""
+    async with fake_discord() as fd:
+        await start_bot(fd, tmp_path / "bot", time_scale=20)
+        await _speak(fd, lang)
+        options = {"map": "abandoned_lab", "mission": "exploration", "difficulty": "easy", "players": 2}
+        picker = await answer(fd, await fd.slash("elite start", options, user="alice", channel="bridge"))
+        assert t(lang, "elite.ui.pick_heroes", count=2) in picker.text
+        await fd.click(picker, picker.custom_ids[0], user="alice", values=["kinje", "kara"])
+        status = await fd.wait_for_message(
+            "Project: ELITE", channel="bridge", predicate=lambda m: bool(m.buttons), timeout=WAIT
+        )
+        for _ in range(3):  # event phase, alien spawn, action phase
+            await fd.click(fd.world.messages_by_id[status.id], f"elite:next:{status.channel_id}", user="alice")
+        action = t(lang, "elite.phase.action")
+        await fd.wait_for(lambda: action in fd.world.messages_by_id[status.id].text, WAIT, "the action phase")
+        texts = [m.text for m in public(fd)] + [fd.world.messages_by_id[status.id].text]
+        assert t(lang, "elite.mission.exploration") in "\n".join(texts)
+        words = [w for text in texts for w in ELITE_ENGLISH.findall(text.replace("Project: ELITE", ""))]
+        assert words == []
+        labels = [b["label"] for b in fd.world.messages_by_id[status.id].buttons if b.get("label")]
+        assert t(lang, "elite.ui.next") in labels or t(lang, "elite.ui.start") in labels
+        await fd.click(fd.world.messages_by_id[status.id], f"elite:stop:{status.channel_id}", user="alice")
+        assert_clean(fd)
