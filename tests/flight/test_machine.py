@@ -319,7 +319,13 @@ def test_every_event_kind_and_every_rejection_reason() -> None:
     spare = next(c for c in ann.hand if not card(c).heroic)
     expect(flight.apply(PlaceCard(player="Ann", card=spare, turn=3, half="move")), "phase_over")
     expect(flight.apply(PlaceCard(player="Ann", card=spare, turn=2, half="move", board="Android 2")), "phase_over")
-    expect(flight.apply(FinishPhase(player="Ann")))
+    ann = flight.member("Ann")
+    assert ann is not None
+    shown = ann.phase
+    expect(flight.apply(FinishPhase(player="Ann", phase=shown)))
+    # the same Finish pressed twice (a double click names the phase it saw): not the next phase too
+    expect(flight.apply(FinishPhase(player="Ann", phase=shown)), "already_finished")
+    assert ann.phase == shown + 1
     expect(flight.apply(FinishPhase(player="Ann")), "no_next_phase")
     kinds.update(e.kind for e in flight.advance_to(timeline.phase_end_s[1] + 1))
     # a pause: no command is taken and a second pause is refused until the host resumes
