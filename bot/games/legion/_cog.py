@@ -1,0 +1,482 @@
+"""`/legion start|stop`, the lobby, the bridge post, the private panel, pings, the voyage log.
+
+No game is kept in memory: every component carries the session id (`legion:<sid>:<kind>:<arg>`),
+and every click reads the stored document and changes it in one unit of work
+(`storage.change_session`), so a restart in the middle of a tour resumes from what was stored and
+a click from before the restart still works.  Private things (side, character, hand, the pool card
+drawn) are only ever sent as ephemeral answers to their own member's "My hand"; the public bridge
+is one message edited after every step; each step's public lines go to the voyage log thread; the
+member(s) the voyage waits for get a ping that may mention only them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import re
+import secrets
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.games.legion import _play as play
+from bot.platform import components
+from bot.platform.components import Components, handles
+from bot.platform.errors import report_interaction_error
+from bot.platform.hosting.gate import may_start
+from bot.platform.hosting.server_settings import server_language
+from bot.platform.i18n import t
+from bot.platform.permissions import Seats, guard
+from bot.platform.storage.base import ChannelBusy, LogbookCrew, LogbookEntry
+from bot.platform.storage.rows import now
+from bot.platform.text import mention_users, no_mentions, user_text
+from engine.legion.pack import Content, default_pack
+
+if TYPE_CHECKING:
+    from bot.platform.sessions import GameSession
+
+log = logging.getLogger(__name__)
+
+GAME = "legion"
+LANGS = ("en", "ru", "cs", "sk")
+MISSIONS = ("delivery", "destruction", "reconnaissance", "exploration")
+LIVE = ("lobby", "running")
+
+KIND = components.register(
+    "legion",
+    {"sid": r"[A-Za-z0-9_\-]{6,24}", "kind": r"[a-z]{2,6}", "arg": r"[a-z0-9_~\-]{0,60}"},
+    summary="Scarlet Legion: the lobby, the bridge's My hand and the private panel's choices",
+    example=("AbCdEf123456", "hand", ""),
+)
+# The kind of each component -> the permission it needs (bot/games/legion/__init__.py).
+ACTIONS = {"join": "join", "leave": "leave", "begin": "begin", "hand": "hand"}
+PANEL_KINDS = ("do", "card", "pick", "pay")
+
+
+async def _route(interaction: discord.Interaction, custom_id: str, values: list[str]) -> None:
+    client: Any = interaction.client
+    cog = client.get_cog("Legion") if client is not None else None
+    parts = KIND.parse(custom_id)
+    if not isinstance(cog, LegionCog) or parts is None:
+        await interaction.response.send_message("This button is not available right now.", ephemeral=True)
+        return
+    try:
+        await cog.on_component(interaction, parts["sid"], parts["kind"], parts["arg"], values)
+    except Exception as exc:  # answered, not only logged (bot/platform/errors.py)
+        await report_interaction_error(interaction, exc, flight_id=parts["sid"])
+
+
+@handles(KIND)
+class LegionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=KIND.pattern()):
+    """Any Scarlet Legion button, routed by its custom id (works after a restart)."""
+
+    def __init__(self, custom_id: str, *, label: str | None = None, style: Any = None, row: int | None = None) -> None:
+        super().__init__(
+            discord.ui.Button(custom_id=custom_id, label=label, style=style or discord.ButtonStyle.secondary, row=row)
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> LegionButton:
+        return cls(match.string, label=getattr(item, "label", None))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _route(interaction, self.custom_id, [])
+
+
+@handles(KIND)
+class LegionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=KIND.pattern(kind="card|pick|pay")):
+    """The private panel's selects; the chosen value travels in the interaction."""
+
+    def __init__(
+        self, custom_id: str, *, options: list[discord.SelectOption] | None = None, placeholder: str | None = None
+    ) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id=custom_id,
+                options=options or [discord.SelectOption(label="-", value="-")],
+                placeholder=placeholder,
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> LegionSelect:
+        return cls(match.string, options=list(getattr(item, "options", []) or []) or None)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        data: Any = interaction.data or {}
+        await _route(interaction, self.custom_id, [str(v) for v in data.get("values", [])])
+
+
+def _button(sid: str, kind: str, arg: str, label: str, style: discord.ButtonStyle, row: int = 0) -> LegionButton:
+    return LegionButton(KIND.make(sid, kind, arg), label=label[:80], style=style, row=row)
+
+
+def _options(choices: list[tuple[str, str]]) -> list[discord.SelectOption]:
+    return [discord.SelectOption(label=label[:100], value=value[:100]) for value, label in choices]
+
+
+def lobby_view(sid: str, lang: str) -> Components:
+    return Components(
+        _button(sid, "join", "", t(lang, "legion.lobby.join"), discord.ButtonStyle.primary),
+        _button(sid, "leave", "", t(lang, "legion.lobby.leave"), discord.ButtonStyle.secondary),
+        _button(sid, "begin", "", t(lang, "legion.lobby.begin"), discord.ButtonStyle.success),
+    )
+
+
+def bridge_view(sid: str, lang: str) -> Components:
+    return Components(_button(sid, "hand", "", t(lang, "legion.bridge.hand"), discord.ButtonStyle.primary))
+
+
+def panel_view(sid: str, lang: str, panel: play.Panel) -> Components:
+    view = Components()
+    for index, (arg, key) in enumerate(panel.buttons[:10]):
+        style = discord.ButtonStyle.danger if arg == "refuse" else discord.ButtonStyle.primary
+        view.add_item(_button(sid, "do", arg, t(lang, key), style, row=index // 5))
+    if panel.cards:
+        view.add_item(
+            LegionSelect(
+                KIND.make(sid, "card", ""), options=_options(panel.cards), placeholder=t(lang, "legion.panel.cards")
+            )
+        )
+    if panel.picks:
+        view.add_item(
+            LegionSelect(
+                KIND.make(sid, "pick", ""), options=_options(panel.picks), placeholder=t(lang, "legion.panel.picks")
+            )
+        )
+    return view
+
+
+def lobby_text(doc: dict[str, Any]) -> str:
+    lang = doc["lang"]
+    names = ", ".join(play.name_of(doc, i) for i in range(len(doc["seats"])))
+    mission = t(lang, f"legion.mission.{doc['mission']}") if doc["mission"] else t(lang, "legion.lobby.any_mission")
+    return t(lang, "legion.lobby.text", mission=mission, names=names, count=len(doc["seats"]))
+
+
+class LegionCog(commands.Cog, name="Legion"):
+    legion = app_commands.Group(
+        name="legion", description="Scarlet Legion: a ship's crew with a traitor", guild_only=True
+    )
+
+    def __init__(self, bot: Any) -> None:
+        self.bot = bot
+        self.content: Content = default_pack()
+
+    async def _server_lang(self, guild_id: int | None) -> str:
+        default = str(getattr(getattr(self.bot, "settings", None), "default_language", "en"))
+        try:
+            return await server_language(self.bot.storage, guild_id, default)
+        except Exception:  # a settings read never stops an answer
+            return default
+
+    # -- commands -------------------------------------------------------------------------------------
+    @legion.command(name="start", description="Open a Scarlet Legion lobby in this channel (3-4 players)")
+    @app_commands.describe(mission="Leave empty to draw one", language="The voyage's language", seed="Dice seed")
+    @app_commands.choices(
+        mission=[app_commands.Choice(name=m, value=m) for m in MISSIONS],
+        language=[app_commands.Choice(name=code, value=code) for code in LANGS],
+    )
+    async def start(
+        self,
+        interaction: discord.Interaction,
+        mission: str | None = None,
+        language: str | None = None,
+        seed: app_commands.Range[int, 0, 2**31 - 1] | None = None,
+    ) -> None:
+        server_lang = await self._server_lang(interaction.guild_id)
+        if not await may_start(self.bot.storage, interaction, "legion.start", server_lang):
+            return
+        lang = language if language in LANGS else server_lang
+        name = getattr(interaction.user, "display_name", None) or str(interaction.user)
+        doc = play.new_lobby(
+            interaction.user.id, name, lang, seed if seed is not None else secrets.randbelow(2**31), mission
+        )
+        try:
+            session = await self.bot.storage.open_session(
+                GAME, interaction.guild_id or 0, interaction.channel_id or 0, interaction.user.id, doc
+            )
+        except ChannelBusy:
+            await interaction.response.send_message(t(lang, "legion.busy"), ephemeral=True)
+            return
+        await interaction.response.send_message(
+            lobby_text(doc), view=lobby_view(session.id, lang), allowed_mentions=no_mentions()
+        )
+        message = await interaction.original_response()
+
+        def remember(s: GameSession) -> bool:
+            s.state["bridge"] = message.id
+            return True
+
+        await self.bot.storage.change_session(session.id, remember)
+
+    @legion.command(name="stop", description="Abandon this channel's Scarlet Legion voyage (its host)")
+    async def stop(self, interaction: discord.Interaction) -> None:
+        session = await self.bot.storage.session_in_channel(interaction.channel_id or 0)
+        lang = await self._server_lang(interaction.guild_id)
+        if session is None or session.game != GAME:
+            await interaction.response.send_message(t(lang, "legion.no_game"), ephemeral=True)
+            return
+        lang = session.state.get("lang", lang)
+        if not await guard(interaction, "legion.stop", lang, Seats.of(session.host_id, session.state["seats"])):
+            return
+
+        def abandon(s: GameSession) -> bool:
+            if s.status not in LIVE:
+                return False
+            s.status = "abandoned"
+            return True
+
+        await self.bot.storage.change_session(session.id, abandon)
+        await interaction.response.send_message(t(lang, "legion.stopped"), allowed_mentions=no_mentions())
+        await self._edit_bridge(session, t(lang, "legion.stopped"), view=None)
+
+    # -- components -----------------------------------------------------------------------------------
+    async def on_component(
+        self, interaction: discord.Interaction, sid: str, kind: str, arg: str, values: list[str]
+    ) -> None:
+        session = await self.bot.storage.load_session(sid)
+        if session is None or session.game != GAME or session.status not in LIVE:
+            lang = (
+                session.state.get("lang", "en")
+                if session is not None
+                else await self._server_lang(interaction.guild_id)
+            )
+            await interaction.response.send_message(t(lang, "legion.no_game"), ephemeral=True)
+            return
+        doc = session.state
+        lang = doc["lang"]
+        action = ACTIONS.get(kind, "act" if kind in PANEL_KINDS else "")
+        if not action:
+            await interaction.response.send_message(t(lang, "legion.no_game"), ephemeral=True)
+            return
+        if not await guard(interaction, f"legion.{action}", lang, Seats.of(session.host_id, doc["seats"])):
+            return
+        if kind in ("join", "leave", "begin"):
+            await self._lobby(interaction, session, kind)
+        elif kind == "hand":
+            await self._hand(interaction, session)
+        else:
+            await self._act(interaction, session, kind, arg, values[0] if values else "")
+
+    async def _lobby(self, interaction: discord.Interaction, session: GameSession, kind: str) -> None:
+        user = interaction.user
+        name = getattr(user, "display_name", None) or str(user)
+        refused: list[str | None] = [None]
+
+        def change(s: GameSession) -> bool:
+            if s.status != "lobby":
+                refused[0] = "started"
+                return False
+            if kind == "join":
+                refused[0] = play.join(s.state, user.id, name)
+            elif kind == "leave":
+                refused[0] = play.leave(s.state, user.id, s.host_id)
+            else:
+                refused[0] = play.begin(s.state, self.content)
+                if refused[0] is None:
+                    s.status = "running"
+            return refused[0] is None
+
+        stored = await self.bot.storage.change_session(session.id, change)
+        lang = session.state["lang"]
+        if refused[0] is not None or stored is None:
+            await interaction.response.send_message(t(lang, f"legion.lobby.{refused[0] or 'started'}"), ephemeral=True)
+            return
+        doc = stored.state
+        if kind != "begin":
+            await interaction.response.edit_message(
+                content=lobby_text(doc), view=lobby_view(stored.id, lang), allowed_mentions=no_mentions()
+            )
+            return
+        state = play.load(doc, self.content)
+        await interaction.response.edit_message(
+            content=play.bridge_text(doc, state), view=bridge_view(stored.id, lang), allowed_mentions=no_mentions()
+        )
+        thread_id = 0
+        with contextlib.suppress(discord.HTTPException, AttributeError, ValueError, TypeError):
+            message = interaction.message
+            if message is not None:
+                thread = await message.create_thread(name=t(lang, "legion.thread"))
+                thread_id = thread.id
+
+        def remember(s: GameSession) -> bool:
+            s.state["thread"] = thread_id
+            return True
+
+        stored = await self.bot.storage.change_session(stored.id, remember) or stored
+        await self._log(stored, [t(lang, "legion.log.start"), *doc["last"]])
+        await self._ping(stored, state)
+
+    async def _hand(self, interaction: discord.Interaction, session: GameSession) -> None:
+        doc = session.state
+        lang = doc["lang"]
+        seat = play.seat_of(doc, interaction.user.id)
+        if session.status != "running" or seat is None:
+            await interaction.response.send_message(t(lang, "legion.not_started"), ephemeral=True)
+            return
+        state = play.load(doc, self.content)
+        await interaction.response.send_message(
+            play.panel_text(doc, state, seat),
+            view=panel_view(session.id, lang, play.panel(doc, state, seat)),
+            ephemeral=True,
+            allowed_mentions=no_mentions(),
+        )
+
+    async def _act(
+        self, interaction: discord.Interaction, session: GameSession, kind: str, arg: str, value: str
+    ) -> None:
+        doc = session.state
+        lang = doc["lang"]
+        seat = play.seat_of(doc, interaction.user.id)
+        if session.status != "running" or seat is None:
+            await interaction.response.send_message(t(lang, "legion.not_started"), ephemeral=True)
+            return
+        if kind == "pick" and play.needs_card(play.load(doc, self.content), seat, value):
+            state = play.load(doc, self.content)  # the pick is paid with a card: choose it next
+            hand = sorted(set(state.seats[seat].hand))
+            choices = [(card, play.event_name(lang, card)) for card in hand]
+            view = Components(
+                LegionSelect(
+                    KIND.make(session.id, "pay", value[:60]),
+                    options=_options(choices),
+                    placeholder=t(lang, "legion.panel.pay"),
+                )
+            )
+            await interaction.response.edit_message(
+                content=play.panel_text(doc, state, seat) + "\n" + t(lang, "legion.panel.pay"), view=view
+            )
+            return
+        command = play.command_of(seat, kind, arg, value)
+        if command is None:
+            await interaction.response.send_message(t(lang, "legion.reject.wrong_phase"), ephemeral=True)
+            return
+        outcome: list[play.Outcome] = []
+        pinged: list[list[int]] = []
+
+        def change(s: GameSession) -> bool:
+            outcome.clear()
+            pinged.clear()
+            if s.status != "running":
+                outcome.append(play.Outcome(refused="game_over"))
+                return False
+            result = play.act(s.state, self.content, command)
+            outcome.append(result)
+            if result.refused is not None:
+                return False
+            state = play.load(s.state, self.content)
+            waiting = play.waiting_for(state)
+            if waiting != s.state.get("pinged"):
+                s.state["pinged"] = waiting
+                pinged.append(waiting)
+            if result.over:
+                s.status = "finished"
+            return True
+
+        stored = await self.bot.storage.change_session(session.id, change)
+        result = outcome[0] if outcome else play.Outcome(refused="game_over")
+        if result.refused is not None or stored is None:
+            await interaction.response.send_message(t(lang, f"legion.reject.{result.refused}"), ephemeral=True)
+            return
+        doc = stored.state
+        state = play.load(doc, self.content)
+        await interaction.response.edit_message(
+            content=play.panel_text(doc, state, seat),
+            view=panel_view(stored.id, lang, play.panel(doc, state, seat)),
+            allowed_mentions=no_mentions(),
+        )
+        await self._edit_bridge(
+            stored, play.bridge_text(doc, state), view=None if result.over else bridge_view(stored.id, lang)
+        )
+        await self._log(stored, result.lines)
+        if result.over:
+            await self._finish(stored, state)
+        elif pinged:
+            await self._ping(stored, state)
+
+    # -- posting -------------------------------------------------------------------------------------
+    def _channel(self, channel_id: int) -> Any:
+        return self.bot.get_channel(channel_id) or self.bot.get_partial_messageable(channel_id)
+
+    async def _edit_bridge(self, session: GameSession, content: str, *, view: Any) -> None:
+        bridge = session.state.get("bridge") or 0
+        if not bridge:
+            return
+        try:
+            await (
+                self._channel(session.channel_id)
+                .get_partial_message(bridge)
+                .edit(content=content, view=view, allowed_mentions=no_mentions())
+            )
+        except discord.HTTPException as exc:
+            log.info("could not edit the bridge of voyage %s: %s", session.id, exc)
+
+    async def _log(self, session: GameSession, lines: list[str]) -> None:
+        """The voyage log thread (else the channel) gets each step's public lines."""
+        if not lines:
+            return
+        target = self._channel(session.state.get("thread") or session.channel_id)
+        text = "\n".join(lines)
+        try:
+            for start in range(0, len(text), 1900):
+                await target.send(text[start : start + 1900], allowed_mentions=no_mentions())
+        except discord.HTTPException as exc:
+            log.info("could not write the log of voyage %s: %s", session.id, exc)
+
+    async def _ping(self, session: GameSession, state: Any) -> None:
+        """Name whose move it is; the message may mention only those members."""
+        doc = session.state
+        seats = play.waiting_for(state)
+        users = [doc["seats"][s] for s in seats]
+        if not users:
+            return
+        lang = doc["lang"]
+        text = t(
+            lang,
+            "legion.ping",
+            who=" ".join(f"<@{u}>" for u in users),
+            what=t(lang, f"legion.phase.{state.phase}"),
+        )
+        try:
+            await self._channel(session.channel_id).send(
+                text, allowed_mentions=mention_users([discord.Object(id=u) for u in users])
+            )
+        except discord.HTTPException as exc:
+            log.info("could not ping in voyage %s: %s", session.id, exc)
+
+    async def _finish(self, session: GameSession, state: Any) -> None:
+        """The reveal, posted publicly, and the voyage's row in the logbook."""
+        doc = session.state
+        lines = play.reveal_lines(doc, state)
+        with contextlib.suppress(discord.HTTPException):
+            await self._channel(session.channel_id).send("\n".join(lines), allowed_mentions=no_mentions())
+        row = play.logbook_row(doc, state)
+        entry = LogbookEntry(
+            guild_id=session.guild_id,
+            channel_id=session.channel_id,
+            flown_at=now(),
+            mission_id=str(row["mission"]),
+            normal_difficulty=GAME,
+            serious_difficulty=GAME,
+            language=doc["lang"],
+            outcome="survived" if state.winner == "crew" else "destroyed",
+            crew=[
+                LogbookCrew(name=user_text(p["name"], 40), user_id=int(p["user_id"]), roles=[str(p["side"])])
+                for p in row["crew"]
+            ],
+            result=row,
+            flight_id=f"legion-{session.id}",
+            seed=int(row["seed"]),
+            destroyed_by=str(row["reason"]),
+            game=GAME,
+        )
+        try:
+            await self.bot.storage.add_logbook_entry(entry)
+        except Exception:
+            log.exception("could not record voyage %s in the logbook", session.id)
