@@ -29,9 +29,8 @@ from bot.platform.hosting.gate import may_start
 from bot.platform.hosting.server_settings import server_language
 from bot.platform.i18n import t
 from bot.platform.permissions import Seats, guard
-from bot.platform.storage.base import ChannelBusy, LogbookCrew, LogbookEntry
-from bot.platform.storage.rows import now
-from bot.platform.text import mention_users, no_mentions, user_text
+from bot.platform.storage.base import ChannelBusy
+from bot.platform.text import mention_users, no_mentions
 from engine.legion.pack import Content, default_pack
 
 if TYPE_CHECKING:
@@ -377,6 +376,7 @@ class LegionCog(commands.Cog, name="Legion"):
                 pinged.append(waiting)
             if result.over:
                 s.status = "finished"
+                s.result = play.session_result(s.state, state)  # recorded in the same unit of work
             return True
 
         stored = await self.bot.storage.change_session(session.id, change)
@@ -451,32 +451,8 @@ class LegionCog(commands.Cog, name="Legion"):
             log.info("could not ping in voyage %s: %s", session.id, exc)
 
     async def _finish(self, session: GameSession, state: Any) -> None:
-        """The reveal, posted publicly, and the voyage's row in the logbook."""
+        """The reveal, posted publicly (the result row was stored with the last change)."""
         doc = session.state
         lines = play.reveal_lines(doc, state)
         with contextlib.suppress(discord.HTTPException):
             await self._channel(session.channel_id).send("\n".join(lines), allowed_mentions=no_mentions())
-        row = play.logbook_row(doc, state)
-        entry = LogbookEntry(
-            guild_id=session.guild_id,
-            channel_id=session.channel_id,
-            flown_at=now(),
-            mission_id=str(row["mission"]),
-            normal_difficulty=GAME,
-            serious_difficulty=GAME,
-            language=doc["lang"],
-            outcome="survived" if state.winner == "crew" else "destroyed",
-            crew=[
-                LogbookCrew(name=user_text(p["name"], 40), user_id=int(p["user_id"]), roles=[str(p["side"])])
-                for p in row["crew"]
-            ],
-            result=row,
-            flight_id=f"legion-{session.id}",
-            seed=int(row["seed"]),
-            destroyed_by=str(row["reason"]),
-            game=GAME,
-        )
-        try:
-            await self.bot.storage.add_logbook_entry(entry)
-        except Exception:
-            log.exception("could not record voyage %s in the logbook", session.id)

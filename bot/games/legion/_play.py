@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.platform.i18n import t
+from bot.platform.sessions import SessionResult
 from bot.platform.text import user_text
 from engine.legion import commands as c
 from engine.legion.commands import Applied, Command, Event, Rejected
@@ -111,6 +112,7 @@ def begin(doc: dict[str, Any], content: Content) -> str | None:
         return exc.code
     doc["game"] = to_snapshot(state)
     doc["last"] = public_lines(doc, state, events)
+    doc["pinged"] = waiting_for(state)
     return None
 
 
@@ -210,7 +212,7 @@ def panel(doc: dict[str, Any], state: State, seat: int) -> Panel:
             continue
         verb = next((v for v, kind in CARD_VERBS.items() if isinstance(command, kind)), None)
         if verb is not None:
-            card = str(command.card)
+            card = str(getattr(command, "card", ""))
             found.cards.append((f"{verb}{SEP}{card}", t(lang, f"legion.verb.{verb}", card=event_name(lang, card))))
             continue
         if isinstance(command, c.UseAbility):
@@ -555,22 +557,25 @@ def reveal_lines(doc: dict[str, Any], state: State) -> list[str]:
     return lines
 
 
-def logbook_row(doc: dict[str, Any], state: State) -> dict[str, Any]:
-    """What the logbook keeps of a voyage: mission, crew (member, character, side), outcome."""
-    return {
-        "game": "legion",
+def session_result(doc: dict[str, Any], state: State) -> SessionResult:
+    """How the voyage ended, for the platform's records: the winning side as the outcome, each
+    member with their side as role (careers count Legion games by it), the mission in details."""
+    players = [
+        {
+            "user_id": doc["seats"][index],
+            "name": doc["names"].get(str(doc["seats"][index]), ""),
+            "won": seat.side == state.winner,
+            "role": seat.side,
+            "character": seat.character,
+        }
+        for index, seat in enumerate(state.seats)
+    ]
+    details = {
         "mission": state.mission,
-        "winner": state.winner,
         "reason": state.reason,
         "flights": state.flight,
+        "ship": state.ship.card,
         "seed": int(doc["seed"]),
-        "crew": [
-            {
-                "user_id": doc["seats"][i],
-                "name": doc["names"].get(str(doc["seats"][i]), ""),
-                "character": s.character,
-                "side": s.side,
-            }
-            for i, s in enumerate(state.seats)
-        ],
+        "lang": doc["lang"],
     }
+    return SessionResult(outcome=str(state.winner), players=players, details=details)
