@@ -52,6 +52,8 @@ KIND = components.register(
 # The kind of each component -> the permission it needs (bot/games/legion/__init__.py).
 ACTIONS = {"join": "join", "leave": "leave", "begin": "begin", "hand": "hand"}
 PANEL_KINDS = ("do", "card", "pick", "pay")
+BUTTON_KINDS = "join|leave|begin|hand|do"
+SELECT_KINDS = "card|pick|pay"
 
 
 async def _route(interaction: discord.Interaction, custom_id: str, values: list[str]) -> None:
@@ -68,8 +70,9 @@ async def _route(interaction: discord.Interaction, custom_id: str, values: list[
 
 
 @handles(KIND)
-class LegionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=KIND.pattern()):
-    """Any Scarlet Legion button, routed by its custom id (works after a restart)."""
+class LegionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=KIND.pattern(kind=BUTTON_KINDS)):
+    """Any Scarlet Legion button, routed by its custom id (works after a restart).  Its template
+    and the select's never match the same id: discord.py calls every DynamicItem that matches."""
 
     def __init__(self, custom_id: str, *, label: str | None = None, style: Any = None, row: int | None = None) -> None:
         super().__init__(
@@ -87,7 +90,7 @@ class LegionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=KIND
 
 
 @handles(KIND)
-class LegionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=KIND.pattern(kind="card|pick|pay")):
+class LegionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=KIND.pattern(kind=SELECT_KINDS)):
     """The private panel's selects; the chosen value travels in the interaction."""
 
     def __init__(
