@@ -246,7 +246,10 @@ async def test_a_whole_voyage_with_a_mutiny_a_restart_and_no_leaks(tmp_path: Pat
                 assert not any(hand in text for hand in voyage.hands)
                 if any(ending in text for ending in endings) or message.id >= reveal.id:
                     continue
-                assert not re.search(pattern(lang, "legion.ev.side_revealed"), text), text
+                for user, side in voyage.sides.items():
+                    name = next(n for n, u in NAMES.items() if u == user)
+                    side_word = said(f"legion.side.{side}")
+                    assert said("legion.ev.side_revealed", seat=name, side=side_word) not in text, text
                 assert not re.search(pattern(lang, "legion.result.seat"), text), text
                 if not broke:
                     assert not re.search(pattern(lang, "legion.bridge.revealed"), text), text
