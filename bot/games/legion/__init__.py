@@ -17,6 +17,7 @@ PERMISSIONS = declare(
     {
         "start": Who.STARTER,  # /legion start: the server's starters role, in its channels
         "stop": Who.HOST,  # /legion stop abandons the voyage
+        "board": Who.ANYONE,  # /legion board: the server's records
         "join": Who.ANYONE,  # lobby buttons
         "leave": Who.SEATED,
         "begin": Who.HOST,  # the lobby's Start

@@ -239,6 +239,43 @@ class LegionCog(commands.Cog, name="Legion"):
         await interaction.response.send_message(t(lang, "legion.stopped"), allowed_mentions=no_mentions())
         await self._edit_bridge(session, t(lang, "legion.stopped"), view=None)
 
+    @legion.command(name="board", description="Scarlet Legion records: crew and Legion wins per mission")
+    async def board(self, interaction: discord.Interaction) -> None:
+        """The server's voyages from the platform's results: wins per side and mission, and how
+        many of the caller's voyages they sailed as the Legion's agent."""
+        lang = await self._server_lang(interaction.guild_id)
+        results = await self.bot.storage.session_results(game=GAME, guild_id=interaction.guild_id or 0, limit=1000)
+        if not results:
+            await interaction.response.send_message(t(lang, "legion.board.empty"), ephemeral=True)
+            return
+        lines = [t(lang, "legion.board.title", games=len(results))]
+        for mission in MISSIONS:
+            played = [r for r in results if r.details.get("mission") == mission]
+            if played:
+                crew = sum(r.outcome == "crew" for r in played)
+                lines.append(
+                    t(
+                        lang,
+                        "legion.board.mission",
+                        mission=t(lang, f"legion.mission.{mission}"),
+                        crew=crew,
+                        legion=len(played) - crew,
+                    )
+                )
+        mine = [p for r in results for p in r.players if p.get("user_id") == interaction.user.id]
+        if mine:
+            agent = sum(p.get("role") == "legion" for p in mine)
+            lines.append(
+                t(
+                    lang,
+                    "legion.board.career",
+                    voyages=len(mine),
+                    agent=agent,
+                    won=sum(bool(p.get("won")) for p in mine),
+                )
+            )
+        await interaction.response.send_message("\n".join(lines), allowed_mentions=no_mentions())
+
     # -- components -----------------------------------------------------------------------------------
     async def on_component(
         self, interaction: discord.Interaction, sid: str, kind: str, arg: str, values: list[str]
