@@ -23,6 +23,18 @@ STRANGER = "erin"
 # (tests/legion/test_adapter.py plays the same voyage without Discord).
 MISSION, SEED = "reconnaissance", 29
 RESTART_AT = 12  # steps before the bot is killed
+# The default world, with Dave's DMs closed: his side reaches him through My hand only.
+WORLD: dict[str, Any] = {
+    "guild": {
+        "members": [
+            {"username": "alice", "global_name": "Alice", "roles": ["Captain", "Crew"], "voice": "Bridge Voice"},
+            {"username": "bob", "global_name": "Bob", "roles": ["Crew"], "voice": "Bridge Voice"},
+            {"username": "carol", "global_name": "Carol", "roles": ["Crew"], "voice": None},
+            {"username": "dave", "global_name": "Dave", "roles": ["Crew"], "voice": None, "dm_open": False},
+            {"username": "erin", "global_name": "Erin", "roles": [], "voice": None},
+        ]
+    }
+}
 
 
 def kind_of(custom_id: str) -> tuple[str, str]:
@@ -154,7 +166,7 @@ class Voyage:
 
 @pytest.mark.parametrize("lang", ["en", "ru"])
 async def test_a_whole_voyage_with_a_mutiny_a_restart_and_no_leaks(tmp_path: Path, lang: str) -> None:
-    async with fake_discord() as fd:
+    async with fake_discord(WORLD) as fd:
         first = await start_bot(fd, tmp_path / "bot", time_scale=30)
         voyage = Voyage(fd, lang)
         said = voyage.said
@@ -186,6 +198,11 @@ async def test_a_whole_voyage_with_a_mutiny_a_restart_and_no_leaks(tmp_path: Pat
         for user in CREW:
             await voyage.panel(user)
         assert sorted(voyage.sides.values()) == ["crew", "crew", "crew", "legion"]
+        # The side also came by DM (optional), to everyone whose DMs are open.
+        for user in CREW[:3]:
+            dm = await fd.wait_for(lambda user=user: fd.dms_for(user), WAIT, f"{user}'s DM")
+            assert said(f"legion.side.{voyage.sides[user]}") in dm[0].text
+        assert not fd.dms_for("dave")
         stranger = await voyage.private(await fd.click(voyage.bridge, custom_id(voyage.bridge, "hand"), user=STRANGER))
         assert said("legion.panel.side", side="") not in stranger.text
         stop = await fd.slash("legion stop", {}, user="bob", channel="bridge")  # only the host stops
@@ -255,7 +272,30 @@ async def test_a_whole_voyage_with_a_mutiny_a_restart_and_no_leaks(tmp_path: Pat
                     assert not re.search(pattern(lang, "legion.bridge.revealed"), text), text
         assert checked > 60
         assert len(voyage.hands) >= 4
-        # Turn pings mention only the member(s) named.
-        pings = [m for m in voyage.public() if m.content.startswith("<@")]
-        assert pings and all(len(m.mention_ids) <= 2 for m in pings)
+        # Turn pings name whose move it is and may mention only them.
+        crew_ids = {fd.user(u).id for u in CREW}
+        pings = 0
+        for call in fd.rest_log:
+            body = call.json if isinstance(call.json, dict) else {}
+            content = str(body.get("content") or "")
+            if call.method == "POST" and content.startswith("<@"):
+                named = {int(i) for i in re.findall(r"<@(\d+)>", content)}
+                allowed = body.get("allowed_mentions") or {}
+                assert named and named <= crew_ids
+                assert {int(u) for u in allowed.get("users", [])} == named and not allowed.get("parse")
+                pings += 1
+        assert pings >= 5
+        # The records show the voyage.
+        board = await answer(fd, await fd.slash("legion board", {}, user="alice", channel="bridge"))
+        crew_won = int(rows[0][1] == "crew")
+        mission_line = t(
+            "en",
+            "legion.board.mission",
+            mission=t("en", f"legion.mission.{MISSION}"),
+            crew=crew_won,
+            legion=1 - crew_won,
+        )
+        assert t("en", "legion.board.title", games=1) in board.text and mission_line in board.text
+        agent = int(voyage.sides["alice"] == "legion")
+        assert t("en", "legion.board.career", voyages=1, agent=agent, won=int(agent != crew_won)) in board.text
         assert_clean(fd)

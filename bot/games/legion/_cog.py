@@ -352,6 +352,26 @@ class LegionCog(commands.Cog, name="Legion"):
         stored = await self.bot.storage.change_session(stored.id, remember) or stored
         await self._log(stored, [t(lang, "legion.log.start"), *doc["last"]])
         await self._ping(stored, state)
+        await self._deal_privately(stored, state)
+
+    async def _deal_privately(self, session: GameSession, state: Any) -> None:
+        """Each member's side and character by DM, as the seed's face-down side card.  Optional:
+        a member whose DMs are closed reads the same on the bridge's My hand (never in public)."""
+        doc = session.state
+        lang = doc["lang"]
+        for index, user_id in enumerate(doc["seats"]):
+            seat = state.seats[index]
+            text = t(
+                lang,
+                "legion.dm.side",
+                side=t(lang, f"legion.side.{seat.side}"),
+                character=play.character_name(lang, seat.character),
+            )
+            try:
+                user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+                await user.send(text, allowed_mentions=no_mentions())
+            except discord.HTTPException as exc:  # closed DMs (50007): My hand still shows it
+                log.info("voyage %s: no DM to member %s (%s); My hand shows the side", session.id, user_id, exc)
 
     async def _hand(self, interaction: discord.Interaction, session: GameSession) -> None:
         doc = session.state
