@@ -229,6 +229,8 @@ async def test_a_whole_voyage_with_a_mutiny_a_restart_and_no_leaks(tmp_path: Pat
             assert steps < 120, "the voyage does not end"
         assert kept_panel is not None
         await fd.wait_for(revealed, WAIT, "the reveal")
+        final_bridge = fd.world.messages_by_id[voyage.bridge.id]
+        assert [a.filename for a in final_bridge.attachments] == ["bridge.png"]  # the picture, replaced each step
 
         log = "\n".join(m.text for m in fd.messages(thread.id))
         assert re.search(pattern(lang, "legion.ev.duel"), log)  # the refusal duels were rolled and shown

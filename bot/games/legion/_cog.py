@@ -12,6 +12,7 @@ member(s) the voyage waits for get a ping that may mention only them.
 from __future__ import annotations
 
 import contextlib
+import io
 import logging
 import re
 import secrets
@@ -22,6 +23,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.games.legion import _play as play
+from bot.games.legion._picture import bridge_png
 from bot.platform import components
 from bot.platform.components import Components, handles
 from bot.platform.errors import report_interaction_error
@@ -153,6 +155,12 @@ def panel_view(sid: str, lang: str, panel: play.Panel) -> Components:
             )
         )
     return view
+
+
+def picture(doc: dict[str, Any], state: Any) -> discord.File:
+    """The bridge's picture (public facts only) as an attachment that replaces the last one."""
+    names = [str(doc["names"].get(str(user), "?")) for user in doc["seats"]]
+    return discord.File(io.BytesIO(bridge_png(doc["lang"], names, state)), filename="bridge.png")
 
 
 def lobby_text(doc: dict[str, Any]) -> str:
@@ -336,7 +344,10 @@ class LegionCog(commands.Cog, name="Legion"):
             return
         state = play.load(doc, self.content)
         await interaction.response.edit_message(
-            content=play.bridge_text(doc, state), view=bridge_view(stored.id, lang), allowed_mentions=no_mentions()
+            content=play.bridge_text(doc, state),
+            view=bridge_view(stored.id, lang),
+            attachments=[picture(doc, state)],
+            allowed_mentions=no_mentions(),
         )
         thread_id = 0
         with contextlib.suppress(discord.HTTPException, AttributeError, ValueError, TypeError):
@@ -452,7 +463,10 @@ class LegionCog(commands.Cog, name="Legion"):
             allowed_mentions=no_mentions(),
         )
         await self._edit_bridge(
-            stored, play.bridge_text(doc, state), view=None if result.over else bridge_view(stored.id, lang)
+            stored,
+            play.bridge_text(doc, state),
+            view=None if result.over else bridge_view(stored.id, lang),
+            attachments=[picture(doc, state)],
         )
         await self._log(stored, result.lines)
         if result.over:
@@ -464,16 +478,16 @@ class LegionCog(commands.Cog, name="Legion"):
     def _channel(self, channel_id: int) -> Any:
         return self.bot.get_channel(channel_id) or self.bot.get_partial_messageable(channel_id)
 
-    async def _edit_bridge(self, session: GameSession, content: str, *, view: Any) -> None:
+    async def _edit_bridge(
+        self, session: GameSession, content: str, *, view: Any, attachments: list[discord.File] | None = None
+    ) -> None:
         bridge = session.state.get("bridge") or 0
         if not bridge:
             return
+        extra: dict[str, Any] = {"attachments": attachments} if attachments is not None else {}
         try:
-            await (
-                self._channel(session.channel_id)
-                .get_partial_message(bridge)
-                .edit(content=content, view=view, allowed_mentions=no_mentions())
-            )
+            message = self._channel(session.channel_id).get_partial_message(bridge)
+            await message.edit(content=content, view=view, allowed_mentions=no_mentions(), **extra)
         except discord.HTTPException as exc:
             log.info("could not edit the bridge of voyage %s: %s", session.id, exc)
 
