@@ -19,7 +19,7 @@ from bot.platform.i18n import t
 from bot.platform.text import strip_unsafe
 from engine.legion.state import COMPARTMENT, START_HEALTH, START_MENTAL, State
 
-W, H = 900, 330
+W, H = 900, 350
 BG = (20, 16, 24)
 PANEL = (40, 32, 44)
 INK = (240, 236, 240)
@@ -81,11 +81,11 @@ def bridge_png(lang: str, names: list[str], state: State) -> bytes:
         mark = " ★" if "captain" in roles else ""
         name = strip_unsafe(names[index] if index < len(names) else "?")[:24]
         draw.text((452, y), f"{index + 1}. {name}{mark}", font=big, fill=colour)
-        draw.text((452, y + 28), t(lang, "legion.picture.health"), font=small, fill=DIM)
-        _bar(draw, 560, y + 30, 300, seat.health, START_HEALTH, GREEN if not seat.out else EMPTY)
-        draw.text((452, y + 50), t(lang, "legion.picture.mental"), font=small, fill=DIM)
-        _bar(draw, 560, y + 52, 300, seat.mental, START_MENTAL, BLUE if not seat.broken else EMPTY)
-        y += 76
+        draw.text((452, y + 28), f"{t(lang, 'legion.picture.health')} {seat.health}", font=small, fill=DIM)
+        _bar(draw, 590, y + 30, 270, seat.health, START_HEALTH, GREEN if not seat.out else EMPTY)
+        draw.text((452, y + 50), f"{t(lang, 'legion.picture.mental')} {seat.mental}", font=small, fill=DIM)
+        _bar(draw, 590, y + 52, 270, seat.mental, START_MENTAL, BLUE if not seat.broken else EMPTY)
+        y += 80
     out = BytesIO()
     image.save(out, format="PNG", optimize=True)
     return out.getvalue()
