@@ -11,6 +11,7 @@ import pytest
 from bot.games.legion import _play as play
 from bot.platform.i18n import t
 from engine.legion import commands as c
+from engine.legion.commands import Event
 from engine.legion.pack import default_pack
 from engine.legion.state import State
 
@@ -204,3 +205,14 @@ def test_a_choice_out_of_turn_is_refused_by_the_engine_and_changes_nothing() -> 
     before = dict(doc)
     outcome = play.act(doc, CONTENT, c.Depart(other))
     assert outcome.refused == "not_captain" and doc == before
+
+
+def test_orders_are_worded_as_energy_and_roles_as_members() -> None:
+    doc = lobby()
+    play.begin(doc, CONTENT)
+    state = play.load(doc, CONTENT)
+    given = Event("orders_given", {"gunner": 2, "pilot": 1, "officer": 0})
+    assigned = Event("roles_assigned", {"officer": 1, "gunner": 2, "pilot": 3})
+    orders, roles = play.public_lines(doc, state, [given, assigned])
+    assert orders == "The captain's orders: gunner 2, pilot 1, officer 0 energy."
+    assert roles == "Roles: officer Bo, gunner Cy, pilot Di."

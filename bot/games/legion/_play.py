@@ -359,6 +359,7 @@ def flight_enemy(lang: str, enemy: Any) -> str:
 # -- public words -----------------------------------------------------------------------------------
 
 _SEAT_PARAMS = ("seat", "captain", "former", "officer", "gunner", "pilot", "target")
+_ROLE_PARAMS = ("officer", "gunner", "pilot")  # seats in roles_assigned, energy in orders_given
 # Events only ever shown privately (through the panel) or folded into other lines.
 _SILENT = {"card_drawn", "pool_card_drawn", "side_dealt", "turn", "loot_roll", "supply_used"}
 
@@ -373,7 +374,7 @@ def public_lines(doc: dict[str, Any], state: State, events: Sequence[Event]) -> 
             continue
         params: dict[str, Any] = dict(event.params)
         for name in _SEAT_PARAMS:
-            if name in params:
+            if name in params and not (event.code == "orders_given" and name in _ROLE_PARAMS):
                 params[name] = name_of(doc, int(params[name]))
         if "role" in params:
             params["role"] = t(lang, f"legion.role.{params['role']}")
