@@ -80,6 +80,8 @@ EXPECTED: dict[str, Who] = {
     "legion.start": ST,
     "legion.stop": H,
     "legion.board": A,
+    "legion.schema": A,
+    "legion.pack": M,
     "legion.join": A,
     "legion.leave": S,
     "legion.begin": H,

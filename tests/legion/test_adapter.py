@@ -4,6 +4,7 @@ a hand, and forged component values never reach the engine."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -12,7 +13,8 @@ from bot.games.legion import _play as play
 from bot.platform.i18n import t
 from engine.legion import commands as c
 from engine.legion.commands import Event
-from engine.legion.pack import default_pack
+from engine.legion.pack import PackRefusal, default_pack, load_pack
+from engine.legion.snapshot import SnapshotError
 from engine.legion.state import State
 
 CONTENT = default_pack()
@@ -216,3 +218,30 @@ def test_orders_are_worded_as_energy_and_roles_as_members() -> None:
     orders, roles = play.public_lines(doc, state, [given, assigned])
     assert orders == "The captain's orders: gunner 2, pilot 1, officer 0 energy."
     assert roles == "Roles: officer Bo, gunner Cy, pilot Di."
+
+
+def test_a_server_pack_travels_in_the_document_and_plays() -> None:
+    """A server's own pack is stored with the lobby, so a later upload never changes a voyage under
+    way, and every click rebuilds the voyage with that very pack."""
+    data = json.loads(json.dumps(CONTENT.pack.model_dump(mode="json")))
+    data["id"] = "house_rules"
+    data["ships"] = [dict(data["ships"][0], id="old_tub", hull=30)]
+    doc = play.new_lobby(USERS[0], "Ann", "en", 3, "delivery", data)
+    for user, name in zip(USERS[1:], ("Bo", "Cy"), strict=False):
+        play.join(doc, user, name)
+    assert play.begin(doc, play.content_of(doc)) is None
+    state = play.load(doc, play.content_of(doc))
+    assert state.ship.card == "old_tub" and state.ship.max_hull == 30
+    assert "Old Tub" in play.bridge_text(doc, state)
+    assert play.content_of(doc) is play.content_of(json.loads(json.dumps(doc)))  # validated once
+    with pytest.raises(SnapshotError):  # the snapshot names its pack: ours cannot load it
+        play.load(doc, CONTENT)
+
+
+def test_a_refused_pack_is_worded_with_its_place_made_inert() -> None:
+    refusal = load_pack(json.dumps({"format": 1, "id": "x", "missions": "@everyone"}))
+    assert isinstance(refusal, PackRefusal)
+    text = play.pack_refusal("en", refusal)
+    assert text.startswith("The pack does not match the schema at") and "legion." not in text
+    sneaky = play.pack_refusal("en", PackRefusal("reference", "<@&1> @everyone"))
+    assert "@everyone" not in sneaky and "<@&1>" not in sneaky

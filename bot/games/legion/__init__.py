@@ -18,6 +18,8 @@ PERMISSIONS = declare(
         "start": Who.STARTER,  # /legion start: the server's starters role, in its channels
         "stop": Who.HOST,  # /legion stop abandons the voyage
         "board": Who.ANYONE,  # /legion board: the server's records
+        "schema": Who.ANYONE,  # /legion schema: the pack format
+        "pack": Who.MANAGER,  # /legion-admin pack: the server's own cards
         "join": Who.ANYONE,  # lobby buttons
         "leave": Who.SEATED,
         "begin": Who.HOST,  # the lobby's Start

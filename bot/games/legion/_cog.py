@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 import logging
 import re
 import secrets
@@ -33,7 +34,7 @@ from bot.platform.i18n import t
 from bot.platform.permissions import Seats, guard
 from bot.platform.storage.base import ChannelBusy
 from bot.platform.text import mention_users, no_mentions
-from engine.legion.pack import Content, default_pack
+from engine.legion.pack import MAX_PACK_BYTES, PackRefusal, load_pack, pack_json_schema
 
 if TYPE_CHECKING:
     from bot.platform.sessions import GameSession
@@ -44,6 +45,7 @@ GAME = "legion"
 LANGS = ("en", "ru", "cs", "sk")
 MISSIONS = ("delivery", "destruction", "reconnaissance", "exploration")
 LIVE = ("lobby", "running")
+PACK_SETTING = "legion_pack"  # the server's own pack, in its settings (None: ours)
 
 KIND = components.register(
     "legion",
@@ -174,10 +176,17 @@ class LegionCog(commands.Cog, name="Legion"):
     legion = app_commands.Group(
         name="legion", description="Scarlet Legion: a ship's crew with a traitor", guild_only=True
     )
+    # A top-level group: only there does Discord honour default_member_permissions (hidden from
+    # members without Manage Server); the handler checks again through the platform.
+    legion_admin = app_commands.Group(
+        name="legion-admin",
+        description="Scarlet Legion server setup (Manage Server)",
+        guild_only=True,
+        default_permissions=discord.Permissions(manage_guild=True),
+    )
 
     def __init__(self, bot: Any) -> None:
         self.bot = bot
-        self.content: Content = default_pack()
 
     async def _server_lang(self, guild_id: int | None) -> str:
         default = str(getattr(getattr(self.bot, "settings", None), "default_language", "en"))
@@ -205,8 +214,14 @@ class LegionCog(commands.Cog, name="Legion"):
             return
         lang = language if language in LANGS else server_lang
         name = getattr(interaction.user, "display_name", None) or str(interaction.user)
+        pack = await self.bot.storage.get_setting(interaction.guild_id or 0, PACK_SETTING)
         doc = play.new_lobby(
-            interaction.user.id, name, lang, seed if seed is not None else secrets.randbelow(2**31), mission
+            interaction.user.id,
+            name,
+            lang,
+            seed if seed is not None else secrets.randbelow(2**31),
+            mission,
+            pack if isinstance(pack, dict) else None,
         )
         try:
             session = await self.bot.storage.open_session(
@@ -284,6 +299,35 @@ class LegionCog(commands.Cog, name="Legion"):
             )
         await interaction.response.send_message("\n".join(lines), allowed_mentions=no_mentions())
 
+    @legion_admin.command(name="pack", description="Load this server's Scarlet Legion pack (JSON; Manage Server)")
+    @app_commands.describe(file="A pack as /legion schema describes it; leave empty to go back to ours")
+    async def pack(self, interaction: discord.Interaction, file: discord.Attachment | None = None) -> None:
+        lang = await self._server_lang(interaction.guild_id)
+        if not await guard(interaction, "legion.pack", lang):
+            return
+        guild_id = interaction.guild_id or 0
+        if file is None:
+            await self.bot.storage.set_setting(guild_id, PACK_SETTING, None)
+            await interaction.response.send_message(t(lang, "legion.pack.reset"), ephemeral=True)
+            return
+        loaded = load_pack(await file.read()) if file.size <= MAX_PACK_BYTES else PackRefusal("too_large")
+        if isinstance(loaded, PackRefusal):
+            why = play.pack_refusal(lang, loaded)
+            await interaction.response.send_message(t(lang, "legion.pack.not_loaded", why=why), ephemeral=True)
+            return
+        await self.bot.storage.set_setting(guild_id, PACK_SETTING, loaded.pack.model_dump(mode="json"))
+        counts = {"flights": len(loaded.pack.flights), "events": len(loaded.pack.events)}
+        await interaction.response.send_message(t(lang, "legion.pack.loaded", **counts), ephemeral=True)
+
+    @legion.command(name="schema", description="The JSON schema of a Scarlet Legion pack")
+    async def schema(self, interaction: discord.Interaction) -> None:
+        data = json.dumps(pack_json_schema(), indent=2).encode()
+        await interaction.response.send_message(
+            t(await self._server_lang(interaction.guild_id), "legion.pack.schema_file"),
+            file=discord.File(io.BytesIO(data), filename="legion-pack.schema.json"),
+            ephemeral=True,
+        )
+
     # -- components -----------------------------------------------------------------------------------
     async def on_component(
         self, interaction: discord.Interaction, sid: str, kind: str, arg: str, values: list[str]
@@ -326,7 +370,7 @@ class LegionCog(commands.Cog, name="Legion"):
             elif kind == "leave":
                 refused[0] = play.leave(s.state, user.id, s.host_id)
             else:
-                refused[0] = play.begin(s.state, self.content)
+                refused[0] = play.begin(s.state, play.content_of(s.state))
                 if refused[0] is None:
                     s.status = "running"
             return refused[0] is None
@@ -342,7 +386,7 @@ class LegionCog(commands.Cog, name="Legion"):
                 content=lobby_text(doc), view=lobby_view(stored.id, lang), allowed_mentions=no_mentions()
             )
             return
-        state = play.load(doc, self.content)
+        state = play.load(doc, play.content_of(doc))
         await interaction.response.edit_message(
             content=play.bridge_text(doc, state),
             view=bridge_view(stored.id, lang),
@@ -391,7 +435,7 @@ class LegionCog(commands.Cog, name="Legion"):
         if session.status != "running" or seat is None:
             await interaction.response.send_message(t(lang, "legion.not_started"), ephemeral=True)
             return
-        state = play.load(doc, self.content)
+        state = play.load(doc, play.content_of(doc))
         await interaction.response.send_message(
             play.panel_text(doc, state, seat),
             view=panel_view(session.id, lang, play.panel(doc, state, seat)),
@@ -408,8 +452,8 @@ class LegionCog(commands.Cog, name="Legion"):
         if session.status != "running" or seat is None:
             await interaction.response.send_message(t(lang, "legion.not_started"), ephemeral=True)
             return
-        if kind == "pick" and play.needs_card(play.load(doc, self.content), seat, value):
-            state = play.load(doc, self.content)  # the pick is paid with a card: choose it next
+        if kind == "pick" and play.needs_card(play.load(doc, play.content_of(doc)), seat, value):
+            state = play.load(doc, play.content_of(doc))  # the pick is paid with a card: choose it next
             hand = sorted(set(state.seats[seat].hand))
             choices = [(card, play.event_name(lang, card)) for card in hand]
             view = Components(
@@ -436,11 +480,11 @@ class LegionCog(commands.Cog, name="Legion"):
             if s.status != "running":
                 outcome.append(play.Outcome(refused="game_over"))
                 return False
-            result = play.act(s.state, self.content, command)
+            result = play.act(s.state, play.content_of(s.state), command)
             outcome.append(result)
             if result.refused is not None:
                 return False
-            state = play.load(s.state, self.content)
+            state = play.load(s.state, play.content_of(s.state))
             waiting = play.waiting_for(state)
             if waiting != s.state.get("pinged"):
                 s.state["pinged"] = waiting
@@ -456,7 +500,7 @@ class LegionCog(commands.Cog, name="Legion"):
             await interaction.response.send_message(t(lang, f"legion.reject.{result.refused}"), ephemeral=True)
             return
         doc = stored.state
-        state = play.load(doc, self.content)
+        state = play.load(doc, play.content_of(doc))
         await interaction.response.edit_message(
             content=play.panel_text(doc, state, seat),
             view=panel_view(stored.id, lang, play.panel(doc, state, seat)),

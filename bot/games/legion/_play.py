@@ -13,6 +13,7 @@ index), `names` (display names, rendered inert), `seed`, `mission` (or None: the
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -22,7 +23,7 @@ from bot.platform.sessions import SessionResult
 from bot.platform.text import user_text
 from engine.legion import commands as c
 from engine.legion.commands import Applied, Command, Event, Rejected
-from engine.legion.pack import Content
+from engine.legion.pack import Content, PackRefusal, default_pack, load_pack
 from engine.legion.rules import apply, legal_commands
 from engine.legion.setup import MAX_PLAYERS, MIN_PLAYERS, SetupError, new_voyage
 from engine.legion.snapshot import from_snapshot, to_snapshot
@@ -59,9 +60,13 @@ CARD_VERBS: dict[str, Any] = {
 # -- the document -----------------------------------------------------------------------------------
 
 
-def new_lobby(host_id: int, name: str, lang: str, seed: int, mission: str | None) -> dict[str, Any]:
-    """A lobby document with the host seated."""
+def new_lobby(
+    host_id: int, name: str, lang: str, seed: int, mission: str | None, pack: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """A lobby document with the host seated.  `pack` is the server's own pack (None: ours), kept
+    in the document so a pack uploaded later never changes a voyage already under way."""
     return {
+        "pack": pack,
         "v": DOC_VERSION,
         "lang": lang,
         "seats": [host_id],
@@ -98,6 +103,35 @@ def leave(doc: dict[str, Any], user_id: int, host_id: int) -> str | None:
         return "host_stays"
     doc["seats"].remove(user_id)
     return None
+
+
+_PACKS: dict[str, Content] = {}
+
+
+def content_of(doc: dict[str, Any]) -> Content:
+    """The voyage's pack: ours, or the server's as stored in the document (validated once per
+    process; a stored pack was valid when it was uploaded)."""
+    raw = doc.get("pack")
+    if raw is None:
+        return _default()
+    key = json.dumps(raw, sort_keys=True)
+    if key not in _PACKS:
+        loaded = load_pack(raw)
+        if isinstance(loaded, PackRefusal):
+            raise ValueError(f"stored pack refused: {loaded.code} at {loaded.where}")
+        _PACKS[key] = loaded
+    return _PACKS[key]
+
+
+def _default() -> Content:
+    if "" not in _PACKS:
+        _PACKS[""] = default_pack()
+    return _PACKS[""]
+
+
+def pack_refusal(lang: str, refusal: PackRefusal) -> str:
+    """Why an uploaded pack was refused, in words, with the place of the problem made inert."""
+    return t(lang, f"legion.pack.{refusal.code}", where=user_text(refusal.where or "-", 120))
 
 
 def begin(doc: dict[str, Any], content: Content) -> str | None:
