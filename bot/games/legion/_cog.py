@@ -11,12 +11,14 @@ member(s) the voyage waits for get a ping that may mention only them.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import io
 import json
 import logging
 import re
 import secrets
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -28,7 +30,7 @@ from bot.games.legion._picture import bridge_png
 from bot.platform import components
 from bot.platform.components import Components, handles
 from bot.platform.errors import report_interaction_error
-from bot.platform.hosting.gate import may_start
+from bot.platform.hosting.gate import may_start, serves
 from bot.platform.hosting.server_settings import server_language
 from bot.platform.i18n import t
 from bot.platform.permissions import Seats, guard
@@ -45,6 +47,8 @@ GAME = "legion"
 LANGS = ("en", "ru", "cs", "sk")
 MISSIONS = ("delivery", "destruction", "reconnaissance", "exploration")
 LIVE = ("lobby", "running")
+REMIND_AFTER_S = 300.0  # a member the voyage waits for is pinged again after 5 min (TIME_SCALE)
+POLL_S = 30.0
 PACK_SETTING = "legion_pack"  # the server's own pack, in its settings (None: ours)
 
 KIND = components.register(
@@ -187,6 +191,53 @@ class LegionCog(commands.Cog, name="Legion"):
 
     def __init__(self, bot: Any) -> None:
         self.bot = bot
+        self.scale = float(getattr(getattr(bot, "settings", None), "time_scale", 1.0) or 1.0)
+        self._reminders: asyncio.Task[None] | None = None
+
+    async def cog_load(self) -> None:
+        self._reminders = asyncio.create_task(self._remind_loop())
+
+    async def cog_unload(self) -> None:
+        if self._reminders is not None:
+            self._reminders.cancel()
+
+    async def _remind_loop(self) -> None:
+        """Every half minute, ping again whoever a voyage has waited on for five minutes.  Read
+        from the store, so reminders go on after a restart; once per step (the document remembers
+        the version it reminded at)."""
+        while True:
+            await asyncio.sleep(max(0.5, POLL_S / self.scale))
+            try:
+                await self.remind_slow(datetime.now(UTC))
+            except Exception:
+                log.exception("Scarlet Legion reminders failed; trying again")
+
+    async def remind_slow(self, now: datetime) -> int:
+        """Ping the slow members of every running voyage this process serves; how many were pinged."""
+        pinged = 0
+        for session in await self.bot.storage.active_sessions(GAME):
+            if session.status != "running" or not serves(self.bot, session.guild_id):
+                continue
+            try:
+                idle = (now - datetime.fromisoformat(session.updated_at)).total_seconds()
+            except ValueError:
+                continue
+            if idle < REMIND_AFTER_S / self.scale or session.state.get("reminded") == session.version:
+                continue
+            seen = session.version
+
+            def mark(s: GameSession, seen: int = seen) -> bool:
+                if s.version != seen or s.status != "running":
+                    return False  # someone moved meanwhile: no reminder needed
+                s.state["reminded"] = seen + 1  # the version this write gives the document
+                return True
+
+            stored = await self.bot.storage.change_session(session.id, mark)
+            if stored is None or stored.version == seen:
+                continue
+            await self._ping(stored, play.load(stored.state, play.content_of(stored.state)), reminder=True)
+            pinged += 1
+        return pinged
 
     async def _server_lang(self, guild_id: int | None) -> str:
         default = str(getattr(getattr(self.bot, "settings", None), "default_language", "en"))
@@ -547,7 +598,7 @@ class LegionCog(commands.Cog, name="Legion"):
         except discord.HTTPException as exc:
             log.info("could not write the log of voyage %s: %s", session.id, exc)
 
-    async def _ping(self, session: GameSession, state: Any) -> None:
+    async def _ping(self, session: GameSession, state: Any, *, reminder: bool = False) -> None:
         """Name whose move it is; the message may mention only those members."""
         doc = session.state
         seats = play.waiting_for(state)
@@ -557,7 +608,7 @@ class LegionCog(commands.Cog, name="Legion"):
         lang = doc["lang"]
         text = t(
             lang,
-            "legion.ping",
+            "legion.remind" if reminder else "legion.ping",
             who=" ".join(f"<@{u}>" for u in users),
             what=t(lang, f"legion.phase.{state.phase}"),
         )
