@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from bot.platform.i18n import t
+from bot.platform.permissions import refusal
 from tests.e2e.harness import WAIT, answer, assert_clean, fake_discord, kill_bot, start_bot
 
 pytestmark = pytest.mark.e2e
@@ -180,7 +181,7 @@ async def test_a_whole_voyage_with_a_mutiny_a_restart_and_no_leaks(tmp_path: Pat
 
         # A stranger can neither start nor leave someone else's lobby; only the host starts.
         refused = await voyage.private(await fd.click(lobby, custom_id(lobby, "begin"), user=STRANGER))
-        assert said("legion.lobby.begin") not in refused.text
+        assert refused.text == refusal(lang, "host")
         early = await voyage.private(await fd.click(lobby, custom_id(lobby, "begin"), user="alice"))
         assert early.text == said("legion.lobby.count")
         for user in CREW[1:]:
@@ -188,7 +189,10 @@ async def test_a_whole_voyage_with_a_mutiny_a_restart_and_no_leaks(tmp_path: Pat
             assert joined.ack_type == 7  # the lobby message itself shows who is aboard
         full = await voyage.private(await fd.click(lobby, custom_id(lobby, "join"), user=STRANGER))
         assert full.text == said("legion.lobby.full")
-        await voyage.private(await fd.click(lobby, custom_id(lobby, "begin"), user="bob"))  # not the host
+        not_host = await voyage.private(await fd.click(lobby, custom_id(lobby, "begin"), user="bob"))
+        assert not_host.text == refusal(lang, "host")
+        leave = await voyage.private(await fd.click(lobby, custom_id(lobby, "leave"), user=STRANGER))
+        assert leave.text == refusal(lang, "seated")
         await fd.click(lobby, custom_id(lobby, "begin"), user="alice")
         await fd.wait_for(lambda: ":hand:" in " ".join(fd.world.messages_by_id[lobby.id].custom_ids), WAIT, "bridge")
         voyage.bridge = fd.world.messages_by_id[lobby.id]
@@ -204,9 +208,9 @@ async def test_a_whole_voyage_with_a_mutiny_a_restart_and_no_leaks(tmp_path: Pat
             assert said(f"legion.side.{voyage.sides[user]}") in dm[0].text
         assert not fd.dms_for("dave")
         stranger = await voyage.private(await fd.click(voyage.bridge, custom_id(voyage.bridge, "hand"), user=STRANGER))
-        assert said("legion.panel.side", side="") not in stranger.text
+        assert stranger.text == refusal(lang, "seated")
         stop = await fd.slash("legion stop", {}, user="bob", channel="bridge")  # only the host stops
-        assert (await voyage.private(stop)).text != said("legion.stopped")
+        assert (await voyage.private(stop)).text == refusal(lang, "host")
 
         mutiny = said("legion.why.mutiny")
         steps = 0
