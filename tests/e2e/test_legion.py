@@ -57,6 +57,13 @@ def custom_id(message: Any, kind: str, arg: str = "") -> str:
     raise AssertionError(f"no {kind}:{arg} on {message.text[:200]!r}: {message.custom_ids}")
 
 
+def select_first(message: Any) -> list[str] | None:
+    """The first option of the message's first component when it is a select, else None."""
+    first = next((c for c in message.iter_components() if c.get("custom_id")), {})
+    options = first.get("options") or []
+    return [options[0]["value"]] if options else None
+
+
 def versions(message: Any) -> list[str]:
     """Every text a message has shown: its edits' earlier contents, then the current one."""
     return [str(old.get("content") or "") for old in message.history] + [message.text]
@@ -304,4 +311,47 @@ async def test_a_whole_voyage_with_a_mutiny_a_restart_and_no_leaks(tmp_path: Pat
         assert t("en", "legion.board.title", games=1) in board.text and mission_line in board.text
         agent = int(voyage.sides["alice"] == "legion")
         assert t("en", "legion.board.career", voyages=1, agent=agent, won=int(agent != crew_won)) in board.text
+        assert_clean(fd)
+
+
+async def test_one_voyage_per_channel_and_the_host_abandons_it(tmp_path: Path) -> None:
+    """A second /legion start in a busy channel is refused; the host's /legion stop frees the
+    channel, the bridge loses its buttons, and its old My hand answers that there is no voyage."""
+    async with fake_discord(WORLD) as fd:
+        await start_bot(fd, tmp_path / "bot", time_scale=30)
+        lang = "cs"
+        await fd.slash("legion start", {"language": lang, "seed": 4}, user="alice", channel="bridge")
+        lobby = await fd.wait_for_message(
+            channel="bridge", predicate=lambda m: any(":join:" in c for c in m.custom_ids), timeout=WAIT
+        )
+        busy = await answer(fd, await fd.slash("legion start", {"language": lang}, user="bob", channel="bridge"))
+        assert busy.ephemeral and busy.text == t(lang, "legion.busy")
+        for user in ("bob", "carol"):
+            await fd.click(lobby, custom_id(lobby, "join"), user=user)
+        await fd.click(lobby, custom_id(lobby, "begin"), user="alice")
+        await fd.wait_for(lambda: ":hand:" in " ".join(fd.world.messages_by_id[lobby.id].custom_ids), WAIT, "bridge")
+        bridge = fd.world.messages_by_id[lobby.id]
+        assert t(lang, "legion.bridge.hand") in [b.get("label") for b in bridge.buttons]
+
+        panels = []
+        for user in ("alice", "bob", "carol"):
+            panel = await answer(fd, await fd.click(bridge, custom_id(bridge, "hand"), user=user))
+            if panel.custom_ids:
+                panels.append((user, panel))
+        assert panels  # the member the voyage waits for has choices
+
+        stop = await answer(fd, await fd.slash("legion stop", {}, user="alice", channel="bridge"))
+        assert not stop.ephemeral and stop.text == t(lang, "legion.stopped")
+        await fd.wait_for(lambda: not fd.world.messages_by_id[lobby.id].custom_ids, WAIT, "the bridge without buttons")
+        user, panel = panels[0]
+        late = await answer(fd, await fd.click(panel, panel.custom_ids[0], user=user, values=select_first(panel)))
+        assert late.ephemeral and late.text == t(lang, "legion.no_game")
+
+        again = await fd.slash("legion start", {"language": lang}, user="bob", channel="bridge")
+        assert again.acked
+        await fd.wait_for_message(
+            channel="bridge",
+            predicate=lambda m: m.id != lobby.id and any(":join:" in c for c in m.custom_ids),
+            timeout=WAIT,
+        )
         assert_clean(fd)
