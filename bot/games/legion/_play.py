@@ -479,6 +479,7 @@ def bridge_text(doc: dict[str, Any], state: State) -> str:
     ]
     if state.card and state.card in state.content.flights:
         lines.append(t(lang, "legion.bridge.card", card=flight_name(lang, state, state.card)))
+    lines.extend(_stop_lines(lang, state))
     if state.combat is not None:
         lines.append(t(lang, "legion.bridge.combat", attack=state.combat.attack, rounds=state.combat.rounds))
     if state.tour.orders:
@@ -524,6 +525,39 @@ def bridge_text(doc: dict[str, Any], state: State) -> str:
         lines.append("")
         lines.extend(f"> {line}" for line in doc["last"][-LAST_LINES:])
     return "\n".join(lines)[:1990]
+
+
+def _stop_lines(lang: str, state: State) -> list[str]:
+    """What the table sees of the stop: a shop's wares, a station's services, a planet's task, an
+    anomaly's threat (all face up in the seed)."""
+    lines = []
+    if state.shop and state.phase in ("shop", "visit"):
+        wares = ", ".join(f"{item_name(lang, i)} ({state.content.equipment[i].price} Cr)" for i in state.shop)
+        lines.append(t(lang, "legion.bridge.shop", wares=wares))
+    card = state.content.flights.get(state.card)
+    if card is None:
+        return lines
+    if state.phase == "visit" and card.type == "station" and card.services:
+        offers = "; ".join(t(lang, f"legion.service.{x.kind}", price=x.price, amount=x.amount) for x in card.services)
+        lines.append(t(lang, "legion.bridge.services", services=offers))
+    if state.phase == "visit" and card.type == "planet" and card.task is not None:
+        task = card.task
+        lines.append(
+            t(
+                lang,
+                "legion.bridge.task",
+                health=task.cost_health,
+                mental=task.cost_mental,
+                roll=task.target or "—",
+                amount=task.amount,
+                reward=t(lang, f"legion.reward.{task.reward}"),
+            )
+        )
+    if state.phase == "anomaly" and card.anomaly:
+        lines.append(
+            t(lang, "legion.bridge.anomaly", effect=t(lang, f"legion.effect.{card.anomaly}"), amount=card.amount)
+        )
+    return lines
 
 
 def _compartment(lang: str, kind: str, amount: int) -> str:
