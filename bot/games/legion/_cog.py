@@ -1,12 +1,16 @@
-"""`/legion start|stop`, the lobby, the bridge post, the private panel, pings, the voyage log.
+"""`/legion start|stop|board|schema`, `/legion-admin pack`: the lobby, the bridge post, the
+private panel, pings and reminders, the voyage log, the result.
 
 No game is kept in memory: every component carries the session id (`legion:<sid>:<kind>:<arg>`),
 and every click reads the stored document and changes it in one unit of work
 (`storage.change_session`), so a restart in the middle of a tour resumes from what was stored and
 a click from before the restart still works.  Private things (side, character, hand, the pool card
-drawn) are only ever sent as ephemeral answers to their own member's "My hand"; the public bridge
-is one message edited after every step; each step's public lines go to the voyage log thread; the
-member(s) the voyage waits for get a ping that may mention only them.
+drawn) are only ever sent as ephemeral answers to their own member's "My hand" (and the side, once,
+by DM when the member's DMs are open); the public bridge is one message edited after every step,
+with a picture of its gauges; each step's public lines go to the voyage log thread; the member(s)
+the voyage waits for get a ping that may mention only them, and another after five idle minutes.
+The last change stores the result (`GameSession.result`) in the same unit of work; the reveal is
+posted.  A server's own pack (Manage Server) rides in the lobby's document.
 """
 
 from __future__ import annotations
