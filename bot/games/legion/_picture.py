@@ -50,7 +50,7 @@ def _bar(draw: ImageDraw.ImageDraw, x: int, y: int, w: int, value: int, top: int
 
 
 def bridge_png(lang: str, names: list[str], state: State) -> bytes:
-    """The picture as PNG bytes (about 20 kB)."""
+    """The picture as PNG bytes (about 30 kB)."""
     image = Image.new("RGB", (W, H), BG)
     draw = ImageDraw.Draw(image)
     small, big = _font(17), _font(22)
