@@ -43,7 +43,7 @@ def test_the_boards_are_the_flights_with_its_hands(answered: tuple[Flight, Game,
         for turn, held in b.placed.items():
             c = card(held.card)
             assert held.codes == (c.action, c.move)
-            assert held.phase == phases[held.card] <= phase_of(turn)  # dealt by the turn's phase
+            assert held.phase == phases[held.card][1] <= phase_of(turn)  # dealt by the turn's phase
         for held in b.unplayed:
             assert held.card in phases
 
