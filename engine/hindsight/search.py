@@ -8,8 +8,9 @@ the zone that was lost.  Every changed plan is resolved from the turn it first d
 run when the second change comes later.  A lost mission only turns on changes up to the turn of
 loss, so later ones are not resolved at all.
 
-What counts as better, in order: fewer changes; for a lost ship, saving it; the higher score; fewer
-players involved; the earlier turn.  The engine has no clock: the caller passes the budget as a
+What counts as better, in order: fewer changes; for a lost ship, saving it, then fewer players
+involved, the earlier turn (and last, the higher score); for a surviving ship, the higher score,
+then fewer players involved, the earlier turn.  The engine has no clock: the caller passes the budget as a
 number of resolutions and, if it wants one, a `time_up` callable (the CLI and the bot read their
 clock there), so a search with a count budget is deterministic.
 """
@@ -152,21 +153,23 @@ class _Goal:
         return (result.outcome == "survived", result.score.total)
 
 
-def _rank(tried: _Tried) -> tuple[int, int, int, int]:
-    """Smaller is better: fewer changes, higher score, fewer players (the humans making the
-    changes, an android's board counting as its planner's), earlier turn."""
+def _rank(goal: _Goal, tried: _Tried) -> tuple[int, int, int, int]:
+    """Smaller is better.  A lost ship: fewer changes, then (ties) fewer players (the humans making
+    the changes, an android's board counting as its planner's), the earlier turn, and last the
+    higher score.  A surviving ship: fewer changes, the higher score, then fewer players and the
+    earlier turn."""
     changes = tried.changes
-    return (
-        len(changes),
-        -tried.result.score.total,
-        len({c.actor for c in changes}),
-        min(c.turn for c in changes),
-    )
+    players = len({c.actor for c in changes})
+    turn = min(c.turn for c in changes)
+    score = -tried.result.score.total
+    if goal.lost:
+        return (len(changes), players, turn, score)
+    return (len(changes), score, players, turn)
 
 
 def _best(goal: _Goal, tried: Sequence[_Tried]) -> _Tried | None:
     helping = [t for t in tried if goal.helps(t.result)]
-    return min(helping, key=_rank) if helping else None
+    return min(helping, key=lambda t: _rank(goal, t)) if helping else None
 
 
 def _pairs(

@@ -86,11 +86,11 @@ def brute_force_single(played: Game, boards: list[Board]) -> list[tuple[Change, 
 
 
 def rank(base: Result, change: Change, result: Result) -> tuple[int, int, int] | None:
-    helps = (
-        result.outcome == "survived"
-        if base.outcome == "destroyed"
-        else (result.outcome == "survived" and result.score.total > base.score.total)
-    )
+    """The issue's order for one change: a lost ship saved, ties to the earlier turn (the score
+    last); a surviving ship's higher score first."""
+    if base.outcome == "destroyed":
+        return (1, change.turn, -result.score.total) if result.outcome == "survived" else None
+    helps = result.outcome == "survived" and result.score.total > base.score.total
     return (-result.score.total, 1, change.turn) if helps else None
 
 

@@ -20,7 +20,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.games.space_alert.hindsight._answer import Found, search, sentence
+from bot.games.space_alert.hindsight._answer import SEARCH_BUDGET_S, Found, gifts_of, search, sentence
 from bot.games.space_alert.mission._components import FlightButton
 from bot.games.space_alert.pictures import render_overview, resolve_with_states
 from bot.platform import components
@@ -32,6 +32,7 @@ from bot.platform.permissions import Seats, actor_of, decide, refusal
 if TYPE_CHECKING:
     from bot.games.space_alert.replay._cog import Logged
     from bot.platform.client import SpaceAlertBot
+    from engine.hindsight.flight_boards import Gift
 
 log = logging.getLogger(__name__)
 RESULT_SEARCH = 100  # how many recent channel messages /hindsight looks through for the result post
@@ -109,7 +110,8 @@ class HindsightCog(commands.Cog, name="Hindsight"):
             await interaction.response.send_message(text, ephemeral=True)
             return
         await interaction.response.defer(ephemeral=in_thread, thinking=True)
-        found = await asyncio.to_thread(search, logged.flight, logged.game)
+        gifts = await self._gifts(logged.record.id)
+        found = await asyncio.to_thread(search, logged.flight, logged.game, SEARCH_BUDGET_S, gifts)
         real_png, changed_png = await asyncio.to_thread(pictures, found, logged.game, lang)
         content = sentence(lang, found, logged.game)[:1900]
         files = [
@@ -127,6 +129,15 @@ class HindsightCog(commands.Cog, name="Hindsight"):
             return
         await thread.send(content, files=files)
         await interaction.followup.send(t(lang, "hindsight.posted", thread=thread.mention), ephemeral=True)
+
+    async def _gifts(self, flight_id: str) -> list[Gift] | None:
+        """The flight's data-transfer gifts from its journal, so that a given card is suggested from
+        the phase it arrived in; None (the search then assumes the latest) when the store fails."""
+        try:
+            return gifts_of(await self.bot.storage.flight_events(flight_id))
+        except Exception:
+            log.exception("flight %s: no journal for hindsight; given cards count as late as can be", flight_id)
+            return None
 
     async def _thread_of_flight(self, interaction: discord.Interaction, flight_id: str) -> Any:
         """For `/hindsight`: the captain's log thread under that flight's result post, found by the
