@@ -195,6 +195,8 @@ class Board:
         empty = [t for t in range(1, self.turns + 1) if t not in self.placed]
         found: list[Change] = []
         for t, held in sorted(self.placed.items()):
+            if t > self.turns:
+                continue  # (no such turn in this mission: no change the station allows)
             code = self.plan[t - 1]
             by = self._by(held)
             found.append(Change(self.name, "take_back", held.card, t, None, by=by))

@@ -4,13 +4,16 @@ answer that is legal on them and true when resolved again, and its sentence in a
 
 from __future__ import annotations
 
+import io
 import random
 from dataclasses import replace
 from types import SimpleNamespace
 
 import pytest
+from PIL import Image
 
 from bot.games.space_alert.hindsight._answer import Found, gifts_of, lesson_line, search, sentence
+from bot.games.space_alert.hindsight._picture import plans_picture
 from bot.games.space_alert.mission._result import school_hints
 from bot.platform.i18n import t, threat_name
 from engine import resolve
@@ -150,3 +153,15 @@ def test_the_threat_that_destroyed_the_ship_is_named_when_the_change_destroys_it
     for lang in LANGS:
         text = sentence(lang, Found(answer, changed), game)
         assert threat_name(lang, cause) in text and "{" not in text
+
+
+def test_the_plans_picture_shows_both_plans_side_by_side(answered: tuple[Flight, Game, Found]) -> None:
+    _, game, found = answered
+    data = plans_picture(found, game, "ru")
+    image = Image.open(io.BytesIO(data))
+    assert image.format == "PNG"
+    assert image.width > 2 * image.height  # two panels of twelve turns, one row per crew member
+    fewer = game.model_copy(update={"players": game.players[:2]})
+    plans = {p.name: found.answer.plans[p.name] for p in fewer.players}
+    small = plans_picture(Found(replace(found.answer, plans=plans), found.game), fewer, "en")
+    assert Image.open(io.BytesIO(small)).height < image.height
