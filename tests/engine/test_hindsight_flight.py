@@ -23,6 +23,7 @@ from engine.flight.cards import card
 from engine.flight.machine import DrawCard, Flight, FlightConfig, GiveCard, PlaceCard
 from engine.hindsight import Board, Change, changed_plans, hindsight
 from engine.hindsight.flight_boards import Gift, drawn_phases, flight_boards
+from tests.engine.test_hindsight import brute_force_single, rank
 
 
 @dataclass
@@ -244,3 +245,23 @@ def test_a_two_phase_test_run_offers_no_turn_past_7() -> None:
         for c in b.changes():
             assert c.to_turn is None or c.to_turn <= b.turns
         assert all(code == BLANK for code in b.plan[b.turns :])
+
+
+def test_one_change_on_a_crew_with_androids_misses_nothing_a_brute_force_finds() -> None:
+    """The exhaustive one-change search against a naive list of every change on every board (the
+    androids' included), each resolved from turn 1, on flights of two and three humans."""
+    compared = 0
+    for seed in range(1, 7):
+        flown = fly(["Ann", "Bob"] if seed % 2 else ["Ann", "Bob", "Cid"], seed, mission="S1-1", place_p=0.6)
+        game = flown.flight.to_game()
+        boards = flight_boards(flown.flight, flown.gifts)
+        answer = hindsight(game, boards)
+        base = resolve(game)
+        ranks = [r for c, res in brute_force_single(game, boards) if (r := rank(base, c, res)) is not None]
+        if not ranks:
+            assert answer.changes == ()
+            continue
+        compared += 1
+        (change,) = answer.changes
+        assert rank(base, change, answer.result) == min(ranks)
+    assert compared >= 3  # (flights lost and surviving, changes on androids' boards among the answers)
