@@ -11,8 +11,8 @@ When a card arrived (the flight's state keeps who holds what, not since when):
 - given in a data transfer: the phase the transfer's window closed in (a gift may come up to the
   beep).  The flight's journal says who gave which card to whom (`Gift`, in journal order); the
   giver's `gave` windows say when, the n-th gift of a giver being in their n-th window.  The rules
-  let anyone give to anyone (§2.1 "to any other player", in every language of the rulebook); the
-  flight machine checks no zone, so neither does this.
+  let anyone give to anyone (§2.1: "to any other player", the Russian and Slovak rulebooks alike,
+  with no word of zones); the flight machine checks no zone, so neither does this.
 Without the journal (`gifts=None`) a card that may have changed hands is taken to have arrived in
 the latest phase a gift could have brought it in, so the search never suggests a card before it
 could have been in the hand.
@@ -20,7 +20,7 @@ could have been in the hand.
 A flight's turns close for everyone when their phase ends; a player who pressed Finish early closed
 them for themselves, but pressing Finish is not part of a plan, so a hindsight plan may wait.
 
-Androids' boards (§5.3; rules-decisions 22): a human may put any card of their hand but their
+Androids' boards (§5.2; rules-decisions 22): a human may put any card of their hand but their
 heroic card on an android's board, and an android's own heroic card on it; solo (§5.5), the solo
 player plans all four boards from the deck laid face up.  Cards on an android's board cannot move
 once placed, but a hindsight plan places them where it wants them in the first place.
