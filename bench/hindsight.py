@@ -31,7 +31,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from engine import Game, resolve
 from engine.board import phase_of
 from engine.flight.cards import card
-from engine.flight.machine import Flight, _Slot
+from engine.flight.crew import Slot
+from engine.flight.machine import Flight
 from engine.flight.timeline import official_ids
 from engine.hindsight import Board, hindsight
 from engine.hindsight.flight_boards import flight_boards
@@ -81,7 +82,7 @@ def lost_missions(n: int, seed: int, humans: tuple[int, ...] = (4, 5)) -> list[t
                 c = card(pick[0])
                 half: Half = "action" if c.action == code else "move"
                 # (placed as the station would: a hand's card on a turn of an open phase)
-                m.board[turn] = _Slot(pick[0], half, pick[2] if pick[2] in hands else m.name)
+                m.board[turn] = Slot(pick[0], half, pick[2] if pick[2] in hands else m.name)
             if m.android:
                 m.hand = [cid for cid, _, owner in hand if owner == m.name]
         for m in flight.members:

@@ -33,7 +33,8 @@ from dataclasses import dataclass
 
 from engine import board
 from engine.flight.cards import card
-from engine.flight.machine import Flight, _Member
+from engine.flight.crew import Member
+from engine.flight.machine import Flight
 from engine.flight.timeline import TRANSFER_BEEP_AFTER_S, Timeline
 from engine.hindsight.boards import Board, Held
 
@@ -174,7 +175,7 @@ def flight_boards(flight: Flight, gifts: Sequence[Gift] | None = None) -> list[B
     return boards
 
 
-def _hand_for(m: _Member, planners: list[_Member], arrivals: Arrivals) -> list[tuple[str, str | None, int]]:
+def _hand_for(m: Member, planners: list[Member], arrivals: Arrivals) -> list[tuple[str, str | None, int]]:
     """The cards that could have gone on `m`'s board and were not played: a human's own hand; an
     android's heroic card and each planner's hand but their heroic card."""
     if not m.android:

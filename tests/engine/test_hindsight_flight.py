@@ -20,7 +20,8 @@ import pytest
 from engine import resolve
 from engine.board import BLANK, phase_of
 from engine.flight.cards import card
-from engine.flight.machine import DrawCard, Flight, FlightConfig, GiveCard, PlaceCard
+from engine.flight.commands import DrawCard, GiveCard, PlaceCard
+from engine.flight.machine import Flight, FlightConfig
 from engine.hindsight import Board, Change, changed_plans, hindsight
 from engine.hindsight.flight_boards import Gift, drawn_phases, flight_boards
 from tests.engine.test_hindsight import brute_force_single, rank
