@@ -123,6 +123,7 @@ def main() -> None:
     saved = {1: 0, 2: 0}
     searched = {1: 0, 2: 0}
     cut = 0
+    on_androids = 0  # answers with a change on an android's board (crews of two and three)
     for _, game, boards in games:
         t = time.process_time()
         a = hindsight(game, boards)
@@ -134,6 +135,7 @@ def main() -> None:
         two.append(time.process_time() - t)
         searched[2] += b.searched
         saved[2] += bool(b.changes)
+        on_androids += any(c.actor != c.player for c in b.changes)
         cut += not b.proven_minimal
     # Engine throughput on the same games, as bench/engine.py counts it.
     turns = 0
@@ -156,6 +158,7 @@ def main() -> None:
         "searched_one_mean": round(searched[1] / len(games)),
         "searched_two_mean": round(searched[2] / len(games)),
         "two_change_cut_by_budget": cut,
+        "answers_on_androids_boards": on_androids,
         "full_length_missions_per_s": round(full_per_s),
     }
     crews = " and ".join(str(h) for h in humans)
