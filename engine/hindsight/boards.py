@@ -33,8 +33,8 @@ class Held:
     """A card a player had: its id (the code itself when only the code is known), the codes its
     halves show (one when the other half is unknown), and the first phase it could be played in.
 
-    `hand`: the human whose hand it is in (or came from, for a card on a board), when that is not
-    the board's owner: an android's board is planned with the humans' cards.  `copies`: other
+    `hand`: whose hand it is in (or came from, for a card on a board); None or the board's owner
+    for the owner's own cards, a human's name for a card on (or for) an android's board.  `copies`: other
     cards of the same hand just like it (same halves, same phase), so that trying one of them
     stands for all; playing it leaves the next copy in the hand."""
 
