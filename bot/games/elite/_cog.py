@@ -340,6 +340,11 @@ class EliteCog(commands.Cog, name="ELITE"):
         except Exception:  # a settings read never stops an answer
             return self._lang(None)
 
+    async def game_lang(self, interaction: discord.Interaction) -> Language:
+        """The language of an answer outside a running game (none here, or it is over): the
+        server's, as ELITE speaks it; a Russian server is not answered in English."""
+        return self._lang(await self.server_lang(interaction.guild_id))
+
     # -- the wizard --------------------------------------------------------------------------------
     @elite.command(name="start", description="Set up a Project: ELITE game in this channel")
     @app_commands.describe(players="1 = solo (two heroes)", language="Language of the director")
@@ -367,7 +372,7 @@ class EliteCog(commands.Cog, name="ELITE"):
         if running is not None and running.game.phase != "over":
             await interaction.response.send_message(text(running.lang, "ui.running_here"), ephemeral=True)
             return
-        lang = self._lang(language)
+        lang = self._lang(language or await self.server_lang(interaction.guild_id))
         count = 2 if players == 1 else players
         fields = {"map": map, "mission": mission, "difficulty": difficulty, "players": players}
         await interaction.response.send_message(
@@ -429,7 +434,9 @@ class EliteCog(commands.Cog, name="ELITE"):
     async def on_button(self, interaction: discord.Interaction, channel_id: int, action: str) -> None:
         session = self.sessions.get(channel_id)
         if session is None or session.game.phase == "over":
-            await interaction.response.send_message(text(self._lang(None), "ui.no_game"), ephemeral=True)
+            await interaction.response.send_message(
+                text(await self.game_lang(interaction), "ui.no_game"), ephemeral=True
+            )
             return
         if action not in BUTTON_ACTIONS:  # a forged or outdated custom id
             await interaction.response.send_message(text(session.lang, "ui.no_game"), ephemeral=True)
@@ -478,7 +485,9 @@ class EliteCog(commands.Cog, name="ELITE"):
     async def on_cell(self, interaction: discord.Interaction, channel_id: int, action: str, cell: int) -> None:
         session = self.sessions.get(channel_id)
         if session is None or session.game.phase == "over":
-            await interaction.response.edit_message(content=text(self._lang(None), "ui.no_game"), view=None)
+            await interaction.response.edit_message(
+                content=text(await self.game_lang(interaction), "ui.no_game"), view=None
+            )
             return
         if not await self._host_only(interaction, session, "peek" if action == "peek" else "reveal"):
             return
@@ -501,7 +510,9 @@ class EliteCog(commands.Cog, name="ELITE"):
     async def on_defeat(self, interaction: discord.Interaction, channel_id: int, cause: DefeatCause) -> None:
         session = self.sessions.get(channel_id)
         if session is None or session.game.phase == "over":
-            await interaction.response.edit_message(content=text(self._lang(None), "ui.no_game"), view=None)
+            await interaction.response.edit_message(
+                content=text(await self.game_lang(interaction), "ui.no_game"), view=None
+            )
             return
         if not await self._host_only(interaction, session, "defeat"):
             return
@@ -645,7 +656,9 @@ class EliteCog(commands.Cog, name="ELITE"):
     ) -> None:
         session = self.sessions.get(interaction.channel_id or 0)
         if session is None:
-            await interaction.response.send_message(text(self._lang(None), "ui.no_game"), ephemeral=True)
+            await interaction.response.send_message(
+                text(await self.game_lang(interaction), "ui.no_game"), ephemeral=True
+            )
             return
         if not await self._host_only(interaction, session, "roll"):
             return
@@ -726,7 +739,7 @@ class EliteCog(commands.Cog, name="ELITE"):
     @elite.command(name="board", description="ELITE leaderboard: wins per difficulty, fewest rounds per mission")
     @app_commands.choices(language=_choices(("en", "ru")))
     async def board(self, interaction: discord.Interaction, language: str | None = None) -> None:
-        lang = self._lang(language)
+        lang = self._lang(language or await self.server_lang(interaction.guild_id))
         standing = await self.standing(interaction.guild_id or 0)
         if not standing.games:
             await interaction.response.send_message(text(lang, "ui.board_empty"), ephemeral=True)
