@@ -10,6 +10,7 @@ its own at a high time scale) feeds every command that reads the records.
 
 from __future__ import annotations
 
+import asyncio
 import re
 from pathlib import Path
 from typing import Any
@@ -21,7 +22,7 @@ from bot.games.space_alert.replay._text import text as replay_text
 from bot.games.space_alert.stats._text import tx as stats_tx
 from bot.platform.hosting._text import tx
 from bot.platform.i18n import t
-from tests.e2e.harness import WAIT, Flight, answer, assert_clean, cid, fake_discord, has, public, start_bot
+from tests.e2e.harness import WAIT, Flight, answer, assert_clean, cid, fake_discord, has, options, public, start_bot
 
 pytestmark = pytest.mark.e2e
 
@@ -221,4 +222,84 @@ async def test_campaign_status_change_and_end_in_russian(tmp_path: Path) -> None
         assert not ended.ephemeral
         after = await private(fd, await fd.slash("campaign status", user="bob", channel="bridge"))
         assert after.text == campaign_tx("ru", "ended_early"), after.text
+        assert_clean(fd)
+
+
+async def fresh_hand(fd: Any, flight: Flight, user: str, until: Any = None) -> Any:
+    """`user` reopens My station until the hand shows what `until` asks for (a later phase, a
+    Draw button): the hand is a snapshot, as a player's would be."""
+    for _ in range(120):
+        hand = await flight.station(user)
+        if until is None or until(hand):
+            return hand
+        await asyncio.sleep(0.25)
+    raise AssertionError(f"{user}'s hand never showed what was awaited: {hand.custom_ids}")
+
+
+async def test_hand_controls_in_slovak_and_an_abort_in_flight(tmp_path: Path) -> None:
+    async with fake_discord(WORLD) as fd:
+        await start_bot(fd, tmp_path / "bot", time_scale=40)
+        await set_language(fd, "sk")
+
+        # -- a solo flight: the androids' boards, then the host aborts it in flight ------------------------
+        solo = Flight(fd, "general", None, "alice", ("alice",))
+        await solo.open_lobby("S1-1", seed=2)
+        deck = await solo.board()
+        hand = await solo.station("alice")
+        assert t("sk", "hand.refresh") in " ".join(str(b.get("label")) for b in hand.buttons)
+        picked = await fd.click(hand, cid(hand, "pick"), user="alice", values=[options(hand, "pick")[0]])
+        hand = picked.message
+        offered = options(hand, "android")  # (a copy: the message object follows later edits)
+        placed = await fd.click(hand, cid(hand, "android"), user="alice", values=[offered[0]])
+        assert placed.acked and placed.errors == []
+        # the android's own card now lies on its turn 1: that placement is no longer offered
+        assert offered[0] not in options(placed.message, "android"), (
+            offered[:3],
+            options(placed.message, "android")[:3],
+        )
+        refused = await private(fd, await fd.slash("mission abort", user="bob", channel="general"))
+        assert refused.text == t("sk", "error.not_host_or_manager")
+        aborted = await answer(fd, await fd.slash("mission abort", user="alice", channel="general"))
+        assert not aborted.ephemeral and aborted.text == t(
+            "sk", "flight.aborted", user=f"<@{fd.world.user('alice').id}>"
+        )
+        await fd.wait_for(lambda: current(fd, deck).custom_ids == [], WAIT, "the aborted deck's buttons to go")
+        late = await private(fd, await fd.click(hand, cid(hand, "refresh"), user="alice"))
+        assert late.text == t("sk", "error.flight_over") and late.custom_ids == [], late.text
+
+        # -- a crew of two in S1-3: roles, take a card back, draw on incoming data, agree to end early ------
+        flight = Flight(fd, "bridge", None, "alice", ("alice", "bob"))
+        lobby = await flight.open_lobby("S1-3", seed=4)
+        refused = await private(fd, await fd.click(lobby, cid(lobby, "roles"), user="erin", values=["security"]))
+        assert refused.text == t("sk", "lobby.join_first")
+        await fd.click(lobby, cid(lobby, "join"), user="bob")
+        chose = await fd.click(lobby, cid(lobby, "roles"), user="bob", values=["comms"])
+        assert chose.acked and chose.errors == []
+        await fd.wait_for(
+            lambda: t("sk", "role.comms").lower() in current(fd, lobby).text.lower(), WAIT, "bob's role in the lobby"
+        )
+        await fd.click(lobby, cid(lobby, "start"), user="alice")
+        flight.deck = await fd.wait_for_message(channel="bridge", predicate=has("station"), timeout=WAIT)
+
+        hand = await flight.station("alice")
+        hand = await flight.place_first_card("alice", hand)
+        planned = [v for v in options(hand, "pick") if v.startswith("t")]
+        assert planned, options(hand, "pick")
+        hand = (await fd.click(hand, cid(hand, "pick"), user="alice", values=[planned[0]])).message
+        back = await fd.click(hand, cid(hand, "back"), user="alice")
+        assert not [v for v in options(back.message, "pick") if v.startswith("t")], options(back.message, "pick")
+
+        # Incoming data (1:10 in S1-3): Draw appears; drawing adds a card to the hand.
+        hand = await fresh_hand(fd, flight, "bob", lambda h: any(":draw:" in c for c in h.custom_ids))
+        cards = len([v for v in options(hand, "pick") if not v.startswith("t")])
+        drew = await fd.click(hand, cid(hand, "draw"), user="bob")
+        assert len([v for v in options(drew.message, "pick") if not v.startswith("t")]) == cards + 1
+
+        # The third phase: both agree to end the round early; the flight ends before its recording does.
+        for user in ("alice", "bob"):
+            hand = await fresh_hand(fd, flight, user, lambda h: any(":agree:" in c for c in h.custom_ids))
+            agreed = await fd.click(hand, cid(hand, "agree"), user=user)
+            assert agreed.acked and agreed.errors == []
+        result = await flight.result(timeout=120)
+        assert "S1-3" in result.text
         assert_clean(fd)
