@@ -45,7 +45,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.games.elite._i18n import error_text, ui
+from bot.games.elite._i18n import error_text, text, ui
 from bot.games.elite._journal import RESTART, Journal, ShiftClock, apply, rebuild, roll_args
 from bot.games.elite._session import Session
 from bot.games.elite._voicelink import VoiceLink
@@ -63,7 +63,6 @@ from engine.elite.errors import EliteError
 from engine.elite.game import EliteGame, GameError
 from engine.elite.logbook import Leaderboard
 from engine.elite.setup import EliteConfig
-from engine.elite.texts import text
 from engine.elite.timer import TimerError
 from engine.elite.vocab import (
     BOSSES,
@@ -76,7 +75,7 @@ from engine.elite.vocab import (
     DefeatCause,
     HeroId,
 )
-from engine.vocab import Language, is_language
+from engine.vocab import LANGUAGES, Language, is_language
 
 if TYPE_CHECKING:
     from bot.platform.client import SpaceAlertBot
@@ -343,11 +342,6 @@ class EliteCog(commands.Cog, name="ELITE"):
         except Exception:  # a settings read never stops an answer
             return self._lang(None)
 
-    async def game_lang(self, interaction: discord.Interaction) -> Language:
-        """The language of an answer outside a running game (none here, or it is over): the
-        server's, as ELITE speaks it; a Russian server is not answered in English."""
-        return self._lang(await self.server_lang(interaction.guild_id))
-
     # -- the wizard --------------------------------------------------------------------------------
     @elite.command(name="start", description="Set up a Project: ELITE game in this channel")
     @app_commands.describe(players="1 = solo (two heroes)", language="Language of the director")
@@ -355,7 +349,7 @@ class EliteCog(commands.Cog, name="ELITE"):
         map=_choices(MAP_SIDES),
         mission=_choices(MISSIONS),
         difficulty=_choices(ELITE_DIFFICULTIES),
-        language=_choices(("en", "ru")),
+        language=_choices(LANGUAGES),
     )
     async def start(
         self,
@@ -367,15 +361,14 @@ class EliteCog(commands.Cog, name="ELITE"):
         language: str | None = None,
     ) -> None:
         channel_id = interaction.channel_id or 0
-        if not await may_start(
-            self.bot.storage, interaction, "elite.start", await self.server_lang(interaction.guild_id)
-        ):
+        server = await self.server_lang(interaction.guild_id)
+        if not await may_start(self.bot.storage, interaction, "elite.start", server):
             return
         running = self.sessions.get(channel_id)
         if running is not None and running.game.phase != "over":
             await interaction.response.send_message(text(running.lang, "ui.running_here"), ephemeral=True)
             return
-        lang = self._lang(language or await self.server_lang(interaction.guild_id))
+        lang = self._lang(language or server)  # the director speaks the server's language unless asked
         count = 2 if players == 1 else players
         fields = {"map": map, "mission": mission, "difficulty": difficulty, "players": players}
         await interaction.response.send_message(
@@ -438,7 +431,7 @@ class EliteCog(commands.Cog, name="ELITE"):
         session = self.sessions.get(channel_id)
         if session is None or session.game.phase == "over":
             await interaction.response.send_message(
-                text(await self.game_lang(interaction), "ui.no_game"), ephemeral=True
+                text(await self.server_lang(interaction.guild_id), "ui.no_game"), ephemeral=True
             )
             return
         if action not in BUTTON_ACTIONS:  # a forged or outdated custom id
@@ -489,7 +482,7 @@ class EliteCog(commands.Cog, name="ELITE"):
         session = self.sessions.get(channel_id)
         if session is None or session.game.phase == "over":
             await interaction.response.edit_message(
-                content=text(await self.game_lang(interaction), "ui.no_game"), view=None
+                content=text(await self.server_lang(interaction.guild_id), "ui.no_game"), view=None
             )
             return
         if not await self._host_only(interaction, session, "peek" if action == "peek" else "reveal"):
@@ -514,7 +507,7 @@ class EliteCog(commands.Cog, name="ELITE"):
         session = self.sessions.get(channel_id)
         if session is None or session.game.phase == "over":
             await interaction.response.edit_message(
-                content=text(await self.game_lang(interaction), "ui.no_game"), view=None
+                content=text(await self.server_lang(interaction.guild_id), "ui.no_game"), view=None
             )
             return
         if not await self._host_only(interaction, session, "defeat"):
@@ -684,7 +677,7 @@ class EliteCog(commands.Cog, name="ELITE"):
         session = self.sessions.get(interaction.channel_id or 0)
         if session is None:
             await interaction.response.send_message(
-                text(await self.game_lang(interaction), "ui.no_game"), ephemeral=True
+                text(await self.server_lang(interaction.guild_id), "ui.no_game"), ephemeral=True
             )
             return
         if not await self._host_only(interaction, session, "roll"):
@@ -764,7 +757,7 @@ class EliteCog(commands.Cog, name="ELITE"):
         )
 
     @elite.command(name="board", description="ELITE leaderboard: wins per difficulty, fewest rounds per mission")
-    @app_commands.choices(language=_choices(("en", "ru")))
+    @app_commands.choices(language=_choices(LANGUAGES))
     async def board(self, interaction: discord.Interaction, language: str | None = None) -> None:
         lang = self._lang(language or await self.server_lang(interaction.guild_id))
         standing = await self.standing(interaction.guild_id or 0)

@@ -189,6 +189,7 @@ class MissionCog(commands.Cog, name="Mission"):
             interaction.user,
             admin=self._manages_guild(interaction),
             action=action,
+            default_language=self.bot.settings.default_language,
         )
         if language not in LANGUAGES and gate.language in LANGUAGES:
             lang = gate.language
@@ -353,7 +354,14 @@ class MissionCog(commands.Cog, name="Mission"):
         guild = getattr(channel, "guild", None)
         if channel is None or guild is None:
             return
-        gate = await flight_gate(self.bot.storage, schedule.guild_id, schedule.channel_id, None, admin=True)
+        gate = await flight_gate(
+            self.bot.storage,
+            schedule.guild_id,
+            schedule.channel_id,
+            None,
+            admin=True,
+            default_language=self.bot.settings.default_language,
+        )
         lang = gate.language if gate.language in LANGUAGES else self.bot.settings.default_language
         if schedule.campaign:  # a campaign night: its first vote opens, as /campaign start would
             campaign: Any = self.bot.get_cog("Campaign")
@@ -472,13 +480,14 @@ class MissionCog(commands.Cog, name="Mission"):
             return
         async with Reply(interaction) as reply:
             if file.size > MAX_MISSION_FILE:
-                reason = f"too large: {file.size} bytes, the limit is {MAX_MISSION_FILE} bytes"
+                reason = t(lang, "custom.file_too_large", size=file.size, limit=MAX_MISSION_FILE)
                 await reply.reject(t(lang, "error.bad_file", reason=code_text(reason, 320)))
                 return
             try:
                 raw = await file.read()
             except discord.HTTPException as exc:
-                await reply.reject(t(lang, "error.bad_file", reason=code_text(f"cannot download it ({exc.status})")))
+                reason = t(lang, "custom.file_unreachable", status=exc.status)
+                await reply.reject(t(lang, "error.bad_file", reason=code_text(reason)))
                 return
             problem, timeline = validate_timeline(raw)
             if timeline is None:
