@@ -1,6 +1,7 @@
 """The server's own commands end to end, with an admin and ordinary members in one start-up:
 /about, /help, /settings show and set for every key (and what each one changes for the next
-player), /mission custom add|list|remove, in English and then in Czech.
+player), /mission custom add|list|remove, /legion schema and /legion-admin pack, in English and then in
+Czech.
 
 Why one bot for all of it: each start-up costs seconds of CI, and these commands share one
 thing worth proving together, that a setting an admin saves is what the next member sees, in the
@@ -127,6 +128,17 @@ async def test_about_help_settings_and_custom_missions_as_admin_and_members(tmp_
             "cs", "custom.removed", mission="DEEP-1"
         )
         assert await slash_text(fd, "mission custom list", "bob") == t("cs", "custom.none")
+
+        # Scarlet Legion's server setup: the schema for anyone, the pack for admins only, in Czech.
+        schema = await private(fd, await fd.slash("legion schema", user="bob", channel="bridge"))
+        assert schema.text == t("cs", "legion.pack.schema_file")
+        assert [a.filename for a in schema.attachments] == ["legion-pack.schema.json"]
+        assert "properties" in json.loads(schema.attachments[0].data)
+        refused = await slash_text(fd, "legion-admin pack", "bob", file=("pack.json", b"{}"))
+        assert refused == t("cs", "permissions.manager"), refused
+        broken = await slash_text(fd, "legion-admin pack", "alice", file=("pack.json", b"{not json"))
+        assert broken.startswith(t("cs", "legion.pack.not_loaded", why="").rstrip(" .:")), broken
+        assert await slash_text(fd, "legion-admin pack", "alice") == t("cs", "legion.pack.reset")
 
         # /help in Czech, for a member who never changed anything.
         ix = await fd.slash("help", user="carol", channel="bridge")
