@@ -257,6 +257,20 @@ async def test_hand_controls_in_slovak_and_an_abort_in_flight(tmp_path: Path) ->
             offered[:3],
             options(placed.message, "android")[:3],
         )
+        # A moderator disconnects the bot from voice: the line offers Rejoin, which is the host's.
+        await fd.wait_for(lambda: len(fd.utterances()) >= 1, WAIT, "the intercom to speak")
+        await fd.voice_disconnect_bot()
+        line = await fd.wait_for_message(
+            channel="general", predicate=lambda m: any(":rejoin:" in c for c in m.custom_ids), timeout=WAIT
+        )
+        assert line.text == t("sk", "voice.disconnected"), line.text
+        refused = await private(fd, await fd.click(line, cid(line, "rejoin"), user="bob"))
+        assert refused.text == t("sk", "voice.rejoin_host_only"), refused.text
+        spoken = len(fd.utterances())
+        back = await answer(fd, await fd.click(line, cid(line, "rejoin"), user="alice"))
+        assert back.text == t("sk", "voice.rejoined"), back.text
+        await fd.wait_for(lambda: len(fd.utterances()) > spoken, WAIT, "the intercom back in voice")
+
         refused = await private(fd, await fd.slash("mission abort", user="bob", channel="general"))
         assert refused.text == t("sk", "error.not_host_or_manager")
         aborted = await answer(fd, await fd.slash("mission abort", user="alice", channel="general"))
