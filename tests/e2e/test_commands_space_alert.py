@@ -1,11 +1,13 @@
 """Space Alert's commands and buttons that no other e2e scenario presses, as a crew and its
 bystanders would, against the real bot: the lobby's Leave and Cancel, /mission status and
 /mission abort, then one flight and everything that reads it afterwards (/logbook,
-/leaderboard, /stats, /whatif with its editor's selects and buttons), and /campaign status,
-change and end.  Strangers press what is not theirs; each is refused privately and politely.
+/leaderboard, /stats, /whatif with its editor's selects and buttons), /campaign status, change
+and end, and in Slovak the hand's controls (roles, the android select, Back, Draw, Agree,
+Refresh), the intercom's Rejoin and the solo what-if's board select.  Strangers press what is
+not theirs; each is refused privately and politely.
 
-Why two start-ups only: a flight is the slow part, so one flight (nobody plays a card; it ends on
-its own at a high time scale) feeds every command that reads the records.
+Why three start-ups only: a flight is the slow part, so one flight (nobody plays a card; it ends
+on its own at a high time scale) feeds every command that reads the records.
 """
 
 from __future__ import annotations
@@ -241,7 +243,7 @@ async def test_hand_controls_in_slovak_and_an_abort_in_flight(tmp_path: Path) ->
         await start_bot(fd, tmp_path / "bot", time_scale=40)
         await set_language(fd, "sk")
 
-        # -- a solo flight: the androids' boards, then the host aborts it in flight ------------------------
+        # -- a solo flight: the androids' boards, voice's Rejoin, then /whatif's board select ---------------
         solo = Flight(fd, "general", None, "alice", ("alice",))
         await solo.open_lobby("S1-1", seed=2)
         deck = await solo.board()
@@ -271,6 +273,23 @@ async def test_hand_controls_in_slovak_and_an_abort_in_flight(tmp_path: Path) ->
         assert back.text == t("sk", "voice.rejoined"), back.text
         await fd.wait_for(lambda: len(fd.utterances()) > spoken, WAIT, "the intercom back in voice")
 
+        # The solo flight ends; its what-if editor offers the android boards (wboard) to edit.
+        await solo.result(timeout=180)
+        editor = await private(
+            fd, await fd.slash("whatif", {"flight": solo.flight_id}, user="alice", channel="general")
+        )
+        boards = options(editor, "wboard")
+        assert len(boards) > 1, boards
+        other = await fd.click(editor, cid(editor, "wboard"), user="alice", values=[boards[1]])
+        assert other.errors == [] and other.message.ephemeral
+        android = replay_text("sk", "editing_android", android="\0").split("\0")[0]
+        assert android and android in other.message.text, other.message.text
+
+        # -- another solo flight, aborted in flight by its host (not by a member who is not) ----------------
+        solo = Flight(fd, "general", None, "alice", ("alice",))
+        await solo.open_lobby("S1-1", seed=3)
+        deck = await solo.board()
+        hand = await solo.station("alice")
         refused = await private(fd, await fd.slash("mission abort", user="bob", channel="general"))
         assert refused.text == t("sk", "error.not_host_or_manager")
         aborted = await answer(fd, await fd.slash("mission abort", user="alice", channel="general"))
