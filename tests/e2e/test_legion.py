@@ -242,6 +242,9 @@ async def test_a_whole_voyage_with_a_mutiny_a_restart_and_no_leaks(tmp_path: Pat
             assert steps < 120, "the voyage does not end"
         assert kept_panel is not None
         await fd.wait_for(revealed, WAIT, "the reveal")
+        # The bridge's announcements and whose move it is were spoken where Alice and Bob sit.
+        spoken = await fd.wait_for_utterances(3, timeout=WAIT)
+        assert all(u.duration > 0.2 for u in spoken[:3])
         final_bridge = fd.world.messages_by_id[voyage.bridge.id]
         assert [a.filename for a in final_bridge.attachments] == ["bridge.png"]  # the picture, replaced each step
 

@@ -10,7 +10,9 @@ a click from before the restart still works.  Private things (side, character, h
 drawn) are only ever sent as ephemeral answers to their own member's "My hand" (and the side, once,
 by DM when the member's DMs are open); the public bridge is one message edited after every step,
 with a picture of its gauges; each step's public lines go to the voyage log thread; the member(s)
-the voyage waits for get a ping that may mention only them, and another after five idle minutes.
+the voyage waits for get a ping that may mention only them, and another after five idle minutes;
+the bridge's announcements (contact, hull damage, supplies exhausted, a new captain) and whose move
+it is are spoken in the crew's voice channel through the platform's `say_now`.
 The last change stores the result (`GameSession.result`) in the same unit of work; the reveal is
 posted.  A server's own pack (Manage Server) rides in the lobby's document.
 """
@@ -337,6 +339,7 @@ class LegionCog(commands.Cog, name="Legion"):
         stored = await self.bot.storage.change_session(session.id, remember) or session
         await self._log(stored, [t(lang, "legion.log.start"), *doc["last"]])
         await self._ping(stored, state)
+        await self._say(stored, [play.turn_line(doc, state)])
         await self._deal_privately(stored, state)
 
     async def on_press(
@@ -453,6 +456,7 @@ class LegionCog(commands.Cog, name="Legion"):
             await self._finish(stored, state)
         elif pinged:
             await self._ping(stored, state)
+        await self._say(stored, [*result.spoken, *([play.turn_line(doc, state)] if pinged else [])])
 
     # -- posting -------------------------------------------------------------------------------------
     def _channel(self, channel_id: int) -> Any:
@@ -503,6 +507,36 @@ class LegionCog(commands.Cog, name="Legion"):
             )
         except discord.HTTPException as exc:
             log.info("could not ping in voyage %s: %s", session.id, exc)
+
+    async def _say(self, session: GameSession, lines: list[str]) -> None:
+        """The bridge's announcements, spoken by the platform's voice (`say_now`) in the voice
+        channel where the crew sits (the first seat found in one, host first); in text only when
+        no one is in voice or voice is unavailable (the log and pings already carry the words)."""
+        lines = [line for line in lines if line]
+        voice = getattr(self.bot, "voice", None)
+        if not lines or voice is None or not hasattr(voice, "say_now"):
+            return
+        channel_id = self._crew_voice_channel(session)
+        if channel_id is None:
+            return
+        try:
+            why = await voice.say_now(session.guild_id, channel_id, lines, session.state["lang"])
+        except Exception:  # voice never stops a voyage
+            log.exception("voyage %s: announcing in voice failed", session.id)
+            return
+        if why is not None:
+            log.info("voyage %s: announcements stay in text (%s)", session.id, why)
+
+    def _crew_voice_channel(self, session: GameSession) -> int | None:
+        guild = self.bot.get_guild(session.guild_id) if hasattr(self.bot, "get_guild") else None
+        if guild is None:
+            return None
+        for member_id in session.state["seats"]:
+            member = guild.get_member(member_id)
+            channel = getattr(getattr(member, "voice", None), "channel", None)
+            if channel is not None:
+                return int(channel.id)
+        return None
 
     async def _finish(self, session: GameSession, state: Any) -> None:
         """The reveal, posted publicly (the result row was stored with the last change)."""

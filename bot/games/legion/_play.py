@@ -134,13 +134,19 @@ def load(doc: dict[str, Any], content: Content) -> State:
     return from_snapshot(doc["game"], content)
 
 
+# The bridge's announcements spoken in voice (issue 26: contact, damage, supplies exhausted, mutiny).
+SPOKEN = ("contact", "hull_damaged", "supplies_exhausted", "captain_changed")
+
+
 @dataclass
 class Outcome:
-    """What one click did: the engine's refusal code, or the public lines it produced."""
+    """What one click did: the engine's refusal code, or the public lines it produced and those
+    of them the bridge announces in voice."""
 
     refused: str | None = None
     lines: list[str] = field(default_factory=list)
     over: bool = False
+    spoken: list[str] = field(default_factory=list)
 
 
 def act(doc: dict[str, Any], content: Content, command: Command) -> Outcome:
@@ -153,7 +159,17 @@ def act(doc: dict[str, Any], content: Content, command: Command) -> Outcome:
     doc["game"] = to_snapshot(result.state)
     lines = public_lines(doc, result.state, list(result.events))
     doc["last"] = (doc["last"] + lines)[-LAST_LINES:]
-    return Outcome(lines=lines, over=result.state.winner is not None)
+    spoken = public_lines(doc, result.state, [e for e in result.events if e.code in SPOKEN])
+    return Outcome(lines=lines, over=result.state.winner is not None, spoken=spoken)
+
+
+def turn_line(doc: dict[str, Any], state: State) -> str:
+    """Whose move it is, to be said in voice (names only: nothing private, never a mention)."""
+    lang = doc["lang"]
+    who = ", ".join(name_of(doc, s) for s in waiting_for(state))
+    if not who:
+        return ""
+    return t(lang, "legion.say.turn", who=who, what=t(lang, f"legion.phase.{state.phase}"))
 
 
 # -- who must act -----------------------------------------------------------------------------------
