@@ -85,8 +85,9 @@ EXPECTED: dict[str, Who] = {
     "legion.join": A,
     "legion.leave": S,
     "legion.begin": H,
+    "legion.cancel": H,
     "legion.hand": S,
-    "legion.act": S,
+    **{f"legion.{a}": S for a in ("act", "pick_card", "pick_move", "pick_pay")},
 }
 
 HOST, PLAYER, OTHER, MANAGER = 1, 2, 3, 4
