@@ -1,0 +1,509 @@
+"""`/escape start|stop`: Star World: Escape in a channel, on the platform's game-session store.
+
+One game per channel (the store refuses a second lobby or game: `ChannelBusy`).  `/escape start`
+posts a lobby (join / leave; the host starts with 2-4 players or cancels).  Starting deals the
+game (`_doc.begin`) and posts ONE public station post (the clock, whose move it is, each pawn's
+public numbers, the last lines and, in digital mode, the station picture with fog of war), edited
+after every step.  Everything a player owns is on their private panel ("My panel", answered
+ephemerally): the secret mission, the character, gear, Health and AP, their own map, and the
+controls of the moves the engine allows them now.  A command from a member whose move it is not
+is refused by the engine's code, worded politely; a member without a seat is refused by the
+platform's permission check.  After a step the player to move is pinged, and only them.
+
+The bot plays the station's people in every fight (the engine's rule D8, docs/escape-rules.md):
+the seed has the next player act out the enemy, which the issue asks to remove so no player ever
+plays an enemy against a rival; the next player is still the one pinged when a duel is theirs to
+answer.
+
+Nothing of a game lives in this process: every click loads the session by the id in its custom id
+and changes it with `change_session` (one unit of work, version-checked), so a restart in the
+middle simply goes on.  A finished game is written to the logbook (`game = "escape"`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import logging
+import re
+import secrets
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.games.escape import _doc, _ids
+from bot.games.escape._picture import station_png
+from bot.games.escape._render import (
+    event_lines,
+    lobby_text,
+    panel_controls,
+    panel_text,
+    result_text,
+    station_text,
+)
+from bot.platform.components import Components, handles
+from bot.platform.errors import report_interaction_error
+from bot.platform.hosting.gate import may_start
+from bot.platform.hosting.server_settings import server_language
+from bot.platform.i18n import t
+from bot.platform.permissions import Seats, guard
+from bot.platform.storage.base import ChannelBusy
+from bot.platform.text import mention_users, no_mentions, user_text
+from engine.escape.rules import Command
+from engine.escape.snapshot import SnapshotError
+from engine.escape.state import State
+from engine.escape.views import public_view
+
+log = logging.getLogger(__name__)
+
+LANGUAGES = ("en", "ru", "cs", "sk")
+# Referee commands whose card numbers the crew types in (a modal asks for them).
+NUMBERED = {"ref_encounter": 5, "ref_gear": 9, "ref_damage": 1, "ref_guard": 2, "ref_hold_fight": 2}
+
+
+def _choices(values: tuple[str, ...]) -> list[app_commands.Choice[str]]:
+    return [app_commands.Choice(name=v, value=v) for v in values]
+
+
+# ---------------------------------------------------------------- components
+
+
+async def _route(interaction: discord.Interaction, custom_id: str, values: list[str]) -> None:
+    client: Any = interaction.client
+    cog = client.get_cog("Escape") if client is not None else None
+    parsed = _ids.KIND.parse(custom_id)
+    if not isinstance(cog, EscapeCog) or parsed is None:
+        await interaction.response.send_message("This button is not available right now.", ephemeral=True)
+        return
+    try:
+        await cog.on_component(interaction, parsed["session"], parsed["action"], parsed["arg"], values)
+    except Exception as exc:  # the member gets an answer; the log gets the traceback
+        await report_interaction_error(interaction, exc)
+
+
+@handles(_ids.KIND)
+class EscapeButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=_ids.BUTTON_TEMPLATE):
+    """Any button of a lobby, station post or panel, routed by its custom id."""
+
+    def __init__(
+        self,
+        custom_id: str,
+        *,
+        label: str | None = None,
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        disabled: bool = False,
+        row: int | None = None,
+    ) -> None:
+        super().__init__(discord.ui.Button(custom_id=custom_id, label=label, style=style, disabled=disabled, row=row))
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> EscapeButton:
+        return cls(match.string, label=getattr(item, "label", None))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _route(interaction, self.custom_id, [])
+
+
+@handles(_ids.KIND)
+class EscapeSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=_ids.SELECT_TEMPLATE):
+    """The panel's select of every other legal command; the value is the encoded command."""
+
+    def __init__(
+        self, custom_id: str, *, options: list[discord.SelectOption] | None = None, placeholder: str | None = None
+    ) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id=custom_id,
+                options=options or [discord.SelectOption(label="-", value="-")],
+                placeholder=placeholder,
+                row=2,
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> EscapeSelect:
+        return cls(match.string, options=list(getattr(item, "options", []) or []) or None)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        data: Any = interaction.data or {}
+        await _route(interaction, self.custom_id, [str(v) for v in data.get("values", [])])
+
+
+class NumbersModal(discord.ui.Modal):
+    """Referee mode: the numbers off a physical card, typed once, checked by the engine."""
+
+    def __init__(self, cog: EscapeCog, sid: str, lang: str, command: Command) -> None:
+        super().__init__(title=t(lang, "escape.ui.numbers_title")[:45], timeout=600)
+        self.cog, self.sid, self.command = cog, sid, command
+        self.numbers: discord.ui.TextInput[NumbersModal] = discord.ui.TextInput(
+            label=t(lang, f"escape.ui.numbers_{command.kind}")[:45],
+            placeholder=t(lang, f"escape.ui.numbers_hint_{command.kind}")[:100],
+            max_length=60,
+        )
+        self.add_item(self.numbers)
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        try:
+            numbers = tuple(int(x) for x in str(self.numbers.value).replace(",", " ").split())
+        except ValueError:
+            numbers = ()
+        c = self.command
+        await self.cog.play(interaction, self.sid, Command(c.kind, -1, c.target, c.cell, numbers), from_modal=True)
+
+
+def _lobby_view(sid: str, lang: str) -> Components:
+    return Components(
+        EscapeButton(_ids.make(sid, "join"), label=t(lang, "escape.ui.join"), style=discord.ButtonStyle.success),
+        EscapeButton(_ids.make(sid, "leave"), label=t(lang, "escape.ui.leave")),
+        EscapeButton(_ids.make(sid, "begin"), label=t(lang, "escape.ui.begin"), style=discord.ButtonStyle.primary),
+        EscapeButton(_ids.make(sid, "cancel"), label=t(lang, "escape.ui.cancel"), style=discord.ButtonStyle.danger),
+    )
+
+
+def _panel_button(sid: str, lang: str) -> Components:
+    return Components(
+        EscapeButton(_ids.make(sid, "panel"), label=t(lang, "escape.ui.panel"), style=discord.ButtonStyle.primary)
+    )
+
+
+def _panel_view(sid: str, doc: dict[str, Any], state: State, seat: int) -> Components:
+    """The private panel's controls: moves and end turn as buttons, the rest in one select."""
+    lang = doc["lang"]
+    view = Components()
+    buttons, options = panel_controls(doc, state, seat)
+    for label, value, enabled in buttons:
+        row = 0 if value.startswith("move.") else 1
+        view.add_item(EscapeButton(_ids.make(sid, "do", value), label=label, disabled=not enabled, row=row))
+    if options:
+        view.add_item(
+            EscapeSelect(
+                _ids.make(sid, "act"),
+                options=[discord.SelectOption(label=label, value=value) for label, value in options],
+                placeholder=t(lang, "escape.ui.actions")[:100],
+            )
+        )
+    return view
+
+
+# ---------------------------------------------------------------- the cog
+
+
+class EscapeCog(commands.Cog, name="Escape"):
+    escape = app_commands.Group(name="escape", description="Star World: Escape", guild_only=True)
+
+    def __init__(self, bot: Any) -> None:
+        self.bot = bot
+
+    async def cog_load(self) -> None:
+        """Nothing to rebuild: every click reads its session from the store.  Count the games a
+        restart left running, for the log."""
+        try:
+            running = await self.bot.storage.active_sessions("escape")
+            log.info("Escape: %d games in progress resume on their next click", len(running))
+        except Exception:
+            log.exception("could not read the Escape games in progress")
+
+    async def _lang(self, interaction: discord.Interaction, chosen: str | None) -> str:
+        if chosen in LANGUAGES:
+            return str(chosen)
+        default = getattr(getattr(self.bot, "settings", None), "default_language", "en")
+        try:
+            return await server_language(self.bot.storage, interaction.guild_id, default)
+        except Exception:
+            return str(default)
+
+    # -- slash commands --------------------------------------------------------------------------
+    @escape.command(name="start", description="Open a game of Star World: Escape in this channel")
+    @app_commands.describe(
+        mode="digital: the station on Discord; referee: the bot referees the box on your table",
+        difficulty="easy 20 hours, medium 15, hard 10",
+        language="Language of this game",
+    )
+    @app_commands.choices(
+        mode=_choices(_doc.MODES), difficulty=_choices(_doc.DIFFICULTIES), language=_choices(LANGUAGES)
+    )
+    async def start(
+        self, interaction: discord.Interaction, mode: str, difficulty: str, language: str | None = None
+    ) -> None:
+        lang = await self._lang(interaction, language)
+        if not await may_start(self.bot.storage, interaction, "escape.start", lang):
+            return
+        if mode not in _doc.MODES or difficulty not in _doc.DIFFICULTIES:
+            await interaction.response.send_message(t(lang, "escape.ui.no_game"), ephemeral=True)
+            return
+        name = user_text(getattr(interaction.user, "display_name", interaction.user.name), 32)
+        doc = _doc.new_document(lang, mode, difficulty, secrets.randbelow(2**31), interaction.user.id, name)
+        try:
+            session = await self.bot.storage.open_session(
+                "escape", interaction.guild_id or 0, interaction.channel_id or 0, interaction.user.id, doc
+            )
+        except ChannelBusy:
+            await interaction.response.send_message(
+                t(lang, "escape.ui.busy"), ephemeral=True, allowed_mentions=no_mentions()
+            )
+            return
+        await interaction.response.send_message(
+            lobby_text(doc), view=_lobby_view(session.id, lang), allowed_mentions=no_mentions()
+        )
+
+    @escape.command(name="stop", description="End this channel's Escape game (the host or Manage Server)")
+    async def stop(self, interaction: discord.Interaction) -> None:
+        lang = await self._lang(interaction, None)
+        found = await self.bot.storage.session_in_channel(interaction.channel_id or 0)
+        if found is None or found.game != "escape":
+            await interaction.response.send_message(t(lang, "escape.ui.no_game"), ephemeral=True)
+            return
+        lang = found.state.get("lang", lang)
+        if not await guard(interaction, "escape.stop", lang, Seats.of(found.host_id, found.state["seats"])):
+            return
+
+        def abandon(s: Any) -> bool:
+            if s.status not in ("lobby", "running"):
+                return False
+            s.status = "abandoned"
+            return True
+
+        await self.bot.storage.change_session(found.id, abandon)
+        await interaction.response.send_message(t(lang, "escape.ui.stopped"), allowed_mentions=no_mentions())
+        post_id = found.state.get("post_id")
+        if post_id:
+            await self._edit_post(interaction.channel_id or 0, int(post_id), view=None)
+
+    # -- components ------------------------------------------------------------------------------
+    async def on_component(
+        self, interaction: discord.Interaction, sid: str, action: str, arg: str, values: list[str]
+    ) -> None:
+        session = await self.bot.storage.load_session(sid)
+        fallback = await self._lang(interaction, None)
+        if session is None or session.game != "escape" or session.status not in ("lobby", "running"):
+            await interaction.response.send_message(t(fallback, "escape.ui.no_game"), ephemeral=True)
+            return
+        doc = session.state
+        lang = doc["lang"]
+        seats = Seats.of(session.host_id, doc["seats"])
+        if action in ("join", "leave", "begin", "cancel"):
+            await self._lobby(interaction, session, action)
+            return
+        if action == "panel":
+            if not await guard(interaction, "escape.panel", lang, seats):
+                return
+            await self._send_panel(interaction, session)
+            return
+        if not await guard(interaction, "escape.act", lang, seats):
+            return
+        value = values[0] if action == "act" and values else arg
+        command = _doc.decode(value)
+        if command is None:
+            await interaction.response.send_message(t(lang, "escape.reject.unknown_command"), ephemeral=True)
+            return
+        if command.kind in NUMBERED and not command.numbers:
+            await interaction.response.send_modal(NumbersModal(self, sid, lang, command))
+            return
+        await self.play(interaction, sid, command)
+
+    async def _lobby(self, interaction: discord.Interaction, session: Any, action: str) -> None:
+        doc = session.state
+        lang = doc["lang"]
+        seats = Seats.of(session.host_id, doc["seats"])
+        if not await guard(interaction, f"escape.{action}", lang, seats):
+            return
+        uid = interaction.user.id
+        name = user_text(getattr(interaction.user, "display_name", interaction.user.name), 32)
+        refused: list[str] = []
+
+        def change(s: Any) -> bool:
+            refused.clear()
+            if s.status != "lobby":
+                refused.append("running")
+                return False
+            if action == "join":
+                why = _doc.join(s.state, uid, name)
+            elif action == "leave":
+                why = _doc.leave(s.state, uid)
+            elif action == "begin":
+                why = _doc.begin(s.state)
+                if why is None:
+                    s.status = "running"
+            else:
+                why = None
+                s.status = "abandoned"
+            if why is not None:
+                refused.append(why)
+                return False
+            return True
+
+        changed = await self.bot.storage.change_session(session.id, change)
+        if refused or changed is None:
+            why = refused[0] if refused else "running"
+            await interaction.response.send_message(
+                t(lang, f"escape.ui.refuse_{why}"), ephemeral=True, allowed_mentions=no_mentions()
+            )
+            return
+        if action in ("join", "leave"):
+            await interaction.response.edit_message(content=lobby_text(changed.state), allowed_mentions=no_mentions())
+            return
+        if action == "cancel":
+            await interaction.response.edit_message(content=t(lang, "escape.ui.cancelled"), view=None)
+            return
+        await interaction.response.edit_message(content=lobby_text(changed.state), view=None)
+        await self._post_station(interaction, changed)
+
+    async def _post_station(self, interaction: discord.Interaction, session: Any) -> None:
+        """The game's one public post, then its id into the document, then the first ping."""
+        channel = interaction.channel
+        if not isinstance(channel, discord.abc.Messageable):
+            return
+        doc = session.state
+        state = _doc.state_of(doc)
+        message = await channel.send(
+            station_text(doc, state),
+            view=_panel_button(session.id, doc["lang"]),
+            allowed_mentions=no_mentions(),
+            **self._picture(doc, state),
+        )
+
+        def remember(s: Any) -> bool:
+            s.state["post_id"] = message.id
+            return True
+
+        await self.bot.storage.change_session(session.id, remember)
+        await self._ping(channel, session.id, doc, int(doc["actor"]))
+
+    def _picture(self, doc: dict[str, Any], state: State) -> dict[str, Any]:
+        """The station picture (digital mode; the referee's board is on the table)."""
+        if doc["mode"] != "digital":
+            return {}
+        png = station_png(doc["lang"], public_view(state))
+        return {"file": discord.File(io.BytesIO(png), filename="station.png")}
+
+    async def _send_panel(self, interaction: discord.Interaction, session: Any) -> None:
+        doc = session.state
+        seat = _doc.seat_of(doc, interaction.user.id)
+        try:
+            state = _doc.state_of(doc)
+        except SnapshotError:
+            await interaction.response.send_message(t(doc["lang"], "escape.ui.no_game"), ephemeral=True)
+            return
+        if state is None or seat < 0:
+            return
+        await interaction.response.send_message(
+            panel_text(doc, state, seat),
+            view=_panel_view(session.id, doc, state, seat),
+            ephemeral=True,
+            allowed_mentions=no_mentions(),
+        )
+
+    async def play(
+        self, interaction: discord.Interaction, sid: str, command: Command, *, from_modal: bool = False
+    ) -> None:
+        """One command of a seated member: applied in one unit of work, then the panel, the public
+        post, the ping of whoever moves next, and the logbook when the game ends."""
+        uid = interaction.user.id
+        outcome: list[_doc.Step | str] = []
+
+        def change(s: Any) -> bool:
+            outcome.clear()
+            if s.status != "running":
+                outcome.append("game_over")
+                return False
+            step = _doc.act(s.state, uid, command)
+            outcome.append(step)
+            if isinstance(step, str):
+                return False
+            _doc.add_log(s.state, event_lines(s.state["lang"], s.state, step.events))
+            if step.over:
+                s.status = "finished"
+            return True
+
+        session = await self.bot.storage.change_session(sid, change)
+        step = outcome[0] if outcome else "game_over"
+        lang = session.state["lang"] if session is not None else await self._lang(interaction, None)
+        if isinstance(step, str) or session is None:
+            code = step if isinstance(step, str) else "game_over"
+            key = f"escape.reject.{code}" if code != "seated" else "permissions.seated"
+            await interaction.response.send_message(t(lang, key), ephemeral=True, allowed_mentions=no_mentions())
+            return
+        doc = session.state
+        state = _doc.state_of(doc)
+        seat = _doc.seat_of(doc, uid)
+        content = panel_text(doc, state, seat)
+        view = None if state.over else _panel_view(sid, doc, state, seat)
+        if from_modal:
+            await interaction.response.send_message(
+                content, view=view or discord.utils.MISSING, ephemeral=True, allowed_mentions=no_mentions()
+            )
+        else:
+            await interaction.response.edit_message(content=content, view=view, allowed_mentions=no_mentions())
+        channel_id = interaction.channel_id or session.channel_id
+        post_id = doc.get("post_id")
+        if post_id:
+            await self._edit_post(
+                channel_id,
+                int(post_id),
+                content=station_text(doc, state),
+                view=None if state.over else discord.utils.MISSING,
+                picture=self._picture(doc, state).get("file"),
+            )
+        channel = interaction.channel
+        if state.over:
+            await self._finish(channel, session, state)
+        elif step.actor_after != step.actor_before or any(e.code == "turn_started" for e in step.events):
+            await self._ping(channel, sid, doc, step.actor_after)
+
+    async def _edit_post(
+        self,
+        channel_id: int,
+        post_id: int,
+        *,
+        content: str | None = None,
+        view: Any = discord.utils.MISSING,
+        picture: discord.File | None = None,
+    ) -> None:
+        channel = self.bot.get_channel(channel_id)
+        if channel is None or not hasattr(channel, "get_partial_message"):
+            return
+        message = channel.get_partial_message(post_id)
+        fields: dict[str, Any] = {"allowed_mentions": no_mentions(), "view": view}
+        if content is not None:
+            fields["content"] = content
+        if picture is not None:
+            fields["attachments"] = [picture]
+        with contextlib.suppress(discord.HTTPException):
+            await message.edit(**fields)
+
+    async def _ping(self, channel: Any, sid: str, doc: dict[str, Any], seat: int) -> None:
+        """Name the one member whose move it is (the only ping the game sends), with their panel."""
+        if channel is None or not 0 <= seat < len(doc["seats"]):
+            return
+        member_id = int(doc["seats"][seat])
+        with contextlib.suppress(discord.HTTPException):
+            await channel.send(
+                t(doc["lang"], "escape.ui.ping", mention=f"<@{member_id}>"),
+                view=_panel_button(sid, doc["lang"]),
+                allowed_mentions=mention_users([discord.Object(member_id)]),
+            )
+
+    async def _finish(self, channel: Any, session: Any, state: State) -> None:
+        """The result, in public, and the logbook row."""
+        doc = session.state
+        if channel is not None:
+            with contextlib.suppress(discord.HTTPException):
+                await channel.send(result_text(doc, state), allowed_mentions=no_mentions())
+        try:
+            await record(self.bot.storage, session, state)
+        except Exception:
+            log.exception("could not write the Escape game %s to the logbook", session.id)
+
+
+async def record(storage: Any, session: Any, state: State) -> int:
+    """The logbook row of a finished game: mode, difficulty, hours used, the winner and their
+    mission, or the storm (issue 27 "Records")."""
+    from bot.games.escape._logbook import logbook_entry
+
+    return int(await storage.add_logbook_entry(logbook_entry(session, state)))

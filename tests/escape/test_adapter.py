@@ -1,0 +1,213 @@
+"""The Discord adapter's pure parts (bot/games/escape/_doc.py, _render.py, _picture.py, _logbook.py):
+the lobby, seats by member id, commands as component values, what is public and what private."""
+
+from __future__ import annotations
+
+import io
+import random
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from PIL import Image
+
+from bot.games.escape import _doc, _ids
+from bot.games.escape._logbook import logbook_entry, result_row
+from bot.games.escape._picture import CELL, HEAD, MARGIN, UNSEEN, station_png
+from bot.games.escape._render import event_line, panel_controls, panel_text, result_text, station_text
+from bot.platform.i18n import t
+from engine.escape import codes
+from engine.escape.policy import actor, greedy
+from engine.escape.rules import Command, Event, legal_commands
+from engine.escape.views import public_view
+
+ALICE, BOB, CAROL, DAVE, ERIN = 101, 102, 103, 104, 105
+LANGS = ("en", "ru", "cs", "sk")
+
+
+def lobby(mode: str = "digital", lang: str = "en", seed: int = 7) -> dict[str, Any]:
+    return _doc.new_document(lang, mode, "medium", seed, ALICE, "Alice")
+
+
+def game(players: int = 3, mode: str = "digital", lang: str = "en", seed: int = 7) -> dict[str, Any]:
+    doc = lobby(mode, lang, seed)
+    for member, name in ((BOB, "Bob"), (CAROL, "Carol"), (DAVE, "Dave"))[: players - 1]:
+        assert _doc.join(doc, member, name) is None
+    assert _doc.begin(doc) is None
+    return doc
+
+
+def mission_words(lang: str) -> list[str]:
+    """Every text that would give a secret mission away: its name and its goals' sentences."""
+    keys = [f"escape.mission.{m}" for m in ("smuggler", "thief", "saboteur", "usurper")]
+    keys += [f"escape.goal.{g}" for g in ("take_cargo", "take_disk", "shutdown_reactor", "hold_center")]
+    return [t(lang, k) for k in keys]
+
+
+def test_the_lobby_seats_members_by_id_two_to_four() -> None:
+    doc = lobby()
+    assert _doc.begin(doc) == "players"  # the host alone cannot start
+    assert _doc.join(doc, ALICE, "Alice again") == "already_seated"
+    for member in (BOB, CAROL, DAVE):
+        assert _doc.join(doc, member, str(member)) is None
+    assert _doc.join(doc, ERIN, "Erin") == "full"
+    assert _doc.leave(doc, ALICE) == "host_cancels"
+    assert _doc.leave(doc, ERIN) == "not_seated"
+    assert _doc.leave(doc, DAVE) is None
+    assert doc["seats"] == [ALICE, BOB, CAROL] and "104" not in doc["names"]
+    assert _doc.begin(doc) is None and doc["engine"] is not None
+    assert _doc.join(doc, ERIN, "Erin") == "running"
+    assert _doc.begin(doc) == "running"
+
+
+def test_a_command_is_played_by_the_clicking_members_own_seat() -> None:
+    doc = game(3)
+    state = _doc.state_of(doc)
+    mover = actor(state)
+    other = (mover + 1) % 3
+    members = doc["seats"]
+    assert _doc.act(doc, ERIN, Command("end_turn", mover)) == "seated"
+    # A forged command naming the mover's seat, clicked by another member, is that member's own.
+    assert _doc.act(doc, members[other], Command("end_turn", mover)) == "not_your_turn"
+    step = _doc.act(doc, members[mover], Command("end_turn", -1))
+    assert isinstance(step, _doc.Step)
+    assert step.actor_before == mover and step.actor_after == (mover + 1) % 3
+    assert _doc.state_of(doc).turn == (mover + 1) % 3 and doc["actor"] == step.actor_after
+
+
+def test_every_legal_command_survives_its_component_value() -> None:
+    doc = game(4, seed=3)
+    state = _doc.state_of(doc)
+    rng = random.Random(1)
+    for _ in range(60):
+        seat = actor(state)
+        for command in legal_commands(state, seat):
+            value = _doc.encode(command)
+            assert len(_ids.make("AbCdEfGh1234", "do", value)) <= 100
+            back = _doc.decode(value)
+            assert back is not None and back == Command(command.kind, -1, command.target, command.cell, command.numbers)
+        step = _doc.act(doc, doc["seats"][seat], greedy(state, rng))
+        assert isinstance(step, _doc.Step)
+        state = _doc.state_of(doc)
+        if state.over:
+            break
+    for junk in ("", "move", "rm -rf.1.2.3", "move.x.1.1", "move.1.1", "move." + ".".join("1" * 20)):
+        assert _doc.decode(junk) is None
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_public_post_never_names_a_mission_until_the_winner(lang: str) -> None:
+    """A whole digital game played by the greedy policy through the adapter: every public text
+    (the post with its log) is free of mission names and goals; each panel shows only its own."""
+    doc = game(3, lang=lang, seed=11)
+    rng = random.Random(5)
+    secret = mission_words(lang)
+    for _ in range(3000):
+        state = _doc.state_of(doc)
+        if state.over:
+            break
+        public = station_text(doc, state)
+        assert not [w for w in secret if w in public], public
+        for seat in range(3):
+            panel = panel_text(doc, state, seat)
+            own = t(lang, f"escape.mission.{state.players[seat].mission.id}")
+            others = {t(lang, f"escape.mission.{p.mission.id}") for i, p in enumerate(state.players) if i != seat}
+            assert own in panel and not [w for w in others if w in panel]
+        seat = actor(state)
+        step = _doc.act(doc, doc["seats"][seat], greedy(state, rng))
+        assert isinstance(step, _doc.Step)
+        from bot.games.escape._render import event_lines
+
+        _doc.add_log(doc, event_lines(lang, doc, step.events))
+    state = _doc.state_of(doc)
+    assert state.over
+    assert "{" not in station_text(doc, state)
+    ending = result_text(doc, state)
+    if state.winner >= 0:
+        assert t(lang, f"escape.mission.{state.players[state.winner].mission.id}") in ending
+    row = result_row(doc, state)
+    assert row["hours"] == state.hour and row["result"] == ("won" if state.winner >= 0 else "stormed")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_event_is_worded_without_a_bare_placeholder(lang: str) -> None:
+    doc = game(2, lang=lang)
+    special = {"winner": -1, "loser": 1, "target": 0, "opponent": -1, "site": 2, "item": 1}
+    special |= {"outcome": 2, "escaped": 1, "row": 0, "col": 4}
+    for code in codes.EVENT_CODES:
+        names = set(re.findall(r"{(\w+)}", t("en", f"escape.event.{code}")))
+        values = tuple((n, special.get(n, 3)) for n in sorted(names - {"player"}))
+        line = event_line(lang, doc, Event(code, 0 if "player" in names else -1, values))
+        assert "{" not in line and ("Alice" in line) == ("player" in names), (code, line)
+
+
+def test_the_panel_offers_moves_as_buttons_and_the_rest_in_a_select() -> None:
+    doc = game(2)
+    state = _doc.state_of(doc)
+    seat = actor(state)
+    buttons, options = panel_controls(doc, state, seat)
+    moves = [b for b in buttons if b[1].startswith("move.")]
+    assert len(moves) == 4 and sum(enabled for _, _, enabled in moves) == 2  # a corner: two ways out
+    assert any(b[1].startswith("end_turn.") for b in buttons)
+    assert len(options) <= 25 and all(len(label) <= 100 for label, _ in options)
+    other = 1 - seat
+    _, options_other = panel_controls(doc, state, other)
+    assert not [b for b in panel_controls(doc, state, other)[0] if b[2] and b[1].startswith("move.")]
+    assert all(not v.startswith(("move.", "end_turn.")) for _, v in options_other)
+
+
+def _pixel(png: bytes, row: int, col: int) -> tuple[int, ...]:
+    image = Image.open(io.BytesIO(png)).convert("RGB")
+    x = MARGIN + col * CELL + CELL - 10
+    y = HEAD + MARGIN + row * CELL + 10
+    return tuple(image.getpixel((x, y)))  # type: ignore[arg-type]
+
+
+def test_the_picture_shows_only_tiles_everyone_has_seen() -> None:
+    doc = game(2)
+    state = _doc.state_of(doc)
+    png = station_png("en", public_view(state))
+    assert png.startswith(b"\x89PNG")
+    assert _pixel(png, 0, 0) == UNSEEN  # seat 0's start: only seat 0 has seen it
+    for p in state.players:
+        p.seen.add((0, 0))
+    shown = station_png("en", public_view(state))
+    assert _pixel(shown, 0, 0) != UNSEEN and _pixel(shown, 2, 2) == UNSEEN
+    assert station_png("ru", public_view(state)) != shown  # the tile names are in the game's language
+
+
+@dataclass
+class _Session:
+    id: str
+    guild_id: int
+    channel_id: int
+    state: dict[str, Any]
+
+
+def test_the_logbook_row_names_the_mode_difficulty_hours_and_winner() -> None:
+    doc = game(2, mode="referee")
+    state = _doc.state_of(doc)
+    state.hour, state.timed_out = 15, True
+    entry = logbook_entry(_Session("abc", 1, 2, doc), state)
+    assert entry.game == "escape" and entry.outcome == "destroyed" and entry.mission_id == "stormed"
+    assert entry.result["mode"] == "referee" and entry.result["hours"] == 15 and entry.flight_id == "escape-abc"
+    state.timed_out, state.winner = False, 1
+    won = logbook_entry(_Session("abc", 1, 2, doc), state)
+    assert won.outcome == "survived" and won.result["winner_id"] == BOB
+    assert won.mission_id == state.players[1].mission.id
+
+
+def test_referee_mode_deals_missions_and_offers_the_crews_numbers() -> None:
+    doc = game(3, mode="referee")
+    state = _doc.state_of(doc)
+    assert state.mode == "referee" and len({p.mission.id for p in state.players}) == 3
+    seat = actor(state)
+    buttons, options = panel_controls(doc, state, seat)
+    values = [v for _, v in options]
+    assert not [b for b in buttons if b[1].startswith("move.")]
+    assert any(v.startswith("ref_step.") for v in values) and any(v.startswith("ref_encounter.") for v in values)
+    step = _doc.act(doc, doc["seats"][seat], Command("ref_step", -1))
+    assert isinstance(step, _doc.Step) and [e.code for e in step.events] == ["local_event_due"]
+    step = _doc.act(doc, doc["seats"][seat], Command("ref_encounter", -1, numbers=(5, 2, 1, 3, 1)))
+    assert isinstance(step, _doc.Step) and "dialogue" in [e.code for e in step.events]
