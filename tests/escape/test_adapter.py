@@ -6,14 +6,13 @@ from __future__ import annotations
 import io
 import random
 import re
-from dataclasses import dataclass
 from typing import Any
 
 import pytest
 from PIL import Image
 
 from bot.games.escape import _doc, _ids
-from bot.games.escape._logbook import logbook_entry, result_row
+from bot.games.escape._logbook import result_row, session_result
 from bot.games.escape._picture import CELL, HEAD, MARGIN, UNSEEN, station_png
 from bot.games.escape._render import event_line, panel_controls, panel_text, result_text, station_text
 from bot.platform.i18n import t
@@ -177,25 +176,19 @@ def test_the_picture_shows_only_tiles_everyone_has_seen() -> None:
     assert station_png("ru", public_view(state)) != shown  # the tile names are in the game's language
 
 
-@dataclass
-class _Session:
-    id: str
-    guild_id: int
-    channel_id: int
-    state: dict[str, Any]
-
-
-def test_the_logbook_row_names_the_mode_difficulty_hours_and_winner() -> None:
+def test_the_record_names_the_mode_difficulty_hours_and_winner() -> None:
     doc = game(2, mode="referee")
     state = _doc.state_of(doc)
     state.hour, state.timed_out = 15, True
-    entry = logbook_entry(_Session("abc", 1, 2, doc), state)
-    assert entry.game == "escape" and entry.outcome == "destroyed" and entry.mission_id == "stormed"
-    assert entry.result["mode"] == "referee" and entry.result["hours"] == 15 and entry.flight_id == "escape-abc"
+    stormed = session_result(doc, state)
+    assert stormed.outcome == "time_out" and not any(p["won"] for p in stormed.players)
+    assert stormed.details["mode"] == "referee" and stormed.details["hours"] == 15
+    assert stormed.details["mission"] is None  # nobody's secret mission is recorded
     state.timed_out, state.winner = False, 1
-    won = logbook_entry(_Session("abc", 1, 2, doc), state)
-    assert won.outcome == "survived" and won.result["winner_id"] == BOB
-    assert won.mission_id == state.players[1].mission.id
+    won = session_result(doc, state)
+    assert won.outcome == "escaped" and [p["won"] for p in won.players] == [False, True]
+    assert won.details["winner_id"] == BOB and won.details["mission"] == state.players[1].mission.id
+    assert [p["user_id"] for p in won.players] == [ALICE, BOB]
 
 
 def test_referee_mode_deals_missions_and_offers_the_crews_numbers() -> None:

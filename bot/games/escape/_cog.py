@@ -17,7 +17,8 @@ answer.
 
 Nothing of a game lives in this process: every click loads the session by the id in its custom id
 and changes it with `change_session` (one unit of work, version-checked), so a restart in the
-middle simply goes on.  A finished game is written to the logbook (`game = "escape"`).
+middle simply goes on.  The change that ends a game carries its `SessionResult`, so the store
+records it in the same unit of work (_logbook.py).
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.games.escape import _doc, _ids
+from bot.games.escape._logbook import session_result
 from bot.games.escape._picture import station_png
 from bot.games.escape._render import (
     event_lines,
@@ -419,6 +421,7 @@ class EscapeCog(commands.Cog, name="Escape"):
             _doc.add_log(s.state, event_lines(s.state["lang"], s.state, step.events))
             if step.over:
                 s.status = "finished"
+                s.result = session_result(s.state, _doc.state_of(s.state))  # recorded with this change
             return True
 
         session = await self.bot.storage.change_session(sid, change)
@@ -490,20 +493,7 @@ class EscapeCog(commands.Cog, name="Escape"):
             )
 
     async def _finish(self, channel: Any, session: Any, state: State) -> None:
-        """The result, in public, and the logbook row."""
-        doc = session.state
+        """The result, in public (the record was written with the game's last change)."""
         if channel is not None:
             with contextlib.suppress(discord.HTTPException):
-                await channel.send(result_text(doc, state), allowed_mentions=no_mentions())
-        try:
-            await record(self.bot.storage, session, state)
-        except Exception:
-            log.exception("could not write the Escape game %s to the logbook", session.id)
-
-
-async def record(storage: Any, session: Any, state: State) -> int:
-    """The logbook row of a finished game: mode, difficulty, hours used, the winner and their
-    mission, or the storm (issue 27 "Records")."""
-    from bot.games.escape._logbook import logbook_entry
-
-    return int(await storage.add_logbook_entry(logbook_entry(session, state)))
+                await channel.send(result_text(session.state, state), allowed_mentions=no_mentions())

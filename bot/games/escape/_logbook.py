@@ -1,28 +1,28 @@
-"""The logbook row of a finished Escape game (issue 27 "Records").
+"""The record of a finished Escape game (issue 27 "Records"), as the platform's `SessionResult`.
 
-Why the shared logbook table with `game = "escape"`: the logbook is the platform's record of
-every game a server played; Escape's own figures (mode, difficulty, hours used, the winner's seat
-and mission, or the storm) go in the row's `result` JSON, so a board can be counted from it
-later without a table of its own.  Outcome: "survived" when someone escaped with their mission,
-"destroyed" when the Federation stormed the station (everybody lost).
+Why the session's result and not a logbook table of our own: the change that ends the game sets
+`GameSession.result`, and the store writes its `game_results` row (and one row per player, for
+careers) in the same unit of work, so a result is never lost or doubled by a crash between the
+last move and the record.  Escape's figures (mode, difficulty, hours used, the winner's seat and
+mission, or the storm) go in `details`; the outcome word is "escaped" when someone completed
+their mission, "time_out" when the Federation stormed the station and everybody lost.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from bot.platform.storage.base import LogbookEntry
-from bot.platform.storage.rows import now
+from bot.platform.sessions import SessionResult
 from engine.escape.state import State
 
 
 def result_row(doc: dict[str, Any], state: State) -> dict[str, Any]:
-    """What the logbook keeps: figures only, member ids (names are rendered when shown)."""
+    """The figures kept of a game: member ids, never names (names are rendered when shown)."""
     winner = state.winner
     return {
-        "game": "escape",
         "mode": doc["mode"],
         "difficulty": doc["difficulty"],
+        "language": doc["lang"],
         "players": len(doc["seats"]),
         "hours": state.hour,
         "limit": state.limit,
@@ -34,22 +34,16 @@ def result_row(doc: dict[str, Any], state: State) -> dict[str, Any]:
     }
 
 
-def logbook_entry(session: Any, state: State) -> LogbookEntry:
-    doc = session.state
-    row = result_row(doc, state)
-    return LogbookEntry(
-        guild_id=session.guild_id,
-        channel_id=session.channel_id,
-        flown_at=now(),
-        mission_id=str(row["mission"] or "stormed"),
-        normal_difficulty=str(doc["difficulty"]),
-        serious_difficulty=str(doc["difficulty"]),
-        language=str(doc["lang"]),
-        outcome="survived" if row["winner_seat"] >= 0 else "destroyed",
-        crew=[],
-        result=row,
-        flight_id=f"escape-{session.id}",
-        seed=int(doc["seed"]),
-        destroyed_by=None if row["winner_seat"] >= 0 else "stormed",
-        game="escape",
-    )
+def session_result(doc: dict[str, Any], state: State) -> SessionResult:
+    """What the platform records: the outcome, each seat (won or not, its character kind as the
+    role; a loser's mission stays unrecorded, it was secret), and the figures."""
+    players = [
+        {
+            "user_id": int(member),
+            "name": str(doc["names"].get(str(member), "")),
+            "won": seat == state.winner,
+            "role": state.character(seat).kind,
+        }
+        for seat, member in enumerate(doc["seats"])
+    ]
+    return SessionResult("escaped" if state.winner >= 0 else "time_out", players, result_row(doc, state))
