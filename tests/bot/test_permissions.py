@@ -76,6 +76,15 @@ EXPECTED: dict[str, Who] = {
         f"elite.{a}": H
         for a in ("next", "timer", "pause", "minus", "plus", "reveal", "victory", "defeat", "stop", "voice")
     },
+    # Star World: Escape: the lobby, the host's stop, the seated players' panels
+    "escape.start": ST,
+    "escape.join": A,
+    "escape.leave": S,
+    "escape.begin": H,
+    "escape.cancel": H,
+    "escape.stop": H,
+    "escape.panel": S,
+    "escape.act": S,
 }
 
 HOST, PLAYER, OTHER, MANAGER = 1, 2, 3, 4
@@ -109,6 +118,7 @@ def test_every_action_of_every_game_is_declared_as_the_table_says() -> None:
         "hosting",
         "records",
         "elite",
+        "escape",
     }
 
 
