@@ -220,3 +220,56 @@ async def test_a_digital_game_of_three_to_the_end_with_a_restart_in_the_middle(t
         for message in public(fd, "general"):
             assert not [m for m in MISSIONS_RU + MISSIONS_EN if m in message.text], message.text
         assert_clean(fd)
+
+
+async def test_a_referee_game_the_bot_plays_the_guards_and_rolls_the_trap(tmp_path: Path) -> None:
+    async with fake_discord() as fd:
+        await start_bot(fd, tmp_path / "bot", time_scale=20)
+        table = await open_game(fd, "bridge", "alice", ("alice", "bob"), mode="referee")
+        assert not table.post.attachments  # the board is on the table
+        ping = await fd.wait_for_message("your move", channel="bridge", timeout=WAIT)
+        mover = next(u for u in ("alice", "bob") if fd.world.user(u).id in ping.mention_ids)
+        panel = await table.panel(mover)
+
+        # A step on the box's board: the bot says to draw a local event, then rolls the trap openly.
+        stepped = await table.press(
+            mover, panel, esc_id(panel, "act"), [v for v in select_values(panel) if v.startswith("ref_step.")]
+        )
+        trap = [v for v in select_values(stepped) if v.startswith("ref_trap.")]
+        panel = await table.press(mover, stepped, esc_id(stepped, "act"), trap)
+        post = await fd.wait_for(
+            lambda: (m := fd.world.messages_by_id[table.post.id]) and "Trap!" in m.text and m,
+            WAIT,
+            "the trap's roll on the station post",
+        )
+        assert "draw a local event" in post.text
+
+        # The control center's guards (the docks are locked, so anyone may): the crew types the
+        # card's numbers in a modal, and the bot plays the guards in the fight.
+        guard = [v for v in select_values(panel) if v.startswith("ref_guard.2.")]
+        assert guard, select_values(panel)
+        ix = await fd.click(panel, esc_id(panel, "act"), user=mover, values=guard)
+        assert ix.modal is not None
+        typo = await answer(fd, await fd.submit_modal({"numbers": "six two"}, user=mover, source=ix))
+        assert typo.ephemeral and "out of range" in typo.text
+        ix = await fd.click(panel, esc_id(panel, "act"), user=mover, values=guard)
+        fight = await answer(fd, await fd.submit_modal({"numbers": "9 2"}, user=mover, source=ix))
+        assert fight.ephemeral and "The bot plays it" in fight.text
+        for _ in range(20):
+            attacks = [v for v in select_values(fight) if v.startswith("attack.")]
+            if not attacks:
+                break
+            fight = await table.press(mover, fight, esc_id(fight, "act"), [attacks[0]])
+        post = await fd.wait_for(
+            lambda: (
+                (m := fd.world.messages_by_id[table.post.id])
+                and re.search("fight is over|loses the fight", m.text)
+                and m
+            ),
+            WAIT,
+            "the end of the fight on the station post",
+        )
+        assert "The enemy rolls" in post.text  # the bot struck for the guards
+        for message in public(fd):
+            assert not [m for m in MISSIONS_EN if m in message.text], message.text
+        assert_clean(fd)

@@ -147,6 +147,7 @@ class NumbersModal(discord.ui.Modal):
             label=t(lang, f"escape.ui.numbers_{command.kind}")[:45],
             placeholder=t(lang, f"escape.ui.numbers_hint_{command.kind}")[:100],
             max_length=60,
+            custom_id="numbers",
         )
         self.add_item(self.numbers)
 
