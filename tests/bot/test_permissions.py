@@ -83,6 +83,7 @@ EXPECTED: dict[str, Who] = {
     "escape.begin": H,
     "escape.cancel": H,
     "escape.stop": H,
+    "escape.board": A,
     "escape.panel": S,
     "escape.act": S,
 }

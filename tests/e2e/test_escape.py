@@ -208,6 +208,9 @@ async def test_a_digital_game_of_three_to_the_end_with_a_restart_in_the_middle(t
         assert len(rows) == 1 and rows[0][0] == ("escaped" if winner else "time_out")
         assert '"mode": "digital"' in rows[0][1] and '"difficulty": "hard"' in rows[0][1]
 
+        board = await answer(fd, await fd.slash("escape board", user=STRANGER, channel="bridge"))
+        assert "1 games: " in board.text and not board.ephemeral
+
         # A second game, in Russian, in another channel: the lobby, the panel, the host's stop.
         ru = await open_game(fd, "general", "bob", ("bob", "dave"), language="ru")
         assert "Звёздный мир: Побег" in ru.post.text

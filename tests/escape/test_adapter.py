@@ -204,3 +204,24 @@ def test_referee_mode_deals_missions_and_offers_the_crews_numbers() -> None:
     assert isinstance(step, _doc.Step) and [e.code for e in step.events] == ["local_event_due"]
     step = _doc.act(doc, doc["seats"][seat], Command("ref_encounter", -1, numbers=(5, 2, 1, 3, 1)))
     assert isinstance(step, _doc.Step) and "dialogue" in [e.code for e in step.events]
+
+
+def test_the_board_counts_escapes_storms_missions_and_a_career() -> None:
+    from types import SimpleNamespace
+
+    from bot.games.escape._logbook import board_text
+
+    assert board_text("en", []) == t("en", "escape.ui.board_empty")
+    doc = game(2)
+    state = _doc.state_of(doc)
+    state.winner, state.hour = 0, 7
+    won = session_result(doc, state)
+    state.winner, state.timed_out, state.hour = -1, True, 15
+    lost = session_result(doc, state)
+    rows = [SimpleNamespace(outcome=r.outcome, players=r.players, details=r.details) for r in (won, lost, won)]
+    text = board_text("en", rows, ALICE)
+    assert "3 games: 2 won by an escape, 1 stormed" in text
+    mission = t("en", f"escape.mission.{state.players[0].mission.id}")
+    assert f"Wins by mission: {mission} 2" in text
+    assert "Medium (15 hours): 3 games, 2 won, 9.7 hours on average" in text
+    assert f"Career of <@{ALICE}>: 3 games, 2 won." in text

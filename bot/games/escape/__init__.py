@@ -18,6 +18,7 @@ PERMISSIONS = declare(
         "begin": Who.HOST,
         "cancel": Who.HOST,
         "stop": Who.HOST,  # /escape stop
+        "board": Who.ANYONE,  # /escape board: the server's record, a member's career
         "panel": Who.SEATED,  # My panel: the seat's own mission, gear and controls
         "act": Who.SEATED,  # a panel's move, action or fight command
     },

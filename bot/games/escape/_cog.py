@@ -1,4 +1,4 @@
-"""`/escape start|stop`: Star World: Escape in a channel, on the platform's game-session store.
+"""`/escape start|stop|board`: Star World: Escape in a channel, on the platform's game-session store.
 
 One game per channel (the store refuses a second lobby or game: `ChannelBusy`).  `/escape start`
 posts a lobby (join / leave; the host starts with 2-4 players or cancels).  Starting deals the
@@ -35,7 +35,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.games.escape import _doc, _ids
-from bot.games.escape._logbook import session_result
+from bot.games.escape._logbook import board_text, session_result
 from bot.games.escape._picture import station_png
 from bot.games.escape._render import (
     event_lines,
@@ -278,6 +278,18 @@ class EscapeCog(commands.Cog, name="Escape"):
         if post_id:
             await self._edit_post(interaction.channel_id or 0, int(post_id), view=None)
 
+    @escape.command(name="board", description="This server's Escape record, or a member's career")
+    @app_commands.describe(member="Show this member's games and wins too")
+    async def board(self, interaction: discord.Interaction, member: discord.Member | None = None) -> None:
+        lang = await self._lang(interaction, None)
+        if not await guard(interaction, "escape.board", lang):
+            return
+        member_id = member.id if member is not None else None
+        results = await self.bot.storage.session_results(
+            game="escape", guild_id=interaction.guild_id or 0, user_id=member_id, limit=500
+        )
+        await interaction.response.send_message(board_text(lang, results, member_id), allowed_mentions=no_mentions())
+
     # -- components ------------------------------------------------------------------------------
     async def on_component(
         self, interaction: discord.Interaction, sid: str, action: str, arg: str, values: list[str]
@@ -393,7 +405,8 @@ class EscapeCog(commands.Cog, name="Escape"):
         except SnapshotError:
             await interaction.response.send_message(t(doc["lang"], "escape.ui.no_game"), ephemeral=True)
             return
-        if state is None or seat < 0:
+        if seat < 0:  # the permission check seats the member first; a race with a leave
+            await interaction.response.send_message(t(doc["lang"], "permissions.seated"), ephemeral=True)
             return
         await interaction.response.send_message(
             panel_text(doc, state, seat),

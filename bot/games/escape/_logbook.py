@@ -47,3 +47,40 @@ def session_result(doc: dict[str, Any], state: State) -> SessionResult:
         for seat, member in enumerate(doc["seats"])
     ]
     return SessionResult("escaped" if state.winner >= 0 else "time_out", players, result_row(doc, state))
+
+
+def board_text(lang: str, results: list[Any], member_id: int | None = None) -> str:
+    """`/escape board`: the server's games (escapes, storms, wins per mission and difficulty), or
+    one member's career (games played, won); counted from the stored results' figures."""
+    from bot.platform.i18n import t
+
+    if not results:
+        return t(lang, "escape.ui.board_empty")
+    won = [r for r in results if r.outcome == "escaped"]
+    lines = [f"**{t(lang, 'escape.ui.board_title')}**"]
+    lines.append(t(lang, "escape.ui.board_games", games=len(results), won=len(won), stormed=len(results) - len(won)))
+    missions: dict[str, int] = {}
+    for r in won:
+        mission = str(r.details.get("mission") or "?")
+        missions[mission] = missions.get(mission, 0) + 1
+    if missions:
+        shown = ", ".join(f"{t(lang, f'escape.mission.{m}')} {n}" for m, n in sorted(missions.items()))
+        lines.append(t(lang, "escape.ui.board_missions", missions=shown))
+    for difficulty in ("easy", "medium", "hard"):
+        played = [r for r in results if r.details.get("difficulty") == difficulty]
+        if played:
+            hours = [int(r.details.get("hours", 0)) for r in played]
+            lines.append(
+                t(
+                    lang,
+                    "escape.ui.board_difficulty",
+                    difficulty=t(lang, f"escape.difficulty.{difficulty}"),
+                    games=len(played),
+                    won=sum(r.outcome == "escaped" for r in played),
+                    hours=round(sum(hours) / len(hours), 1),
+                )
+            )
+    if member_id is not None:
+        wins = sum(any(p.get("user_id") == member_id and p.get("won") for p in r.players) for r in results)
+        lines.append(t(lang, "escape.ui.board_career", mention=f"<@{member_id}>", games=len(results), wins=wins))
+    return "\n".join(lines)
