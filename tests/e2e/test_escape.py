@@ -199,8 +199,12 @@ async def test_a_digital_game_of_three_to_the_end_with_a_restart_in_the_middle(t
                 if user == winner and message.id == result.id:
                     continue
                 assert mission not in message.text, (user, mission, message.text)
-        post = fd.world.messages_by_id[table.post.id]
-        assert not post.components or not esc("panel")(post)  # the finished post has no controls
+        post = await fd.wait_for(
+            lambda: (m := fd.world.messages_by_id[table.post.id]) and not esc("panel")(m) and m,
+            WAIT,
+            "the finished station post without controls",
+        )
+        assert "Hour 10 of 10" in post.text or "wins" in post.text
 
         # The record was written with the last move.
         db = sqlite3.connect(tmp_path / "bot" / "bot.sqlite3")

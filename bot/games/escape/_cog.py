@@ -23,6 +23,7 @@ records it in the same unit of work (_logbook.py).
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import io
 import logging
@@ -202,6 +203,9 @@ class EscapeCog(commands.Cog, name="Escape"):
 
     def __init__(self, bot: Any) -> None:
         self.bot = bot
+        # Output only (never game state): station-post edits waiting to be sent, by post id.
+        self._edits: dict[int, tuple[int, dict[str, Any]]] = {}
+        self._editors: dict[int, asyncio.Task[None]] = {}
 
     async def cog_load(self) -> None:
         """Nothing to rebuild: every click reads its session from the store.  Count the games a
@@ -276,7 +280,7 @@ class EscapeCog(commands.Cog, name="Escape"):
         await interaction.response.send_message(t(lang, "escape.ui.stopped"), allowed_mentions=no_mentions())
         post_id = found.state.get("post_id")
         if post_id:
-            await self._edit_post(interaction.channel_id or 0, int(post_id), view=None)
+            self._edit_post(interaction.channel_id or 0, int(post_id), view=None)
 
     @escape.command(name="board", description="This server's Escape record, or a member's career")
     @app_commands.describe(member="Show this member's games and wins too")
@@ -460,39 +464,44 @@ class EscapeCog(commands.Cog, name="Escape"):
         channel_id = interaction.channel_id or session.channel_id
         post_id = doc.get("post_id")
         if post_id:
-            await self._edit_post(
-                channel_id,
-                int(post_id),
-                content=station_text(doc, state),
-                view=None if state.over else discord.utils.MISSING,
-                picture=self._picture(doc, state).get("file"),
-            )
+            fields: dict[str, Any] = {"content": station_text(doc, state)}
+            if state.over:
+                fields["view"] = None
+            if doc["mode"] == "digital":
+                fields["picture"] = lambda: self._picture(doc, state)["file"]
+            self._edit_post(channel_id, int(post_id), **fields)
         channel = interaction.channel
         if state.over:
             await self._finish(channel, session, state)
         elif step.actor_after != step.actor_before or any(e.code == "turn_started" for e in step.events):
             await self._ping(channel, sid, doc, step.actor_after)
 
-    async def _edit_post(
-        self,
-        channel_id: int,
-        post_id: int,
-        *,
-        content: str | None = None,
-        view: Any = discord.utils.MISSING,
-        picture: discord.File | None = None,
-    ) -> None:
-        channel = self.bot.get_channel(channel_id)
-        if channel is None or not hasattr(channel, "get_partial_message"):
-            return
-        message = channel.get_partial_message(post_id)
-        fields: dict[str, Any] = {"allowed_mentions": no_mentions(), "view": view}
-        if content is not None:
-            fields["content"] = content
-        if picture is not None:
-            fields["attachments"] = [picture]
-        with contextlib.suppress(discord.HTTPException):
-            await message.edit(**fields)
+    def _edit_post(self, channel_id: int, post_id: int, **fields: Any) -> None:
+        """Queue an edit of the station post.  Edits of one post are coalesced: while one is on
+        its way, later steps only replace the fields waiting (the newest wins), so a quick crew
+        never builds a backlog behind Discord's rate limit on edits.  `picture`, if given, is a
+        callable that draws the picture when the edit is actually sent (only the last is drawn)."""
+        waiting = self._edits.setdefault(post_id, (channel_id, {}))[1]
+        waiting.update(fields)
+        task = self._editors.get(post_id)
+        if task is None or task.done():
+            self._editors[post_id] = asyncio.create_task(self._send_edits(post_id))
+
+    async def _send_edits(self, post_id: int) -> None:
+        while post_id in self._edits:
+            channel_id, fields = self._edits.pop(post_id)
+            channel = self.bot.get_channel(channel_id)
+            if channel is None or not hasattr(channel, "get_partial_message"):
+                log.warning("Escape: channel %s of a station post is not in the cache", channel_id)
+                continue
+            picture = fields.pop("picture", None)
+            if picture is not None:
+                fields["attachments"] = [picture()]
+            try:
+                await channel.get_partial_message(post_id).edit(allowed_mentions=no_mentions(), **fields)
+            except discord.HTTPException as exc:  # the game goes on; the next step edits it again
+                log.warning("Escape: the station post %s could not be edited: %s", post_id, exc)
+        self._editors.pop(post_id, None)
 
     async def _ping(self, channel: Any, sid: str, doc: dict[str, Any], seat: int) -> None:
         """Name the one member whose move it is (the only ping the game sends), with their panel."""
