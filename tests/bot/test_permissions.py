@@ -84,6 +84,8 @@ EXPECTED: dict[str, Who] = {
     "escape.cancel": H,
     "escape.stop": H,
     "escape.board": A,
+    "escape.schema": A,
+    "escape.pack": M,
     "escape.panel": S,
     "escape.act": S,
 }

@@ -225,3 +225,25 @@ def test_the_board_counts_escapes_storms_missions_and_a_career() -> None:
     assert f"Wins by mission: {mission} 2" in text
     assert "Medium (15 hours): 3 games, 2 won, 9.7 hours on average" in text
     assert f"Career of <@{ALICE}>: 3 games, 2 won." in text
+
+
+def test_a_server_pack_is_dealt_with_its_own_missions() -> None:
+    import copy
+    import json
+
+    from bot.games.escape._render import mission_name
+    from engine.escape.pack import default_pack
+
+    raw = copy.deepcopy(default_pack().raw)
+    raw["id"] = "ours2"
+    raw["missions"] = [{"id": f"courier{i}", "goals": ["take_disk", "escape"]} for i in range(4)]
+    doc = _doc.new_document("en", "digital", "easy", 3, ALICE, "Alice", json.loads(json.dumps(raw)))
+    for member in (BOB, CAROL):
+        _doc.join(doc, member, str(member))
+    assert _doc.begin(doc) is None
+    state = _doc.state_of(doc)
+    assert state.pack.id == "ours2" and all(p.mission.id.startswith("courier") for p in state.players)
+    assert mission_name("en", "courier1") == "Courier1" and mission_name("ru", "smuggler") == "Контрабандист"
+    assert "Courier" in panel_text(doc, state, 0)
+    broken = _doc.new_document("en", "digital", "easy", 3, ALICE, "Alice", {"format": 99})
+    assert _doc.pack_of(broken).id == "default"  # a stored pack that no longer loads: ours

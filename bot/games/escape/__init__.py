@@ -19,6 +19,8 @@ PERMISSIONS = declare(
         "cancel": Who.HOST,
         "stop": Who.HOST,  # /escape stop
         "board": Who.ANYONE,  # /escape board: the server's record, a member's career
+        "schema": Who.ANYONE,  # /escape schema: the JSON Schema of a content pack
+        "pack": Who.MANAGER,  # /escape-admin pack: the server's own content pack
         "panel": Who.SEATED,  # My panel: the seat's own mission, gear and controls
         "act": Who.SEATED,  # a panel's move, action or fight command
     },

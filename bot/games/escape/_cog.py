@@ -1,4 +1,5 @@
-"""`/escape start|stop|board`: Star World: Escape in a channel, on the platform's game-session store.
+"""`/escape start|stop|board|schema` and `/escape-admin pack`: Star World: Escape in a channel, on
+the platform's game-session store.
 
 One game per channel (the store refuses a second lobby or game: `ChannelBusy`).  `/escape start`
 posts a lobby (join / leave; the host starts with 2-4 players or cancels).  Starting deals the
@@ -29,6 +30,7 @@ import io
 import logging
 import re
 import secrets
+from importlib import resources
 from typing import Any
 
 import discord
@@ -54,6 +56,7 @@ from bot.platform.i18n import t
 from bot.platform.permissions import Seats, guard
 from bot.platform.storage.base import ChannelBusy
 from bot.platform.text import mention_users, no_mentions, user_text
+from engine.escape.pack import PackRefusal, load_pack
 from engine.escape.rules import Command
 from engine.escape.snapshot import SnapshotError
 from engine.escape.state import State
@@ -63,6 +66,8 @@ log = logging.getLogger(__name__)
 
 LANGUAGES = ("en", "ru", "cs", "sk")
 # Referee commands whose card numbers the crew types in (a modal asks for them).
+PACK_SETTING = "escape_pack"  # the server's own content pack (raw JSON), loaded by /escape-admin pack
+MAX_PACK_BYTES = 256_000
 NUMBERED = {"ref_encounter": 5, "ref_gear": 9, "ref_damage": 1, "ref_guard": 2, "ref_hold_fight": 2}
 
 
@@ -200,6 +205,13 @@ def _panel_view(sid: str, doc: dict[str, Any], state: State, seat: int) -> Compo
 
 class EscapeCog(commands.Cog, name="Escape"):
     escape = app_commands.Group(name="escape", description="Star World: Escape", guild_only=True)
+    # A top-level group: only there does Discord honour default_member_permissions (hidden from members).
+    escape_admin = app_commands.Group(
+        name="escape-admin",
+        description="Star World: Escape server setup (Manage Server)",
+        guild_only=True,
+        default_permissions=discord.Permissions(manage_guild=True),
+    )
 
     def __init__(self, bot: Any) -> None:
         self.bot = bot
@@ -245,7 +257,9 @@ class EscapeCog(commands.Cog, name="Escape"):
             await interaction.response.send_message(t(lang, "escape.ui.no_game"), ephemeral=True)
             return
         name = user_text(getattr(interaction.user, "display_name", interaction.user.name), 32)
-        doc = _doc.new_document(lang, mode, difficulty, secrets.randbelow(2**31), interaction.user.id, name)
+        pack = await self.bot.storage.get_setting(interaction.guild_id or 0, PACK_SETTING)
+        seed = secrets.randbelow(2**31)
+        doc = _doc.new_document(lang, mode, difficulty, seed, interaction.user.id, name, pack)
         try:
             session = await self.bot.storage.open_session(
                 "escape", interaction.guild_id or 0, interaction.channel_id or 0, interaction.user.id, doc
@@ -293,6 +307,46 @@ class EscapeCog(commands.Cog, name="Escape"):
             game="escape", guild_id=interaction.guild_id or 0, user_id=member_id, limit=500
         )
         await interaction.response.send_message(board_text(lang, results, member_id), allowed_mentions=no_mentions())
+
+    @escape_admin.command(name="pack", description="Load this server's Escape content pack (JSON; Manage Server)")
+    async def pack(self, interaction: discord.Interaction, file: discord.Attachment) -> None:
+        lang = await self._lang(interaction, None)
+        if not await guard(interaction, "escape.pack", lang):  # Discord hides it; a stale client may not
+            return
+        if file.size > MAX_PACK_BYTES:
+            why = t(lang, "escape.pack.too_large", where=user_text(file.filename, 60))
+            await interaction.response.send_message(t(lang, "escape.ui.pack_refused", why=why), ephemeral=True)
+            return
+        loaded = load_pack(await file.read())
+        if isinstance(loaded, PackRefusal):
+            why = t(lang, f"escape.pack.{loaded.code}", where=user_text(loaded.where or file.filename, 120))
+            await interaction.response.send_message(
+                t(lang, "escape.ui.pack_refused", why=why), ephemeral=True, allowed_mentions=no_mentions()
+            )
+            return
+        await self.bot.storage.set_setting(interaction.guild_id or 0, PACK_SETTING, loaded.raw)
+        await interaction.response.send_message(
+            t(
+                lang,
+                "escape.ui.pack_loaded",
+                pack=user_text(loaded.id, 60),
+                characters=len(loaded.characters),
+                gear=len(loaded.gear_outer) + len(loaded.gear_inner),
+                events=len(loaded.local_outer) + len(loaded.local_inner) + len(loaded.general),
+                missions=len(loaded.missions),
+            ),
+            ephemeral=True,
+            allowed_mentions=no_mentions(),
+        )
+
+    @escape.command(name="schema", description="The JSON Schema of an Escape content pack")
+    async def schema(self, interaction: discord.Interaction) -> None:
+        text = resources.files("engine.escape").joinpath("data", "pack.schema.json").read_bytes()
+        await interaction.response.send_message(
+            t(await self._lang(interaction, None), "escape.ui.schema"),
+            file=discord.File(io.BytesIO(text), filename="escape-pack.schema.json"),
+            ephemeral=True,
+        )
 
     # -- components ------------------------------------------------------------------------------
     async def on_component(

@@ -19,7 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, cast
 
-from engine.escape.pack import default_pack
+from engine.escape.content import Pack
+from engine.escape.pack import PackRefusal, default_pack, load_pack
 from engine.escape.policy import actor
 from engine.escape.rules import Applied, Command, Event, apply
 from engine.escape.setup import new_digital_game, new_referee_game
@@ -33,9 +34,14 @@ MODES = ("digital", "referee")
 DIFFICULTIES = ("easy", "medium", "hard")
 
 
-def new_document(lang: str, mode: str, difficulty: str, seed: int, host_id: int, host_name: str) -> dict[str, Any]:
-    """A lobby with its host seated first (the host opened it to play)."""
+def new_document(
+    lang: str, mode: str, difficulty: str, seed: int, host_id: int, host_name: str, pack: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """A lobby with its host seated first (the host opened it to play).  `pack` is the server's
+    own content pack (raw JSON, checked when it was loaded), None for our default pack; the game
+    keeps the pack it started with (the engine's snapshot carries it)."""
     return {
+        "pack": pack,
         "lang": lang,
         "mode": mode,
         "difficulty": difficulty,
@@ -101,7 +107,9 @@ def begin(doc: dict[str, Any]) -> str | None:
     n = len(doc["seats"])
     if not MIN_PLAYERS <= n <= MAX_PLAYERS:
         return "players"
-    pack = default_pack()
+    pack = pack_of(doc)
+    if len(pack.missions) < n or len(pack.characters) < n:
+        return "pack_small"
     difficulty = cast(Any, doc["difficulty"])
     if doc["mode"] == "digital":
         state = new_digital_game(pack, int(doc["seed"]), difficulty, n)
@@ -110,6 +118,16 @@ def begin(doc: dict[str, Any]) -> str | None:
     doc["engine"] = to_dict(state)
     doc["actor"] = actor(state)
     return None
+
+
+def pack_of(doc: dict[str, Any]) -> Pack:
+    """The lobby's pack: the server's, else ours (a stored pack that no longer loads falls back)."""
+    raw = doc.get("pack")
+    if raw is not None:
+        pack = load_pack(raw)
+        if not isinstance(pack, PackRefusal):
+            return pack
+    return default_pack()
 
 
 def _referee_game(pack: Any, seed: int, difficulty: Any, n: int) -> State:

@@ -52,6 +52,7 @@ def session_result(doc: dict[str, Any], state: State) -> SessionResult:
 def board_text(lang: str, results: list[Any], member_id: int | None = None) -> str:
     """`/escape board`: the server's games (escapes, storms, wins per mission and difficulty), or
     one member's career (games played, won); counted from the stored results' figures."""
+    from bot.games.escape._render import mission_name
     from bot.platform.i18n import t
 
     if not results:
@@ -64,7 +65,7 @@ def board_text(lang: str, results: list[Any], member_id: int | None = None) -> s
         mission = str(r.details.get("mission") or "?")
         missions[mission] = missions.get(mission, 0) + 1
     if missions:
-        shown = ", ".join(f"{t(lang, f'escape.mission.{m}')} {n}" for m, n in sorted(missions.items()))
+        shown = ", ".join(f"{mission_name(lang, m)} {n}" for m, n in sorted(missions.items()))
         lines.append(t(lang, "escape.ui.board_missions", missions=shown))
     for difficulty in ("easy", "medium", "hard"):
         played = [r for r in results if r.details.get("difficulty") == difficulty]

@@ -43,6 +43,13 @@ def card_name(card_id: str) -> str:
     return card_id.replace("_", " ").strip().capitalize() or "?"
 
 
+def mission_name(lang: str, mission_id: str) -> str:
+    """A mission's name: ours are translated; a server pack's own missions show their id."""
+    key = f"escape.mission.{mission_id}"
+    text = t(lang, key)
+    return card_name(mission_id) if text == key else text
+
+
 def who(doc: dict[str, Any], seat: int) -> str:
     """A seat as the engine's sentences name it ("Seat {player}"): the number and the name."""
     return f"{seat + 1} ({name_of(doc, seat)})"
@@ -169,7 +176,7 @@ def result_text(doc: dict[str, Any], state: State) -> str:
             lang,
             "escape.ui.won",
             name=name_of(doc, state.winner),
-            mission=t(lang, f"escape.mission.{mission}"),
+            mission=mission_name(lang, mission),
             hours=state.hour,
         )
     return t(lang, "escape.ui.stormed", hours=state.hour)
@@ -227,7 +234,7 @@ def panel_text(doc: dict[str, Any], state: State, seat: int) -> str:
     goals = "; ".join(t(lang, f"escape.goal.{g}") for g in p.mission.goals) or "—"
     lines = [
         t(lang, "escape.ui.panel_title", name=name_of(doc, seat)),
-        t(lang, "escape.ui.your_mission", mission=t(lang, f"escape.mission.{p.mission.id}"), goals=goals),
+        t(lang, "escape.ui.your_mission", mission=mission_name(lang, p.mission.id), goals=goals),
         t(
             lang,
             "escape.ui.your_character",
