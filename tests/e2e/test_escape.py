@@ -151,7 +151,8 @@ async def test_a_digital_game_of_three_to_the_end_with_a_restart_in_the_middle(t
         stranger = await answer(fd, await fd.click(table.post, esc_id(table.post, "panel"), user=STRANGER))
         assert stranger.ephemeral and "only members seated" in stranger.text
         for user in CREW:
-            await table.panel(user)
+            own = await table.panel(user)
+            assert own.attachments, "each player's own station picture, in their panel only"
         # A panel shows a waiting player no moves; a stale panel pressed out of turn is refused.
         waiting = next(u for u in CREW if u != first_mover)
         assert "Waiting for" in table.panels[waiting].text and not enabled_moves(table.panels[waiting])

@@ -60,7 +60,7 @@ from engine.escape.pack import PackRefusal, load_pack
 from engine.escape.rules import Command
 from engine.escape.snapshot import SnapshotError
 from engine.escape.state import State
-from engine.escape.views import public_view
+from engine.escape.views import player_view, public_view
 
 log = logging.getLogger(__name__)
 
@@ -455,6 +455,13 @@ class EscapeCog(commands.Cog, name="Escape"):
         png = station_png(doc["lang"], public_view(state))
         return {"file": discord.File(io.BytesIO(png), filename="station.png")}
 
+    def _own_picture(self, doc: dict[str, Any], state: State, seat: int) -> dict[str, Any]:
+        """The seat's own station (digital mode): the tiles it has seen, for its eyes only."""
+        if doc["mode"] != "digital":
+            return {}
+        png = station_png(doc["lang"], player_view(state, seat))
+        return {"file": discord.File(io.BytesIO(png), filename="my-station.png")}
+
     async def _send_panel(self, interaction: discord.Interaction, session: Any) -> None:
         doc = session.state
         seat = _doc.seat_of(doc, interaction.user.id)
@@ -471,6 +478,7 @@ class EscapeCog(commands.Cog, name="Escape"):
             view=_panel_view(session.id, doc, state, seat),
             ephemeral=True,
             allowed_mentions=no_mentions(),
+            **self._own_picture(doc, state, seat),
         )
 
     async def play(
@@ -509,12 +517,18 @@ class EscapeCog(commands.Cog, name="Escape"):
         seat = _doc.seat_of(doc, uid)
         content = panel_text(doc, state, seat)
         view = None if state.over else _panel_view(sid, doc, state, seat)
+        own = self._own_picture(doc, state, seat)
         if from_modal:
             await interaction.response.send_message(
-                content, view=view or discord.utils.MISSING, ephemeral=True, allowed_mentions=no_mentions()
+                content, view=view or discord.utils.MISSING, ephemeral=True, allowed_mentions=no_mentions(), **own
             )
         else:
-            await interaction.response.edit_message(content=content, view=view, allowed_mentions=no_mentions())
+            await interaction.response.edit_message(
+                content=content,
+                view=view,
+                allowed_mentions=no_mentions(),
+                attachments=[own["file"]] if own else discord.utils.MISSING,
+            )
         channel_id = interaction.channel_id or session.channel_id
         post_id = doc.get("post_id")
         if post_id:
