@@ -46,6 +46,16 @@ def select_values(panel: Any) -> list[str]:
     return []
 
 
+def versions(fd: Any, channel: str = "bridge") -> list[str]:
+    """Every public text the bot ever showed in a channel: each message and each earlier version
+    of it (the station post is edited after every step)."""
+    texts = []
+    for message in public(fd, channel):
+        texts.append(message.text)
+        texts += [str(old.get("content") or "") for old in message.history]
+    return texts
+
+
 def next_to_move(panel_text: str) -> str | None:
     """Whose move it is, as the panel says it ("Your move." or "Waiting for Bob.")."""
     found = re.search(r"(?:Waiting for|Ждём:) (\w+)\.", panel_text)
@@ -65,7 +75,7 @@ class Table:
         post = self.fd.world.messages_by_id[self.post.id]
         ix = await self.fd.click(post, esc_id(post, "panel"), user=user)
         panel = await answer(self.fd, ix)
-        assert panel.ephemeral, panel.text
+        assert panel.ephemeral and "\n" in panel.text, panel.text
         self.panels[user] = panel
         mission = re.search(r"\*\*([^*]+)\*\*:", panel.text.split("\n")[1])
         assert mission, panel.text
@@ -195,11 +205,11 @@ async def test_a_digital_game_of_three_to_the_end_with_a_restart_in_the_middle(t
 
         # No public message ever named a loser's mission; the winner's only in the result.
         winner = next((u for u in CREW if result.text.startswith(f"**{fd.world.user(u).global_name} wins")), None)
-        for message in public(fd):
+        for text in versions(fd):  # every public message, every version of it
             for user, mission in table.missions.items():
-                if user == winner and message.id == result.id:
+                if user == winner and text == result.text:
                     continue
-                assert mission not in message.text, (user, mission, message.text)
+                assert mission not in text, (user, mission, text)
         post = await fd.wait_for(
             lambda: (m := fd.world.messages_by_id[table.post.id]) and not esc("panel")(m) and m,
             WAIT,
@@ -225,59 +235,100 @@ async def test_a_digital_game_of_three_to_the_end_with_a_restart_in_the_middle(t
         assert refused.ephemeral
         stopped = await answer(fd, await fd.slash("escape stop", user="bob", channel="general"))
         assert "завершил" in stopped.text
-        for message in public(fd, "general"):
-            assert not [m for m in MISSIONS_RU + MISSIONS_EN if m in message.text], message.text
+        for text in versions(fd, "general"):
+            assert not [m for m in MISSIONS_RU + MISSIONS_EN if m in text], text
         assert_clean(fd)
 
 
-async def test_a_referee_game_the_bot_plays_the_guards_and_rolls_the_trap(tmp_path: Path) -> None:
+async def test_a_referee_game_of_three_to_a_winner_with_a_restart_mid_round(tmp_path: Path) -> None:
+    """Seed 1 deals Bob the saboteur and the first move: he tries the reactor until it shuts
+    down, takes the control center from guards the bot plays (numbers typed in a modal, a typo
+    refused first), enters an oxygen helmet off a card and escapes.  Carol meets a trap; the bot
+    is killed between Bob's and Carol's turns of a round."""
     async with fake_discord() as fd:
-        await start_bot(fd, tmp_path / "bot", time_scale=20)
-        table = await open_game(fd, "bridge", "alice", ("alice", "bob"), mode="referee")
+        first = await start_bot(fd, tmp_path / "bot", time_scale=20)
+        table = await open_game(fd, "bridge", "alice", CREW, mode="referee", difficulty="easy", seed=1)
         assert not table.post.attachments  # the board is on the table
         ping = await fd.wait_for_message("your move", channel="bridge", timeout=WAIT)
-        mover = next(u for u in ("alice", "bob") if fd.world.user(u).id in ping.mention_ids)
-        panel = await table.panel(mover)
+        assert ping.mention_ids == [fd.world.user("bob").id]
+        for user in CREW:
+            await table.panel(user)
+        assert table.missions["bob"] == "Saboteur"
 
-        # A step on the box's board: the bot says to draw a local event, then rolls the trap openly.
-        stepped = await table.press(
-            mover, panel, esc_id(panel, "act"), [v for v in select_values(panel) if v.startswith("ref_step.")]
-        )
-        trap = [v for v in select_values(stepped) if v.startswith("ref_trap.")]
-        panel = await table.press(mover, stepped, esc_id(stepped, "act"), trap)
-        post = await fd.wait_for(
-            lambda: (m := fd.world.messages_by_id[table.post.id]) and "Trap!" in m.text and m,
-            WAIT,
-            "the trap's roll on the station post",
-        )
-        assert "draw a local event" in post.text
+        async def modal(user: str, panel: Any, value: str, numbers: str) -> Any:
+            ix = await fd.click(panel, esc_id(panel, "act"), user=user, values=[value])
+            assert ix.modal is not None
+            return await answer(fd, await fd.submit_modal({"numbers": numbers}, user=user, source=ix))
 
-        # The control center's guards (the docks are locked, so anyone may): the crew types the
-        # card's numbers in a modal, and the bot plays the guards in the fight.
-        guard = [v for v in select_values(panel) if v.startswith("ref_guard.2.")]
-        assert guard, select_values(panel)
-        ix = await fd.click(panel, esc_id(panel, "act"), user=mover, values=guard)
-        assert ix.modal is not None
-        typo = await answer(fd, await fd.submit_modal({"numbers": "six two"}, user=mover, source=ix))
-        assert typo.ephemeral and "out of range" in typo.text
-        ix = await fd.click(panel, esc_id(panel, "act"), user=mover, values=guard)
-        fight = await answer(fd, await fd.submit_modal({"numbers": "9 2"}, user=mover, source=ix))
-        assert fight.ephemeral and "The bot plays it" in fight.text
-        for _ in range(20):
-            attacks = [v for v in select_values(fight) if v.startswith("attack.")]
-            if not attacks:
+        async def shown(words: str) -> bool:
+            """The station post shows `words` (its edits are paced: wait for it)."""
+            await fd.wait_for(lambda: words in fd.world.messages_by_id[table.post.id].text, WAIT, words)
+            return True
+
+        mover, trapped, typo_seen, helmet, restarted = "bob", False, False, False, False
+        shut_seen = center_seen = False
+        for _ in range(200):
+            panel = await table.panel(mover)
+            values = select_values(panel)
+
+            def pick(prefix: str, values: list[str] = values) -> str | None:
+                return next((v for v in values if v.startswith(prefix)), None)
+
+            end = esc_id(panel, "do", "end_turn") if ":do:end_turn." in " ".join(panel.custom_ids) else None
+            if mover != "bob":
+                if mover == "carol" and not trapped:  # a step on the table's board, then the trap
+                    panel = await table.press(mover, panel, esc_id(panel, "act"), [pick("ref_step.") or ""])
+                    panel = await table.press(mover, panel, esc_id(panel, "act"), [pick("ref_trap.") or ""])
+                    trapped = await shown("Trap! Seat 3 (Carol) rolls")
+                assert end is not None, panel.text
+                panel = await table.press(mover, panel, esc_id(panel, "do", "end_turn"))
+            elif pick("attack."):
+                panel = await table.press(mover, panel, esc_id(panel, "act"), [pick("attack.") or ""])
+            elif pick("reactor."):
+                panel = await table.press(mover, panel, esc_id(panel, "act"), [pick("reactor.") or ""])
+            elif pick("escape."):
+                panel = await table.press(mover, panel, esc_id(panel, "act"), [pick("escape.") or ""])
+            elif "AP left 0" not in panel.text and pick("ref_guard.2."):
+                if not typo_seen:
+                    typo = await modal(mover, panel, pick("ref_guard.2.") or "", "six two")
+                    assert typo.ephemeral and "out of range" in typo.text
+                    typo_seen = True
+                panel = await modal(mover, panel, pick("ref_guard.2.") or "", "1 1")
+                assert "The bot plays it" in panel.text
+            elif "AP left 0" not in panel.text and "Gravity off" in panel.text and not helmet:
+                panel = await modal(mover, panel, pick("ref_gear.") or "", "3 2 0 1 0 0 0 0 0")
+                helmet = True
+            else:
+                assert end is not None, panel.text
+                panel = await table.press(mover, panel, end)
+                if not restarted and "Gravity off" in panel.text:
+                    await kill_bot(fd, first)  # mid-round: Bob has moved, Carol and Alice not yet
+                    await start_bot(fd, tmp_path / "bot", time_scale=20)
+                    restarted = True
+            if "Gravity off" in panel.text and not shut_seen:
+                shut_seen = await shown("Reactor shut down")
+            if "Everything but the escape is done" in panel.text and not center_seen:
+                center_seen = await shown("takes the Control Center")
+            if "wins" in panel.text:
                 break
-            fight = await table.press(mover, fight, esc_id(fight, "act"), [attacks[0]])
-        post = await fd.wait_for(
-            lambda: (
-                (m := fd.world.messages_by_id[table.post.id])
-                and re.search("fight is over|loses the fight", m.text)
-                and m
-            ),
-            WAIT,
-            "the end of the fight on the station post",
+            mover = next_to_move(panel.text) or mover
+        assert restarted and trapped and helmet and shut_seen and center_seen
+        result = await fd.wait_for(
+            lambda: next((m for m in public(fd) if m.text.startswith("**Bob wins**")), None), WAIT, "Bob's win"
         )
-        assert "The enemy rolls" in post.text  # the bot struck for the guards
-        for message in public(fd):
-            assert not [m for m in MISSIONS_EN if m in message.text], message.text
+        assert "Saboteur" in result.text
+        await fd.wait_for(
+            lambda: (m := fd.world.messages_by_id[table.post.id]) and not esc("panel")(m) and m,
+            WAIT,
+            "the finished station post",
+        )
+        assert "The enemy rolls" in "\n".join(versions(fd))  # the bot struck for the guards
+        for text in versions(fd):  # every public message, every version of it
+            for user in ("alice", "carol"):  # the losers' missions stay secret to the end
+                assert table.missions[user] not in text, text
+            if text != result.text:
+                assert "Saboteur" not in text, text
+        db = sqlite3.connect(tmp_path / "bot" / "bot.sqlite3")
+        rows = db.execute("SELECT outcome, details FROM game_results WHERE game = 'escape'").fetchall()
+        assert len(rows) == 1 and rows[0][0] == "escaped" and '"mission": "saboteur"' in rows[0][1]
         assert_clean(fd)

@@ -66,6 +66,9 @@ log = logging.getLogger(__name__)
 
 LANGUAGES = ("en", "ru", "cs", "sk")
 # Referee commands whose card numbers the crew types in (a modal asks for them).
+# Discord allows about 5 edits of a channel's messages per 5 s; one edit of the post per interval
+# (the newest state, coalesced) stays under it, so the library never has to hold a request back.
+EDIT_INTERVAL_S = 1.2
 PACK_SETTING = "escape_pack"  # the server's own content pack (raw JSON), loaded by /escape-admin pack
 MAX_PACK_BYTES = 256_000
 NUMBERED = {"ref_encounter": 5, "ref_gear": 9, "ref_damage": 1, "ref_guard": 2, "ref_hold_fight": 2}
@@ -243,12 +246,18 @@ class EscapeCog(commands.Cog, name="Escape"):
         mode="digital: the station on Discord; referee: the bot referees the box on your table",
         difficulty="easy 20 hours, medium 15, hard 10",
         language="Language of this game",
+        seed="Replay a deal: the same seed deals the same missions, station and dice",
     )
     @app_commands.choices(
         mode=_choices(_doc.MODES), difficulty=_choices(_doc.DIFFICULTIES), language=_choices(LANGUAGES)
     )
     async def start(
-        self, interaction: discord.Interaction, mode: str, difficulty: str, language: str | None = None
+        self,
+        interaction: discord.Interaction,
+        mode: str,
+        difficulty: str,
+        language: str | None = None,
+        seed: app_commands.Range[int, 0, 2**31 - 1] | None = None,
     ) -> None:
         lang = await self._lang(interaction, language)
         if not await may_start(self.bot.storage, interaction, "escape.start", lang):
@@ -258,7 +267,7 @@ class EscapeCog(commands.Cog, name="Escape"):
             return
         name = user_text(getattr(interaction.user, "display_name", interaction.user.name), 32)
         pack = await self.bot.storage.get_setting(interaction.guild_id or 0, PACK_SETTING)
-        seed = secrets.randbelow(2**31)
+        seed = secrets.randbelow(2**31) if seed is None else seed
         doc = _doc.new_document(lang, mode, difficulty, seed, interaction.user.id, name, pack)
         try:
             session = await self.bot.storage.open_session(
@@ -547,7 +556,8 @@ class EscapeCog(commands.Cog, name="Escape"):
     def _edit_post(self, channel_id: int, post_id: int, **fields: Any) -> None:
         """Queue an edit of the station post.  Edits of one post are coalesced: while one is on
         its way, later steps only replace the fields waiting (the newest wins), so a quick crew
-        never builds a backlog behind Discord's rate limit on edits.  `picture`, if given, is a
+        never builds a backlog behind Discord's rate limit on edits, and edits are paced to stay
+        under it.  `picture`, if given, is a
         callable that draws the picture when the edit is actually sent (only the last is drawn)."""
         waiting = self._edits.setdefault(post_id, (channel_id, {}))[1]
         waiting.update(fields)
@@ -569,6 +579,7 @@ class EscapeCog(commands.Cog, name="Escape"):
                 await channel.get_partial_message(post_id).edit(allowed_mentions=no_mentions(), **fields)
             except discord.HTTPException as exc:  # the game goes on; the next step edits it again
                 log.warning("Escape: the station post %s could not be edited: %s", post_id, exc)
+            await asyncio.sleep(EDIT_INTERVAL_S)  # never empty the edit bucket: steps wait here, coalesced
         self._editors.pop(post_id, None)
 
     async def _ping(self, channel: Any, sid: str, doc: dict[str, Any], seat: int) -> None:

@@ -260,6 +260,9 @@ def panel_text(doc: dict[str, Any], state: State, seat: int) -> str:
     if state.mode == "digital":
         r, c = p.cell
         lines.append(t(lang, "escape.ui.you_stand", tile=t(lang, f"escape.tile.{state.grid[r][c]}")))
+    flags = _flags(lang, state)
+    if flags:
+        lines.append(flags)
     if p.hold_left > 0:
         lines.append(t(lang, "escape.ui.hold_left", left=p.hold_left))
     if goals_met(state, seat, except_escape=True) and "escape" in p.mission.goals:
