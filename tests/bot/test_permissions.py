@@ -87,7 +87,8 @@ EXPECTED: dict[str, Who] = {
     "escape.schema": A,
     "escape.pack": M,
     "escape.panel": S,
-    "escape.act": S,
+    "escape.do": S,
+    "escape.pick_act": S,
 }
 
 HOST, PLAYER, OTHER, MANAGER = 1, 2, 3, 4

@@ -22,14 +22,17 @@ MISSIONS_RU = ("Контрабандист", "Похититель данных"
 
 
 def esc(action: str) -> Any:
-    """A predicate: the message carries an Escape component of this action."""
-    return lambda m: any(c.startswith("esc:") and f":{action}:" in c for c in m.custom_ids)
+    """A predicate: the message carries an Escape component of this action (the platform's table
+    ids, `gm:escape:<session>:<action>:<arg>`)."""
+    return lambda m: any(c.startswith("gm:escape:") and c.split(":")[3] == action for c in m.custom_ids)
 
 
 def esc_id(message: Any, action: str, prefix: str = "") -> str:
+    if action == "act":
+        action = "pick_act"
     for custom_id in message.custom_ids:
         parts = custom_id.split(":")
-        if parts[0] == "esc" and parts[2] == action and parts[3].startswith(prefix):
+        if parts[:2] == ["gm", "escape"] and parts[3] == action and parts[4].startswith(prefix):
             return str(custom_id)
     raise AssertionError(f"no {action}:{prefix} on {message.text[:300]!r}: {message.custom_ids}")
 
@@ -138,7 +141,8 @@ async def test_a_digital_game_of_three_to_the_end_with_a_restart_in_the_middle(t
         ix = await fd.slash("escape start", {"mode": "digital", "difficulty": "hard"}, user="alice", channel="bridge")
         lobby = await answer(fd, ix, esc("join"))
         for user in ("bob", "carol"):
-            await fd.click(lobby, esc_id(lobby, "join"), user=user)
+            joined = await fd.click(lobby, esc_id(lobby, "join"), user=user)
+            assert joined.ack_type == 7, (await answer(fd, joined)).text
         assert "(3/4)" in fd.world.messages_by_id[lobby.id].text
 
         # The stranger may look at the lobby but not start it; a second game here is refused.

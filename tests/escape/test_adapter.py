@@ -11,10 +11,11 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from bot.games.escape import _doc, _ids
+from bot.games.escape import _doc
 from bot.games.escape._logbook import result_row, session_result
 from bot.games.escape._picture import CELL, HEAD, MARGIN, UNSEEN, station_png
 from bot.games.escape._render import event_line, panel_controls, panel_text, result_text, station_text
+from bot.platform import tables
 from bot.platform.i18n import t
 from engine.escape import codes
 from engine.escape.policy import actor, greedy
@@ -32,7 +33,7 @@ def lobby(mode: str = "digital", lang: str = "en", seed: int = 7) -> dict[str, A
 def game(players: int = 3, mode: str = "digital", lang: str = "en", seed: int = 7) -> dict[str, Any]:
     doc = lobby(mode, lang, seed)
     for member, name in ((BOB, "Bob"), (CAROL, "Carol"), (DAVE, "Dave"))[: players - 1]:
-        assert _doc.join(doc, member, name) is None
+        assert tables.join(doc, _doc.RULES, member, name) is None
     assert _doc.begin(doc) is None
     return doc
 
@@ -46,18 +47,14 @@ def mission_words(lang: str) -> list[str]:
 
 def test_the_lobby_seats_members_by_id_two_to_four() -> None:
     doc = lobby()
-    assert _doc.begin(doc) == "players"  # the host alone cannot start
-    assert _doc.join(doc, ALICE, "Alice again") == "already_seated"
+    assert tables.ready(doc, _doc.RULES) == "too_few" and _doc.begin(doc) == "too_few"
     for member in (BOB, CAROL, DAVE):
-        assert _doc.join(doc, member, str(member)) is None
-    assert _doc.join(doc, ERIN, "Erin") == "full"
-    assert _doc.leave(doc, ALICE) == "host_cancels"
-    assert _doc.leave(doc, ERIN) == "not_seated"
-    assert _doc.leave(doc, DAVE) is None
-    assert doc["seats"] == [ALICE, BOB, CAROL] and "104" not in doc["names"]
+        assert tables.join(doc, _doc.RULES, member, str(member)) is None
+    assert tables.join(doc, _doc.RULES, ERIN, "Erin") == "full"
+    assert tables.leave(doc, DAVE) is None
+    assert doc["seats"] == [ALICE, BOB, CAROL] and _doc.seat_of(doc, CAROL) == 2 and _doc.seat_of(doc, DAVE) == -1
     assert _doc.begin(doc) is None and doc["engine"] is not None
-    assert _doc.join(doc, ERIN, "Erin") == "running"
-    assert _doc.begin(doc) == "running"
+    assert _doc.begin(doc) == "started"  # a retried unit of work never deals twice
 
 
 def test_a_command_is_played_by_the_clicking_members_own_seat() -> None:
@@ -83,7 +80,7 @@ def test_every_legal_command_survives_its_component_value() -> None:
         seat = actor(state)
         for command in legal_commands(state, seat):
             value = _doc.encode(command)
-            assert len(_ids.make("AbCdEfGh1234", "do", value)) <= 100
+            assert tables.TABLE.make("escape", "AbCdEfGh1234", "do", value)  # fits the platform's id kind
             back = _doc.decode(value)
             assert back is not None and back == Command(command.kind, -1, command.target, command.cell, command.numbers)
         step = _doc.act(doc, doc["seats"][seat], greedy(state, rng))
@@ -239,7 +236,7 @@ def test_a_server_pack_is_dealt_with_its_own_missions() -> None:
     raw["missions"] = [{"id": f"courier{i}", "goals": ["take_disk", "escape"]} for i in range(4)]
     doc = _doc.new_document("en", "digital", "easy", 3, ALICE, "Alice", json.loads(json.dumps(raw)))
     for member in (BOB, CAROL):
-        _doc.join(doc, member, str(member))
+        tables.join(doc, _doc.RULES, member, str(member))
     assert _doc.begin(doc) is None
     state = _doc.state_of(doc)
     assert state.pack.id == "ours2" and all(p.mission.id.startswith("courier") for p in state.players)
@@ -247,3 +244,21 @@ def test_a_server_pack_is_dealt_with_its_own_missions() -> None:
     assert "Courier" in panel_text(doc, state, 0)
     broken = _doc.new_document("en", "digital", "easy", 3, ALICE, "Alice", {"format": 99})
     assert _doc.pack_of(broken).id == "default"  # a stored pack that no longer loads: ours
+
+
+def test_the_cog_sits_at_the_platforms_table() -> None:
+    """The table (bot/platform/tables.py) calls `rules`, `begin`, `on_lobby` and `on_press`."""
+    from types import SimpleNamespace
+
+    from bot.games.escape._cog import EscapeCog
+    from bot.platform.sessions import GameSession
+
+    cog = EscapeCog(SimpleNamespace())
+    assert cog.rules.game == "escape" and (cog.rules.min_players, cog.rules.max_players) == (2, 4)
+    doc = lobby()
+    session = GameSession("AbCdEfGh1234", "escape", 1, 2, ALICE, "lobby", doc)
+    assert cog.begin(session) == "too_few"
+    tables.join(doc, cog.rules, BOB, "Bob")
+    assert cog.begin(session) is None and doc["engine"] is not None
+    assert cog.begin(session) == "started"
+    assert callable(cog.on_lobby) and callable(cog.on_press)

@@ -22,13 +22,18 @@ PERMISSIONS = declare(
         "schema": Who.ANYONE,  # /escape schema: the JSON Schema of a content pack
         "pack": Who.MANAGER,  # /escape-admin pack: the server's own content pack
         "panel": Who.SEATED,  # My panel: the seat's own mission, gear and controls
-        "act": Who.SEATED,  # a panel's move, action or fight command
+        "do": Who.SEATED,  # a panel's button: a move, end turn, flee
+        "pick_act": Who.SEATED,  # a panel's select: every other action, a fight's attack
     },
 )
 
 
 async def setup(bot: Any) -> None:
-    from bot.games.escape._cog import EscapeButton, EscapeCog, EscapeSelect
+    from bot.games.escape._cog import GAME, EscapeCog
+    from bot.platform import tables
 
-    bot.add_dynamic_items(EscapeButton, EscapeSelect)
-    await bot.add_cog(EscapeCog(bot))
+    cog = EscapeCog(bot)
+    await bot.add_cog(cog)
+    # The platform's table routes the lobby and every panel click to the cog (looked up at click
+    # time, so a reloaded extension is found again).
+    tables.serve(GAME, lambda: bot.get_cog("Escape"))

@@ -28,7 +28,6 @@ import asyncio
 import contextlib
 import io
 import logging
-import re
 import secrets
 from importlib import resources
 from typing import Any
@@ -37,7 +36,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.games.escape import _doc, _ids
+from bot.games.escape import _doc
 from bot.games.escape._logbook import board_text, session_result
 from bot.games.escape._picture import station_png
 from bot.games.escape._render import (
@@ -48,12 +47,13 @@ from bot.games.escape._render import (
     result_text,
     station_text,
 )
-from bot.platform.components import Components, handles
-from bot.platform.errors import report_interaction_error
+from bot.platform import tables
+from bot.platform.components import Components
 from bot.platform.hosting.gate import may_start
 from bot.platform.hosting.server_settings import server_language
 from bot.platform.i18n import t
 from bot.platform.permissions import Seats, guard
+from bot.platform.sessions import GameSession
 from bot.platform.storage.base import ChannelBusy
 from bot.platform.text import mention_users, no_mentions, user_text
 from engine.escape.pack import PackRefusal, load_pack
@@ -64,6 +64,7 @@ from engine.escape.views import player_view, public_view
 
 log = logging.getLogger(__name__)
 
+GAME = "escape"
 LANGUAGES = ("en", "ru", "cs", "sk")
 # Referee commands whose card numbers the crew types in (a modal asks for them).
 # Discord allows about 5 edits of a channel's messages per 5 s; one edit of the post per interval
@@ -79,71 +80,6 @@ def _choices(values: tuple[str, ...]) -> list[app_commands.Choice[str]]:
 
 
 # ---------------------------------------------------------------- components
-
-
-async def _route(interaction: discord.Interaction, custom_id: str, values: list[str]) -> None:
-    client: Any = interaction.client
-    cog = client.get_cog("Escape") if client is not None else None
-    parsed = _ids.KIND.parse(custom_id)
-    if not isinstance(cog, EscapeCog) or parsed is None:
-        await interaction.response.send_message("This button is not available right now.", ephemeral=True)
-        return
-    try:
-        await cog.on_component(interaction, parsed["session"], parsed["action"], parsed["arg"], values)
-    except Exception as exc:  # the member gets an answer; the log gets the traceback
-        await report_interaction_error(interaction, exc)
-
-
-@handles(_ids.KIND)
-class EscapeButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=_ids.BUTTON_TEMPLATE):
-    """Any button of a lobby, station post or panel, routed by its custom id."""
-
-    def __init__(
-        self,
-        custom_id: str,
-        *,
-        label: str | None = None,
-        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
-        disabled: bool = False,
-        row: int | None = None,
-    ) -> None:
-        super().__init__(discord.ui.Button(custom_id=custom_id, label=label, style=style, disabled=disabled, row=row))
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> EscapeButton:
-        return cls(match.string, label=getattr(item, "label", None))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await _route(interaction, self.custom_id, [])
-
-
-@handles(_ids.KIND)
-class EscapeSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=_ids.SELECT_TEMPLATE):
-    """The panel's select of every other legal command; the value is the encoded command."""
-
-    def __init__(
-        self, custom_id: str, *, options: list[discord.SelectOption] | None = None, placeholder: str | None = None
-    ) -> None:
-        super().__init__(
-            discord.ui.Select(
-                custom_id=custom_id,
-                options=options or [discord.SelectOption(label="-", value="-")],
-                placeholder=placeholder,
-                row=2,
-            )
-        )
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> EscapeSelect:
-        return cls(match.string, options=list(getattr(item, "options", []) or []) or None)
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        data: Any = interaction.data or {}
-        await _route(interaction, self.custom_id, [str(v) for v in data.get("values", [])])
 
 
 class NumbersModal(discord.ui.Modal):
@@ -169,18 +105,9 @@ class NumbersModal(discord.ui.Modal):
         await self.cog.play(interaction, self.sid, Command(c.kind, -1, c.target, c.cell, numbers), from_modal=True)
 
 
-def _lobby_view(sid: str, lang: str) -> Components:
-    return Components(
-        EscapeButton(_ids.make(sid, "join"), label=t(lang, "escape.ui.join"), style=discord.ButtonStyle.success),
-        EscapeButton(_ids.make(sid, "leave"), label=t(lang, "escape.ui.leave")),
-        EscapeButton(_ids.make(sid, "begin"), label=t(lang, "escape.ui.begin"), style=discord.ButtonStyle.primary),
-        EscapeButton(_ids.make(sid, "cancel"), label=t(lang, "escape.ui.cancel"), style=discord.ButtonStyle.danger),
-    )
-
-
 def _panel_button(sid: str, lang: str) -> Components:
     return Components(
-        EscapeButton(_ids.make(sid, "panel"), label=t(lang, "escape.ui.panel"), style=discord.ButtonStyle.primary)
+        tables.button(GAME, sid, "panel", label=t(lang, "escape.ui.panel"), style=discord.ButtonStyle.primary)
     )
 
 
@@ -191,13 +118,16 @@ def _panel_view(sid: str, doc: dict[str, Any], state: State, seat: int) -> Compo
     buttons, options = panel_controls(doc, state, seat)
     for label, value, enabled in buttons:
         row = 0 if value.startswith("move.") else 1
-        view.add_item(EscapeButton(_ids.make(sid, "do", value), label=label, disabled=not enabled, row=row))
+        view.add_item(tables.button(GAME, sid, "do", value, label=label, disabled=not enabled, row=row))
     if options:
         view.add_item(
-            EscapeSelect(
-                _ids.make(sid, "act"),
-                options=[discord.SelectOption(label=label, value=value) for label, value in options],
-                placeholder=t(lang, "escape.ui.actions")[:100],
+            tables.select(
+                GAME,
+                sid,
+                "pick_act",
+                [(value, label) for label, value in options],
+                placeholder=t(lang, "escape.ui.actions"),
+                row=2,
             )
         )
     return view
@@ -215,6 +145,8 @@ class EscapeCog(commands.Cog, name="Escape"):
         guild_only=True,
         default_permissions=discord.Permissions(manage_guild=True),
     )
+
+    rules = _doc.RULES  # the platform's table: 2-4 seats
 
     def __init__(self, bot: Any) -> None:
         self.bot = bot
@@ -265,7 +197,7 @@ class EscapeCog(commands.Cog, name="Escape"):
         if mode not in _doc.MODES or difficulty not in _doc.DIFFICULTIES:
             await interaction.response.send_message(t(lang, "escape.ui.no_game"), ephemeral=True)
             return
-        name = user_text(getattr(interaction.user, "display_name", interaction.user.name), 32)
+        name = str(getattr(interaction.user, "display_name", None) or interaction.user)
         pack = await self.bot.storage.get_setting(interaction.guild_id or 0, PACK_SETTING)
         seed = secrets.randbelow(2**31) if seed is None else seed
         doc = _doc.new_document(lang, mode, difficulty, seed, interaction.user.id, name, pack)
@@ -279,7 +211,7 @@ class EscapeCog(commands.Cog, name="Escape"):
             )
             return
         await interaction.response.send_message(
-            lobby_text(doc), view=_lobby_view(session.id, lang), allowed_mentions=no_mentions()
+            lobby_text(doc), view=tables.lobby_view(GAME, session.id, lang), allowed_mentions=no_mentions()
         )
 
     @escape.command(name="stop", description="End this channel's Escape game (the host or Manage Server)")
@@ -357,84 +289,46 @@ class EscapeCog(commands.Cog, name="Escape"):
             ephemeral=True,
         )
 
-    # -- components ------------------------------------------------------------------------------
-    async def on_component(
-        self, interaction: discord.Interaction, sid: str, action: str, arg: str, values: list[str]
-    ) -> None:
-        session = await self.bot.storage.load_session(sid)
-        fallback = await self._lang(interaction, None)
-        if session is None or session.game != "escape" or session.status not in ("lobby", "running"):
-            await interaction.response.send_message(t(fallback, "escape.ui.no_game"), ephemeral=True)
-            return
+    # -- the platform's table (bot/platform/tables.py) calls these ------------------------------------
+    def begin(self, session: GameSession) -> str | None:
+        """The host's Begin: deal the game into the document (pure; the table's unit of work).
+        A refusal of our own is returned worded (the table shows a game's own text as it is)."""
+        why = _doc.begin(session.state)
+        if why in tables.REFUSALS or why is None:
+            return why
+        return t(str(session.state["lang"]), f"escape.ui.refuse_{why}")
+
+    async def on_lobby(self, interaction: discord.Interaction, session: GameSession, action: str) -> None:
+        """A lobby press the table has applied: redraw the lobby, or post the station."""
         doc = session.state
-        lang = doc["lang"]
-        seats = Seats.of(session.host_id, doc["seats"])
-        if action in ("join", "leave", "begin", "cancel"):
-            await self._lobby(interaction, session, action)
+        if action in ("join", "leave"):
+            await interaction.response.edit_message(content=lobby_text(doc), allowed_mentions=no_mentions())
+        elif action == "cancel":
+            await interaction.response.edit_message(content=t(doc["lang"], "escape.ui.cancelled"), view=None)
+        else:
+            await interaction.response.edit_message(content=lobby_text(doc), view=None, allowed_mentions=no_mentions())
+            await self._post_station(interaction, session)
+
+    async def on_press(
+        self, interaction: discord.Interaction, session: GameSession, action: str, arg: str, values: list[str]
+    ) -> None:
+        """A seated member's click (the table has checked `escape.<action>`): My panel, or a move
+        from a panel (a button's `do` with the command in its id, or the select's value)."""
+        lang = str(session.state["lang"])
+        if session.status != "running":
+            await interaction.response.send_message(t(lang, "escape.ui.not_started"), ephemeral=True)
             return
         if action == "panel":
-            if not await guard(interaction, "escape.panel", lang, seats):
-                return
             await self._send_panel(interaction, session)
             return
-        if not await guard(interaction, "escape.act", lang, seats):
-            return
-        value = values[0] if action == "act" and values else arg
-        command = _doc.decode(value)
-        if command is None:
+        command = _doc.decode(values[0] if action == "pick_act" and values else arg)
+        if command is None or action not in ("do", "pick_act"):
             await interaction.response.send_message(t(lang, "escape.reject.unknown_command"), ephemeral=True)
             return
         if command.kind in NUMBERED and not command.numbers:
-            await interaction.response.send_modal(NumbersModal(self, sid, lang, command))
+            await interaction.response.send_modal(NumbersModal(self, session.id, lang, command))
             return
-        await self.play(interaction, sid, command)
-
-    async def _lobby(self, interaction: discord.Interaction, session: Any, action: str) -> None:
-        doc = session.state
-        lang = doc["lang"]
-        seats = Seats.of(session.host_id, doc["seats"])
-        if not await guard(interaction, f"escape.{action}", lang, seats):
-            return
-        uid = interaction.user.id
-        name = user_text(getattr(interaction.user, "display_name", interaction.user.name), 32)
-        refused: list[str] = []
-
-        def change(s: Any) -> bool:
-            refused.clear()
-            if s.status != "lobby":
-                refused.append("running")
-                return False
-            if action == "join":
-                why = _doc.join(s.state, uid, name)
-            elif action == "leave":
-                why = _doc.leave(s.state, uid)
-            elif action == "begin":
-                why = _doc.begin(s.state)
-                if why is None:
-                    s.status = "running"
-            else:
-                why = None
-                s.status = "abandoned"
-            if why is not None:
-                refused.append(why)
-                return False
-            return True
-
-        changed = await self.bot.storage.change_session(session.id, change)
-        if refused or changed is None:
-            why = refused[0] if refused else "running"
-            await interaction.response.send_message(
-                t(lang, f"escape.ui.refuse_{why}"), ephemeral=True, allowed_mentions=no_mentions()
-            )
-            return
-        if action in ("join", "leave"):
-            await interaction.response.edit_message(content=lobby_text(changed.state), allowed_mentions=no_mentions())
-            return
-        if action == "cancel":
-            await interaction.response.edit_message(content=t(lang, "escape.ui.cancelled"), view=None)
-            return
-        await interaction.response.edit_message(content=lobby_text(changed.state), view=None)
-        await self._post_station(interaction, changed)
+        await self.play(interaction, session.id, command)
 
     async def _post_station(self, interaction: discord.Interaction, session: Any) -> None:
         """The game's one public post, then its id into the document, then the first ping."""

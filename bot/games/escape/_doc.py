@@ -7,9 +7,9 @@ that takes the document (and a member id) and either changes it or returns a ref
 cog only wraps these in `change_session` and renders the result.  Nothing of a game lives in the
 bot's memory: a click after a restart reads the same document and goes on.
 
-The document:
-    lang, mode ("digital" | "referee"), difficulty, seed
-    seats: member ids in seating order (seat i is engine player i), names: id -> shown name
+The document: the platform's table (bot/platform/tables.py: lang, seats by member id in seat
+order, seat i being engine player i, and names) and beside it
+    pack (the server's content pack or None), mode ("digital" | "referee"), difficulty, seed
     engine: the engine's versioned snapshot (engine/escape/snapshot.py), None in the lobby
     post_id: the public station post; log: the last public lines; actor: the seat last pinged
 """
@@ -19,6 +19,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, cast
 
+from bot.platform.tables import TableRules, new_table
+from bot.platform.tables import name_of as name_of
+from bot.platform.tables import seat_of as table_seat_of
 from engine.escape.content import Pack
 from engine.escape.pack import PackRefusal, default_pack, load_pack
 from engine.escape.policy import actor
@@ -34,79 +37,45 @@ MODES = ("digital", "referee")
 DIFFICULTIES = ("easy", "medium", "hard")
 
 
+RULES = TableRules("escape", MIN_PLAYERS, MAX_PLAYERS)
+
+
 def new_document(
     lang: str, mode: str, difficulty: str, seed: int, host_id: int, host_name: str, pack: dict[str, Any] | None = None
 ) -> dict[str, Any]:
-    """A lobby with its host seated first (the host opened it to play).  `pack` is the server's
-    own content pack (raw JSON, checked when it was loaded), None for our default pack; the game
-    keeps the pack it started with (the engine's snapshot carries it)."""
-    return {
-        "pack": pack,
-        "lang": lang,
-        "mode": mode,
-        "difficulty": difficulty,
-        "seed": seed,
-        "seats": [host_id],
-        "names": {str(host_id): host_name},
-        "engine": None,
-        "post_id": None,
-        "lobby_id": None,
-        "log": [],
-        "actor": -1,
-        "recorded": False,
-    }
+    """A lobby (the platform's table: lang, seats by member id, inert names) with the host seated
+    first.  `pack` is the server's own content pack (raw JSON, checked when it was loaded), None
+    for our default pack; the game keeps the pack it started with (the engine's snapshot has it)."""
+    return new_table(
+        host_id,
+        host_name,
+        lang,
+        pack=pack,
+        mode=mode,
+        difficulty=difficulty,
+        seed=seed,
+        engine=None,
+        post_id=None,
+        log=[],
+        actor=-1,
+    )
 
 
 def seat_of(doc: dict[str, Any], member_id: int) -> int:
     """The member's seat, -1 when they have none (seats are by member id, never by name)."""
-    seats: list[int] = doc["seats"]
-    return seats.index(member_id) if member_id in seats else -1
-
-
-def name_of(doc: dict[str, Any], seat: int) -> str:
-    seats: list[int] = doc["seats"]
-    if not 0 <= seat < len(seats):
-        return "?"
-    return str(doc["names"].get(str(seats[seat]), "?"))
-
-
-# ---------------------------------------------------------------- the lobby
-
-
-def join(doc: dict[str, Any], member_id: int, name: str) -> str | None:
-    """Take a seat; a refusal code when the game runs, the member sits already or it is full."""
-    if doc["engine"] is not None:
-        return "running"
-    if member_id in doc["seats"]:
-        return "already_seated"
-    if len(doc["seats"]) >= MAX_PLAYERS:
-        return "full"
-    doc["seats"].append(member_id)
-    doc["names"][str(member_id)] = name
-    return None
-
-
-def leave(doc: dict[str, Any], member_id: int) -> str | None:
-    """Give a seat back (not the host's: the host cancels instead)."""
-    if doc["engine"] is not None:
-        return "running"
-    if member_id not in doc["seats"]:
-        return "not_seated"
-    if doc["seats"][0] == member_id:
-        return "host_cancels"
-    doc["seats"].remove(member_id)
-    doc["names"].pop(str(member_id), None)
-    return None
+    seat = table_seat_of(doc, member_id)
+    return -1 if seat is None else seat
 
 
 def begin(doc: dict[str, Any]) -> str | None:
-    """Deal the game (seed §2.1.3): missions and characters from our default pack, the station
-    laid out for a digital game; seats clockwise in the order members joined."""
+    """Deal the game (seed §2.1.3): missions and characters from the lobby's pack, the station laid
+    out for a digital game; seats clockwise in the order members joined.  A refusal code (the
+    table has checked the number of seats already)."""
     if doc["engine"] is not None:
-        return "running"
+        return "started"
     n = len(doc["seats"])
     if not MIN_PLAYERS <= n <= MAX_PLAYERS:
-        return "players"
+        return "too_few" if n < MIN_PLAYERS else "too_many"
     pack = pack_of(doc)
     if len(pack.missions) < n or len(pack.characters) < n:
         return "pack_small"
