@@ -2,7 +2,8 @@
 the platform's game-session store.
 
 One game per channel (the store refuses a second lobby or game: `ChannelBusy`).  `/escape start`
-posts a lobby (join / leave; the host starts with 2-4 players or cancels).  Starting deals the
+posts the platform's lobby (bot/platform/tables.py: join / leave; the host begins with 2-4 players
+or cancels; the table also routes every later click here, permission checked).  Starting deals the
 game (`_doc.begin`) and posts ONE public station post (the clock, whose move it is, each pawn's
 public numbers, the last lines and, in digital mode, the station picture with fog of war), edited
 after every step.  Everything a player owns is on their private panel ("My panel", answered
@@ -17,7 +18,7 @@ plays an enemy against a rival; the next player is still the one pinged when a d
 answer.
 
 Nothing of a game lives in this process: every click loads the session by the id in its custom id
-and changes it with `change_session` (one unit of work, version-checked), so a restart in the
+(the table does) and changes it with `change_session` (one unit of work, version-checked), so a restart in the
 middle simply goes on.  The change that ends a game carries its `SessionResult`, so the store
 records it in the same unit of work (_logbook.py).
 """
