@@ -262,3 +262,22 @@ def test_the_cog_sits_at_the_platforms_table() -> None:
     assert cog.begin(session) is None and doc["engine"] is not None
     assert cog.begin(session) == "started"
     assert callable(cog.on_lobby) and callable(cog.on_press)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_an_admins_pack_is_refused_with_its_reason_or_counted(lang: str) -> None:
+    import json
+
+    from bot.games.escape._cog import pack_answer
+    from engine.escape.pack import default_pack
+
+    pack, text = pack_answer(lang, b"{not json", "mine.json")
+    assert pack is None and text == t(
+        lang, "escape.ui.pack_refused", why=t(lang, "escape.pack.not_json", where="mine.json")
+    )
+    pack, text = pack_answer(lang, json.dumps({"format": 1, "id": "x"}).encode(), "@everyone.json")
+    assert pack is None and "{" not in text and "@everyone" not in text  # the file name is made inert
+    pack, text = pack_answer(lang, b"", "big.json", too_large=True)
+    assert pack is None and t(lang, "escape.pack.too_large", where="big.json") in text
+    pack, text = pack_answer(lang, json.dumps(default_pack().raw).encode(), "ours.json")
+    assert pack is not None and pack.id == "default" and "default" in text and "6" in text

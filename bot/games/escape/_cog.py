@@ -57,6 +57,7 @@ from bot.platform.permissions import Seats, guard
 from bot.platform.sessions import GameSession
 from bot.platform.storage.base import ChannelBusy
 from bot.platform.text import mention_users, no_mentions, user_text
+from engine.escape.content import Pack
 from engine.escape.pack import PackRefusal, load_pack
 from engine.escape.rules import Command
 from engine.escape.snapshot import SnapshotError
@@ -81,6 +82,25 @@ def _choices(values: tuple[str, ...]) -> list[app_commands.Choice[str]]:
 
 
 # ---------------------------------------------------------------- components
+
+
+def pack_answer(lang: str, data: bytes, filename: str, *, too_large: bool = False) -> tuple[Pack | None, str]:
+    """A pack an admin uploaded: the pack to store and the answer, or None and why it was refused
+    (the engine's code, worded; what they typed is shown inert)."""
+    if too_large:
+        why = t(lang, "escape.pack.too_large", where=user_text(filename, 60))
+        return None, t(lang, "escape.ui.pack_refused", why=why)
+    loaded = load_pack(data)
+    if isinstance(loaded, PackRefusal):
+        why = t(lang, f"escape.pack.{loaded.code}", where=user_text(loaded.where or filename, 120))
+        return None, t(lang, "escape.ui.pack_refused", why=why)
+    counts = {
+        "characters": len(loaded.characters),
+        "gear": len(loaded.gear_outer) + len(loaded.gear_inner),
+        "events": len(loaded.local_outer) + len(loaded.local_inner) + len(loaded.general),
+        "missions": len(loaded.missions),
+    }
+    return loaded, t(lang, "escape.ui.pack_loaded", pack=user_text(loaded.id, 60), **counts)
 
 
 class NumbersModal(discord.ui.Modal):
@@ -255,31 +275,11 @@ class EscapeCog(commands.Cog, name="Escape"):
         lang = await self._lang(interaction, None)
         if not await guard(interaction, "escape.pack", lang):  # Discord hides it; a stale client may not
             return
-        if file.size > MAX_PACK_BYTES:
-            why = t(lang, "escape.pack.too_large", where=user_text(file.filename, 60))
-            await interaction.response.send_message(t(lang, "escape.ui.pack_refused", why=why), ephemeral=True)
-            return
-        loaded = load_pack(await file.read())
-        if isinstance(loaded, PackRefusal):
-            why = t(lang, f"escape.pack.{loaded.code}", where=user_text(loaded.where or file.filename, 120))
-            await interaction.response.send_message(
-                t(lang, "escape.ui.pack_refused", why=why), ephemeral=True, allowed_mentions=no_mentions()
-            )
-            return
-        await self.bot.storage.set_setting(interaction.guild_id or 0, PACK_SETTING, loaded.raw)
-        await interaction.response.send_message(
-            t(
-                lang,
-                "escape.ui.pack_loaded",
-                pack=user_text(loaded.id, 60),
-                characters=len(loaded.characters),
-                gear=len(loaded.gear_outer) + len(loaded.gear_inner),
-                events=len(loaded.local_outer) + len(loaded.local_inner) + len(loaded.general),
-                missions=len(loaded.missions),
-            ),
-            ephemeral=True,
-            allowed_mentions=no_mentions(),
-        )
+        data = b"" if file.size > MAX_PACK_BYTES else await file.read()
+        loaded, answer = pack_answer(lang, data, file.filename, too_large=file.size > MAX_PACK_BYTES)
+        if loaded is not None:
+            await self.bot.storage.set_setting(interaction.guild_id or 0, PACK_SETTING, loaded.raw)
+        await interaction.response.send_message(answer, ephemeral=True, allowed_mentions=no_mentions())
 
     @escape.command(name="schema", description="The JSON Schema of an Escape content pack")
     async def schema(self, interaction: discord.Interaction) -> None:
