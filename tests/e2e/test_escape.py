@@ -269,6 +269,11 @@ async def test_a_referee_game_of_three_to_a_winner_with_a_restart_mid_round(tmp_
             await fd.wait_for(lambda: words in fd.world.messages_by_id[table.post.id].text, WAIT, words)
             return True
 
+        # Carol types her own character card off the box (the first hour only).
+        carol = table.panels["carol"]
+        card = await modal("carol", carol, "set_character", "2 6 3 12 11")
+        assert "Character: Crew3 (Cyborg), 6 AP, unarmed damage 3" in card.text and "Health 11/11" in card.text
+
         mover, trapped, typo_seen, helmet, restarted = "bob", False, False, False, False
         shut_seen = center_seen = False
         for _ in range(200):

@@ -281,3 +281,23 @@ def test_an_admins_pack_is_refused_with_its_reason_or_counted(lang: str) -> None
     assert pack is None and t(lang, "escape.pack.too_large", where="big.json") in text
     pack, text = pack_answer(lang, json.dumps(default_pack().raw).encode(), "ours.json")
     assert pack is not None and pack.id == "default" and "default" in text and "6" in text
+
+
+def test_in_referee_mode_a_seat_types_its_own_character_card_in_the_first_hour() -> None:
+    doc = game(2, mode="referee")
+    state = _doc.state_of(doc)
+    seat = actor(state)
+    member = doc["seats"][seat]
+    assert "set_character" in [v for _, v in panel_controls(doc, state, seat)[1]]
+    assert _doc.set_character(doc, ERIN, (0, 7, 2, 10, 10)) == "no_such_player"
+    assert _doc.set_character(doc, member, (3, 7, 2, 10, 10)) == "bad_numbers"
+    assert _doc.set_character(doc, member, (0, 7, 2)) == "bad_numbers"
+    assert _doc.set_character(doc, member, (2, 4, 3, 12, 9)) is None
+    state = _doc.state_of(doc)
+    char = state.character(seat)
+    assert (char.kind, char.ap, char.unarmed, char.max_weight, char.health) == ("cyborg", 4, 3, 12, 9)
+    assert state.players[seat].health == 9 and state.players[seat].ap <= 4
+    assert "Cyborg" in station_text(doc, state)
+    assert _doc.set_character(game(2), ALICE, (0, 7, 2, 10, 10)) == "referee_only"
+    doc["engine"]["hour"] = 1
+    assert _doc.set_character(doc, member, (0, 7, 2, 10, 10)) == "game_over"

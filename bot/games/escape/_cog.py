@@ -106,12 +106,14 @@ def pack_answer(lang: str, data: bytes, filename: str, *, too_large: bool = Fals
 class NumbersModal(discord.ui.Modal):
     """Referee mode: the numbers off a physical card, typed once, checked by the engine."""
 
-    def __init__(self, cog: EscapeCog, sid: str, lang: str, command: Command) -> None:
+    def __init__(self, cog: EscapeCog, sid: str, lang: str, command: Command | None) -> None:
+        """`command` None: the seat's own character card (_doc.set_character)."""
         super().__init__(title=t(lang, "escape.ui.numbers_title")[:45], timeout=600)
         self.cog, self.sid, self.command = cog, sid, command
+        key = command.kind if command is not None else _doc.CHARACTER
         self.numbers: discord.ui.TextInput[NumbersModal] = discord.ui.TextInput(
-            label=t(lang, f"escape.ui.numbers_{command.kind}")[:45],
-            placeholder=t(lang, f"escape.ui.numbers_hint_{command.kind}")[:100],
+            label=t(lang, f"escape.ui.numbers_{key}")[:45],
+            placeholder=t(lang, f"escape.ui.numbers_hint_{key}")[:100],
             max_length=60,
             custom_id="numbers",
         )
@@ -123,6 +125,9 @@ class NumbersModal(discord.ui.Modal):
         except ValueError:
             numbers = ()
         c = self.command
+        if c is None:
+            await self.cog.set_character(interaction, self.sid, numbers)
+            return
         await self.cog.play(interaction, self.sid, Command(c.kind, -1, c.target, c.cell, numbers), from_modal=True)
 
 
@@ -322,6 +327,9 @@ class EscapeCog(commands.Cog, name="Escape"):
         if action == "panel":
             await self._send_panel(interaction, session)
             return
+        if action == "pick_act" and values == [_doc.CHARACTER]:  # referee mode: my card's numbers
+            await interaction.response.send_modal(NumbersModal(self, session.id, lang, None))
+            return
         command = _doc.decode(values[0] if action == "pick_act" and values else arg)
         if command is None or action not in ("do", "pick_act"):
             await interaction.response.send_message(t(lang, "escape.reject.unknown_command"), ephemeral=True)
@@ -384,6 +392,39 @@ class EscapeCog(commands.Cog, name="Escape"):
             allowed_mentions=no_mentions(),
             **self._own_picture(doc, state, seat),
         )
+
+    async def set_character(self, interaction: discord.Interaction, sid: str, numbers: tuple[int, ...]) -> None:
+        """Referee mode: a seat's own character card typed in (one unit of work), then its panel."""
+        uid = interaction.user.id
+        refused: list[str] = []
+
+        def change(s: GameSession) -> bool:
+            refused.clear()
+            why = _doc.set_character(s.state, uid, numbers) if s.status == "running" else "game_over"
+            if why is not None:
+                refused.append(why)
+            return why is None
+
+        session = await self.bot.storage.change_session(sid, change)
+        lang = str(session.state["lang"]) if session is not None else "en"
+        if session is None or refused:
+            code = refused[0] if refused else "game_over"
+            await interaction.response.send_message(t(lang, f"escape.reject.{code}"), ephemeral=True)
+            return
+        doc = session.state
+        state = _doc.state_of(doc)
+        seat = _doc.seat_of(doc, uid)
+        await interaction.response.send_message(
+            panel_text(doc, state, seat),
+            view=_panel_view(sid, doc, state, seat),
+            ephemeral=True,
+            allowed_mentions=no_mentions(),
+        )
+        post_id = doc.get("post_id")
+        if post_id:
+            self._edit_post(
+                interaction.channel_id or session.channel_id, int(post_id), content=station_text(doc, state)
+            )
 
     async def play(
         self, interaction: discord.Interaction, sid: str, command: Command, *, from_modal: bool = False

@@ -99,6 +99,45 @@ def pack_of(doc: dict[str, Any]) -> Pack:
     return default_pack()
 
 
+CHARACTER = "set_character"  # the panel's select value for typing one's own character card
+KIND_CODES = ("human", "mutant", "cyborg")
+
+
+def set_character(doc: dict[str, Any], member_id: int, numbers: tuple[int, ...]) -> str | None:
+    """Referee mode, the first hour: a seat's character card as the crew holds it (kind 0 human,
+    1 mutant, 2 cyborg; AP, unarmed damage, carry weight, Health), replacing the one the bot dealt.
+    Why only then: the seed drafts characters at setup (§2.1.3 step 8); later the card's numbers
+    would rewrite a game already under way.  A refusal code of the engine's list, or None."""
+    seat = seat_of(doc, member_id)
+    snap = doc.get("engine")
+    if seat < 0 or snap is None:
+        return "no_such_player"
+    if doc["mode"] != "referee":
+        return "referee_only"
+    if snap["hour"] != 0 or snap["winner"] >= 0 or snap["timed_out"]:
+        return "game_over"
+    if len(numbers) != 5:
+        return "bad_numbers"
+    kind, ap, unarmed, max_weight, health = numbers
+    if not (0 <= kind < 3 and 1 <= ap <= 12 and 0 <= unarmed <= 10 and 1 <= max_weight <= 30 and 1 <= health <= 20):
+        return "bad_numbers"
+    char_id = f"crew{seat + 1}"
+    snap["chars"][char_id] = {
+        "id": char_id,
+        "kind": KIND_CODES[kind],
+        "ap": ap,
+        "unarmed": unarmed,
+        "max_weight": max_weight,
+        "health": health,
+    }
+    player = snap["players"][seat]
+    player["character"] = char_id
+    player["health"] = health
+    if snap["turn"] == seat and player["ap"] > ap:
+        player["ap"] = ap  # a turn already begun keeps no more AP than the card gives
+    return None
+
+
 def _referee_game(pack: Any, seed: int, difficulty: Any, n: int) -> State:
     """Referee mode: the box is on the table, so the bot deals only what must stay secret or be
     counted (missions privately, a character's numbers for the panel) from the pack, seeded."""

@@ -338,6 +338,8 @@ def panel_controls(
         if cmd in legal:
             buttons.append((t(lang, f"escape.cmd.{kind}"), encode(cmd), True))
     options: list[tuple[str, str]] = []
+    if state.mode == "referee" and state.hour == 0 and not state.over:
+        options.append((t(lang, "escape.cmd.set_character"), "set_character"))
     for cmd in legal:
         if cmd.kind in BUTTON_KINDS:
             continue
