@@ -14,7 +14,7 @@ from PIL import Image
 from bot.games.escape import _doc
 from bot.games.escape._logbook import result_row, session_result
 from bot.games.escape._picture import CELL, HEAD, MARGIN, UNSEEN, station_png
-from bot.games.escape._render import event_line, panel_controls, panel_text, result_text, station_text
+from bot.games.escape._render import event_line, lobby_text, panel_controls, panel_text, result_text, station_text
 from bot.platform import tables
 from bot.platform.i18n import t
 from engine.escape import codes
@@ -301,3 +301,27 @@ def test_in_referee_mode_a_seat_types_its_own_character_card_in_the_first_hour()
     assert _doc.set_character(game(2), ALICE, (0, 7, 2, 10, 10)) == "referee_only"
     doc["engine"]["hour"] = 1
     assert _doc.set_character(doc, member, (0, 7, 2, 10, 10)) == "game_over"
+
+
+def test_the_hosts_mission_texts_are_dealt_privately_and_claimed() -> None:
+    doc = lobby("referee")
+    doc["mission_texts"] = _doc.mission_texts("Get the **cargo** out | Hold the bridge | | Sink the reactor @everyone")
+    assert len(doc["mission_texts"]) == 3 and "@everyone" not in doc["mission_texts"][2]
+    assert "3 mission texts" in lobby_text(doc) and "cargo" not in lobby_text(doc)
+    for member in (BOB, CAROL, DAVE):
+        tables.join(doc, _doc.RULES, member, str(member))
+    assert _doc.begin(doc) == "mission_texts"  # four players, three texts
+    tables.leave(doc, DAVE)
+    assert _doc.begin(doc) is None
+    state = _doc.state_of(doc)
+    texts = [doc["dealt_texts"][p.mission.id] for p in state.players]
+    assert sorted(texts) == sorted(doc["mission_texts"])
+    for seat in range(3):
+        panel = panel_text(doc, state, seat)
+        assert texts[seat] in panel and not [x for i, x in enumerate(texts) if i != seat and x in panel]
+    assert not [x for x in texts if x in station_text(doc, state)]
+    seat = actor(state)
+    assert "claim_mission.-1.-1.-1" in [v for _, v in panel_controls(doc, state, seat)[1]]
+    step = _doc.act(doc, doc["seats"][seat], Command("claim_mission", -1))
+    assert isinstance(step, _doc.Step) and step.over
+    assert texts[seat] in result_text(doc, _doc.state_of(doc))

@@ -205,6 +205,7 @@ class EscapeCog(commands.Cog, name="Escape"):
         difficulty="easy 20 hours, medium 15, hard 10",
         language="Language of this game",
         seed="Replay a deal: the same seed deals the same missions, station and dice",
+        missions="Referee mode: your box's mission texts, separated by | (dealt secretly, one each)",
     )
     @app_commands.choices(
         mode=_choices(_doc.MODES), difficulty=_choices(_doc.DIFFICULTIES), language=_choices(LANGUAGES)
@@ -216,6 +217,7 @@ class EscapeCog(commands.Cog, name="Escape"):
         difficulty: str,
         language: str | None = None,
         seed: app_commands.Range[int, 0, 2**31 - 1] | None = None,
+        missions: str | None = None,
     ) -> None:
         lang = await self._lang(interaction, language)
         if not await may_start(self.bot.storage, interaction, "escape.start", lang):
@@ -227,6 +229,8 @@ class EscapeCog(commands.Cog, name="Escape"):
         pack = await self.bot.storage.get_setting(interaction.guild_id or 0, PACK_SETTING)
         seed = secrets.randbelow(2**31) if seed is None else seed
         doc = _doc.new_document(lang, mode, difficulty, seed, interaction.user.id, name, pack)
+        if mode == "referee":
+            doc["mission_texts"] = _doc.mission_texts(missions)
         try:
             session = await self.bot.storage.open_session(
                 "escape", interaction.guild_id or 0, interaction.channel_id or 0, interaction.user.id, doc

@@ -22,7 +22,8 @@ from typing import Any, cast
 from bot.platform.tables import TableRules, new_table
 from bot.platform.tables import name_of as name_of
 from bot.platform.tables import seat_of as table_seat_of
-from engine.escape.content import Pack
+from bot.platform.text import user_text
+from engine.escape.content import Mission, Pack
 from engine.escape.pack import PackRefusal, default_pack, load_pack
 from engine.escape.policy import actor
 from engine.escape.rules import Applied, Command, Event, apply
@@ -58,6 +59,7 @@ def new_document(
         post_id=None,
         log=[],
         actor=-1,
+        mission_texts=[],
     )
 
 
@@ -83,7 +85,13 @@ def begin(doc: dict[str, Any]) -> str | None:
     if doc["mode"] == "digital":
         state = new_digital_game(pack, int(doc["seed"]), difficulty, n)
     else:
-        state = _referee_game(pack, int(doc["seed"]), difficulty, n)
+        texts = list(doc.get("mission_texts") or [])
+        if texts and len(texts) < n:
+            return "mission_texts"
+        state = _referee_game(pack, int(doc["seed"]), difficulty, n, texts)
+        if texts:  # which text each custom mission is, for the seat's panel (never the public post)
+            dealt = [p.mission.id for p in state.players]
+            doc["dealt_texts"] = {m: texts[int(m[len(CUSTOM) :])] for m in dealt}
     doc["engine"] = to_dict(state)
     doc["actor"] = actor(state)
     return None
@@ -138,13 +146,29 @@ def set_character(doc: dict[str, Any], member_id: int, numbers: tuple[int, ...])
     return None
 
 
-def _referee_game(pack: Any, seed: int, difficulty: Any, n: int) -> State:
+CUSTOM = "custom"  # the mission id of a text the host typed in: custom0, custom1, ...
+MAX_MISSION_TEXT = 300
+
+
+def mission_texts(raw: str | None) -> list[str]:
+    """The host's mission texts for a referee game, typed once as `text | text | ...` (the missions
+    of the box the crew owns; the seed gives no mission texts).  Each is kept inert and bounded."""
+    if not raw:
+        return []
+    return [user_text(part, MAX_MISSION_TEXT) for part in raw.split("|") if part.strip()][: MAX_PLAYERS + 2]
+
+
+def _referee_game(pack: Any, seed: int, difficulty: Any, n: int, texts: list[str] | None = None) -> State:
     """Referee mode: the box is on the table, so the bot deals only what must stay secret or be
-    counted (missions privately, a character's numbers for the panel) from the pack, seeded."""
+    counted (missions privately, a character's numbers for the panel), seeded: the host's mission
+    texts when given (no goals: the crew claims one, rules doc D12), else the pack's missions."""
     import random
 
     rng = random.Random(seed)
-    missions = rng.sample(list(pack.missions), n)
+    if texts:
+        missions = [Mission(f"{CUSTOM}{i}", ()) for i in rng.sample(range(len(texts)), n)]
+    else:
+        missions = rng.sample(list(pack.missions), n)
     chars = rng.sample(list(pack.characters), n)
     first = rng.randrange(n)
     return new_referee_game(seed, difficulty, chars, missions, first, pack)

@@ -43,8 +43,12 @@ def card_name(card_id: str) -> str:
     return card_id.replace("_", " ").strip().capitalize() or "?"
 
 
-def mission_name(lang: str, mission_id: str) -> str:
-    """A mission's name: ours are translated; a server pack's own missions show their id."""
+def mission_name(lang: str, mission_id: str, doc: dict[str, Any] | None = None) -> str:
+    """A mission's name: ours are translated; a server pack's own missions show their id; a text
+    the host typed for a referee game is shown as typed (kept inert when it was stored)."""
+    typed = (doc or {}).get("dealt_texts") or {}
+    if mission_id in typed:
+        return str(typed[mission_id])
     key = f"escape.mission.{mission_id}"
     text = t(lang, key)
     return card_name(mission_id) if text == key else text
@@ -94,13 +98,18 @@ def event_lines(lang: str, doc: dict[str, Any], events: tuple[Event, ...]) -> li
 def lobby_text(doc: dict[str, Any]) -> str:
     lang = doc["lang"]
     players = ", ".join(name_of(doc, i) for i in range(len(doc["seats"])))
-    return t(
-        lang,
-        "escape.ui.lobby",
-        mode=t(lang, f"escape.ui.mode_{doc['mode']}"),
-        difficulty=t(lang, f"escape.difficulty.{doc['difficulty']}"),
-        players=players,
-        count=len(doc["seats"]),
+    texts = len(doc.get("mission_texts") or [])
+    extra = "\n" + t(lang, "escape.ui.lobby_texts", count=texts) if texts else ""
+    return (
+        t(
+            lang,
+            "escape.ui.lobby",
+            mode=t(lang, f"escape.ui.mode_{doc['mode']}"),
+            difficulty=t(lang, f"escape.difficulty.{doc['difficulty']}"),
+            players=players,
+            count=len(doc["seats"]),
+        )
+        + extra
     )
 
 
@@ -176,7 +185,7 @@ def result_text(doc: dict[str, Any], state: State) -> str:
             lang,
             "escape.ui.won",
             name=name_of(doc, state.winner),
-            mission=mission_name(lang, mission),
+            mission=mission_name(lang, mission, doc),
             hours=state.hour,
         )
     return t(lang, "escape.ui.stormed", hours=state.hour)
@@ -231,10 +240,10 @@ def panel_text(doc: dict[str, Any], state: State, seat: int) -> str:
     lang = doc["lang"]
     p = state.players[seat]
     char = state.character(seat)
-    goals = "; ".join(t(lang, f"escape.goal.{g}") for g in p.mission.goals) or "—"
+    goals = "; ".join(t(lang, f"escape.goal.{g}") for g in p.mission.goals) or t(lang, "escape.ui.claim_hint")
     lines = [
         t(lang, "escape.ui.panel_title", name=name_of(doc, seat)),
-        t(lang, "escape.ui.your_mission", mission=mission_name(lang, p.mission.id), goals=goals),
+        t(lang, "escape.ui.your_mission", mission=mission_name(lang, p.mission.id, doc), goals=goals),
         t(
             lang,
             "escape.ui.your_character",
