@@ -76,6 +76,17 @@ EXPECTED: dict[str, Who] = {
         f"elite.{a}": H
         for a in ("next", "timer", "pause", "minus", "plus", "reveal", "victory", "defeat", "stop", "voice")
     },
+    # Scarlet Legion
+    "legion.start": ST,
+    "legion.stop": H,
+    "legion.board": A,
+    "legion.schema": A,
+    "legion.pack": M,
+    "legion.join": A,
+    "legion.leave": S,
+    "legion.begin": H,
+    "legion.hand": S,
+    "legion.act": S,
     # Star World: Escape: the lobby, the host's stop, the seated players' panels
     "escape.start": ST,
     "escape.join": A,
@@ -122,6 +133,7 @@ def test_every_action_of_every_game_is_declared_as_the_table_says() -> None:
         "hosting",
         "records",
         "elite",
+        "legion",
         "escape",
     }
 
