@@ -73,6 +73,7 @@ class Table:
         self.post: Any = None
         self.panels: dict[str, Any] = {}
         self.missions: dict[str, str] = {}
+        self.enemy_rolls = 0
 
     async def panel(self, user: str) -> Any:
         post = self.fd.world.messages_by_id[self.post.id]
@@ -103,8 +104,13 @@ class Table:
             values = select_values(panel)
             ends = [c for c in panel.custom_ids if ":do:end_turn." in c]
             flee = [c for c in panel.custom_ids if ":do:flee." in c]
+            strike = [c for c in panel.custom_ids if ":do:enemy_strike." in c]
             attacks = [v for v in values if v.startswith("attack.")]
-            if attacks:
+            if strike:  # the rulebook's way: this player rolls for the enemy in another's fight
+                assert "You act out the enemy" in panel.text
+                self.enemy_rolls += 1
+                panel = await self.press(user, panel, strike[0])
+            elif attacks:
                 panel = await self.press(user, panel, esc_id(panel, "act"), [attacks[-1]])
             elif flee:
                 panel = await self.press(user, panel, flee[0])
@@ -138,7 +144,8 @@ async def open_game(fd: Any, channel: str, host: str, crew: tuple[str, ...], **o
 async def test_a_digital_game_of_three_to_the_end_with_a_restart_in_the_middle(tmp_path: Path) -> None:
     async with fake_discord() as fd:
         first = await start_bot(fd, tmp_path / "bot", time_scale=20)
-        ix = await fd.slash("escape start", {"mode": "digital", "difficulty": "hard"}, user="alice", channel="bridge")
+        options = {"mode": "digital", "difficulty": "hard", "seed": 5}  # seed 5: fights on the way
+        ix = await fd.slash("escape start", options, user="alice", channel="bridge")
         lobby = await answer(fd, ix, esc("join"))
         for user in ("bob", "carol"):
             joined = await fd.click(lobby, esc_id(lobby, "join"), user=user)
@@ -201,6 +208,8 @@ async def test_a_digital_game_of_three_to_the_end_with_a_restart_in_the_middle(t
                 restarted = True
             mover = nxt
         assert restarted and kept_used, panel.text
+        # Seed 5 leads a pawn into the station's people: the next player rolled for the enemy.
+        assert table.enemy_rolls > 0 and "rolls for it" in "\n".join(versions(fd))
         result = await fd.wait_for(
             lambda: next((m for m in public(fd) if re.match(r"\*\*(\w+ wins|Time is up)\*\*", m.text)), None),
             WAIT,

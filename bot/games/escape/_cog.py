@@ -206,9 +206,13 @@ class EscapeCog(commands.Cog, name="Escape"):
         language="Language of this game",
         seed="Replay a deal: the same seed deals the same missions, station and dice",
         missions="Referee mode: your box's mission texts, separated by | (dealt secretly, one each)",
+        enemy="Digital mode: who rolls for the station's enemies (the rulebook: the next player)",
     )
     @app_commands.choices(
-        mode=_choices(_doc.MODES), difficulty=_choices(_doc.DIFFICULTIES), language=_choices(LANGUAGES)
+        mode=_choices(_doc.MODES),
+        difficulty=_choices(_doc.DIFFICULTIES),
+        language=_choices(LANGUAGES),
+        enemy=_choices(("next_player", "bot")),
     )
     async def start(
         self,
@@ -218,6 +222,7 @@ class EscapeCog(commands.Cog, name="Escape"):
         language: str | None = None,
         seed: app_commands.Range[int, 0, 2**31 - 1] | None = None,
         missions: str | None = None,
+        enemy: str | None = None,
     ) -> None:
         lang = await self._lang(interaction, language)
         if not await may_start(self.bot.storage, interaction, "escape.start", lang):
@@ -231,6 +236,8 @@ class EscapeCog(commands.Cog, name="Escape"):
         doc = _doc.new_document(lang, mode, difficulty, seed, interaction.user.id, name, pack)
         if mode == "referee":
             doc["mission_texts"] = _doc.mission_texts(missions)
+        elif enemy in ("next_player", "bot"):
+            doc["enemy"] = enemy
         try:
             session = await self.bot.storage.open_session(
                 "escape", interaction.guild_id or 0, interaction.channel_id or 0, interaction.user.id, doc

@@ -17,7 +17,7 @@ order, seat i being engine player i, and names) and beside it
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any, cast, get_args
 
 from bot.platform.tables import TableRules, new_table
 from bot.platform.tables import name_of as name_of
@@ -60,6 +60,7 @@ def new_document(
         log=[],
         actor=-1,
         mission_texts=[],
+        enemy="next_player" if mode == "digital" else "bot",
     )
 
 
@@ -84,6 +85,9 @@ def begin(doc: dict[str, Any]) -> str | None:
     difficulty = cast(Any, doc["difficulty"])
     if doc["mode"] == "digital":
         state = new_digital_game(pack, int(doc["seed"]), difficulty, n)
+        # Seed §2.1.8 step 2: the next player acts out the station's enemy (rules doc D29); a
+        # crew may leave it to the bot (D8), as referee mode always does (issue 27).
+        state.next_plays_enemy = doc.get("enemy", "next_player") == "next_player"
     else:
         texts = list(doc.get("mission_texts") or [])
         if texts and len(texts) < n:
@@ -234,12 +238,9 @@ def decode(value: str) -> Command | None:
         numbers = tuple(int(p) for p in parts[1:])
     except ValueError:
         return None
-    from engine.escape.rules import REFEREE_ONLY, CommandKind
+    from engine.escape.rules import CommandKind
 
-    kinds = {
-        "end_turn", "move", "unlock_portal", "jump", "loot", "heal", "reload", "requisition", "reactor",
-        "assault", "escape", "challenge", "attack", "flee", "drop", "take_spoil", "repair", "use", *REFEREE_ONLY,
-    }  # fmt: skip
+    kinds = get_args(CommandKind)  # every command the engine knows, from its own type
     if parts[0] not in kinds:
         return None
     kind = cast(CommandKind, parts[0])

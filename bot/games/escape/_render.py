@@ -64,7 +64,7 @@ def event_line(lang: str, doc: dict[str, Any], event: Event) -> str:
     worded, the rest are shown as numbers."""
     values: dict[str, object] = {k: v for k, v in event.values}
     values["player"] = who(doc, event.player)
-    for key in ("target", "loser", "winner"):
+    for key in ("target", "loser", "winner", "by"):
         if key in values:
             seat = int(str(values[key]))
             values[key] = who(doc, seat) if seat >= 0 else t(lang, "escape.ui.station")
@@ -277,6 +277,8 @@ def panel_text(doc: dict[str, Any], state: State, seat: int) -> str:
     if goals_met(state, seat, except_escape=True) and "escape" in p.mission.goals:
         lines.append(t(lang, "escape.ui.ready_to_escape"))
     fight = state.fight
+    if fight is not None and fight.enemy_turn and seat == fight.enemy_by:
+        lines.append(t(lang, "escape.ui.fight_as_enemy", name=name_of(doc, fight.attacker)))
     if fight is not None and seat in (fight.attacker, fight.opponent):
         if fight.opponent < 0:
             lines.append(t(lang, "escape.ui.fight_enemy", health=fight.enemy_health, damage=fight.enemy_damage))
@@ -298,7 +300,7 @@ def panel_text(doc: dict[str, Any], state: State, seat: int) -> str:
 # ---------------------------------------------------------------- the panel's controls
 
 
-BUTTON_KINDS = ("move", "end_turn", "flee")
+BUTTON_KINDS = ("move", "end_turn", "flee", "enemy_strike")
 
 
 def command_label(lang: str, doc: dict[str, Any], state: State, seat: int, command: Command) -> str:
@@ -342,7 +344,7 @@ def panel_controls(
         for d, arrow in enumerate(ARROWS):
             cmd = Command("move", seat, target=d)
             buttons.append((arrow, encode(cmd), cmd in legal))
-    for kind in ("end_turn", "flee"):
+    for kind in ("end_turn", "flee", "enemy_strike"):
         cmd = Command(kind, seat)
         if cmd in legal:
             buttons.append((t(lang, f"escape.cmd.{kind}"), encode(cmd), True))
