@@ -325,3 +325,21 @@ def test_the_hosts_mission_texts_are_dealt_privately_and_claimed() -> None:
     step = _doc.act(doc, doc["seats"][seat], Command("claim_mission", -1))
     assert isinstance(step, _doc.Step) and step.over
     assert texts[seat] in result_text(doc, _doc.state_of(doc))
+
+
+def test_a_panel_says_who_rolls_for_the_enemy() -> None:
+    doc = game(3)
+    state = _doc.state_of(doc)
+    assert state.next_plays_enemy  # digital games: the rulebook's way (D29)
+    t0 = state.turn
+    from engine.escape.state import Fight
+
+    state.fight = Fight(t0, -1, 6, 2, "encounter", (t0 + 1) % 3, 1, (t0 + 1) % 3, True)
+    names = [_doc.name_of(doc, i) for i in range(3)]
+    assert f"{names[(t0 + 1) % 3]} rolls its strikes" in panel_text(doc, state, t0)
+    helper = panel_text(doc, state, (t0 + 1) % 3)
+    assert f"You act out the enemy in {names[t0]}'s fight" in helper
+    buttons, _ = panel_controls(doc, state, (t0 + 1) % 3)
+    assert [b[1] for b in buttons] == ["enemy_strike.-1.-1.-1"]
+    referee = game(3, mode="referee")
+    assert not _doc.state_of(referee).next_plays_enemy  # the bot plays the enemy (issue 27)

@@ -280,7 +280,12 @@ def panel_text(doc: dict[str, Any], state: State, seat: int) -> str:
     if fight is not None and fight.enemy_turn and seat == fight.enemy_by:
         lines.append(t(lang, "escape.ui.fight_as_enemy", name=name_of(doc, fight.attacker)))
     if fight is not None and seat in (fight.attacker, fight.opponent):
-        if fight.opponent < 0:
+        if fight.opponent < 0 and fight.enemy_by >= 0:
+            by = name_of(doc, fight.enemy_by)
+            lines.append(
+                t(lang, "escape.ui.fight_enemy_by", health=fight.enemy_health, damage=fight.enemy_damage, name=by)
+            )
+        elif fight.opponent < 0:
             lines.append(t(lang, "escape.ui.fight_enemy", health=fight.enemy_health, damage=fight.enemy_damage))
         else:
             other = fight.opponent if seat == fight.attacker else fight.attacker
