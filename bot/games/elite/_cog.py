@@ -37,6 +37,7 @@ import logging
 import re
 import secrets
 import time
+import weakref
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, cast
 
@@ -269,6 +270,8 @@ class EliteCog(commands.Cog, name="ELITE"):
         self.status_messages: dict[int, discord.Message] = {}
         self.voice = VoiceLink(self)
         self.tasks: dict[int, asyncio.Task[None]] = {}
+        # finished games already stored, by id (a Session compares by value, so it is no set member)
+        self.recorded: weakref.WeakValueDictionary[int, Session] = weakref.WeakValueDictionary()
         self.packs: dict[int, DataPack] = {}
         self.journals: dict[int, Journal] = {}
         self.clock: Callable[[], float] = time.monotonic
@@ -521,14 +524,22 @@ class EliteCog(commands.Cog, name="ELITE"):
         await self._after(session, lines, "defeat")
 
     async def _after(self, session: Session, lines: list[str], action: str) -> None:
-        """Speak, refresh the status message, and run or stop the timer task."""
+        """Run the timer task, refresh the status message and store a finished game, then speak.
+
+        Why in this order: `say` waits for the words to be rendered, which takes seconds when the
+        director has just joined voice (every call is being pre-rendered) or the speech engine is
+        remote.  A timer task started after it ran late or never (the Action Phase stayed at 0:00,
+        "still running"), and a game won meanwhile was missing from /elite board."""
         self.voice.sync(session)  # before the words: a call planned now is never queued behind them
-        await self.voice.say(session, lines)
-        if action in ("reveal", "defeat"):  # answered in an ephemeral: the status message needs an edit
-            await self._refresh(session)
         if action == "start":
             self.tasks[session.channel_id] = asyncio.create_task(self._run_timer(session))
-        if session.game.phase == "over":
+        if action in ("reveal", "defeat"):  # answered in an ephemeral: the status message needs an edit
+            await self._refresh(session)
+        over = session.game.phase == "over"
+        if over:
+            await self._record(session)
+        await self.voice.say(session, lines)
+        if over:
             await self._finish(session)
 
     async def act(self, session: Session, step: str, args: list[Any]) -> list[str]:
@@ -613,13 +624,29 @@ class EliteCog(commands.Cog, name="ELITE"):
             if any(not w.isdigit() for w in words):
                 await self._refresh(session)
 
+    def _current(self, session: Session) -> bool:
+        """Whether `session` is still the channel's game.  A game's end can run late (behind its
+        last words), after the host started the next game in the channel: that game's timer
+        task, voice and journal are then not the old game's to stop."""
+        found = self.sessions.get(session.channel_id)
+        return found is None or found is session
+
     async def _finish(self, session: Session) -> None:
-        task = self.tasks.pop(session.channel_id, None)
-        if task is not None and task is not asyncio.current_task():
-            task.cancel()
-        await self.voice.close(session.channel_id)
+        if self._current(session):
+            task = self.tasks.pop(session.channel_id, None)
+            if task is not None and task is not asyncio.current_task():
+                task.cancel()
+            await self.voice.close(session.channel_id)
+        await self._record(session)
+
+    async def _record(self, session: Session) -> None:
+        """The finished game's logbook row, once per game (`_after` stores it before speaking,
+        `_finish` on the paths that end a game without `_after`)."""
+        if self.recorded.get(id(session)) is session:
+            return
+        self.recorded[id(session)] = session
         row = session.row()
-        journal = self.journals.pop(session.channel_id, None)
+        journal = self.journals.pop(session.channel_id, None) if self._current(session) else None
         gid = journal.guild_id if journal is not None else 0
         try:
             if row is not None:
