@@ -291,19 +291,27 @@ async def table_join_at_once(fd: Any, workdir: Path, game: str, channel: str) ->
     """alice opens the game's lobby; bob, carol, dave and erin press Join at once.  Every applied
     press is a stored seat (member ids, host first), every refusal is the table's, none twice."""
     opened = await fd.slash(f"{game} start", TABLE_GAMES[game], user="alice", channel=channel)
-    await answer(fd, opened)
-    lobby = await fd.wait_for_message(
-        channel=channel,
-        predicate=lambda m: any(c.startswith(f"gm:{game}:") and ":join:" in c for c in m.custom_ids),
-        timeout=WAIT,
-    )
+    lobby = await answer(fd, opened, lambda m: any(c.startswith(f"gm:{game}:") and ":join:" in c for c in m.custom_ids))
     join = next(c for c in lobby.custom_ids if c.startswith(f"gm:{game}:") and ":join:" in c)
     sid = join.split(":")[2]
     joiners = ["bob", "carol", "dave", "erin"]
     seated, refused = await sort_out(fd, joiners, await press_at_once(fd, [(lobby, join, u, None) for u in joiners]))
-    assert len(seated) + len(refused) == len(joiners)
+    # Both games seat at most four: three of the four presses sit down, the fourth hears "full".
+    assert len(seated) == 3 and len(refused) == 1, (game, seated)
+    assert "full" in (await answer(fd, refused[0])).text
     (state_json,) = query(workdir, "SELECT state FROM game_sessions WHERE id = ?", sid)[0]
     seats = json.loads(state_json)["seats"]
     assert seats[0] == uid(fd, "alice")
     assert sorted(seats[1:]) == sorted(uid(fd, u) for u in seated), (game, seated, seats)
     assert len(set(seats)) == len(seats)
+
+    # The host double-clicks Begin while a seated member presses it too: the game begins once.
+    begin = next(c for c in lobby.custom_ids if c.startswith(f"gm:{game}:") and ":begin:" in c)
+    lobby = fd.world.messages_by_id[lobby.id]
+    begun, refused = await sort_out(
+        fd,
+        ["alice", "alice", seated[0]],
+        await press_at_once(fd, [(lobby, begin, u, None) for u in ("alice", "alice", seated[0])]),
+    )
+    assert begun == ["alice"] and len(refused) == 2, (game, begun, [ix.messages for ix in refused])
+    assert query(workdir, "SELECT status FROM game_sessions WHERE id = ?", sid) == [("running",)]
