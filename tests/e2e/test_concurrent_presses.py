@@ -48,7 +48,9 @@ MEMBERS = [
 WORLD = {"guild": {"members": MEMBERS}}
 # The session games that sit at the platform's table (bot/platform/tables.py), with the options
 # `/<game> start` needs; a game is exercised once its extension is listed in bot.games.EXTENSIONS.
-TABLE_GAMES = {"legion": {}, "escape": {"mode": "digital", "difficulty": "easy"}}
+TABLE_GAMES = {"legion": {"seed": 4}, "escape": {"mode": "digital", "difficulty": "easy", "seed": 4}}
+# Each table game's public "open my private panel" button, and its panels' move buttons.
+PANEL = {"legion": ("hand", "act"), "escape": ("panel", "do")}
 
 
 # -- reading answers and the store -----------------------------------------------------------------
@@ -315,3 +317,36 @@ async def table_join_at_once(fd: Any, workdir: Path, game: str, channel: str) ->
     )
     assert begun == ["alice"] and len(refused) == 2, (game, begun, [ix.messages for ix in refused])
     assert query(workdir, "SELECT status FROM game_sessions WHERE id = ?", sid) == [("running",)]
+
+    # The whole table opens its private panels at once: each member gets their own, nothing is written.
+    opener, move = PANEL[game]
+
+    def board() -> Any:
+        found = [
+            m for m in fd.messages(channel) if any(c.startswith(f"gm:{game}:{sid}:{opener}:") for c in m.custom_ids)
+        ]
+        return found[-1] if found else None
+
+    bridge = await fd.wait_for(board, WAIT, f"the {game} board with its {opener} button")
+    table = ["alice", *seated]
+    open_id = next(c for c in bridge.custom_ids if f":{opener}:" in c)
+    panels = [await answer(fd, ix) for ix in await press_at_once(fd, [(bridge, open_id, u, None) for u in table])]
+    assert all(p.ephemeral and p.visible_to == uid(fd, u) for p, u in zip(panels, table, strict=True))
+
+    # Whoever has a move double-clicks it.  Legion's Depart happens once (the second press is told
+    # why not); Escape's arrow moves one cell per press, so both may apply.  Either way every
+    # applied press is a stored change (the document's version; the game may write more beside).
+    movers = [
+        (u, p, c)
+        for u, p in zip(table, panels, strict=True)
+        for c in p.custom_ids
+        if f":{move}:" in c and not (p.find_component(c) or {}).get("disabled")
+    ]
+    assert movers, f"nobody in {game} has a move"
+    user, panel, button = movers[0]
+    (version,) = query(workdir, "SELECT version FROM game_sessions WHERE id = ?", sid)[0]
+    done, refused = await sort_out(fd, [user, user], await press_at_once(fd, [(panel, button, user, None)] * 2))
+    (after,) = query(workdir, "SELECT version FROM game_sessions WHERE id = ?", sid)[0]
+    assert done and after - version >= len(done), (game, button, done, version, after)
+    if game == "legion":
+        assert len(done) == 1 and len(refused) == 1, (button, done)
