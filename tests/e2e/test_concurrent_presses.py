@@ -181,6 +181,19 @@ async def test_space_alert_presses_at_once(tmp_path: Path) -> None:
         assert {n: m["phase"] for n, m in members.items()} == dict.fromkeys(names, 2)
         assert all(len(m["board"]) == 1 for m in members.values())
         assert len([m for m in public(fd) if has("station")(m)]) == 1  # one flight deck, one start
+
+        # The host double-clicks Pause while a crew member presses it; then Resume twice at once.
+        for action, users in (("pause", ["alice", "bob", "alice"]), ("resume", ["alice", "alice"])):
+            deck = fd.world.messages_by_id[deck.id]
+            button = cid(deck, action)
+            done, refused = await sort_out(fd, users, await press_at_once(fd, [(deck, button, u, None) for u in users]))
+            assert done == ["alice"] and len(refused) == len(users) - 1, (action, done)
+            stored = query(
+                workdir, "SELECT actor_id FROM flight_events WHERE flight_id = ? AND kind = ?", flight.flight_id, action
+            )
+            assert stored == [(uid(fd, "alice"),)], (action, stored)
+        (state_json,) = query(workdir, "SELECT state FROM flights WHERE id = ?", flight.flight_id)[0]
+        assert json.loads(state_json)["paused_by"] is None
         aborted = await fd.slash("mission abort", {}, user="alice", channel="bridge")
         await answer(fd, aborted)
 
