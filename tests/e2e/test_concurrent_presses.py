@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 
 from bot.games import EXTENSIONS
+from bot.platform.i18n import t
 from tests.e2e.harness import (
     WAIT,
     Flight,
@@ -297,6 +298,26 @@ async def test_elite_controls_and_table_lobbies_at_once(tmp_path: Path) -> None:
         # The ending is stored after the answer (it speaks and posts first): wait for it.
         await settled(workdir, "SELECT COUNT(*) FROM elite_games", [(0,)])
         assert query(workdir, "SELECT COUNT(*) FROM logbook_elite") == [(1,)]
+
+        # Two members run /elite start at once and pick their heroes at the same instant: one game
+        # begins (its host is the one told so), the other wizard hears the channel is taken.
+        wizards = await asyncio.gather(
+            *(fd.slash("elite start", ELITE, user=u, channel="bridge") for u in ("carol", "dave"))
+        )
+        pickers = [await answer(fd, ix) for ix in wizards]
+        picks = await press_at_once(
+            fd, [(p, p.custom_ids[0], u, ["kinje", "kara"]) for p, u in zip(pickers, ("carol", "dave"), strict=True)]
+        )
+        said = [(await answer(fd, ix)).text for ix in picks]
+        began = [u for u, text in zip(("carol", "dave"), said, strict=True) if t("en", "elite.ui.setup_posted") in text]
+        assert len(began) == 1 and sum(t("en", "elite.ui.running_here") in x for x in said) == 1, said
+        assert query(workdir, "SELECT host_id FROM elite_games") == [(uid(fd, began[0]),)]
+
+        def controls() -> list[Any]:  # status messages with buttons (the stopped game's has none)
+            return [m for m in public(fd) if any(c.startswith("elite:next:") for c in m.custom_ids)]
+
+        await fd.wait_for(controls, WAIT, "the new game's status message")
+        assert len(controls()) == 1 and controls()[0].id != status.id
 
         # Each table game: four members press Join at once on a lobby of at most four seats.
         for game, channel_name in zip(tables, ("general", "mission-log"), strict=False):
