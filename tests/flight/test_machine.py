@@ -351,6 +351,22 @@ def test_every_event_kind_and_every_rejection_reason() -> None:
     assert reasons == set(REASONS), set(REASONS) - reasons
 
 
+def test_a_finish_names_its_phase() -> None:
+    """Two presses of one Finish button finish one phase; a Finish left over from a phase the clock
+    has ended finishes nothing (each says why, in words that fit)."""
+    flight = Flight.start(_config(["Ann", "Bob"], seed=5))
+    flight.advance_to(0)
+    ann = flight.member("Ann")
+    assert ann is not None and ann.phase == 1
+    assert isinstance(flight.apply(FinishPhase(player="Ann", phase=1)), Accepted)
+    again = flight.apply(FinishPhase(player="Ann", phase=1))
+    assert isinstance(again, Rejected) and again.reason == "already_finished" and ann.phase == 2
+    flight.advance_to(flight.timeline.phase_end_s[0] + 1)  # phase 1 ends for Bob too
+    late = flight.apply(FinishPhase(player="Bob", phase=1))
+    assert isinstance(late, Rejected) and late.reason == "phase_over"
+    assert isinstance(flight.apply(FinishPhase(player="Bob", phase=2)), Accepted)
+
+
 def test_privacy_of_events_and_views() -> None:
     flight = Flight.start(_config(["Ann", "Bob", "Cy", "Dee"], seed=2))
     flight.advance_to(0)
