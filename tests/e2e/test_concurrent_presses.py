@@ -108,15 +108,16 @@ async def test_space_alert_presses_at_once(tmp_path: Path) -> None:
         # A slow clock (phase 1 lasts about 45 s) so that the presses meet a phase still open.
         await start_bot(fd, workdir, time_scale=5)
 
-        # Five members press Join on a lobby with one free place fewer: four seats, one refusal.
+        # Five members press Join on a lobby with one free place fewer, bob twice (a double click):
+        # four seats, each member once; the two other presses are refused.
         flight = Flight(fd, "bridge", 0, "alice", ("alice",))
         lobby = await flight.open_lobby("S1-3", seed=11, voice="off")
-        joiners = ["bob", "carol", "dave", "erin", "frank"]
+        joiners = ["bob", "carol", "dave", "erin", "frank", "bob"]
         join = cid(lobby, "join")
         seated, refused = await sort_out(
             fd, joiners, await press_at_once(fd, [(lobby, join, u, None) for u in joiners])
         )
-        assert len(seated) == 4 and len(refused) == 1, (seated, [ix.messages for ix in refused])
+        assert len(set(seated)) == len(seated) == 4 and len(refused) == 2, (seated, [ix.messages for ix in refused])
         (crew_json,) = query(workdir, "SELECT crew FROM flights WHERE id = ?", flight.flight_id)[0]
         assert sorted(m["user_id"] for m in json.loads(crew_json)) == sorted(uid(fd, u) for u in ["alice", *seated])
         joins = query(
