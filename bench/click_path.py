@@ -16,6 +16,7 @@ a click goes through:
   answer      the station's embed and view (`station_message`)
   click:*     whole clicks through the cog as discord.py would call them (open the station,
               choose a card, place it, take it back), background work included (drained)
+  tick:quiet  a timer tick with nothing due (every running flight makes one every few seconds)
 
     PYTHONPATH=. .venv/bin/python bench/click_path.py [--repeat 200] [--profile 25]
 
@@ -41,29 +42,58 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.games.space_alert.mission import _ids  # noqa: E402
-from bot.games.space_alert.mission._cards import card_key  # noqa: E402
-from bot.games.space_alert.mission._components import FlightButton, FlightSelect  # noqa: E402
-from bot.games.space_alert.mission._station import Selection, command_for, station_message  # noqa: E402
-from bot.platform.storage.base import fingerprint  # noqa: E402
-from engine.flight.machine import Flight  # noqa: E402
-from tests.bot.helpers import FakeClock, World, click, new_bot, open_lobby, stop_bot  # noqa: E402
+from bot.games.space_alert.mission import _ids
+from bot.games.space_alert.mission._cards import card_key
+from bot.games.space_alert.mission._components import FlightButton, FlightSelect
+from bot.games.space_alert.mission._station import Selection, command_for, station_message
+from bot.platform.storage.base import fingerprint
+from bot.platform.storage.sqlite import SqliteTransaction
+from engine.flight.machine import Flight
+from tests.bot.helpers import FakeClock, World, click, new_bot, open_lobby, stop_bot
 
 CREW = ("Ann", "Bob", "Cid", "Dee", "Eve")
 
 
 class Timer:
-    """Per step: CPU seconds and wall seconds of each run."""
+    """Per step: CPU seconds and wall seconds of each run, and the database work it did: units of
+    work (each holds SQLite's one writer) and statements (each a hop to aiosqlite's thread)."""
 
     def __init__(self) -> None:
         self.cpu: dict[str, list[float]] = defaultdict(list)
         self.wall: dict[str, list[float]] = defaultdict(list)
+        self.db: dict[str, list[tuple[int, int]]] = defaultdict(list)
+        self.units = self.statements = 0
+
+    def watch(self, storage: Any) -> None:
+        """Count `storage`'s units of work and statements (by wrapping its entry points)."""
+        new_unit, fetch = storage._new_unit, storage._fetch
+        timer = self
+
+        def counted_unit() -> Any:
+            timer.units += 1
+            return new_unit()
+
+        async def counted_fetch(sql: str, params: Any = ()) -> Any:
+            timer.statements += 1
+            return await fetch(sql, params)
+
+        storage._new_unit, storage._fetch = counted_unit, counted_fetch
+        for name in ("rows", "run", "many"):
+            original = getattr(SqliteTransaction, name)
+
+            async def counted(tx: Any, *args: Any, _original: Any = original) -> Any:
+                timer.statements += 1
+                return await _original(tx, *args)
+
+            setattr(SqliteTransaction, name, counted)
 
     async def step(self, name: str, work: Callable[[], Awaitable[Any]]) -> Any:
+        units, statements = self.units, self.statements
         c0, w0 = time.process_time(), time.perf_counter()
         out = await work()
         self.cpu[name].append(time.process_time() - c0)
         self.wall[name].append(time.perf_counter() - w0)
+        self.db[name].append((self.units - units, self.statements - statements))
         return out
 
     def sync(self, name: str, work: Callable[[], Any]) -> Any:
@@ -79,6 +109,8 @@ class Timer:
                 "n": len(self.cpu[name]),
                 "cpu_ms": round(statistics.median(self.cpu[name]) * 1000, 3),
                 "wall_ms": round(statistics.median(self.wall[name]) * 1000, 3),
+                "units": round(statistics.mean(u for u, _ in self.db[name]), 2) if self.db[name] else 0,
+                "statements": round(statistics.mean(s for _, s in self.db[name]), 2) if self.db[name] else 0,
             }
             for name in self.cpu
         }
@@ -115,7 +147,7 @@ async def steps(bot: Any, fid: str, timer: Timer, repeat: int) -> None:
         timer.sync("advance", lambda f=flight: f.advance_to(f.now_s))
         name = record.crew[1].name
 
-        def apply(f: Flight = flight) -> Any:
+        def apply(f: Flight = flight, name: str = name) -> Any:
             view = f.station(name)
             placement = view.placements[0]
             sel = Selection(card_key(placement.card))
@@ -127,12 +159,12 @@ async def steps(bot: Any, fid: str, timer: Timer, repeat: int) -> None:
         timer.sync("fingerprint", lambda r=record: (fingerprint(r), fingerprint(r)))
         event = {"kind": "bench", "actor_id": None, "payload": {"events": []}}
         # the state as loaded is saved (as large as the changed one): the next round starts alike
-        saved = await timer.step("save", lambda r=record: storage.save_flight(r, event))
+        saved = await timer.step("save", lambda r=record, e=event: storage.save_flight(r, e))
         restored = Flight.from_dict(saved.state)
         timer.sync(
             "answer",
-            lambda f=restored, r=saved: station_message(
-                r.language, fid, r.crew[1].user_id, f.station(name), Selection()
+            lambda f=restored, r=saved, n=name: station_message(
+                r.language, fid, r.crew[1].user_id, f.station(n), Selection()
             ),
         )
 
@@ -168,12 +200,15 @@ async def clicks(world: World, bot: Any, fid: str, timer: Timer, repeat: int) ->
         await press(world, member, _ids.make(fid, "pick", uid), [card], timer, "click:pick")
         await press(world, member, _ids.make(fid, "place", uid, card), [f"a.{turn}"], timer, "click:place")
         await press(world, member, _ids.make(fid, "back", uid, f"t{turn}"), None, timer, "click:back")
+        service = bot.get_cog("Mission").flights
+        await timer.step("tick:quiet", lambda s=service: s.tick(fid))  # the clock stands: nothing due
 
 
 async def main_async(args: argparse.Namespace) -> dict[str, Any]:
     timer = Timer()
     with tempfile.TemporaryDirectory() as tmp:
         bot, world, _clock, fid = await flying(Path(tmp) / "bench.db")
+        timer.watch(bot.storage)
         try:
             await steps(bot, fid, timer, args.repeat)
             profile = cProfile.Profile() if args.profile else None
@@ -195,9 +230,15 @@ def main() -> None:
     parser.add_argument("--profile", type=int, default=0, help="print the N costliest functions of the whole clicks")
     args = parser.parse_args()
     figures = asyncio.run(main_async(args))
-    print(f"{'step':<14} {'n':>5} {'cpu ms':>8} {'wall ms':>8}   (medians; state {figures['state_bytes']} bytes)")
+    print(
+        f"{'step':<14} {'n':>5} {'cpu ms':>8} {'wall ms':>8} {'units':>6} {'stmts':>6}"
+        f"   (medians; units of work and statements: means; state {figures['state_bytes']} bytes)"
+    )
     for name, row in figures["steps"].items():
-        print(f"{name:<14} {row['n']:>5} {row['cpu_ms']:>8.3f} {row['wall_ms']:>8.3f}")
+        print(
+            f"{name:<14} {row['n']:>5} {row['cpu_ms']:>8.3f} {row['wall_ms']:>8.3f}"
+            f" {row['units']:>6.2f} {row['statements']:>6.2f}"
+        )
     print(json.dumps(figures))
 
 
