@@ -15,6 +15,7 @@ from typing import Any, Protocol
 
 from bot.platform.storage.base import FlightRecord, LogbookCrew, LogbookEntry
 from bot.platform.storage.careers import PUBLIC_SETTING, PUBLIC_VALUE
+from bot.platform.storage.comparisons import Comparison
 from bot.platform.storage.platform import CampaignRecord, EliteStanding
 from bot.platform.storage.rows import LOGBOOK_COLUMNS, logbook_from_row
 
@@ -27,11 +28,18 @@ _LOGBOOK = ", ".join(LOGBOOK_COLUMNS)
 
 @dataclass(frozen=True, slots=True)
 class PublicServer:
+    """A public server as its pages show it.  Hashable on purpose: every field that a page shows
+    or depends on is here, with the newest logbook row and the ended campaigns' count and
+    versions, so the server itself is the version its cached pages are keyed by (bot/web/app.py)."""
+
     guild_id: int
     name: str | None
     language: str | None
     flights: int
     last_flown: str | None
+    latest_id: int = 0  # MAX(logbook.id) of the server (index logbook_guild_rows)
+    ended_campaigns: int = 0
+    campaign_versions: int = 0  # SUM(version) of the ended campaigns: grows with any change
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +100,12 @@ class WebStore(Protocol):
 
     async def public_flight(self, flight_id: str) -> tuple[LogbookEntry, FlightRecord | None] | None: ...
 
+    async def flight_mark(self, flight_id: str) -> tuple[int, int] | None: ...
+
+    async def player_mark(self, user_id: int) -> tuple[int, list[int]]: ...
+
+    async def comparisons(self, flight_id: str, *, limit: int = 50) -> list[Comparison]: ...
+
     async def player_totals(self, user_id: int) -> list[PlayerTotals]: ...
 
     async def player_entries(self, user_id: int, *, limit: int = 20) -> list[LogbookEntry]: ...
@@ -116,20 +130,33 @@ class WebReads:
 
     async def _servers(self, where: str, params: list[Any]) -> list[PublicServer]:
         # guild_settings_by_key finds the public servers; their names and languages are two
-        # primary-key reads each; the counts come from logbook_by_guild (an index-only scan).
+        # primary-key reads each; the counts and the newest row come from logbook_guild_rows (an
+        # index-only scan), the campaigns' figures from campaigns_by_guild.
         found = await self._fetch(
             "SELECT p.guild_id,"
             f" (SELECT value FROM guild_settings n WHERE n.guild_id = p.guild_id AND n.key = '{NAME_SETTING}'),"
             " (SELECT value FROM guild_settings n WHERE n.guild_id = p.guild_id AND n.key = 'language'),"
             " (SELECT COUNT(*) FROM logbook l WHERE l.guild_id = p.guild_id),"
-            " (SELECT MAX(flown_at) FROM logbook l WHERE l.guild_id = p.guild_id)"
+            " (SELECT MAX(flown_at) FROM logbook l WHERE l.guild_id = p.guild_id),"
+            " (SELECT MAX(id) FROM logbook l WHERE l.guild_id = p.guild_id),"
+            " (SELECT COUNT(*) FROM campaigns c WHERE c.guild_id = p.guild_id AND c.status != 'running'),"
+            " (SELECT SUM(version) FROM campaigns c WHERE c.guild_id = p.guild_id AND c.status != 'running')"
             f" FROM guild_settings p WHERE p.key = '{PUBLIC_SETTING}' AND p.value = '{PUBLIC_VALUE}'{where}"
             " ORDER BY p.guild_id",
             params,
         )
         return [
-            PublicServer(int(g), _text(name), _text(lang), int(n or 0), str(last) if last else None)
-            for g, name, lang, n, last in found
+            PublicServer(
+                int(g),
+                _text(name),
+                _text(lang),
+                int(n or 0),
+                str(last) if last else None,
+                int(latest or 0),
+                int(ended or 0),
+                int(versions or 0),
+            )
+            for g, name, lang, n, last, latest, ended, versions in found
         ]
 
     async def public_servers(self) -> list[PublicServer]:
@@ -219,6 +246,24 @@ class WebReads:
         if not entries:
             return None
         return entries[0], await self.load_flight(flight_id)
+
+    async def flight_mark(self, flight_id: str) -> tuple[int, int] | None:
+        """A public logged flight's server and its newest comparison id (0 for none): all that can
+        change on its page besides the server's own settings; None when there is no such public
+        flight.  Two index reads (logbook's UNIQUE flight_id, flight_comparisons_by_flight)."""
+        found = await self._fetch(
+            "SELECT l.guild_id, (SELECT MAX(w.id) FROM flight_comparisons w WHERE w.flight_id = l.flight_id)"
+            f" FROM logbook l WHERE l.flight_id = ? AND l.guild_id IN ({PUBLIC_GUILDS})",
+            [flight_id],
+        )
+        return (int(found[0][0]), int(found[0][1] or 0)) if found else None
+
+    async def player_mark(self, user_id: int) -> tuple[int, list[int]]:
+        """A player's newest logbook row (logbook_crew_career) and the servers they flew on
+        (career_totals' primary key): with those servers' PublicServer, the version of their page."""
+        newest = await self._fetch("SELECT MAX(logbook_id) FROM logbook_crew WHERE user_id = ?", [user_id])
+        guilds = await self._fetch("SELECT DISTINCT guild_id FROM career_totals WHERE user_id = ?", [user_id])
+        return int(newest[0][0] or 0) if newest else 0, sorted(int(g) for (g,) in guilds)
 
     async def player_totals(self, user_id: int) -> list[PlayerTotals]:
         """A player's totals on public servers (career_totals' primary key): one row per server

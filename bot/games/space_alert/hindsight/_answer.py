@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import cast
+from typing import Any, cast
 
 from bot.games.space_alert.mission._cards import code_text
 from bot.platform.i18n import t
@@ -55,25 +55,47 @@ def _card(lang: str, code: str | None) -> str:
 
 def change_text(lang: str, change: Change, played: dict[str, str]) -> str:
     """One change as a clause: "Bob had played ⬅️ to the red side in turn 5 instead of turn 6"."""
-    name = user_text(change.player)
-    if change.kind == "move":
-        return t(
-            lang,
-            "hindsight.move",
-            name=name,
-            card=_card(lang, change.code),
-            to_turn=change.to_turn,
-            from_turn=change.from_turn,
-        )
-    if change.kind == "take_back":
+    turn = change.from_turn or 0
+    was = played[change.player][turn - 1] if turn and change.kind in ("take_back", "flip") else None
+    return _clause(lang, change.kind, change.player, change.code, change.from_turn, change.to_turn, was)
+
+
+def _clause(
+    lang: str, kind: str, player: str, code: str | None, from_turn: int | None, to_turn: int | None, was: str | None
+) -> str:
+    name = user_text(player)
+    if kind == "move":
+        return t(lang, "hindsight.move", name=name, card=_card(lang, code), to_turn=to_turn, from_turn=from_turn)
+    if kind == "take_back":
+        return t(lang, "hindsight.take_back", name=name, card=_card(lang, was), turn=from_turn or 0)
+    if kind == "flip":
+        return t(lang, "hindsight.flip", name=name, card=_card(lang, code), was=_card(lang, was), turn=from_turn or 0)
+    return t(lang, "hindsight.play", name=name, card=_card(lang, code), turn=to_turn)
+
+
+def summary(found: Found, played: Game) -> list[dict[str, Any]]:
+    """The answer's changes as language-free JSON (kept for the web logbook's flight page): each
+    with the code it shows and, for a take-back or a flip, the code that was played there."""
+    plans = {p.name: p.codes for p in played.players}
+    out: list[dict[str, Any]] = []
+    for change in found.answer.changes:
         turn = change.from_turn or 0
-        code = played[change.player][turn - 1] if turn else None
-        return t(lang, "hindsight.take_back", name=name, card=_card(lang, code), turn=turn)
-    if change.kind == "flip":
-        turn = change.from_turn or 0
-        before = played[change.player][turn - 1] if turn else None
-        return t(lang, "hindsight.flip", name=name, card=_card(lang, change.code), was=_card(lang, before), turn=turn)
-    return t(lang, "hindsight.play", name=name, card=_card(lang, change.code), turn=change.to_turn)
+        was = plans[change.player][turn - 1] if turn and change.kind in ("take_back", "flip") else None
+        out.append({**change.to_json(), "code": change.code, "was": was})
+    return out
+
+
+def summary_text(lang: str, item: dict[str, Any]) -> str:
+    """One kept change (an item of `summary`) as the same clause the answer used, in `lang`."""
+    return _clause(
+        lang,
+        str(item.get("kind")),
+        str(item.get("player", "?")),
+        item.get("code"),
+        item.get("from_turn"),
+        item.get("to_turn"),
+        item.get("was"),
+    )
 
 
 def sentence(lang: str, found: Found, played: Game) -> str:

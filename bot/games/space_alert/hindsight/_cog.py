@@ -20,7 +20,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.games.space_alert.hindsight._answer import Found, search, sentence
+from bot.games.space_alert.hindsight._answer import Found, search, sentence, summary
 from bot.games.space_alert.mission._components import FlightButton
 from bot.games.space_alert.pictures import render_overview, resolve_with_states
 from bot.platform import components
@@ -28,6 +28,7 @@ from bot.platform.components import handles
 from bot.platform.errors import report_interaction_error
 from bot.platform.i18n import t
 from bot.platform.permissions import Seats, actor_of, decide, refusal
+from bot.platform.storage.comparisons import Comparison
 
 if TYPE_CHECKING:
     from bot.games.space_alert.replay._cog import Logged
@@ -112,6 +113,7 @@ class HindsightCog(commands.Cog, name="Hindsight"):
         found = await asyncio.to_thread(search, logged.flight, logged.game)
         real_png, changed_png = await asyncio.to_thread(pictures, found, logged.game, lang)
         content = sentence(lang, found, logged.game)[:1900]
+        await self._keep(interaction, logged, found)
         files = [
             discord.File(io.BytesIO(real_png), filename="real.png", description=t(lang, "hindsight.real")[:100]),
             discord.File(
@@ -127,6 +129,28 @@ class HindsightCog(commands.Cog, name="Hindsight"):
             return
         await thread.send(content, files=files)
         await interaction.followup.send(t(lang, "hindsight.posted", thread=thread.mention), ephemeral=True)
+
+    async def _keep(self, interaction: discord.Interaction, logged: Logged, found: Found) -> None:
+        """Keep the answer as a comparison for the flight's web page.  Best effort: the answer is
+        posted whether or not the store takes it."""
+        answer = found.answer
+        member = logged.record.member(interaction.user.id)
+        comparison = Comparison(
+            flight_id=logged.record.id,
+            kind="hindsight",
+            asked_by=interaction.user.id,
+            asked_name=member.name if member is not None else interaction.user.display_name,
+            changes=summary(found, logged.game),
+            real_outcome=answer.played.outcome,
+            real_total=answer.played.score.total,
+            alt_outcome=answer.result.outcome,
+            alt_total=answer.result.score.total,
+            diverges_at=min((c.turn for c in answer.changes), default=None),
+        )
+        try:
+            await self.bot.storage.add_comparison(comparison)
+        except Exception:
+            log.exception("flight %s: cannot keep the Hindsight answer", logged.record.id)
 
     async def _thread_of_flight(self, interaction: discord.Interaction, flight_id: str) -> Any:
         """For `/hindsight`: the captain's log thread under that flight's result post, found by the
