@@ -23,7 +23,7 @@ import jinja2
 from aiohttp import web
 
 from bot.platform.i18n import t
-from bot.platform.storage.web import PublicServer, WebStore
+from bot.platform.storage.web import WebStore
 from bot.web import views
 from bot.web.labels import Labels
 from bot.web.replays import Replays
@@ -197,12 +197,12 @@ def _keep(request: web.Request, key: Hashable, response: web.Response) -> web.Re
 # -- handlers -------------------------------------------------------------------------------------
 async def index(request: web.Request) -> web.Response:
     lang = _asked_lang(request) or _default_lang(request)
-    servers = await request.app[STORE].public_servers()
-    key = _cache_key(request, ("index", tuple(servers)))
+    marks = await request.app[STORE].public_marks()
+    key = _cache_key(request, ("index", tuple(marks)))
     cached = _from_cache(request, key)
     if cached is not None:
         return cached
-    doc = await views.index_page(request.app[STORE], lang, servers)
+    doc = await views.index_page(request.app[STORE], lang)
     if request.path.endswith(".json"):
         return _keep(request, key, _json(doc))
     og = {"title": t(lang, "web.site_title"), "description": t(lang, "web.index.intro")}
@@ -211,20 +211,18 @@ async def index(request: web.Request) -> web.Response:
 
 async def server(request: web.Request) -> web.Response:
     guild_id = int(request.match_info["num"])
-    found = await request.app[STORE].public_server(guild_id)
-    if found is None:
+    found = await request.app[STORE].public_marks([guild_id])
+    if not found:
         raise web.HTTPNotFound()
-    key = _cache_key(request, ("server", found))
+    key = _cache_key(request, ("server", found[0]))
     cached = _from_cache(request, key)
     if cached is not None:
         return cached
-    return _keep(request, key, await _server(request, found))
+    return _keep(request, key, await _server(request, guild_id))
 
 
-async def _server(request: web.Request, found: PublicServer) -> web.Response:
-    doc = await views.server_page(
-        request.app[STORE], found.guild_id, _asked_lang(request), _default_lang(request), server=found
-    )
+async def _server(request: web.Request, guild_id: int) -> web.Response:
+    doc = await views.server_page(request.app[STORE], guild_id, _asked_lang(request), _default_lang(request))
     if doc is None:
         raise web.HTTPNotFound()
     if request.path.endswith(".json"):
@@ -250,19 +248,19 @@ async def flight(request: web.Request) -> web.Response:
     fid = request.match_info["fid"]
     store = request.app[STORE]
     mark = await store.flight_mark(fid)
-    found = await store.public_server(mark[0]) if mark is not None else None
-    if mark is None or found is None:
+    found = await store.public_marks([mark[0]]) if mark is not None else []
+    if mark is None or not found:
         raise web.HTTPNotFound()
-    key = _cache_key(request, ("flight", found, mark[1]))
+    key = _cache_key(request, ("flight", found[0], mark[1]))
     cached = _from_cache(request, key)
     if cached is not None:
         return cached
-    return _keep(request, key, await _flight(request, fid, found))
+    return _keep(request, key, await _flight(request, fid))
 
 
-async def _flight(request: web.Request, fid: str, found: PublicServer) -> web.Response:
+async def _flight(request: web.Request, fid: str) -> web.Response:
     doc = await views.flight_page(
-        request.app[STORE], request.app[REPLAYS], fid, _asked_lang(request), _default_lang(request), server=found
+        request.app[STORE], request.app[REPLAYS], fid, _asked_lang(request), _default_lang(request)
     )
     if doc is None:
         raise web.HTTPNotFound()
@@ -286,19 +284,19 @@ async def player(request: web.Request) -> web.Response:
     user_id = int(request.match_info["num"])
     store = request.app[STORE]
     newest, guilds = await store.player_mark(user_id)
-    public = await store.public_servers_among(guilds)
+    public = await store.public_marks(guilds)
     if not public:
         raise web.HTTPNotFound()
     key = _cache_key(request, ("player", newest, tuple(public)))
     cached = _from_cache(request, key)
     if cached is not None:
         return cached
-    return _keep(request, key, await _player(request, user_id, public))
+    return _keep(request, key, await _player(request, user_id))
 
 
-async def _player(request: web.Request, user_id: int, public: list[PublicServer]) -> web.Response:
+async def _player(request: web.Request, user_id: int) -> web.Response:
     lang = _asked_lang(request) or _default_lang(request)
-    doc = await views.player_page(request.app[STORE], user_id, lang, public)
+    doc = await views.player_page(request.app[STORE], user_id, lang)
     if doc is None:
         raise web.HTTPNotFound()
     if request.path.endswith(".json"):

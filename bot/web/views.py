@@ -138,10 +138,8 @@ def comparison_doc(c: Comparison, lang: str) -> dict[str, Any]:
     }
 
 
-async def index_page(store: WebStore, lang: str, servers: list[PublicServer] | None = None) -> dict[str, Any]:
-    """The public servers (`servers`: already read by the caller, who keys its cache by them)."""
-    if servers is None:
-        servers = await store.public_servers()
+async def index_page(store: WebStore, lang: str) -> dict[str, Any]:
+    servers = await store.public_servers()
     return {"schema_version": SCHEMA_VERSION, "lang": lang, "servers": [server_doc(s) for s in servers]}
 
 
@@ -154,11 +152,8 @@ def page_language(asked: str | None, server: PublicServer | None, default: str) 
     return default if default in LANGS else "en"
 
 
-async def server_page(
-    store: WebStore, guild_id: int, asked: str | None, default: str = "en", server: PublicServer | None = None
-) -> dict[str, Any] | None:
-    if server is None or server.guild_id != guild_id:
-        server = await store.public_server(guild_id)
+async def server_page(store: WebStore, guild_id: int, asked: str | None, default: str = "en") -> dict[str, Any] | None:
+    server = await store.public_server(guild_id)
     if server is None:
         return None
     lang = page_language(asked, server, default)
@@ -198,15 +193,13 @@ async def flight_page(
     flight_id: str,
     asked: str | None,
     default: str = "en",
-    server: PublicServer | None = None,
 ) -> dict[str, Any] | None:
     """The flight's document, in `?lang=` or the server's language."""
     found = await store.public_flight(flight_id)
     if found is None:
         return None
     entry, record = found
-    if server is None or server.guild_id != entry.guild_id:
-        server = await store.public_server(entry.guild_id)
+    server = await store.public_server(entry.guild_id)
     if server is None:  # made private between the two reads
         return None
     lang = page_language(asked, server, default)
@@ -266,20 +259,15 @@ async def flight_page(
     }
 
 
-async def player_page(
-    store: WebStore, user_id: int, lang: str, public: list[PublicServer] | None = None
-) -> dict[str, Any] | None:
-    """A career on public servers (`public`: those among the player's servers, when the caller
-    has read them already)."""
+async def player_page(store: WebStore, user_id: int, lang: str) -> dict[str, Any] | None:
+    """A career on public servers."""
     name = await store.player_name(user_id)
     if name is None:
         return None
     totals = await store.player_totals(user_id)
     flights = [line_doc(e, lang) for e in await store.player_entries(user_id)]
     ids = {row.guild_id for row in totals if row.guild_id} | {int(line["server_id"]) for line in flights}
-    if public is None:
-        public = await store.public_servers_among(ids)
-    servers = {s.guild_id: s for s in public if s.guild_id in ids}
+    servers = {s.guild_id: s for s in await store.public_servers_among(ids)}
     by_server: list[dict[str, Any]] = []
     by_difficulty: list[dict[str, Any]] = []
     for row in totals:

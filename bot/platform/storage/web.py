@@ -28,18 +28,26 @@ _LOGBOOK = ", ".join(LOGBOOK_COLUMNS)
 
 @dataclass(frozen=True, slots=True)
 class PublicServer:
-    """A public server as its pages show it.  Hashable on purpose: every field that a page shows
-    or depends on is here, with the newest logbook row and the ended campaigns' count and
-    versions, so the server itself is the version its cached pages are keyed by (bot/web/app.py)."""
-
     guild_id: int
     name: str | None
     language: str | None
     flights: int
     last_flown: str | None
-    latest_id: int = 0  # MAX(logbook.id) of the server (index logbook_guild_rows)
-    ended_campaigns: int = 0
-    campaign_versions: int = 0  # SUM(version) of the ended campaigns: grows with any change
+
+
+@dataclass(frozen=True, slots=True)
+class ServerMark:
+    """What a public server's pages depend on, read without counting anything: its settings, its
+    newest logbook row (rows are only ever added, so a new flight changes it) and its ended
+    campaigns' count and versions.  Hashable on purpose: bot/web/app.py keys cached pages by it,
+    so a page is never older than the store.  Reading it is also the privacy check."""
+
+    guild_id: int
+    name: str | None
+    language: str | None
+    latest_id: int  # MAX(logbook.id) of the server (index logbook_guild_rows): O(log n)
+    ended_campaigns: int
+    campaign_versions: int  # SUM(version) of the ended campaigns: grows with any change
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +96,8 @@ class WebStore(Protocol):
 
     async def public_servers_among(self, guild_ids: Iterable[int]) -> list[PublicServer]: ...
 
+    async def public_marks(self, guild_ids: Iterable[int] | None = None) -> list[ServerMark]: ...
+
     async def server_boards(self, guild_id: int, *, per_board: int = 3) -> list[BoardLine]: ...
 
     async def latest_entries(self, guild_id: int, *, limit: int = 20) -> list[LogbookEntry]: ...
@@ -130,14 +140,28 @@ class WebReads:
 
     async def _servers(self, where: str, params: list[Any]) -> list[PublicServer]:
         # guild_settings_by_key finds the public servers; their names and languages are two
-        # primary-key reads each; the counts and the newest row come from logbook_guild_rows (an
-        # index-only scan), the campaigns' figures from campaigns_by_guild.
+        # primary-key reads each; the counts come from logbook_guild_rows (an index-only scan).
         found = await self._fetch(
             "SELECT p.guild_id,"
             f" (SELECT value FROM guild_settings n WHERE n.guild_id = p.guild_id AND n.key = '{NAME_SETTING}'),"
             " (SELECT value FROM guild_settings n WHERE n.guild_id = p.guild_id AND n.key = 'language'),"
             " (SELECT COUNT(*) FROM logbook l WHERE l.guild_id = p.guild_id),"
-            " (SELECT MAX(flown_at) FROM logbook l WHERE l.guild_id = p.guild_id),"
+            " (SELECT MAX(flown_at) FROM logbook l WHERE l.guild_id = p.guild_id)"
+            f" FROM guild_settings p WHERE p.key = '{PUBLIC_SETTING}' AND p.value = '{PUBLIC_VALUE}'{where}"
+            " ORDER BY p.guild_id",
+            params,
+        )
+        return [
+            PublicServer(int(g), _text(name), _text(lang), int(n or 0), str(last) if last else None)
+            for g, name, lang, n, last in found
+        ]
+
+    async def _marks(self, where: str, params: list[Any]) -> list[ServerMark]:
+        # the same settings reads as _servers; no count: MAX(id) is one step down an index
+        found = await self._fetch(
+            "SELECT p.guild_id,"
+            f" (SELECT value FROM guild_settings n WHERE n.guild_id = p.guild_id AND n.key = '{NAME_SETTING}'),"
+            " (SELECT value FROM guild_settings n WHERE n.guild_id = p.guild_id AND n.key = 'language'),"
             " (SELECT MAX(id) FROM logbook l WHERE l.guild_id = p.guild_id),"
             " (SELECT COUNT(*) FROM campaigns c WHERE c.guild_id = p.guild_id AND c.status != 'running'),"
             " (SELECT SUM(version) FROM campaigns c WHERE c.guild_id = p.guild_id AND c.status != 'running')"
@@ -146,18 +170,19 @@ class WebReads:
             params,
         )
         return [
-            PublicServer(
-                int(g),
-                _text(name),
-                _text(lang),
-                int(n or 0),
-                str(last) if last else None,
-                int(latest or 0),
-                int(ended or 0),
-                int(versions or 0),
-            )
-            for g, name, lang, n, last, latest, ended, versions in found
+            ServerMark(int(g), _text(name), _text(lang), int(latest or 0), int(ended or 0), int(versions or 0))
+            for g, name, lang, latest, ended, versions in found
         ]
+
+    async def public_marks(self, guild_ids: Iterable[int] | None = None) -> list[ServerMark]:
+        """The marks of every public server, or of those among `guild_ids` (unknown and private
+        servers are simply absent)."""
+        if guild_ids is None:
+            return await self._marks("", [])
+        wanted = sorted(set(guild_ids))
+        if not wanted:
+            return []
+        return await self._marks(f" AND p.guild_id IN ({', '.join('?' * len(wanted))})", wanted)
 
     async def public_servers(self) -> list[PublicServer]:
         """Every server whose records are public, with its flight count and last flight."""
@@ -260,7 +285,7 @@ class WebReads:
 
     async def player_mark(self, user_id: int) -> tuple[int, list[int]]:
         """A player's newest logbook row (logbook_crew_career) and the servers they flew on
-        (career_totals' primary key): with those servers' PublicServer, the version of their page."""
+        (career_totals' primary key): with those servers' marks, the version of their page."""
         newest = await self._fetch("SELECT MAX(logbook_id) FROM logbook_crew WHERE user_id = ?", [user_id])
         guilds = await self._fetch("SELECT DISTINCT guild_id FROM career_totals WHERE user_id = ?", [user_id])
         return int(newest[0][0] or 0) if newest else 0, sorted(int(g) for (g,) in guilds)
