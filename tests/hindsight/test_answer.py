@@ -8,7 +8,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from bot.games.space_alert.hindsight._answer import Found, lesson_line, search, sentence
+from bot.games.space_alert.hindsight._answer import Found, lesson_line, search, sentence, summary, summary_text
 from bot.games.space_alert.mission._result import school_hints
 from engine import resolve
 from engine.board import phase_of
@@ -86,3 +86,18 @@ def test_no_lesson_line_when_no_single_change_saves_or_the_ship_survived() -> No
     survived = played_flight(["Ann", "Bob", "Cid"], seed=3)
     assert lesson_line(lost, lost.to_game(), "en") is None
     assert lesson_line(survived, survived.to_game(), "en") is None
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_kept_summary_words_the_same_clauses(answered: tuple[Flight, Game, Found], lang: str) -> None:
+    """What the web logbook keeps of an answer is language-free JSON, and words back into the very
+    clauses of the sentence posted in Discord."""
+    _, game, found = answered
+    kept = summary(found, game)
+    assert [(k["player"], k["kind"], k["from_turn"], k["to_turn"]) for k in kept] == [
+        (c.player, c.kind, c.from_turn, c.to_turn) for c in found.answer.changes
+    ]
+    text = sentence(lang, found, game)
+    for item in kept:
+        clause = summary_text(lang, item)
+        assert clause in text and "{" not in clause

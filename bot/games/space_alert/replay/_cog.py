@@ -281,7 +281,11 @@ class ReplayCog(commands.Cog, name="Replay"):
         self, interaction: discord.Interaction, logged: Logged, hand: Hand, plan: tuple[Slot, ...], cmp: Any
     ) -> None:
         """Keep the comparison for the flight's web page (what was asked for, by whom, and how it
-        came out).  Best effort: the player's answer never waits on or fails with the store."""
+        came out).  An unchanged plan is nothing to compare and is not kept.  Best effort: the
+        player's answer never fails with the store."""
+        changes = plan_changes(hand, plan)
+        if not changes:
+            return
         comparison = Comparison(
             flight_id=logged.record.id,
             kind="whatif",
@@ -289,7 +293,7 @@ class ReplayCog(commands.Cog, name="Replay"):
             asked_name=hand.name,
             board=hand.board,
             plan=encode(plan),
-            changes=plan_changes(hand, plan),
+            changes=changes,
             real_outcome=cmp.real_outcome,
             real_total=cmp.real_total,
             alt_outcome=cmp.alt_outcome,
