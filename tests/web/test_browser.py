@@ -211,6 +211,7 @@ async def test_the_what_if_comparisons_asked_for(site: str, browser: Browser, tm
     w = await open_page(browser, javascript=False)
     page = w.page
     await page.goto(f"{site}/f/{seed.PUBLIC_FLIGHT}?lang=sk")
+    await page.wait_for_load_state("networkidle")  # leaving while pictures load would abort them
     section = page.locator("#whatifs")
     assert await section.get_by_role("heading", level=2).inner_text() == "Porovnania „čo keby“"
     rows = section.locator("tbody tr")
@@ -220,7 +221,9 @@ async def test_the_what_if_comparisons_asked_for(site: str, browser: Browser, tm
     await section.locator("a").first.click()  # the asker's name leads to their career
     await page.wait_for_load_state("load")
     assert page.url == f"{site}/p/{seed.ANN}?lang=sk"
+    assert w.problems == []
     await page.go_back()
+    await page.wait_for_load_state("networkidle")
     await page.locator("#whatifs").scroll_into_view_if_needed()
     await compare(page, "flight_whatifs_sk.png")
     assert w.problems == []
