@@ -58,6 +58,7 @@ COPIED = (
     "career_roles",
     "career_decks",
     "career_killers",
+    "guild_totals",
     "campaigns",
     "campaign_crew",
     "flights",
@@ -102,17 +103,29 @@ def add_snapshots(conn: sqlite3.Connection, count: int, seed: int) -> list[str]:
 
 
 async def _measure(samples: int, call: Callable[[], Awaitable[Any]]) -> dict[str, float]:
-    times = []
+    """Wall-clock p50/p95/p99/max of `call`, and the p99 of the CPU time this process spent on it
+    (all its threads: aiosqlite's too, not PostgreSQL's server).  Why both: on a shared machine
+    the wall clock also counts the time other processes held the core; the CPU time is this
+    process's own cost, what one core has to give a page."""
+    times, cpu = [], []
     for _ in range(samples):
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         await call()
         times.append((time.perf_counter() - start) * 1000)
+        cpu.append((time.process_time() - start_cpu) * 1000)
     times.sort()
+    cpu.sort()
 
-    def at(q: float) -> float:
-        return round(times[min(len(times) - 1, int(len(times) * q))], 2)
+    def at(values: list[float], q: float) -> float:
+        return round(values[min(len(values) - 1, int(len(values) * q))], 2)
 
-    return {"p50_ms": round(statistics.median(times), 2), "p95_ms": at(0.95), "p99_ms": at(0.99), "max_ms": at(1)}
+    return {
+        "p50_ms": round(statistics.median(times), 2),
+        "p95_ms": at(times, 0.95),
+        "p99_ms": at(times, 0.99),
+        "max_ms": at(times, 1),
+        "cpu_p99_ms": at(cpu, 0.99),
+    }
 
 
 # -- PostgreSQL: the same rows in a schema of its own ---------------------------------------------
@@ -213,6 +226,9 @@ async def measure(store: Any, db: Path, samples: int, seed: int, flights: list[s
         }
         for fid in flights:  # the replays a shared link has already warmed
             await page(f"/f/{fid}")
+        for path in routes.values():  # a running site has compiled its templates: not measured
+            for _ in range(5):
+                await page(path())
         settle_memory()
         pages = app[PAGES]
         for name, path in routes.items():
@@ -243,16 +259,21 @@ async def measure(store: Any, db: Path, samples: int, seed: int, flights: list[s
 
 
 def report(backend: str, figures: dict[str, Any]) -> None:
-    print(f"\n{backend}: p50 / p95 / p99 ms per route (target: p99 under {TARGET_MS:.0f} ms)")
+    load = " ".join(Path("/proc/loadavg").read_text().split()[:3]) if Path("/proc/loadavg").exists() else "?"
+    print(f"\n{backend} (load average {load}): ms per route, target p99 under {TARGET_MS:.0f} ms")
+    print(f"  {'':>18} {'p50':>7} {'p95':>7} {'p99':>7} {'max':>7} {'cpu p99':>8}")
     for name, fig in figures.items():
         if "p99_ms" not in fig:
-            print(f"  {name:>16}: {fig['ms']} ms (drawn once, then cached)")
+            print(f"  {name:>18} {fig['ms']:7.2f} (drawn once, then cached)")
             continue
-        verdict = "ok" if fig["p99_ms"] < TARGET_MS else "OVER"
+        if fig["p99_ms"] < TARGET_MS:
+            verdict = "ok"
+        else:  # over on the wall clock: this process's own cost says whether the page or the machine
+            verdict = "OVER" + (" (its cpu under: a busy machine)" if fig["cpu_p99_ms"] < TARGET_MS else "")
         hits = f"  hits {fig['hit_rate']:.0%}" if "hit_rate" in fig else ""
         print(
-            f"  {name:>16}: {fig['p50_ms']:7.2f} {fig['p95_ms']:7.2f} {fig['p99_ms']:7.2f}"
-            f"  (max {fig['max_ms']:.1f})  {verdict}{hits}"
+            f"  {name:>18} {fig['p50_ms']:7.2f} {fig['p95_ms']:7.2f} {fig['p99_ms']:7.2f} {fig['max_ms']:7.1f}"
+            f" {fig['cpu_p99_ms']:8.2f}  {verdict}{hits}"
         )
 
 

@@ -128,8 +128,9 @@ class Pages:
     reads a small version of what its page shows (a server's newest logbook row and campaign
     versions with its settings, a flight's server and newest comparison, a player's newest flight
     and servers: one or two indexed reads, the privacy check included) and only a miss builds the
-    page.  Bodies are bytes, which the garbage collector never scans, so a full cache costs no
-    collection time."""
+    page.  The version is read before the page, so a page kept under a version holds data at
+    least that new: a change in between makes the next request miss, never a stale hit.  Bodies
+    are bytes, which the garbage collector never scans, so a full cache costs no collection time."""
 
     def __init__(self, limit: int = 64 << 20) -> None:
         self.limit = limit

@@ -45,7 +45,7 @@ class ServerMark:
     guild_id: int
     name: str | None
     language: str | None
-    latest_id: int  # MAX(logbook.id) of the server (index logbook_guild_rows): O(log n)
+    latest_id: int  # the server's newest logbook row (guild_totals): one primary-key read
     ended_campaigns: int
     campaign_versions: int  # SUM(version) of the ended campaigns: grows with any change
 
@@ -140,14 +140,15 @@ class WebReads:
 
     async def _servers(self, where: str, params: list[Any]) -> list[PublicServer]:
         # guild_settings_by_key finds the public servers; their names and languages are two
-        # primary-key reads each; the counts come from logbook_guild_rows (an index-only scan).
+        # primary-key reads each, their counts one (guild_totals, kept by a trigger: counting the
+        # logbook cost a step per flight of every server listed).
         found = await self._fetch(
             "SELECT p.guild_id,"
             f" (SELECT value FROM guild_settings n WHERE n.guild_id = p.guild_id AND n.key = '{NAME_SETTING}'),"
             " (SELECT value FROM guild_settings n WHERE n.guild_id = p.guild_id AND n.key = 'language'),"
-            " (SELECT COUNT(*) FROM logbook l WHERE l.guild_id = p.guild_id),"
-            " (SELECT MAX(flown_at) FROM logbook l WHERE l.guild_id = p.guild_id)"
-            f" FROM guild_settings p WHERE p.key = '{PUBLIC_SETTING}' AND p.value = '{PUBLIC_VALUE}'{where}"
+            " t.flights, t.last_flown"
+            " FROM guild_settings p LEFT JOIN guild_totals t ON t.guild_id = p.guild_id"
+            f" WHERE p.key = '{PUBLIC_SETTING}' AND p.value = '{PUBLIC_VALUE}'{where}"
             " ORDER BY p.guild_id",
             params,
         )
@@ -157,15 +158,17 @@ class WebReads:
         ]
 
     async def _marks(self, where: str, params: list[Any]) -> list[ServerMark]:
-        # the same settings reads as _servers; no count: MAX(id) is one step down an index
+        # the same settings reads as _servers, the newest row from guild_totals, the ended
+        # campaigns from campaigns_by_guild (a server has a few dozen)
         found = await self._fetch(
             "SELECT p.guild_id,"
             f" (SELECT value FROM guild_settings n WHERE n.guild_id = p.guild_id AND n.key = '{NAME_SETTING}'),"
             " (SELECT value FROM guild_settings n WHERE n.guild_id = p.guild_id AND n.key = 'language'),"
-            " (SELECT MAX(id) FROM logbook l WHERE l.guild_id = p.guild_id),"
+            " t.latest_id,"
             " (SELECT COUNT(*) FROM campaigns c WHERE c.guild_id = p.guild_id AND c.status != 'running'),"
             " (SELECT SUM(version) FROM campaigns c WHERE c.guild_id = p.guild_id AND c.status != 'running')"
-            f" FROM guild_settings p WHERE p.key = '{PUBLIC_SETTING}' AND p.value = '{PUBLIC_VALUE}'{where}"
+            " FROM guild_settings p LEFT JOIN guild_totals t ON t.guild_id = p.guild_id"
+            f" WHERE p.key = '{PUBLIC_SETTING}' AND p.value = '{PUBLIC_VALUE}'{where}"
             " ORDER BY p.guild_id",
             params,
         )
