@@ -31,6 +31,7 @@ from bot.games.space_alert.replay import _ids
 from bot.games.space_alert.replay._components import turn_buttons
 from bot.games.space_alert.replay._editor import EditorState, apply_click, editor_message, parse_state
 from bot.games.space_alert.replay._text import text
+from bot.games.space_alert.replay._whatif import Comparison as Outcome
 from bot.games.space_alert.replay._whatif import (
     Hand,
     Slot,
@@ -278,7 +279,7 @@ class ReplayCog(commands.Cog, name="Replay"):
         await interaction.followup.send(embed=embed, files=files, ephemeral=True)
 
     async def keep_comparison(
-        self, interaction: discord.Interaction, logged: Logged, hand: Hand, plan: tuple[Slot, ...], cmp: Any
+        self, interaction: discord.Interaction, logged: Logged, hand: Hand, plan: tuple[Slot, ...], cmp: Outcome
     ) -> None:
         """Keep the comparison for the flight's web page (what was asked for, by whom, and how it
         came out).  An unchanged plan is nothing to compare and is not kept.  Best effort: the
