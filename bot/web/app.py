@@ -127,8 +127,8 @@ class Pages:
     Why keyed by a version and never by time: a page must not show stale data.  Each handler first
     reads a small version of what its page shows (a server's newest logbook row and campaign
     versions with its settings, a flight's server and newest comparison, a player's newest flight
-    and servers: one or two indexed reads, the privacy check included) and only a miss builds the
-    page.  The version is read before the page, so a page kept under a version holds data at
+    and servers: one read by primary keys and indexes, the privacy check included) and only a miss
+    builds the page.  The version is read before the page, so a page kept under a version holds data at
     least that new: a change in between makes the next request miss, never a stale hit.  Bodies
     are bytes, which the garbage collector never scans, so a full cache costs no collection time."""
 
@@ -249,10 +249,9 @@ async def flight(request: web.Request) -> web.Response:
     fid = request.match_info["fid"]
     store = request.app[STORE]
     mark = await store.flight_mark(fid)
-    found = await store.public_marks([mark[0]]) if mark is not None else []
-    if mark is None or not found:
+    if mark is None:
         raise web.HTTPNotFound()
-    key = _cache_key(request, ("flight", found[0], mark[1]))
+    key = _cache_key(request, ("flight", mark))
     cached = _from_cache(request, key)
     if cached is not None:
         return cached
@@ -284,11 +283,10 @@ async def _flight(request: web.Request, fid: str) -> web.Response:
 async def player(request: web.Request) -> web.Response:
     user_id = int(request.match_info["num"])
     store = request.app[STORE]
-    newest, guilds = await store.player_mark(user_id)
-    public = await store.public_marks(guilds)
-    if not public:
+    mark = await store.player_mark(user_id)
+    if mark is None:
         raise web.HTTPNotFound()
-    key = _cache_key(request, ("player", newest, tuple(public)))
+    key = _cache_key(request, ("player", mark))
     cached = _from_cache(request, key)
     if cached is not None:
         return cached

@@ -110,9 +110,9 @@ class WebStore(Protocol):
 
     async def public_flight(self, flight_id: str) -> tuple[LogbookEntry, FlightRecord | None] | None: ...
 
-    async def flight_mark(self, flight_id: str) -> tuple[int, int] | None: ...
+    async def flight_mark(self, flight_id: str) -> tuple[Any, ...] | None: ...
 
-    async def player_mark(self, user_id: int) -> tuple[int, list[int]]: ...
+    async def player_mark(self, user_id: int) -> tuple[Any, ...] | None: ...
 
     async def comparisons(self, flight_id: str, *, limit: int = 50) -> list[Comparison]: ...
 
@@ -275,23 +275,48 @@ class WebReads:
             return None
         return entries[0], await self.load_flight(flight_id)
 
-    async def flight_mark(self, flight_id: str) -> tuple[int, int] | None:
-        """A public logged flight's server and its newest comparison id (0 for none): all that can
-        change on its page besides the server's own settings; None when there is no such public
-        flight.  Two index reads (logbook's UNIQUE flight_id, flight_comparisons_by_flight)."""
+    async def flight_mark(self, flight_id: str) -> tuple[Any, ...] | None:
+        """What a public logged flight's page depends on, in one read: its server, the server's
+        name, language and newest logbook row (the page shows its flight count), and the flight's
+        newest comparison (0 for none); None when there is no such public flight.  The flight's
+        own lines never change once logged."""
         found = await self._fetch(
-            "SELECT l.guild_id, (SELECT MAX(w.id) FROM flight_comparisons w WHERE w.flight_id = l.flight_id)"
-            f" FROM logbook l WHERE l.flight_id = ? AND l.guild_id IN ({PUBLIC_GUILDS})",
+            "SELECT l.guild_id, n.value, g.value, t.latest_id,"
+            " (SELECT MAX(w.id) FROM flight_comparisons w WHERE w.flight_id = l.flight_id)"
+            " FROM logbook l"
+            f" JOIN guild_settings p ON p.guild_id = l.guild_id AND p.key = '{PUBLIC_SETTING}'"
+            f" AND p.value = '{PUBLIC_VALUE}'"
+            f" LEFT JOIN guild_settings n ON n.guild_id = l.guild_id AND n.key = '{NAME_SETTING}'"
+            " LEFT JOIN guild_settings g ON g.guild_id = l.guild_id AND g.key = 'language'"
+            " LEFT JOIN guild_totals t ON t.guild_id = l.guild_id"
+            " WHERE l.flight_id = ?",
             [flight_id],
         )
-        return (int(found[0][0]), int(found[0][1] or 0)) if found else None
+        if not found:
+            return None
+        guild, name, lang, latest, newest = found[0]
+        return int(guild), _text(name), _text(lang), int(latest or 0), int(newest or 0)
 
-    async def player_mark(self, user_id: int) -> tuple[int, list[int]]:
-        """A player's newest logbook row (logbook_crew_career) and the servers they flew on
-        (career_totals' primary key): with those servers' marks, the version of their page."""
-        newest = await self._fetch("SELECT MAX(logbook_id) FROM logbook_crew WHERE user_id = ?", [user_id])
-        guilds = await self._fetch("SELECT DISTINCT guild_id FROM career_totals WHERE user_id = ?", [user_id])
-        return int(newest[0][0] or 0) if newest else 0, sorted(int(g) for (g,) in guilds)
+    async def player_mark(self, user_id: int) -> tuple[Any, ...] | None:
+        """What a career page depends on, in one read: the player's newest logbook row
+        (logbook_crew_career) and, for each public server they flew on (career_totals' primary
+        key), its name and newest row (the page shows its flight count); None when they flew on
+        no public server."""
+        found = await self._fetch(
+            "SELECT c.guild_id, n.value, t.latest_id,"
+            " (SELECT MAX(logbook_id) FROM logbook_crew WHERE user_id = ?)"
+            " FROM (SELECT DISTINCT guild_id FROM career_totals WHERE user_id = ?) c"
+            f" JOIN guild_settings p ON p.guild_id = c.guild_id AND p.key = '{PUBLIC_SETTING}'"
+            f" AND p.value = '{PUBLIC_VALUE}'"
+            f" LEFT JOIN guild_settings n ON n.guild_id = c.guild_id AND n.key = '{NAME_SETTING}'"
+            " LEFT JOIN guild_totals t ON t.guild_id = c.guild_id"
+            " ORDER BY c.guild_id",
+            [user_id, user_id],
+        )
+        if not found:
+            return None
+        newest = int(found[0][3] or 0)
+        return newest, tuple((int(g), _text(name), int(latest or 0)) for g, name, latest, _n in found)
 
     async def player_totals(self, user_id: int) -> list[PlayerTotals]:
         """A player's totals on public servers (career_totals' primary key): one row per server
