@@ -1,4 +1,4 @@
-"""The web logbook's store additions (migrations sqlite/0008, postgres/0007): each server's totals
+"""The web logbook's store additions (migrations sqlite/0009, postgres/0008): each server's totals
 kept by a trigger (the counts and the newest row the pages and their cache keys read), filled from
 the logbook for a database logged before the migration; on SQLite and PostgreSQL."""
 
@@ -55,8 +55,9 @@ async def test_totals_of_flights_logged_before_the_migration(tmp_path: Path) -> 
     source = Path(__file__).resolve().parents[2] / "migrations" / "sqlite"
     older = tmp_path / "older"
     older.mkdir()
-    for path in sorted(source.glob("000[1-7]_*.sql")):
-        shutil.copy(path, older / path.name)
+    for path in sorted(source.glob("[0-9][0-9][0-9][0-9]_*.sql")):
+        if "web_speed" not in path.name:  # every migration but this one (its number may change)
+            shutil.copy(path, older / path.name)
     db = tmp_path / "sa.sqlite3"
     before = SqliteStorage(db, migrations_dir=older)
     await before.open()

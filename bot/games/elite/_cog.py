@@ -37,6 +37,7 @@ import logging
 import re
 import secrets
 import time
+import weakref
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, cast
 
@@ -44,7 +45,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.games.elite._i18n import error_text, ui
+from bot.games.elite._i18n import error_text, text, ui
 from bot.games.elite._journal import RESTART, Journal, ShiftClock, apply, rebuild, roll_args
 from bot.games.elite._session import Session
 from bot.games.elite._voicelink import VoiceLink
@@ -62,7 +63,6 @@ from engine.elite.errors import EliteError
 from engine.elite.game import EliteGame, GameError
 from engine.elite.logbook import Leaderboard
 from engine.elite.setup import EliteConfig
-from engine.elite.texts import text
 from engine.elite.timer import TimerError
 from engine.elite.vocab import (
     BOSSES,
@@ -75,7 +75,7 @@ from engine.elite.vocab import (
     DefeatCause,
     HeroId,
 )
-from engine.vocab import Language, is_language
+from engine.vocab import LANGUAGES, Language, is_language
 
 if TYPE_CHECKING:
     from bot.platform.client import SpaceAlertBot
@@ -266,6 +266,8 @@ class EliteCog(commands.Cog, name="ELITE"):
         self.status_messages: dict[int, discord.Message] = {}
         self.voice = VoiceLink(self)
         self.tasks: dict[int, asyncio.Task[None]] = {}
+        # finished games already stored, by id (a Session compares by value, so it is no set member)
+        self.recorded: weakref.WeakValueDictionary[int, Session] = weakref.WeakValueDictionary()
         self.packs: dict[int, DataPack] = {}
         self.journals: dict[int, Journal] = {}
         self.clock: Callable[[], float] = time.monotonic
@@ -347,7 +349,7 @@ class EliteCog(commands.Cog, name="ELITE"):
         map=_choices(MAP_SIDES),
         mission=_choices(MISSIONS),
         difficulty=_choices(ELITE_DIFFICULTIES),
-        language=_choices(("en", "ru")),
+        language=_choices(LANGUAGES),
     )
     async def start(
         self,
@@ -359,15 +361,14 @@ class EliteCog(commands.Cog, name="ELITE"):
         language: str | None = None,
     ) -> None:
         channel_id = interaction.channel_id or 0
-        if not await may_start(
-            self.bot.storage, interaction, "elite.start", await self.server_lang(interaction.guild_id)
-        ):
+        server = await self.server_lang(interaction.guild_id)
+        if not await may_start(self.bot.storage, interaction, "elite.start", server):
             return
         running = self.sessions.get(channel_id)
         if running is not None and running.game.phase != "over":
             await interaction.response.send_message(text(running.lang, "ui.running_here"), ephemeral=True)
             return
-        lang = self._lang(language)
+        lang = self._lang(language or server)  # the director speaks the server's language unless asked
         count = 2 if players == 1 else players
         fields = {"map": map, "mission": mission, "difficulty": difficulty, "players": players}
         await interaction.response.send_message(
@@ -429,7 +430,9 @@ class EliteCog(commands.Cog, name="ELITE"):
     async def on_button(self, interaction: discord.Interaction, channel_id: int, action: str) -> None:
         session = self.sessions.get(channel_id)
         if session is None or session.game.phase == "over":
-            await interaction.response.send_message(text(self._lang(None), "ui.no_game"), ephemeral=True)
+            await interaction.response.send_message(
+                text(await self.server_lang(interaction.guild_id), "ui.no_game"), ephemeral=True
+            )
             return
         if action not in BUTTON_ACTIONS:  # a forged or outdated custom id
             await interaction.response.send_message(text(session.lang, "ui.no_game"), ephemeral=True)
@@ -478,7 +481,9 @@ class EliteCog(commands.Cog, name="ELITE"):
     async def on_cell(self, interaction: discord.Interaction, channel_id: int, action: str, cell: int) -> None:
         session = self.sessions.get(channel_id)
         if session is None or session.game.phase == "over":
-            await interaction.response.edit_message(content=text(self._lang(None), "ui.no_game"), view=None)
+            await interaction.response.edit_message(
+                content=text(await self.server_lang(interaction.guild_id), "ui.no_game"), view=None
+            )
             return
         if not await self._host_only(interaction, session, "peek" if action == "peek" else "reveal"):
             return
@@ -501,7 +506,9 @@ class EliteCog(commands.Cog, name="ELITE"):
     async def on_defeat(self, interaction: discord.Interaction, channel_id: int, cause: DefeatCause) -> None:
         session = self.sessions.get(channel_id)
         if session is None or session.game.phase == "over":
-            await interaction.response.edit_message(content=text(self._lang(None), "ui.no_game"), view=None)
+            await interaction.response.edit_message(
+                content=text(await self.server_lang(interaction.guild_id), "ui.no_game"), view=None
+            )
             return
         if not await self._host_only(interaction, session, "defeat"):
             return
@@ -514,14 +521,22 @@ class EliteCog(commands.Cog, name="ELITE"):
         await self._after(session, lines, "defeat")
 
     async def _after(self, session: Session, lines: list[str], action: str) -> None:
-        """Speak, refresh the status message, and run or stop the timer task."""
+        """Run the timer task, refresh the status message and store a finished game, then speak.
+
+        Why in this order: `say` waits for the words to be rendered, which takes seconds when the
+        director has just joined voice (every call is being pre-rendered) or the speech engine is
+        remote.  A timer task started after it ran late or never (the Action Phase stayed at 0:00,
+        "still running"), and a game won meanwhile was missing from /elite board."""
         self.voice.sync(session)  # before the words: a call planned now is never queued behind them
-        await self.voice.say(session, lines)
-        if action in ("reveal", "defeat"):  # answered in an ephemeral: the status message needs an edit
-            await self._refresh(session)
         if action == "start":
             self.tasks[session.channel_id] = asyncio.create_task(self._run_timer(session))
-        if session.game.phase == "over":
+        if action in ("reveal", "defeat"):  # answered in an ephemeral: the status message needs an edit
+            await self._refresh(session)
+        over = session.game.phase == "over"
+        if over:
+            await self._record(session)
+        await self.voice.say(session, lines)
+        if over:
             await self._finish(session)
 
     async def act(self, session: Session, step: str, args: list[Any]) -> list[str]:
@@ -599,13 +614,29 @@ class EliteCog(commands.Cog, name="ELITE"):
             if any(not w.isdigit() for w in words):
                 await self._refresh(session)
 
+    def _current(self, session: Session) -> bool:
+        """Whether `session` is still the channel's game.  A game's end can run late (behind its
+        last words), after the host started the next game in the channel: that game's timer
+        task, voice and journal are then not the old game's to stop."""
+        found = self.sessions.get(session.channel_id)
+        return found is None or found is session
+
     async def _finish(self, session: Session) -> None:
-        task = self.tasks.pop(session.channel_id, None)
-        if task is not None and task is not asyncio.current_task():
-            task.cancel()
-        await self.voice.close(session.channel_id)
+        if self._current(session):
+            task = self.tasks.pop(session.channel_id, None)
+            if task is not None and task is not asyncio.current_task():
+                task.cancel()
+            await self.voice.close(session.channel_id)
+        await self._record(session)
+
+    async def _record(self, session: Session) -> None:
+        """The finished game's logbook row, once per game (`_after` stores it before speaking,
+        `_finish` on the paths that end a game without `_after`)."""
+        if self.recorded.get(id(session)) is session:
+            return
+        self.recorded[id(session)] = session
         row = session.row()
-        journal = self.journals.pop(session.channel_id, None)
+        journal = self.journals.pop(session.channel_id, None) if self._current(session) else None
         gid = journal.guild_id if journal is not None else 0
         try:
             if row is not None:
@@ -645,7 +676,9 @@ class EliteCog(commands.Cog, name="ELITE"):
     ) -> None:
         session = self.sessions.get(interaction.channel_id or 0)
         if session is None:
-            await interaction.response.send_message(text(self._lang(None), "ui.no_game"), ephemeral=True)
+            await interaction.response.send_message(
+                text(await self.server_lang(interaction.guild_id), "ui.no_game"), ephemeral=True
+            )
             return
         if not await self._host_only(interaction, session, "roll"):
             return
@@ -724,9 +757,9 @@ class EliteCog(commands.Cog, name="ELITE"):
         )
 
     @elite.command(name="board", description="ELITE leaderboard: wins per difficulty, fewest rounds per mission")
-    @app_commands.choices(language=_choices(("en", "ru")))
+    @app_commands.choices(language=_choices(LANGUAGES))
     async def board(self, interaction: discord.Interaction, language: str | None = None) -> None:
-        lang = self._lang(language)
+        lang = self._lang(language or await self.server_lang(interaction.guild_id))
         standing = await self.standing(interaction.guild_id or 0)
         if not standing.games:
             await interaction.response.send_message(text(lang, "ui.board_empty"), ephemeral=True)

@@ -1,5 +1,5 @@
 """What-if comparisons asked for on a logged flight, kept so the web logbook's flight page can show
-them (table `flight_comparisons`, migrations sqlite/0008 and postgres/0007).
+them (table `flight_comparisons`, migrations sqlite/0009 and postgres/0008).
 
 Why a table and not the flight's notes: the notes belong to the flight's own unit of work, and a
 comparison is asked for long after the flight ended, by any crew member, possibly twice at once;

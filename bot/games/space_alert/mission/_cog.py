@@ -189,6 +189,7 @@ class MissionCog(commands.Cog, name="Mission"):
             interaction.user,
             admin=self._manages_guild(interaction),
             action=action,
+            default_language=self.bot.settings.default_language,
         )
         if language not in LANGUAGES and gate.language in LANGUAGES:
             lang = gate.language
@@ -353,7 +354,14 @@ class MissionCog(commands.Cog, name="Mission"):
         guild = getattr(channel, "guild", None)
         if channel is None or guild is None:
             return
-        gate = await flight_gate(self.bot.storage, schedule.guild_id, schedule.channel_id, None, admin=True)
+        gate = await flight_gate(
+            self.bot.storage,
+            schedule.guild_id,
+            schedule.channel_id,
+            None,
+            admin=True,
+            default_language=self.bot.settings.default_language,
+        )
         lang = gate.language if gate.language in LANGUAGES else self.bot.settings.default_language
         if schedule.campaign:  # a campaign night: its first vote opens, as /campaign start would
             campaign: Any = self.bot.get_cog("Campaign")
@@ -398,9 +406,14 @@ class MissionCog(commands.Cog, name="Mission"):
         hits = [(mid, label) for mid, label in names if current in mid.lower() or current in label.lower()]
         return [app_commands.Choice(name=plain_text(label, 100), value=mid) for mid, label in hits[:25]]
 
+    async def server_lang(self, interaction: discord.Interaction) -> str:
+        """The server's language (/settings language), else the bot's default: every answer of
+        these commands, refusals included, speaks what the server chose."""
+        return await server_language(self.bot.storage, interaction.guild_id, self.bot.settings.default_language)
+
     @mission.command(name="status", description="Show the flight in this channel")
     async def mission_status(self, interaction: discord.Interaction) -> None:
-        lang = self.bot.settings.default_language
+        lang = await self.server_lang(interaction)
         record = await self.flights.store.active_in_channel(interaction.channel_id or 0)
         if record is None:
             await interaction.response.send_message(t(lang, "error.no_flight"), ephemeral=True)
@@ -413,7 +426,7 @@ class MissionCog(commands.Cog, name="Mission"):
 
     @mission.command(name="abort", description="Abort the flight in this channel (host or Manage Server)")
     async def mission_abort(self, interaction: discord.Interaction) -> None:
-        lang: str = self.bot.settings.default_language
+        lang: str = await self.server_lang(interaction)
         found = await self.flights.store.active_in_channel(interaction.channel_id or 0)
         if found is None:
             await interaction.response.send_message(t(lang, "error.no_flight"), ephemeral=True)
@@ -457,7 +470,7 @@ class MissionCog(commands.Cog, name="Mission"):
     @custom.command(name="add", description="Upload a mission timeline (JSON) for this server (Manage Server)")
     @app_commands.describe(file="A timeline in the format of `python -m engine timeline S2-1`")
     async def custom_add(self, interaction: discord.Interaction, file: discord.Attachment) -> None:
-        lang = self.bot.settings.default_language
+        lang = await self.server_lang(interaction)
         guild_id = interaction.guild_id
         if guild_id is None:
             await interaction.response.send_message(t(lang, "error.guild_only"), ephemeral=True)
@@ -467,13 +480,14 @@ class MissionCog(commands.Cog, name="Mission"):
             return
         async with Reply(interaction) as reply:
             if file.size > MAX_MISSION_FILE:
-                reason = f"too large: {file.size} bytes, the limit is {MAX_MISSION_FILE} bytes"
+                reason = t(lang, "custom.file_too_large", size=file.size, limit=MAX_MISSION_FILE)
                 await reply.reject(t(lang, "error.bad_file", reason=code_text(reason, 320)))
                 return
             try:
                 raw = await file.read()
             except discord.HTTPException as exc:
-                await reply.reject(t(lang, "error.bad_file", reason=code_text(f"cannot download it ({exc.status})")))
+                reason = t(lang, "custom.file_unreachable", status=exc.status)
+                await reply.reject(t(lang, "error.bad_file", reason=code_text(reason)))
                 return
             problem, timeline = validate_timeline(raw)
             if timeline is None:
@@ -505,7 +519,7 @@ class MissionCog(commands.Cog, name="Mission"):
 
     @custom.command(name="list", description="List this server's custom missions")
     async def custom_list(self, interaction: discord.Interaction) -> None:
-        lang = self.bot.settings.default_language
+        lang = await self.server_lang(interaction)
         if interaction.guild_id is None:
             await interaction.response.send_message(t(lang, "error.guild_only"), ephemeral=True)
             return
@@ -533,7 +547,7 @@ class MissionCog(commands.Cog, name="Mission"):
     @custom.command(name="remove", description="Delete one of this server's custom missions (Manage Server)")
     @app_commands.describe(mission="The custom mission's id")
     async def custom_remove(self, interaction: discord.Interaction, mission: str) -> None:
-        lang = self.bot.settings.default_language
+        lang = await self.server_lang(interaction)
         if interaction.guild_id is None:
             await interaction.response.send_message(t(lang, "error.guild_only"), ephemeral=True)
             return

@@ -24,6 +24,7 @@ from bot.games.space_alert.mission._result import (
     resolve_game,
     with_picture,
 )
+from bot.platform.hosting.server_settings import server_language
 from bot.platform.i18n import t
 from bot.platform.text import MESSAGE_LIMIT, code_text, no_mentions, plain_text
 from bot.web.links import server_link
@@ -48,9 +49,10 @@ class RecordsCog(commands.Cog, name="Records"):
     def __init__(self, bot: SpaceAlertBot) -> None:
         self.bot = bot
 
-    @property
-    def lang(self) -> str:
-        return self.bot.settings.default_language
+    async def lang(self, guild_id: int | None) -> str:
+        """The server's language (/settings language), else the bot's default: the logbook and
+        the leaderboard are the server's pages, so they speak what its admins chose."""
+        return await server_language(self.bot.storage, guild_id, self.bot.settings.default_language)
 
     @app_commands.command(name="logbook", description="This server's recent flights")
     @app_commands.guild_only()
@@ -73,7 +75,7 @@ class RecordsCog(commands.Cog, name="Records"):
             mission_id=mission.strip() if mission else None,
             difficulty=difficulty,
         )
-        embed = logbook_embed(self.lang, entries)
+        embed = logbook_embed(await self.lang(interaction.guild_id), entries)
         embed.url = await server_link(self.bot.storage, self.bot.settings, interaction.guild_id)  # web logbook
         await interaction.response.send_message(embed=embed)
 
@@ -95,7 +97,8 @@ class RecordsCog(commands.Cog, name="Records"):
         rows = await self.bot.storage.leaderboard(interaction.guild_id or 0)
         recent = await self.bot.storage.logbook(interaction.guild_id or 0, limit=50)
         lost = [e for e in recent if e.outcome == "destroyed"]
-        await interaction.response.send_message(embed=leaderboard_embed(self.lang, rows, lost))
+        lang = await self.lang(interaction.guild_id)
+        await interaction.response.send_message(embed=leaderboard_embed(lang, rows, lost))
 
     @app_commands.command(name="resolve", description="Resolve a physical game: attach or paste GAME.json")
     @app_commands.describe(
@@ -117,14 +120,15 @@ class RecordsCog(commands.Cog, name="Records"):
         json_text: str | None = None,
         language: str | None = None,
     ) -> None:
-        lang = language or self.lang  # the public result: the chosen language, else the server's
-        mine = language or _client_language(interaction) or self.lang  # private errors: the caller's own
+        server = await self.lang(interaction.guild_id)
+        lang = language or server  # the public result: the chosen language, else the server's
+        mine = language or _client_language(interaction) or server  # private errors: the caller's own
         if game is None and not json_text:
             await interaction.response.send_message(t(mine, "resolve.need_input"), ephemeral=True)
             return
         # Refused by declared size before anything is downloaded.
         if game is not None and game.size > MAX_GAME_BYTES:
-            reason = f"too large: {game.size} bytes, the limit is {MAX_GAME_BYTES} bytes"
+            reason = t(mine, "custom.file_too_large", size=game.size, limit=MAX_GAME_BYTES)
             await interaction.response.send_message(
                 t(mine, "resolve.invalid", reason=code_text(reason, 320)), ephemeral=True
             )
@@ -136,7 +140,8 @@ class RecordsCog(commands.Cog, name="Records"):
             parsed = await asyncio.to_thread(parse_game, raw_bytes)  # up to ~0.1 s at the size cap
         except discord.HTTPException as exc:
             await self._private(
-                interaction, t(mine, "resolve.invalid", reason=code_text(f"cannot download: {exc.status}", 80))
+                interaction,
+                t(mine, "resolve.invalid", reason=code_text(t(mine, "custom.file_unreachable", status=exc.status), 80)),
             )
             return
         except DocumentError as exc:

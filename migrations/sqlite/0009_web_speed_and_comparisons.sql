@@ -1,4 +1,4 @@
--- 0008 (web logbook, helper "web"; renumber freely on merge): what the web pages need to be fast
+-- 0009 (web logbook, helper "web"; renumber freely on merge): what the web pages need to be fast
 -- at size, and the what-if comparisons the flight page shows.  Read by bot/platform/storage/web.py
 -- and written by bot/platform/storage/comparisons.py.
 

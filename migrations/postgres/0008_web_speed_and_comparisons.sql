@@ -1,5 +1,5 @@
--- 0007 (web logbook, helper "web"; renumber freely on merge): what the web pages need to be fast
--- at size, and the what-if comparisons the flight page shows.  The same shape as sqlite/0008.
+-- 0008 (web logbook, helper "web"; renumber freely on merge): what the web pages need to be fast
+-- at size, and the what-if comparisons the flight page shows.  The same shape as sqlite/0009.
 
 -- Each server's flight count, last flight and newest logbook row, kept by a trigger as flights are
 -- logged (the index and career pages show the counts of up to every public server; the newest
