@@ -104,6 +104,11 @@ async def test_lobby_abort_flight_records_and_whatif(tmp_path: Path) -> None:
         ix = await fd.slash("leaderboard", user="dave", channel="bridge")
         board = await answer(fd, ix)
         assert not board.ephemeral and t("en", "leaderboard.title") in board.text
+        # one mission's paged board: this flight on it, Previous / Next restart-proof buttons
+        paged = await answer(fd, await fd.slash("leaderboard", {"mission": "s1-1"}, user="dave", channel="bridge"))
+        assert stats_tx("en", "board.title", mission="S1-1", normal="white", serious="white") in paged.text
+        pages = [c for c in paged.custom_ids if c.startswith("sa-board:")]
+        assert len(pages) == 2 and paged.find_component(pages[0])["disabled"]  # Previous on page 1
         mine = await answer(fd, await fd.slash("stats", user="bob", channel="bridge"))
         assert mine.ephemeral and stats_tx("en", "stats.title", name="Bob") in mine.text
         assert [a.filename for a in mine.attachments] == ["scores.png"]
