@@ -30,6 +30,7 @@ from bot.platform.storage.base import (
     UnitsOfWork,
 )
 from bot.platform.storage.careers import CareerReads, CareerWrites
+from bot.platform.storage.comparisons import ComparisonReads, ComparisonWrites
 from bot.platform.storage.platform import PlatformReads, PlatformWrites
 from bot.platform.storage.rows import (
     FLIGHT_COLUMNS,
@@ -72,7 +73,7 @@ def flight_of_row(row: Sequence[Any]) -> FlightRecord:
     return flight_from_row(columns, json.loads(muted) if muted else [])
 
 
-class SqlTransaction(PlatformWrites, SessionWrites, CareerWrites):
+class SqlTransaction(PlatformWrites, SessionWrites, CareerWrites, ComparisonWrites):
     """The statements of one unit of work; a backend subclass runs them on its connection."""
 
     dialect: Dialect
@@ -258,7 +259,7 @@ class SqlTransaction(PlatformWrites, SessionWrites, CareerWrites):
 CURRENT_TX: ContextVar[SqlTransaction | None] = ContextVar("storage_transaction", default=None)
 
 
-class SqlStorage(UnitsOfWork, PlatformReads, SessionReads, CareerReads, WebReads):
+class SqlStorage(UnitsOfWork, PlatformReads, SessionReads, CareerReads, WebReads, ComparisonReads):
     """The reads of `Storage` and the frame of a unit of work; a backend provides `_fetch`
     (committed data, or the caller's own transaction), `transaction()`, `open()` and `close()`."""
 
