@@ -12,7 +12,8 @@ from __future__ import annotations
 from typing import Any
 
 from bot.games.space_alert.mission._log_i18n import cause_text, describe
-from bot.platform.i18n import t, threat_name
+from bot.games.space_alert.threat_names import threat_name
+from bot.platform.i18n import t
 from bot.platform.storage.base import LogbookEntry
 from bot.platform.storage.platform import CampaignRecord
 from bot.platform.storage.web import PublicServer, WebStore

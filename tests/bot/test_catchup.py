@@ -6,7 +6,7 @@ from __future__ import annotations
 import discord
 
 from bot.games.space_alert.mission._catchup import CatchUps, said_so_far, with_summary
-from bot.platform.i18n import threat_name
+from bot.games.space_alert.threat_names import threat_name
 from engine.flight.machine import Flight
 
 

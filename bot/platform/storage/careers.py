@@ -14,11 +14,9 @@ player looking at their own career privately); a guild id is what that server ma
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
-
-from bot.games.space_alert.stats.career import threat_rows
 
 PUBLIC_SETTING = "leaderboard"  # guild_settings key; the JSON value "public" opens the server's records
 PUBLIC_VALUE = '"public"'
@@ -98,15 +96,32 @@ def _roles_text(value: Any) -> str:
     return value if isinstance(value, str) else json.dumps(value)
 
 
+# (logbook id, the entry's result JSON) -> its `logbook_threats` rows
+# (logbook_id, position, card_id, deck, fate)
+ThreatRows = Callable[[int, Mapping[str, Any]], list[tuple[int, int, str, str, str]]]
+_THREAT_ROWS: dict[str, ThreatRows] = {}
+
+
+def register_threat_rows(game: str, rows: ThreatRows) -> None:
+    """A game says which `logbook_threats` rows a logbook entry of its own adds.
+
+    Why a hook: which deck a card is from is the game's knowledge (its card catalogue), and the
+    platform imports no game; the game registers this when it is imported, before any of its
+    entries can be written.  An entry of a game that registered nothing adds no such rows."""
+    _THREAT_ROWS[game] = rows
+
+
 class CareerWrites:
     """What careers add to writing a logbook entry (inside its unit of work)."""
 
     async def many(self, sql: str, params: list[tuple[Any, ...]]) -> None:
         raise NotImplementedError
 
-    async def add_threat_rows(self, logbook_id: int, result: Mapping[str, Any]) -> None:
-        """The `logbook_threats` rows of a logged flight (the career triggers count them)."""
-        rows = threat_rows(logbook_id, result)
+    async def add_threat_rows(self, logbook_id: int, result: Mapping[str, Any], game: str = "space_alert") -> None:
+        """The `logbook_threats` rows of a logged flight (the career triggers count them), as
+        the entry's game computes them (`register_threat_rows`)."""
+        threat_rows = _THREAT_ROWS.get(game)
+        rows = threat_rows(logbook_id, result) if threat_rows is not None else []
         if rows:
             await self.many(
                 "INSERT INTO logbook_threats (logbook_id, position, card_id, deck, fate) VALUES (?, ?, ?, ?, ?)", rows

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 class FeatureTransaction(Protocol):
     """The feature writes inside a unit of work (`async with storage.transaction() as tx`)."""
 
-    async def add_threat_rows(self, logbook_id: int, result: Mapping[str, Any]) -> None: ...
+    async def add_threat_rows(self, logbook_id: int, result: Mapping[str, Any], game: str = "space_alert") -> None: ...
 
     async def save_campaign(self, record: CampaignRecord) -> CampaignRecord:
         """Insert a new one (version 0) or write a stored one if its version is current."""

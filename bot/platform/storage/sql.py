@@ -193,7 +193,7 @@ class SqlTransaction(PlatformWrites, CareerWrites):
                 "INSERT INTO logbook_crew (logbook_id, position, user_id, name, roles) VALUES (?, ?, ?, ?, ?)",
                 [(entry_id, i, c.user_id, c.name, json.dumps(c.roles)) for i, c in enumerate(entry.crew)],
             )
-        await self.add_threat_rows(entry_id, entry.result)  # careers (bot/platform/storage/careers.py)
+        await self.add_threat_rows(entry_id, entry.result, entry.game)  # careers (storage/careers.py)
         self.undo.assign(entry, id=entry_id)
         return entry_id
 

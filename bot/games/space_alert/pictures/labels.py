@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from bot.platform.i18n import threat_name
+from bot.games.space_alert.threat_names import threat_name
 
 _ANDROID = re.compile(r"Android (\d)")
 
