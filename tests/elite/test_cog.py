@@ -229,6 +229,7 @@ async def test_a_peek_goes_only_to_the_peeker_and_a_reveal_to_everyone(rig: Any)
     picker.select._values = [str(cell)]
     await picker._picked(ix(channel))
     assert len(channel.posted) == before + 1 and channel.posted[-1].content.startswith(f"Cell {cell}:")
+    game = cog.sessions[channel.id].game  # the game as stored after the reveal
     assert (
         kind_name in game.exploration.public_view()[[t.cell for t in game.exploration.public_view()].index(cell)].kind
     )  # type: ignore[union-attr,operator]
@@ -403,8 +404,10 @@ async def test_board_shows_wins_and_fewest_rounds(rig: Any) -> None:
     await start_game(cog, channel, mission="recon")
     for _ in range(3):
         await press(cog, channel, "next")
-    cog.sessions[channel.id].game.activate(force=True)  # as if time were up
-    await press(cog, channel, "next")
+    await press(cog, channel, "start")
+    await asyncio.wait_for(cog.tasks[channel.id], timeout=5)  # the test's sleep moves the clock: time's up
+    for _ in range(2):  # activation, end of round
+        await press(cog, channel, "next")
     await press(cog, channel, "victory")
     board = ix(channel)
     await cog.board.callback(cog, board, language="ru")
@@ -424,7 +427,7 @@ async def test_a_restart_resumes_the_game_from_storage(rig: Any) -> None:
         await press(cog, channel, "next")
     await press(cog, channel, "start")
     task = cog.tasks[channel.id]
-    while clock() < 1045.0:  # past the 1:30 call, which is journalled
+    while clock() < 1045.0:  # past the 1:30 call, which is stored
         await asyncio.sleep(0)
     peek = await press(cog, channel, "peek", user=1)
     picker: CellPicker = peek.response.calls[0][2]["view"]
@@ -452,10 +455,13 @@ async def test_a_restart_resumes_the_game_from_storage(rig: Any) -> None:
         for t in old.exploration.public_view()  # type: ignore[union-attr]
     ]
     assert game.pack is not None and game.pack.name == "ours"
-    assert (await storage.elite_games())[0].state["actions"][-1][1] == "pause"
+    (stored,) = await storage.elite_games()
+    assert stored.state["actions"][-1][1:] == ["pause", "restart"] and stored.state["paused_at_restart"]
+    assert "actions" in stored.state and "game" in stored.state  # a snapshot, not a journal to replay
     assert after.log == before.log
     await press(again, channel, "pause")  # resume: the timer runs on from where it stopped
-    assert game.timer.state == "running"  # type: ignore[union-attr]
+    assert after.game.timer.state == "running"  # type: ignore[union-attr]
+    assert not (await storage.elite_games())[0].state["paused_at_restart"]
     await press(again, channel, "stop")
     assert await storage.elite_games() == [] and again.tasks.get(channel.id) is None
     for pending in list(again.tasks.values()):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from bot.games.elite._journal import rebuild
+from bot.games.elite._document import restore
 from tests.elite.test_cog import HeroPicker, ix, new_cog, press, rig, start_game, storage
 
 __all__ = ["rig", "storage"]  # the fixtures of test_cog.py
@@ -25,6 +25,7 @@ async def test_a_second_member_cannot_steer_the_hosts_game(rig: Any) -> None:
     assert session.game.phase != "over" and session.game.round <= 1
     stored = await storage.elite_game(channel.id)
     assert stored is not None and stored.state["actions"] == [] and stored.host_id == 1
+    assert stored.state["game"]["round"] == 0  # no stranger's press reached the stored game
     roll = ix(channel, STRANGER)
     await cog.roll.callback(cog, roll, alien="tapeworm", in_range="kara", hit_value=4)
     assert "only the host of this game" in roll.response.calls[0][1]
@@ -69,7 +70,7 @@ async def test_starting_respects_the_servers_starters_channels(rig: Any) -> None
 
 async def test_simultaneous_presses_are_all_stored(rig: Any) -> None:
     """Five presses of +15 s at the same moment (the host's and Manage Server's): each one that
-    was acknowledged is in the stored journal, and a restart rebuilds the same timer."""
+    was acknowledged is in the stored game, and a restore from the document has the same timer."""
     cog, channel, clock, storage = rig
     await start_game(cog, channel)
     for _ in range(3):
@@ -85,31 +86,55 @@ async def test_simultaneous_presses_are_all_stored(rig: Any) -> None:
     stored = await storage.elite_game(channel.id)
     assert stored is not None
     assert [a[1] for a in stored.state["actions"]].count("adjust") == acknowledged
-    assert session.game.timer.remaining() == before + 15 * acknowledged  # type: ignore[union-attr]
-    rebuilt, _ = rebuild(stored.state, None, clock)
-    assert rebuilt.game.timer.remaining() == before + 15 * acknowledged  # type: ignore[union-attr]
+    assert cog.sessions[channel.id].game.timer.remaining() == before + 15 * acknowledged  # type: ignore[union-attr]
+    restored = restore(stored.state, None, clock)
+    assert restored.game.timer.remaining() == before + 15 * acknowledged  # type: ignore[union-attr]
 
 
-async def test_a_step_whose_store_failed_is_stored_with_the_next_one(rig: Any) -> None:
+async def test_presses_from_two_processes_over_one_database_are_all_kept(rig: Any) -> None:
+    """Two bot processes (two cogs over one database, as during a rolling restart) press +15 s
+    at once: the version check makes the loser load again, so both presses are stored."""
+    cog, channel, clock, storage = rig
+    await start_game(cog, channel)
+    for _ in range(3):
+        await press(cog, channel, "next")
+    other = new_cog(storage, clock)
+    await other.cog_load()  # takes the game up from the store
+    before = cog.sessions[channel.id].game.timer.remaining()  # type: ignore[union-attr]
+    status = cog.status_messages[channel.id]
+    first, second = ix(channel, on=status), ix(channel, on=status)
+    await asyncio.gather(cog.on_button(first, channel.id, "plus"), other.on_button(second, channel.id, "plus"))
+    assert first.response.calls[0][0] == "edit" and second.response.calls[0][0] == "edit"
+    stored = await storage.elite_game(channel.id)
+    assert stored is not None and [a[1] for a in stored.state["actions"]].count("adjust") == 2
+    assert restore(stored.state, None, clock).game.timer.remaining() == before + 30  # type: ignore[union-attr]
+
+
+async def test_a_step_whose_store_failed_did_not_happen_and_says_so(rig: Any) -> None:
+    """The store fails once: that press is refused ("try again") and the game is as stored; the
+    next press is stored.  No acknowledged step exists only in memory."""
     cog, channel, _, storage = rig
     await start_game(cog, channel)
-    real = storage.change_elite_game
+    real = storage.transaction
     calls = 0
 
-    async def flaky(*args: Any, **kwargs: Any) -> Any:
+    def flaky() -> Any:
         nonlocal calls
         calls += 1
         if calls == 1:
             raise OSError("disk full for a moment")
-        return await real(*args, **kwargs)
+        return real()
 
-    storage.change_elite_game = flaky
+    storage.transaction = flaky  # type: ignore[method-assign]
     try:
-        await press(cog, channel, "next")  # acknowledged; its store failed (logged)
-        await press(cog, channel, "next")
+        failed = await press(cog, channel, "next")
+        assert failed.response.calls[0][0] == "send" and "try again" in failed.response.calls[0][1]
+        assert cog.sessions[channel.id].game.round == 0
+        stepped = await press(cog, channel, "next")
+        assert stepped.response.calls[0][0] == "edit"
     finally:
-        storage.change_elite_game = real
+        storage.transaction = real  # type: ignore[method-assign]
     stored = await storage.elite_game(channel.id)
     assert stored is not None
-    assert [a[1] for a in stored.state["actions"]] == ["next", "next"]
-    assert stored.state["actions"] == cog.journals[channel.id].actions
+    assert [a[1] for a in stored.state["actions"]] == ["next"]
+    assert stored.state["game"]["round"] == cog.sessions[channel.id].game.round == 1
