@@ -18,6 +18,7 @@ import discord
 import pytest
 
 from bot.games.elite._cog import CausePicker, CellPicker, ControlView, EliteCog, HeroPicker, parse_in_range
+from bot.games.elite.storage import EliteStore
 from bot.platform.storage import SqliteStorage
 from engine.common.clock import ManualClock
 
@@ -184,9 +185,9 @@ async def test_a_game_through_the_buttons_with_the_timer(rig: Any) -> None:
     await press(cog, channel, "victory")
     assert session.game.result == "victory"
     assert status.view is None  # the buttons go with the game
-    (row,) = await storage.game_rows(42)
+    (row,) = await EliteStore(storage).rows(42)
     assert row["game"] == "elite" and row["result"] == "victory" and row["rounds"] == 1
-    assert await storage.elite_games() == []  # the game in progress ended with its row
+    assert await EliteStore(storage).games() == []  # the game in progress ended with its row
     late = await press(cog, channel, "next")
     assert late.response.calls[0][2]["ephemeral"]
 
@@ -242,7 +243,7 @@ async def test_defeat_asks_the_cause_and_logs_it(rig: Any) -> None:
     picker: CausePicker = answer.response.calls[0][2]["view"]
     picker.select._values = ["hero_died"]
     await picker._picked(ix(channel))
-    (row,) = await storage.game_rows(42)
+    (row,) = await EliteStore(storage).rows(42)
     assert (row["result"], row["cause"], row["players"]) == ("defeat", "hero_died", 3)
 
 
@@ -392,7 +393,7 @@ async def test_roll_moves_damage_tracks_from_the_pack_and_a_death_ends_the_game(
     assert "is killed: the game is lost" in second.response.calls[0][1]
     game = cog.sessions[channel.id].game
     assert (game.result, game.cause) == ("defeat", "hero_died")
-    assert (await storage.game_rows(42))[0]["cause"] == "hero_died"
+    assert (await EliteStore(storage).rows(42))[0]["cause"] == "hero_died"
     assert cog.status_messages[channel.id].view is None
 
 
@@ -421,7 +422,7 @@ async def test_a_restart_resumes_the_game_from_storage(rig: Any) -> None:
     cog, channel, clock, storage = rig
     pack = {"name": "ours", "heroes": [{"hero": "kara", "length": 5, "thresholds": [2]}]}
     cog.packs[42] = load_pack(pack)
-    await storage.save_elite_pack(42, pack, 1)
+    await EliteStore(storage).save_pack(42, pack, 1)
     await start_game(cog, channel, mission="exploration")
     for _ in range(3):
         await press(cog, channel, "next")
@@ -455,15 +456,15 @@ async def test_a_restart_resumes_the_game_from_storage(rig: Any) -> None:
         for t in old.exploration.public_view()  # type: ignore[union-attr]
     ]
     assert game.pack is not None and game.pack.name == "ours"
-    (stored,) = await storage.elite_games()
+    (stored,) = await EliteStore(storage).games()
     assert stored.state["actions"][-1][1:] == ["pause", "restart"] and stored.state["paused_at_restart"]
     assert "actions" in stored.state and "game" in stored.state  # a snapshot, not a journal to replay
     assert after.log == before.log
     await press(again, channel, "pause")  # resume: the timer runs on from where it stopped
     assert after.game.timer.state == "running"  # type: ignore[union-attr]
-    assert not (await storage.elite_games())[0].state["paused_at_restart"]
+    assert not (await EliteStore(storage).games())[0].state["paused_at_restart"]
     await press(again, channel, "stop")
-    assert await storage.elite_games() == [] and again.tasks.get(channel.id) is None
+    assert await EliteStore(storage).games() == [] and again.tasks.get(channel.id) is None
     for pending in list(again.tasks.values()):
         pending.cancel()
 
@@ -475,7 +476,7 @@ async def test_a_pack_upload_is_stored_for_the_server(rig: Any) -> None:
     file = SimpleNamespace(size=40, read=lambda: _bytes(b'{"name": "mine"}'))
     await cog.pack.callback(cog, upload, file=file)
     assert "Pack loaded" in upload.response.calls[0][1]
-    stored = await storage.elite_pack(42)
+    stored = await EliteStore(storage).pack(42)
     assert stored is not None and stored["name"] == "mine"
     fresh = new_cog(storage, clock)
     assert (await fresh.pack_of(42)).name == "mine"  # type: ignore[union-attr]

@@ -7,6 +7,7 @@ import asyncio
 from typing import Any
 
 from bot.games.elite._document import restore
+from bot.games.elite.storage import EliteStore
 from tests.elite.test_cog import HeroPicker, ix, new_cog, press, rig, start_game, storage
 
 __all__ = ["rig", "storage"]  # the fixtures of test_cog.py
@@ -23,7 +24,7 @@ async def test_a_second_member_cannot_steer_the_hosts_game(rig: Any) -> None:
         assert kind == "send" and kw["ephemeral"] and "only the host of this game" in content, action
     session = cog.sessions[channel.id]
     assert session.game.phase != "over" and session.game.round <= 1
-    stored = await storage.elite_game(channel.id)
+    stored = await EliteStore(storage).game(channel.id)
     assert stored is not None and stored.state["actions"] == [] and stored.host_id == 1
     assert stored.state["game"]["round"] == 0  # no stranger's press reached the stored game
     roll = ix(channel, STRANGER)
@@ -52,7 +53,7 @@ async def test_a_second_elite_start_is_refused_in_the_channel_and_by_the_store(r
     await picker._picked(pick)
     assert "already" in (pick.response.calls[0][1] or "").lower()
     assert channel.id not in other.sessions
-    (stored,) = await storage.elite_games()
+    (stored,) = await EliteStore(storage).games()
     assert stored.host_id == 1 and stored.state["config"]["mission"] == "exploration"
 
 
@@ -83,7 +84,7 @@ async def test_simultaneous_presses_are_all_stored(rig: Any) -> None:
     await asyncio.gather(*(cog.on_button(p, channel.id, "plus") for p in presses))
     acknowledged = sum(1 for p in presses if p.response.calls and p.response.calls[0][0] == "edit")
     assert acknowledged == 5
-    stored = await storage.elite_game(channel.id)
+    stored = await EliteStore(storage).game(channel.id)
     assert stored is not None
     assert [a[1] for a in stored.state["actions"]].count("adjust") == acknowledged
     assert cog.sessions[channel.id].game.timer.remaining() == before + 15 * acknowledged  # type: ignore[union-attr]
@@ -105,7 +106,7 @@ async def test_presses_from_two_processes_over_one_database_are_all_kept(rig: An
     first, second = ix(channel, on=status), ix(channel, on=status)
     await asyncio.gather(cog.on_button(first, channel.id, "plus"), other.on_button(second, channel.id, "plus"))
     assert first.response.calls[0][0] == "edit" and second.response.calls[0][0] == "edit"
-    stored = await storage.elite_game(channel.id)
+    stored = await EliteStore(storage).game(channel.id)
     assert stored is not None and [a[1] for a in stored.state["actions"]].count("adjust") == 2
     assert restore(stored.state, None, clock).game.timer.remaining() == before + 30  # type: ignore[union-attr]
 
@@ -134,7 +135,7 @@ async def test_a_step_whose_store_failed_did_not_happen_and_says_so(rig: Any) ->
         assert stepped.response.calls[0][0] == "edit"
     finally:
         storage.transaction = real  # type: ignore[method-assign]
-    stored = await storage.elite_game(channel.id)
+    stored = await EliteStore(storage).game(channel.id)
     assert stored is not None
     assert [a[1] for a in stored.state["actions"]] == ["next"]
     assert stored.state["game"]["round"] == cog.sessions[channel.id].game.round == 1

@@ -1,6 +1,6 @@
-"""The storage methods of the platform's features (careers, campaigns, school, schedules, the ELITE
-game), once per backend (tests/bot/storage_backends.py): SQLite always, PostgreSQL when a server
-answers."""
+"""The storage methods of the platform's features (careers, campaigns, school, schedules), once per
+backend (tests/bot/storage_backends.py): SQLite always, PostgreSQL when a server answers.  ELITE's
+own tables are tested with the game (tests/elite/test_storage.py)."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from bot.games.elite.storage import EliteStore, record_game
 from bot.platform.storage import ChannelBusy, LogbookCrew, LogbookEntry, SqliteStorage, StaleWrite, Storage
 from bot.platform.storage.platform import CampaignRecord, ScheduleRecord
 from tests.bot.storage_backends import open_storage, storage
@@ -215,88 +216,13 @@ async def test_schedules_survive_a_restart(open_storage: Any) -> None:
     assert not await again.mark_schedule(late.id or 0, reminded=True, done=False, was_reminded=False)
 
 
-# -- ELITE ---------------------------------------------------------------------------------------------
-async def test_elite_rows_know_their_game_and_stay_off_space_alert_boards(storage: Storage) -> None:
-    await storage.add_logbook_entry(flight(1, total=12))
-    await storage.record_game(1, ELITE_ROW, channel_id=9)
-    await storage.record_game(1, {**ELITE_ROW, "rounds": 4, "mission": "rescue", "difficulty": "hard"})
-    await storage.record_game(1, {**ELITE_ROW, "result": "defeat", "cause": "hero_died", "rounds": 2})
-    await storage.record_game(2, ELITE_ROW)
-    rows = await storage.game_rows(1, "elite")
-    assert len(rows) == 3 and rows[0]["cause"] == "hero_died" and rows[2] == ELITE_ROW
-    board = await storage.elite_board(1)
-    assert board.games == 3
-    assert board.wins == {"normal": 1, "hard": 1}
-    assert board.fewest_rounds == {"exploration": 6, "rescue": 4}
-    assert [e.game for e in await storage.logbook(1)] == ["space_alert"]  # /logbook shows flights
-    assert [r.mission_id for r in await storage.leaderboard(1)] == ["S2-1"]
-    with pytest.raises(ValueError):
-        await storage.game_rows(1, "space_alert")
-
-
-async def test_elite_game_in_progress_resumes_and_ends_with_its_row(open_storage: Any) -> None:
-    storage = await open_storage()
-    pack = {"swarm_spawn": [], "name": "ours"}
-    await storage.start_elite_game(1, 9, {"actions": []}, pack)
-    assert await storage.update_elite_game(9, {"actions": [[0.0, "next"]]})
-    assert not await storage.update_elite_game(10, {"actions": []})  # no game there
-    again = await open_storage()
-    games = await again.elite_games()
-    assert [(g.guild_id, g.channel_id, g.state, g.pack) for g in games] == [(1, 9, {"actions": [[0.0, "next"]]}, pack)]
-    with pytest.raises(ChannelBusy):  # one game per channel, held by the store's unique index
-        await again.start_elite_game(1, 9, {"actions": []}, None)
-    assert [g.pack for g in await again.elite_games()] == [pack]
-    await again.record_game(1, ELITE_ROW, channel_id=9)
-    assert await again.elite_games() == []
-    await again.start_elite_game(1, 11, {"actions": []}, None)
-    await again.drop_elite_game(11)
-    assert await again.elite_games() == []
-
-
-async def test_elite_steps_are_a_versioned_unit_of_work(open_storage: Any) -> None:
-    """Five steps changing the same game at once: each is applied to the stored document as it
-    is then (a stale save is retried on a fresh load), so none of them is lost."""
-    storage = await open_storage()
-    await storage.start_elite_game(1, 9, {"actions": []}, None, game_id="g1", host_id=77)
-
-    def append(n: int) -> Any:
-        def change(record: Any) -> bool:
-            record.state["actions"].append([float(n), "adjust", 15])
-            return True
-
-        return change
-
-    await asyncio.gather(*(storage.change_elite_game(9, append(n)) for n in range(5)))
-    game = await storage.elite_game(9)
-    assert game is not None and game.host_id == 77 and game.id == "g1"
-    assert sorted(a[0] for a in game.state["actions"]) == [0.0, 1.0, 2.0, 3.0, 4.0]
-    assert game.version == 6
-    stale = await storage.elite_game(9)
-    assert stale is not None
-    async with storage.transaction() as tx:
-        await tx.save_elite_game(stale)  # the current version: written
-    with pytest.raises(StaleWrite):
-        async with storage.transaction() as tx:
-            stale.version -= 1
-            await tx.save_elite_game(stale)
-    assert await storage.change_elite_game(10, append(9)) is None  # no game there
-
-
-async def test_elite_packs_per_server(storage: Storage) -> None:
-    assert await storage.elite_pack(1) is None
-    await storage.save_elite_pack(1, {"v": 1}, ANN)
-    await storage.save_elite_pack(1, {"v": 2, "name": "Ёлка"}, BOB)
-    assert await storage.elite_pack(1) == {"v": 2, "name": "Ёлка"}
-    assert await storage.elite_pack(2) is None
-
-
 async def test_a_failed_unit_of_work_leaves_no_feature_rows(storage: Storage) -> None:
     with pytest.raises(RuntimeError):
         async with storage.transaction() as tx:
-            await tx.record_game(1, ELITE_ROW)
+            await record_game(tx, 1, ELITE_ROW)  # a game's repository writes in the same unit of work
             await tx.save_school_progress(ANN, {"done": []})
             raise RuntimeError("boom")
-    assert await storage.game_rows(1) == [] and await storage.school_progress(ANN) is None
+    assert await EliteStore(storage).rows(1) == [] and await storage.school_progress(ANN) is None
 
 
 async def test_stopgap_campaigns_move_to_their_table(tmp_path: Path) -> None:
@@ -355,16 +281,17 @@ async def test_games_stored_before_migration_0007_carry_on(tmp_path: Path) -> No
     after = SqliteStorage(db)
     await after.open()
     try:
-        game = await after.elite_game(9)
+        elite = EliteStore(after)
+        game = await elite.game(9)
         assert game is not None and (game.id, game.host_id, game.version) == ("legacy-9", 77, 1)
         with pytest.raises(ChannelBusy):
-            await after.start_elite_game(1, 9, {"actions": []}, None)
+            await elite.start(1, 9, {"actions": []}, None)
 
         def step(record: Any) -> bool:
             record.state["actions"].append([0.0, "next"])
             return True
 
-        changed = await after.change_elite_game(9, step)
+        changed = await elite.change(9, step)
         assert changed is not None and changed.version == 2
         campaign = await after.change_campaign(5, lambda r: r.state.update(voted=True) is None)
         assert campaign is not None and campaign.version == 2 and campaign.state["voted"]

@@ -61,7 +61,7 @@ from bot.games.elite._document import record as record_step
 from bot.games.elite._i18n import error_text, ui
 from bot.games.elite._session import Session
 from bot.games.elite._voicelink import VoiceLink
-from bot.games.elite.storage import FINISHED, change_game
+from bot.games.elite.storage import FINISHED, EliteGameRecord, EliteStore
 from bot.platform import components
 from bot.platform.components import Components, handles
 from bot.platform.hosting.gate import may_start, serves
@@ -70,7 +70,6 @@ from bot.platform.i18n import t
 from bot.platform.locks import FlightLocks
 from bot.platform.permissions import Seats, guard
 from bot.platform.storage.base import ChannelBusy
-from bot.platform.storage.platform import EliteGameRecord
 from bot.platform.text import user_text
 from engine.elite.datapack import DataPack, PackError, load_pack, pack_json_schema
 from engine.elite.errors import EliteError
@@ -304,6 +303,11 @@ class EliteCog(commands.Cog, name="ELITE"):
         self.use_voice = True
         self.locks = FlightLocks()  # one per channel: this process's steps queue instead of retrying
 
+    @property
+    def store(self) -> EliteStore:
+        """ELITE's tables over the bot's storage (read at each use: tests swap the storage)."""
+        return EliteStore(self.bot.storage)
+
     def game_clock(self) -> float:
         """What every game of this cog reads: the cog's clock as it is now (tests swap `clock`)."""
         return self.clock()
@@ -320,7 +324,7 @@ class EliteCog(commands.Cog, name="ELITE"):
         its last stored instant, in one unit of work; a game that ended without its logbook row
         (a crash in between) is logged now."""
         try:
-            stored = await self.bot.storage.elite_games()
+            stored = await self.store.games()
         except Exception:
             log.exception("could not read the ELITE games in progress")
             return
@@ -332,7 +336,7 @@ class EliteCog(commands.Cog, name="ELITE"):
                 await self.change(channel_id, None, [], restart=True)
             except Exception:
                 log.exception("ELITE game in channel %s cannot be resumed; dropped", channel_id)
-                await self.bot.storage.drop_elite_game(channel_id)
+                await self.store.drop(channel_id)
                 continue
             session, doc = self.sessions.get(channel_id), self.docs.get(channel_id)
             if session is None or doc is None:
@@ -424,7 +428,7 @@ class EliteCog(commands.Cog, name="ELITE"):
             return
         try:
             pack_doc = pack.model_dump(mode="json") if pack is not None else None
-            await self.bot.storage.start_elite_game(
+            await self.store.start(
                 guild_id,
                 channel_id,
                 new_state(doc, session),
@@ -576,7 +580,7 @@ class EliteCog(commands.Cog, name="ELITE"):
         self, channel_id: int, step: str | None, args: list[Any], *, restart: bool = False, **meta: Any
     ) -> list[str]:
         """Load the channel's stored game, apply `step` (None: none) and the `meta` fields, save it
-        with a version check, and retry all of it on a newer version (storage.change_game).  The
+        with a version check, and retry all of it on a newer version (EliteStore.change).  The
         change is pure: it restores the game from the loaded document, so a retry starts afresh.
         `restart`: the first load after a restart (a version-1 journal is migrated, a running
         timer paused at its last stored instant).  This process's copy (`sessions`) becomes what
@@ -622,7 +626,7 @@ class EliteCog(commands.Cog, name="ELITE"):
 
         async with self.locks.get(f"elite:{channel_id}"):
             try:
-                record = await change_game(self.bot.storage, channel_id, apply_step)
+                record = await self.store.change(channel_id, apply_step)
             except EliteError:
                 raise
             except Exception as exc:
@@ -763,7 +767,7 @@ class EliteCog(commands.Cog, name="ELITE"):
         """The server's data pack: this process's copy, else the stored one."""
         if guild_id not in self.packs:
             try:
-                stored = await self.bot.storage.elite_pack(guild_id)
+                stored = await self.store.pack(guild_id)
                 if stored is not None:
                     self.packs[guild_id] = load_pack(stored)
             except Exception:
@@ -824,9 +828,7 @@ class EliteCog(commands.Cog, name="ELITE"):
             await interaction.response.send_message(ui(lang, "pack.not_loaded", why=why), ephemeral=True)
             return
         try:
-            await self.bot.storage.save_elite_pack(
-                interaction.guild_id or 0, pack.model_dump(mode="json"), interaction.user.id
-            )
+            await self.store.save_pack(interaction.guild_id or 0, pack.model_dump(mode="json"), interaction.user.id)
         except Exception:
             log.exception("could not store the ELITE data pack")
             await interaction.response.send_message(ui(lang, "pack.not_stored"), ephemeral=True)
@@ -869,7 +871,7 @@ class EliteCog(commands.Cog, name="ELITE"):
 
     async def standing(self, guild_id: int) -> Leaderboard:
         """The server's ELITE boards, counted by the database (indexed)."""
-        counted = await self.bot.storage.elite_board(guild_id)
+        counted = await self.store.board(guild_id)
         wins = {d: counted.wins.get(d, 0) for d in ELITE_DIFFICULTIES}
         fewest = {m: n for m in MISSIONS if (n := counted.fewest_rounds.get(m)) is not None}
         hardest = next((d for d in reversed(ELITE_DIFFICULTIES) if wins[d]), None)

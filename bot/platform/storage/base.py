@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import inspect
 import json
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -156,6 +156,15 @@ class Transaction(FeatureTransaction, Protocol):
     were.  Never talk to Discord inside a transaction: it holds the database's write lock.
     """
 
+    # -- the SQL core, for a game's repository over its own tables (`?` placeholders) -----------
+    async def rows(self, sql: str, params: Iterable[Any] = ()) -> list[Sequence[Any]]:
+        """Run one statement in this unit of work; its rows."""
+        ...
+
+    async def run(self, sql: str, params: Iterable[Any] = ()) -> int:
+        """Run one statement in this unit of work; the number of rows it changed."""
+        ...
+
     async def load_flight(self, flight_id: str) -> FlightRecord | None:
         """The flight as this transaction sees it (locked against other writers until commit)."""
 
@@ -207,6 +216,12 @@ class Storage(FeatureStorage, Protocol):
 
     def transaction(self) -> AbstractAsyncContextManager[Transaction]:
         """One unit of work.  Nested use in the same task joins the outer transaction."""
+        ...
+
+    async def fetch(self, sql: str, params: Iterable[Any] = ()) -> list[Sequence[Any]]:
+        """The SQL core's read, for a game's repository over its own tables: one statement in
+        `?` placeholders, the same text on both backends; committed data, or the caller's own
+        transaction when it is in one."""
         ...
 
     # -- flights ---------------------------------------------------------------------------

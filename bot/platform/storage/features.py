@@ -1,5 +1,6 @@
 """The storage interface's part for the platform's features (issues 14 and 16): careers and
-leaderboards, campaign sessions, flight school, schedules and the ELITE game.
+leaderboards, campaign sessions, flight school and schedules.  (ELITE keeps its tables itself,
+bot/games/elite/storage.py, over the SQL core: `Storage.fetch` and `Transaction.rows/run`.)
 
 Only protocols: `Storage` and `Transaction` (base.py) extend them, and the SQL lives in
 careers.py and platform.py, so this section merges apart from the flight tables.
@@ -12,13 +13,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from bot.platform.storage.careers import BoardPage, CareerRows, LineRow
-    from bot.platform.storage.platform import (
-        CampaignRecord,
-        EliteGameRecord,
-        EliteStanding,
-        ScheduleRecord,
-        SchoolRecord,
-    )
+    from bot.platform.storage.platform import CampaignRecord, ScheduleRecord, SchoolRecord
 
 
 class FeatureTransaction(Protocol):
@@ -43,35 +38,6 @@ class FeatureTransaction(Protocol):
     async def mark_schedule(
         self, schedule_id: int, *, reminded: bool, done: bool, was_reminded: bool | None = None
     ) -> bool: ...
-
-    async def start_elite_game(
-        self,
-        guild_id: int,
-        channel_id: int,
-        state: dict[str, Any],
-        pack: dict[str, Any] | None,
-        *,
-        game_id: str = "",
-        host_id: int = 0,
-    ) -> None:
-        """Insert the channel's new game; ChannelBusy when it has one already."""
-        ...
-
-    async def load_elite_game(self, channel_id: int) -> EliteGameRecord | None: ...
-
-    async def save_elite_game(self, record: EliteGameRecord) -> EliteGameRecord:
-        """Write it if its version is still current, else StaleWrite."""
-        ...
-
-    async def update_elite_game(self, channel_id: int, state: dict[str, Any]) -> bool: ...
-
-    async def drop_elite_game(self, channel_id: int) -> None: ...
-
-    async def record_game(
-        self, guild_id: int, row: dict[str, Any], *, channel_id: int = 0, language: str = "en"
-    ) -> int: ...
-
-    async def save_elite_pack(self, guild_id: int, pack: dict[str, Any], uploaded_by: int) -> None: ...
 
 
 class FeatureStorage(Protocol):
@@ -140,45 +106,3 @@ class FeatureStorage(Protocol):
     async def mark_schedule(
         self, schedule_id: int, *, reminded: bool, done: bool, was_reminded: bool | None = None
     ) -> bool: ...
-
-    # -- ELITE -------------------------------------------------------------------------------------------
-    async def elite_games(self) -> list[EliteGameRecord]: ...
-
-    async def elite_game(self, channel_id: int) -> EliteGameRecord | None: ...
-
-    async def start_elite_game(
-        self,
-        guild_id: int,
-        channel_id: int,
-        state: dict[str, Any],
-        pack: dict[str, Any] | None,
-        *,
-        game_id: str = "",
-        host_id: int = 0,
-    ) -> None:
-        """Insert the channel's new game; ChannelBusy when it has one already."""
-        ...
-
-    async def change_elite_game(
-        self, channel_id: int, change: Callable[[EliteGameRecord], bool], *, attempts: int = 5
-    ) -> EliteGameRecord | None:
-        """Load the channel's game, apply a pure change, save with a version check, retry."""
-        ...
-
-    async def update_elite_game(self, channel_id: int, state: dict[str, Any]) -> bool: ...
-
-    async def drop_elite_game(self, channel_id: int) -> None: ...
-
-    async def record_game(
-        self, guild_id: int, row: dict[str, Any], *, channel_id: int = 0, language: str = "en"
-    ) -> int:
-        """A finished ELITE game's logbook row (game 'elite'); ends the channel's game in progress."""
-        ...
-
-    async def game_rows(self, guild_id: int, game: str = "elite", *, limit: int = 1000) -> list[dict[str, Any]]: ...
-
-    async def elite_board(self, guild_id: int) -> EliteStanding: ...
-
-    async def elite_pack(self, guild_id: int) -> dict[str, Any] | None: ...
-
-    async def save_elite_pack(self, guild_id: int, pack: dict[str, Any], uploaded_by: int) -> None: ...

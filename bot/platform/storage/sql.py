@@ -257,6 +257,10 @@ class SqlStorage(UnitsOfWork, PlatformReads, CareerReads, WebReads):
     async def _fetch(self, sql: str, params: Iterable[Any] = ()) -> list[Sequence[Any]]:
         raise NotImplementedError
 
+    async def fetch(self, sql: str, params: Iterable[Any] = ()) -> list[Sequence[Any]]:
+        """The SQL core's read for a game's repository (bot/games/*/storage.py)."""
+        return await self._fetch(sql, params)
+
     def _joined(self) -> SqlTransaction | None:
         """The caller's own open transaction on this storage (same task), if it is in one."""
         tx = CURRENT_TX.get()

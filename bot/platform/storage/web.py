@@ -15,7 +15,7 @@ from typing import Any, Protocol
 
 from bot.platform.storage.base import FlightRecord, LogbookCrew, LogbookEntry
 from bot.platform.storage.careers import PUBLIC_SETTING, PUBLIC_VALUE
-from bot.platform.storage.platform import CampaignRecord, EliteStanding
+from bot.platform.storage.platform import CampaignRecord
 from bot.platform.storage.rows import LOGBOOK_COLUMNS, logbook_from_row
 
 # The guild_settings key where the bot keeps a public server's name as Discord showed it (written
@@ -86,9 +86,9 @@ class WebStore(Protocol):
 
     async def server_campaigns(self, guild_id: int, *, limit: int = 10) -> list[CampaignRecord]: ...
 
-    async def game_rows(self, guild_id: int, game: str = "elite", *, limit: int = 1000) -> list[dict[str, Any]]: ...
-
-    async def elite_board(self, guild_id: int) -> EliteStanding: ...
+    async def fetch(self, sql: str, params: Iterable[Any] = ()) -> list[Sequence[Any]]:
+        """The SQL core's read (a game's repository reads its own tables with it)."""
+        ...
 
     async def public_flight(self, flight_id: str) -> tuple[LogbookEntry, FlightRecord | None] | None: ...
 
