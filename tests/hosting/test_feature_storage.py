@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from bot.games.elite.storage import EliteStore, record_game
+from bot.games.space_alert.stats.storage import Careers
 from bot.platform.storage import ChannelBusy, LogbookCrew, LogbookEntry, SqliteStorage, StaleWrite, Storage
 from bot.platform.storage.platform import CampaignRecord, ScheduleRecord
 from tests.bot.storage_backends import open_storage, storage
@@ -77,13 +78,13 @@ ELITE_ROW: dict[str, Any] = {
 async def test_logbook_entry_writes_threat_rows_and_career_totals(storage: Storage) -> None:
     await storage.add_logbook_entry(flight(1, threats=THREATS, total=40))
     await storage.add_logbook_entry(flight(1, outcome="destroyed", total=0, destroyed_by="SE1-01"))
-    rows = await storage.career_rows(ANN)
+    rows = await Careers(storage).career_rows(ANN)
     assert rows.by_difficulty == [("white", "yellow", 2, 1, 40)]
     assert dict(rows.decks) == {"common_external": 1, "serious_external": 1, "serious_internal": 1}
     assert rows.killer == ("SE1-01", 1)
     assert sorted(rows.roles) == [('["captain"]', 2)]
     assert [h[1:] for h in rows.history] == [(0, "destroyed"), (40, "survived")]  # newest first
-    assert (await storage.career_rows(BOB)).decks == rows.decks  # counted for every member aboard
+    assert (await Careers(storage).career_rows(BOB)).decks == rows.decks  # counted for every member aboard
 
 
 async def test_career_scope_shows_own_and_public_servers_only(storage: Storage) -> None:
@@ -91,8 +92,8 @@ async def test_career_scope_shows_own_and_public_servers_only(storage: Storage) 
     await storage.add_logbook_entry(flight(2, total=20))
     await storage.add_logbook_entry(flight(3, total=30))
     await storage.set_setting(3, "leaderboard", "public")
-    everywhere = await storage.career_rows(ANN)
-    from_guild_1 = await storage.career_rows(ANN, 1)
+    everywhere = await Careers(storage).career_rows(ANN)
+    from_guild_1 = await Careers(storage).career_rows(ANN, 1)
     assert everywhere.by_difficulty[0][2] == 3
     assert from_guild_1.by_difficulty == [("white", "yellow", 2, 2, 40)]  # guild 1 and public guild 3
     assert sorted(h[1] for h in from_guild_1.history) == [10, 30]
@@ -102,17 +103,17 @@ async def test_leaderboard_pages_and_campaign_lines_apart(storage: Storage) -> N
     for total in (5, 50, 25, 15):
         await storage.add_logbook_entry(flight(1, total=total))
     await storage.add_logbook_entry(flight(1, total=99, campaign_id="c1"))  # a campaign line: not a single flight
-    first = await storage.leaderboard_page("S2-1", "white", "yellow", guild_id=1, size=3)
+    first = await Careers(storage).leaderboard_page("S2-1", "white", "yellow", guild_id=1, size=3)
     assert (first.count, first.pages) == (4, 2)
     assert [r.total for r in first.rows] == [50, 25, 15] and first.rows[0].crew == ("Ann", "Bob")
-    second = await storage.leaderboard_page("S2-1", "white", "yellow", guild_id=1, page=1, size=3)
+    second = await Careers(storage).leaderboard_page("S2-1", "white", "yellow", guild_id=1, page=1, size=3)
     assert [(r.rank, r.total) for r in second.rows] == [(4, 5)]
-    assert (await storage.leaderboard_page("S2-1", "white", "yellow", guild_id=None)).count == 0  # not public
+    assert (await Careers(storage).leaderboard_page("S2-1", "white", "yellow", guild_id=None)).count == 0  # not public
     await storage.set_setting(1, "leaderboard", "public")
-    assert (await storage.leaderboard_page("S2-1", "white", "yellow", guild_id=None)).count == 4
-    lines = await storage.player_logbook_lines(ANN)
+    assert (await Careers(storage).leaderboard_page("S2-1", "white", "yellow", guild_id=None)).count == 4
+    lines = await Careers(storage).player_logbook_lines(ANN)
     assert len(lines) == 5 and lines[0][5] == "c1"
-    assert [line[4] for line in await storage.guild_logbook_lines(1, size=2)] == [99, 15]
+    assert [line[4] for line in await Careers(storage).guild_logbook_lines(1, size=2)] == [99, 15]
 
 
 # -- campaigns ---------------------------------------------------------------------------------------
@@ -133,7 +134,7 @@ async def test_campaign_session_stored_one_running_per_channel(open_storage: Any
     assert await again.running_campaign(5) is None
     stored = await again.campaign("c1")
     assert stored is not None and stored.finished_at and stored.total == 42
-    board = await again.campaign_leaderboard_page(guild_id=1)
+    board = await Careers(again).campaign_leaderboard_page(guild_id=1)
     assert [(r.total, r.crew) for r in board.rows] == [(42, ("Ann",))]
     await again.save_campaign(CampaignRecord("c2", 1, 5, doc))  # the channel is free again
 

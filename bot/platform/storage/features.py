@@ -1,5 +1,6 @@
-"""The storage interface's part for the platform's features (issues 14 and 16): careers and
-leaderboards, campaign sessions, flight school and schedules.  (ELITE keeps its tables itself,
+"""The storage interface's part for the platform's features (issues 14 and 16): campaign sessions,
+flight school and schedules.  (Careers and leaderboards are Space Alert's reads over the SQL core,
+bot/games/space_alert/stats/storage.py.)  (ELITE keeps its tables itself,
 bot/games/elite/storage.py, over the SQL core: `Storage.fetch` and `Transaction.rows/run`.)
 
 Only protocols: `Storage` and `Transaction` (base.py) extend them, and the SQL lives in
@@ -12,7 +13,6 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
-    from bot.platform.storage.careers import BoardPage, CareerRows, LineRow
     from bot.platform.storage.platform import CampaignRecord, ScheduleRecord, SchoolRecord
 
 
@@ -42,23 +42,6 @@ class FeatureTransaction(Protocol):
 
 class FeatureStorage(Protocol):
     """The feature reads, and each feature write as a unit of work of its own."""
-
-    # -- careers, leaderboards, logbook lines (careers.py) -------------------------------------------
-    async def career_rows(self, user_id: int, guild_id: int | None = None) -> CareerRows:
-        """A player's career rows; `guild_id` None is everywhere, else what that server may show."""
-        ...
-
-    async def leaderboard_page(
-        self, mission_id: str, normal: str, serious: str, *, guild_id: int | None, page: int = 0, size: int = 10
-    ) -> BoardPage: ...
-
-    async def campaign_leaderboard_page(self, *, guild_id: int | None, page: int = 0, size: int = 10) -> BoardPage: ...
-
-    async def player_logbook_lines(
-        self, user_id: int, guild_id: int | None = None, *, page: int = 0, size: int = 10
-    ) -> list[LineRow]: ...
-
-    async def guild_logbook_lines(self, guild_id: int, *, page: int = 0, size: int = 10) -> list[LineRow]: ...
 
     # -- campaigns (platform.py) ----------------------------------------------------------------------
     async def campaign(self, campaign_id: str) -> CampaignRecord | None: ...

@@ -29,7 +29,7 @@ from bot.platform.storage.base import (
     Undo,
     UnitsOfWork,
 )
-from bot.platform.storage.careers import CareerReads, CareerWrites
+from bot.platform.storage.careers import CareerWrites
 from bot.platform.storage.platform import PlatformReads, PlatformWrites
 from bot.platform.storage.rows import (
     FLIGHT_COLUMNS,
@@ -248,7 +248,7 @@ class SqlTransaction(PlatformWrites, CareerWrites):
 CURRENT_TX: ContextVar[SqlTransaction | None] = ContextVar("storage_transaction", default=None)
 
 
-class SqlStorage(UnitsOfWork, PlatformReads, CareerReads, WebReads):
+class SqlStorage(UnitsOfWork, PlatformReads, WebReads):
     """The reads of `Storage` and the frame of a unit of work; a backend provides `_fetch`
     (committed data, or the caller's own transaction), `transaction()`, `open()` and `close()`."""
 
