@@ -3,8 +3,7 @@
 Why JSON files rather than gettext: a dozen dozen short strings, edited by players who know the
 game, not by translators with tooling.  A missing key in ru/cs falls back to English so a new
 button never shows a raw key; tests check that every locale is a subset of English.
-Intercom lines themselves come from engine.flight.phrases (one source for voice and text); a
-game's card names live with the game (bot/games/space_alert/threat_names.py).
+Intercom lines themselves come from engine.flight.phrases (one source for voice and text).
 """
 
 from __future__ import annotations
