@@ -14,6 +14,7 @@ import pytest
 
 from bot.games.elite.storage import EliteStore, record_game
 from bot.games.space_alert.stats.storage import Careers
+from bot.games.space_alert.storage import School, SchoolRecord, save_school_record
 from bot.platform.storage import ChannelBusy, LogbookCrew, LogbookEntry, SqliteStorage, StaleWrite, Storage
 from bot.platform.storage.platform import CampaignRecord, ScheduleRecord
 from tests.bot.storage_backends import open_storage, storage
@@ -147,8 +148,8 @@ async def test_school_progress_changes_are_a_versioned_unit_of_work(open_storage
         record.progress["flights"] = record.progress.get("flights", 0) + 1
         return True
 
-    await asyncio.gather(*(storage.change_school_progress(ANN, flown) for _ in range(4)))
-    assert await storage.school_progress(ANN) == {"flights": 4}
+    await asyncio.gather(*(School(storage).change(ANN, flown) for _ in range(4)))
+    assert await School(storage).progress(ANN) == {"flights": 4}
 
 
 async def test_campaign_changes_are_a_versioned_unit_of_work(open_storage: Any) -> None:
@@ -187,11 +188,11 @@ async def test_guild_settings_in_one_read(storage: Storage) -> None:
 
 # -- flight school and schedules --------------------------------------------------------------------
 async def test_school_progress_per_player(storage: Storage) -> None:
-    assert await storage.school_progress(ANN) is None
-    await storage.save_school_progress(ANN, {"done": ["movement"]})
-    await storage.save_school_progress(ANN, {"done": ["movement", "energy"]})
-    assert await storage.school_progress(ANN) == {"done": ["movement", "energy"]}
-    assert await storage.school_progress(BOB) is None
+    assert await School(storage).progress(ANN) is None
+    await School(storage).replace(ANN, {"done": ["movement"]})
+    await School(storage).replace(ANN, {"done": ["movement", "energy"]})
+    assert await School(storage).progress(ANN) == {"done": ["movement", "energy"]}
+    assert await School(storage).progress(BOB) is None
 
 
 async def test_schedules_survive_a_restart(open_storage: Any) -> None:
@@ -221,9 +222,9 @@ async def test_a_failed_unit_of_work_leaves_no_feature_rows(storage: Storage) ->
     with pytest.raises(RuntimeError):
         async with storage.transaction() as tx:
             await record_game(tx, 1, ELITE_ROW)  # a game's repository writes in the same unit of work
-            await tx.save_school_progress(ANN, {"done": []})
+            await save_school_record(tx, SchoolRecord(ANN, {"done": []}))
             raise RuntimeError("boom")
-    assert await EliteStore(storage).rows(1) == [] and await storage.school_progress(ANN) is None
+    assert await EliteStore(storage).rows(1) == [] and await School(storage).progress(ANN) is None
 
 
 async def test_stopgap_campaigns_move_to_their_table(tmp_path: Path) -> None:

@@ -1,10 +1,10 @@
-"""The storage interface's part for the platform's features (issues 14 and 16): campaign sessions,
-flight school and schedules.  (Careers and leaderboards are Space Alert's reads over the SQL core,
-bot/games/space_alert/stats/storage.py.)  (ELITE keeps its tables itself,
-bot/games/elite/storage.py, over the SQL core: `Storage.fetch` and `Transaction.rows/run`.)
+"""The storage interface's part for the platform's features (issues 14 and 16): campaign sessions
+and schedules, and the logbook's threat rows a game adds.
 
-Only protocols: `Storage` and `Transaction` (base.py) extend them, and the SQL lives in
-careers.py and platform.py, so this section merges apart from the flight tables.
+A game keeps its own tables' statements, over the SQL core (`Storage.fetch`, and
+`Transaction.rows/run` in a unit of work): ELITE in bot/games/elite/storage.py, the flight school
+in bot/games/space_alert/storage.py, the careers' reads in bot/games/space_alert/stats/storage.py.
+Only protocols: `Storage` and `Transaction` (base.py) extend them; the SQL lives in platform.py.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
-    from bot.platform.storage.platform import CampaignRecord, ScheduleRecord, SchoolRecord
+    from bot.platform.storage.platform import CampaignRecord, ScheduleRecord
 
 
 class FeatureTransaction(Protocol):
@@ -26,12 +26,6 @@ class FeatureTransaction(Protocol):
         ...
 
     async def load_running_campaign(self, channel_id: int) -> CampaignRecord | None: ...
-
-    async def save_school_progress(self, user_id: int, progress: dict[str, Any]) -> None: ...
-
-    async def load_school_record(self, user_id: int) -> SchoolRecord: ...
-
-    async def save_school_record(self, record: SchoolRecord) -> None: ...
 
     async def add_schedule(self, record: ScheduleRecord) -> int: ...
 
@@ -68,17 +62,6 @@ class FeatureStorage(Protocol):
     # -- server settings --------------------------------------------------------------------------------
     async def guild_settings(self, guild_id: int) -> dict[str, Any]:
         """Every stored setting of a server (key -> JSON value) in one read."""
-        ...
-
-    # -- flight school ----------------------------------------------------------------------------------
-    async def school_progress(self, user_id: int) -> dict[str, Any] | None: ...
-
-    async def save_school_progress(self, user_id: int, progress: dict[str, Any]) -> None: ...
-
-    async def change_school_progress(
-        self, user_id: int, change: Callable[[SchoolRecord], bool], *, attempts: int = 5
-    ) -> SchoolRecord:
-        """Load the player's progress, apply a pure change, save with a version check, retry."""
         ...
 
     # -- schedules --------------------------------------------------------------------------------------

@@ -1,6 +1,7 @@
-"""What the platform's other features keep (issues 14 and 16): campaign sessions, flight-school
-progress and scheduled flights; and the unit-of-work loop every game's document goes through.
-(ELITE's tables moved to the game: bot/games/elite/storage.py.)
+"""What the platform's other features keep (issues 14 and 16): campaign sessions and scheduled
+flights; and the unit-of-work loop every game's document goes through.  (Games keep their own
+tables: ELITE's in bot/games/elite/storage.py, the flight school's in
+bot/games/space_alert/storage.py, the careers' reads in bot/games/space_alert/stats/storage.py.)
 
 A section of its own, mixed into the shared SQL (`PlatformWrites` into `SqlTransaction`,
 `PlatformReads` into `SqlStorage`), so both backends get it from one SQL text and the flight
@@ -38,15 +39,6 @@ class CampaignRecord:
     started_at: str = ""
     finished_at: str | None = None
     version: int = 0  # 0: not stored yet; a save of a stored one checks it (StaleWrite)
-
-
-@dataclass
-class SchoolRecord:
-    """One player's flight-school progress (engine.school's document) and its version."""
-
-    user_id: int
-    progress: dict[str, Any]
-    version: int = 0  # 0: not stored yet
 
 
 @dataclass
@@ -239,45 +231,6 @@ class PlatformWrites:
         )
         return _campaign_of(found[0], [(int(u) if u is not None else None, str(n)) for u, n in crew])
 
-    # -- flight school ----------------------------------------------------------------------------
-    async def save_school_progress(self, user_id: int, progress: dict[str, Any]) -> None:
-        await self.run(
-            "INSERT INTO school_progress (user_id, progress, updated_at) VALUES (?, ?, ?)"
-            " ON CONFLICT (user_id) DO UPDATE SET progress = excluded.progress, updated_at = excluded.updated_at",
-            (user_id, json.dumps(progress), now()),
-        )
-
-    async def load_school_record(self, user_id: int) -> SchoolRecord:
-        """The player's progress as this unit of work sees it (an empty one, version 0, if none)."""
-        found = await self.rows(
-            f"SELECT progress, version FROM school_progress WHERE user_id = ?{for_update(self)}", (user_id,)
-        )
-        if not found:
-            return SchoolRecord(user_id, {})
-        return SchoolRecord(user_id, _doc(found[0][0]) or {}, int(found[0][1]))
-
-    async def save_school_record(self, record: SchoolRecord) -> None:
-        """Insert (version 0) or update if the version is current; else StaleWrite."""
-        busy: tuple[type[BaseException], ...] = getattr(getattr(self, "dialect", None), "unique_violation", ())
-        doc = json.dumps(record.progress)
-        if record.version == 0:
-            try:
-                await self.run(
-                    "INSERT INTO school_progress (user_id, progress, updated_at, version) VALUES (?, ?, ?, 1)",
-                    (record.user_id, doc, now()),
-                )
-            except busy as exc:  # another writer stored the first progress meanwhile
-                raise StaleWrite(f"school progress of {record.user_id} was stored meanwhile") from exc
-        else:
-            count = await self.run(
-                "UPDATE school_progress SET progress = ?, updated_at = ?, version = ?"
-                " WHERE user_id = ? AND version = ?",
-                (doc, now(), record.version + 1, record.user_id, record.version),
-            )
-            if count != 1:
-                raise StaleWrite(f"school progress of {record.user_id} changed since it was read")
-        self.undo.assign(record, version=record.version + 1)
-
     # -- schedules ----------------------------------------------------------------------------------
     async def add_schedule(self, record: ScheduleRecord) -> int:
         found = await self.rows(
@@ -384,32 +337,6 @@ class PlatformReads:
         """Every stored setting of a server in one read (the flight start reads them all)."""
         found = await self._fetch("SELECT key, value FROM guild_settings WHERE guild_id = ?", (guild_id,))
         return {str(k): _doc(v) for k, v in found}
-
-    # -- flight school ----------------------------------------------------------------------------
-    async def school_progress(self, user_id: int) -> dict[str, Any] | None:
-        found = await self._fetch("SELECT progress FROM school_progress WHERE user_id = ?", (user_id,))
-        return _doc(found[0][0]) if found else None
-
-    async def save_school_progress(self, user_id: int, progress: dict[str, Any]) -> None:
-        async with self.transaction() as tx:
-            await tx.save_school_progress(user_id, progress)
-
-    async def change_school_progress(
-        self, user_id: int, change: Callable[[SchoolRecord], bool], *, attempts: int = 5
-    ) -> SchoolRecord:
-        """A player's progress through one unit of work (load, pure change, save with a version
-        check, retry on StaleWrite)."""
-
-        async def load(tx: Any) -> SchoolRecord:
-            found: SchoolRecord = await tx.load_school_record(user_id)
-            return found
-
-        async def save(tx: Any, record: SchoolRecord) -> None:
-            await tx.save_school_record(record)
-
-        changed = await unit_of_work(self, load, change, save, attempts=attempts, what=f"school of {user_id}")
-        assert changed is not None  # load never answers None
-        return changed
 
     # -- schedules ----------------------------------------------------------------------------------
     async def pending_schedules(self, guild_id: int | None = None) -> list[ScheduleRecord]:
