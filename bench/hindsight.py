@@ -29,7 +29,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from engine import Game, resolve
 from engine.board import phase_of
 from engine.flight.cards import card
-from engine.flight.machine import Flight, _Slot
+from engine.flight.crew import Slot
+from engine.flight.machine import Flight
 from engine.flight.timeline import official_ids
 from engine.hindsight import Board, hindsight
 from engine.hindsight.flight_boards import flight_boards
@@ -63,7 +64,7 @@ def lost_missions(n: int, seed: int) -> list[tuple[str, Game, list[Board]]]:
                 hand.remove(pick)
                 c = card(pick[0])
                 half: Half = "action" if c.action == code else "move"
-                m.board[turn] = _Slot(pick[0], half, m.name)  # (placed as the station would: own hand, open phase)
+                m.board[turn] = Slot(pick[0], half, m.name)  # (placed as the station would: own hand, open phase)
             m.hand = [cid for cid, _ in hand]
         game = flight.to_game()
         if resolve(game).outcome == "destroyed":

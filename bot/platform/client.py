@@ -111,6 +111,9 @@ class SpaceAlertBot(commands.Bot):
         await report_interaction_error(interaction, error)
 
     async def setup_hook(self) -> None:
+        from bot.platform.tables import TableButton, TableSelect
+
+        self.add_dynamic_items(TableButton, TableSelect)  # every session game's clicks (tables.py)
         if self.voice is None:
             from bot.platform.voicebridge import make_voice
 

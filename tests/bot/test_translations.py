@@ -84,8 +84,8 @@ def test_a_real_resolution_log_is_rendered_entirely_in_the_language(lang: str) -
 @pytest.mark.parametrize("lang", ("en", *LANGS))
 def test_every_rejection_code_has_a_sentence_in_every_language(lang: str) -> None:
     """One enumeration of codes in the engine, one table per language here: no English fallback."""
+    from engine.flight.commands import REASONS
     from engine.flight.lobby import LOBBY_REJECTIONS
-    from engine.flight.machine import REASONS
 
     table = catalogue(lang)
     missing = [code for code in REASONS if f"reason.{code}" not in table]

@@ -9,24 +9,22 @@ from typing import Any
 import pytest
 
 from engine.flight.cards import card, normal_cards
-from engine.flight.machine import (
+from engine.flight.commands import (
     EVENT_KINDS,
     REASONS,
     Accepted,
     AgreeEnd,
     DrawCard,
     FinishPhase,
-    Flight,
-    FlightConfig,
-    FlightError,
     GiveCard,
     MoveCard,
     PlaceCard,
     Rejected,
     TakeBack,
-    cards_per_phase,
     parse_command,
 )
+from engine.flight.crew import cards_per_phase
+from engine.flight.machine import Flight, FlightConfig, FlightError
 from engine.model import Game
 from engine.threats.catalog import base_cards
 

@@ -299,3 +299,12 @@ async def test_games_stored_before_migration_0007_carry_on(tmp_path: Path) -> No
         assert campaign is not None and campaign.version == 2 and campaign.state["voted"]
     finally:
         await after.close()
+
+
+async def test_a_server_that_never_chose_a_language_speaks_the_bots_default(storage: Storage) -> None:
+    from bot.platform.hosting.server_settings import load_settings
+
+    assert (await load_settings(storage, 1, "ru")).language == "ru"  # DEFAULT_LANGUAGE=ru
+    assert (await load_settings(storage, 1)).language == "en"
+    await storage.set_setting(1, "language", "cs")
+    assert (await load_settings(storage, 1, "ru")).language == "cs"  # the server's own choice wins

@@ -15,6 +15,7 @@ from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from bot.platform.sessions import SessionStore
 from bot.platform.storage.features import FeatureStorage, FeatureTransaction
 
 # What an update function returns: the event to append to the flight's log (or None).
@@ -200,7 +201,7 @@ class Transaction(FeatureTransaction, Protocol):
         ...
 
 
-class Storage(FeatureStorage, Protocol):
+class Storage(FeatureStorage, SessionStore, Protocol):
     """The one persistence interface of the bot.
 
     Every write method is its own atomic unit of work (commits whole or leaves nothing, and never

@@ -105,6 +105,9 @@ def for_update(tx: object) -> str:
     return str(getattr(getattr(tx, "dialect", None), "for_update", ""))
 
 
+_for_update = for_update  # the name storage/sessions.py imports
+
+
 def unique_violation(tx: object) -> tuple[type[BaseException], ...]:
     """The backend's exception for a violated UNIQUE constraint (a game's repository turns it into
     ChannelBusy, StaleWrite, ...)."""

@@ -43,6 +43,7 @@ from bot.platform.storage.rows import (
     muted_of,
     now,
 )
+from bot.platform.storage.sessions import SessionReads, SessionWrites
 from bot.platform.storage.web import WebReads
 
 _COLS = ", ".join(FLIGHT_COLUMNS)
@@ -71,7 +72,7 @@ def flight_of_row(row: Sequence[Any]) -> FlightRecord:
     return flight_from_row(columns, json.loads(muted) if muted else [])
 
 
-class SqlTransaction(PlatformWrites, CareerWrites):
+class SqlTransaction(PlatformWrites, SessionWrites, CareerWrites):
     """The statements of one unit of work; a backend subclass runs them on its connection."""
 
     dialect: Dialect
@@ -248,7 +249,7 @@ class SqlTransaction(PlatformWrites, CareerWrites):
 CURRENT_TX: ContextVar[SqlTransaction | None] = ContextVar("storage_transaction", default=None)
 
 
-class SqlStorage(UnitsOfWork, PlatformReads, WebReads):
+class SqlStorage(UnitsOfWork, PlatformReads, SessionReads, WebReads):
     """The reads of `Storage` and the frame of a unit of work; a backend provides `_fetch`
     (committed data, or the caller's own transaction), `transaction()`, `open()` and `close()`."""
 

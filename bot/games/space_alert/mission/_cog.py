@@ -189,6 +189,7 @@ class MissionCog(commands.Cog, name="Mission"):
             interaction.user,
             admin=self._manages_guild(interaction),
             action=action,
+            default_language=self.bot.settings.default_language,
         )
         if language not in LANGUAGES and gate.language in LANGUAGES:
             lang = gate.language
@@ -353,7 +354,14 @@ class MissionCog(commands.Cog, name="Mission"):
         guild = getattr(channel, "guild", None)
         if channel is None or guild is None:
             return
-        gate = await flight_gate(self.bot.storage, schedule.guild_id, schedule.channel_id, None, admin=True)
+        gate = await flight_gate(
+            self.bot.storage,
+            schedule.guild_id,
+            schedule.channel_id,
+            None,
+            admin=True,
+            default_language=self.bot.settings.default_language,
+        )
         lang = gate.language if gate.language in LANGUAGES else self.bot.settings.default_language
         if schedule.campaign:  # a campaign night: its first vote opens, as /campaign start would
             campaign: Any = self.bot.get_cog("Campaign")

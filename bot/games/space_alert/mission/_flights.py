@@ -49,8 +49,9 @@ from bot.platform.permissions import Seats, actor_of, decide
 from bot.platform.storage import FlightRecord, StaleWrite
 from bot.platform.text import code_text
 from bot.web.links import flight_link
+from engine.flight.commands import FlightEvent, Rejected
 from engine.flight.lobby import Seat, role_holder
-from engine.flight.machine import Flight, FlightConfig, FlightError, FlightEvent, Rejected
+from engine.flight.machine import Flight, FlightConfig, FlightError
 from engine.flight.snapshot import SnapshotError
 
 if TYPE_CHECKING:

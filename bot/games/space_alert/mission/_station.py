@@ -31,16 +31,7 @@ from bot.games.space_alert.mission._components import FlightButton, view_of
 from bot.games.space_alert.mission._render import COLOR_FLIGHT
 from bot.platform.i18n import t
 from bot.platform.text import user_text
-from engine.flight.machine import (
-    AgreeEnd,
-    Command,
-    DrawCard,
-    FinishPhase,
-    GiveCard,
-    MoveCard,
-    PlaceCard,
-    TakeBack,
-)
+from engine.flight.commands import AgreeEnd, Command, DrawCard, FinishPhase, GiveCard, MoveCard, PlaceCard, TakeBack
 from engine.flight.views import StationView
 
 __all__ = ["Selection", "card_key", "card_text", "code_text", "command_for", "slot_text", "station_message"]

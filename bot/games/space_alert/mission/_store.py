@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot.platform.storage import FlightRecord, LogbookEntry, StaleWrite
 from bot.platform.storage.base import FlightChange, fingerprint
-from engine.flight.machine import FlightEvent
+from engine.flight.commands import FlightEvent
 
 if TYPE_CHECKING:
     from bot.platform.client import SpaceAlertBot
