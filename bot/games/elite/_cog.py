@@ -15,18 +15,18 @@ Server's); `/elite start` follows the server's starters role and channels; the d
 uploaded with `/elite-admin pack`, a top-level group Discord hides from members without Manage
 Server (a subcommand cannot carry that), and checked in code too.
 
-Storage (bot/games/elite/storage.py over the platform's SQL, both backends): a game in progress is
-one versioned document (bot/games/elite/_document.py: the engine's snapshot and the bot's fields).
-One game per channel is held by the store (a unique index: a second `/elite start` is refused,
-never replaces the running game).  Every step is one unit of work (`change`): load the document,
-restore the game, apply the step, save with a version check, retry on a newer version; this
-process's copy is then what was saved, so simultaneous presses are all kept and nothing
-acknowledged is lost.  The step that ends a game writes its logbook row (`game = "elite"`, read
-back for `/elite board` by `elite_board`) and removes the game in the same transaction; a server's
-data pack is stored with `save_elite_pack`.  The Action Phase timer runs only in the process
-holding the game's clock lease (bot/platform/cluster.py).  A resumed game rejoins the voice
-channel it spoke in (stored in the document), or posts why not with a host-only "Rejoin voice"
-button (custom id `elite:voice:<channel>`).
+Storage (bot/games/elite/storage.py, both backends): a game in progress is a platform game session
+(bot/platform/sessions.py), its document bot/games/elite/_document.py's (the engine's snapshot and
+the bot's fields).  One game of any kind per channel is held by the store (a second `/elite start`
+is refused, never replaces the running game).  Every step is one unit of work (`change`): load the
+session, restore the game, apply the step, save with a version check, retry on a newer version;
+this process's copy is then what was saved, so simultaneous presses are all kept and nothing
+acknowledged is lost.  The step that ends a game ends its session and writes its logbook row
+(`game = "elite"`, counted for `/elite board`) in the same transaction; a server's data pack is
+kept by `EliteStore.save_pack`.  The Action Phase timer runs only in the process holding the
+game's clock lease (bot/platform/cluster.py).  A resumed game rejoins the voice channel it spoke in
+(stored in the document), or posts why not with a host-only "Rejoin voice" button (custom id
+`elite:voice:<channel>`).
 """
 
 from __future__ import annotations
@@ -61,7 +61,7 @@ from bot.games.elite._document import record as record_step
 from bot.games.elite._i18n import error_text, ui
 from bot.games.elite._session import Session
 from bot.games.elite._voicelink import VoiceLink
-from bot.games.elite.storage import FINISHED, EliteGameRecord, EliteStore
+from bot.games.elite.storage import FINISHED, PACK, EliteGameRecord, EliteStore
 from bot.platform import components
 from bot.platform.components import Components, handles
 from bot.platform.hosting.gate import may_start, serves
@@ -428,14 +428,7 @@ class EliteCog(commands.Cog, name="ELITE"):
             return
         try:
             pack_doc = pack.model_dump(mode="json") if pack is not None else None
-            await self.store.start(
-                guild_id,
-                channel_id,
-                new_state(doc, session),
-                pack_doc,
-                game_id=f"elite-{channel_id}-{seed}",
-                host_id=interaction.user.id,
-            )
+            await self.store.start(guild_id, channel_id, new_state(doc, session), pack_doc, host_id=interaction.user.id)
         except ChannelBusy:  # the store holds one game per channel (another process, a race)
             await interaction.response.edit_message(content=text(lang, "ui.running_here"), view=None)
             return
@@ -593,7 +586,7 @@ class EliteCog(commands.Cog, name="ELITE"):
             state = record.state
             pack = self._game_pack(record)
             if restart:
-                state = record.state = migrate(state, pack)
+                state = record.state = {**migrate(state, pack), PACK: state.get(PACK)}
                 changed = pause_for_restart(state)
             else:
                 changed = False
@@ -657,7 +650,8 @@ class EliteCog(commands.Cog, name="ELITE"):
     def _game_pack(self, record: EliteGameRecord) -> DataPack | None:
         """The data pack the game started with (stored with it), parsed once per game."""
         if record.channel_id not in self.game_packs:
-            self.game_packs[record.channel_id] = load_pack(record.pack) if record.pack is not None else None
+            stored = record.state.get(PACK)
+            self.game_packs[record.channel_id] = load_pack(stored) if stored is not None else None
         return self.game_packs[record.channel_id]
 
     async def remember(self, channel_id: int, **meta: Any) -> None:

@@ -1,27 +1,28 @@
-"""ELITE's tables, read and written by the game over the platform's SQL core (both backends).
+"""ELITE's tables and its games in progress, kept by the game over the platform (both backends).
 
-Why here: a game's tables belong to the game, so the platform's storage interface does not name
-every feature; the platform supplies the transaction (`storage.transaction()`, whose statements
-run on SQLite or PostgreSQL from one SQL text), its reads (`storage.fetch`), the shared logbook
-(`tx.add_logbook_entry`) and the `unit_of_work` loop.  Tables: `elite_games` (the games in
-progress: one versioned document each, one per channel by a unique index), `logbook_elite` (the
-finished games' figures beside their logbook row), `elite_packs` (each server's data pack);
-migrations sqlite/0005-0007, postgres/0003-0005.
+A game in progress is a platform game session (bot/platform/sessions.py: one versioned document
+per game, one game of any kind per channel held by the store, `game = "elite"`): the document is
+bot/games/elite/_document.py's, with the data pack the game started with under `pack`.  Every
+change goes through `EliteStore.change`: load the session (locked), apply a pure change, save it
+with a version check, retry on StaleWrite.  A change that ends the game also writes its logbook
+row (`game = "elite"`) and its figures (`logbook_elite`, what /elite board and the web page count)
+in the same unit of work, so a finished game is never left running nor logged twice.
 
-A game in progress changes only through `EliteStore.change` (load, pure change, save with a
-version check, retry on StaleWrite).  A change that ends the game writes its logbook row and
-removes the game in the same transaction, so a finished game is never left behind nor logged twice.
+The statements on `logbook_elite` and `elite_packs` (each server's data pack) are the game's own,
+over the platform's SQL core (`storage.fetch`, `tx.rows/run`, `tx.add_logbook_entry`).  Migrations:
+sqlite/0005-0009, postgres/0003-0008 (the last carried the old `elite_games` rows onto sessions).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from bot.platform.storage.base import ChannelBusy, LogbookEntry, StaleWrite
-from bot.platform.storage.platform import for_update, unique_violation, unit_of_work
+from bot.platform.sessions import GameSession, SessionResult
+from bot.platform.storage.base import LogbookEntry
+from bot.platform.storage.platform import unit_of_work
 from bot.platform.storage.rows import now
 
 ELITE = "elite"
@@ -39,21 +40,11 @@ ELITE_COLUMNS = (
     "bosses_killed",
     "seed",
 )
-_GAME_COLUMNS = "guild_id, channel_id, state, pack, id, host_id, version"
+PACK = "pack"  # the document key of the data pack the game started with
+ENDED = {"victory": "finished", "defeat": "finished", "abandoned": "abandoned"}  # result -> session status
 
-
-@dataclass
-class EliteGameRecord:
-    """An ELITE game in progress: its document (bot/games/elite/_document.py), the data pack it
-    started with, its host (member id) and its version (a save checks it, so no step is lost)."""
-
-    guild_id: int
-    channel_id: int
-    state: dict[str, Any]
-    pack: dict[str, Any] | None = None
-    id: str = ""
-    host_id: int = 0
-    version: int = 0
+# An ELITE game in progress is a platform game session (its `state` is the game's document).
+EliteGameRecord = GameSession
 
 
 @dataclass
@@ -69,71 +60,15 @@ def _doc(value: Any) -> Any:
     return json.loads(value) if isinstance(value, str | bytes) else value
 
 
-def _game_of(row: Sequence[Any]) -> EliteGameRecord:
-    g, c, s, p, game_id, host, version = row
-    pack = _doc(p) if p is not None else None
-    return EliteGameRecord(int(g), int(c), _doc(s), pack, str(game_id), int(host), int(version))
-
-
 def elite_outcome(result: str) -> str:
     """The logbook's outcome column for an ELITE result (its own result stays in logbook_elite)."""
     return "survived" if result == "victory" else "destroyed"
 
 
 # -- inside a unit of work (`tx` is the platform's transaction) -------------------------------------
-async def start_game(
-    tx: Any,
-    guild_id: int,
-    channel_id: int,
-    state: dict[str, Any],
-    pack: dict[str, Any] | None,
-    *,
-    game_id: str = "",
-    host_id: int = 0,
-) -> None:
-    """The channel's new game; ChannelBusy when the channel has one already (the unique index
-    elite_games_one_per_channel refuses it: a second /elite start never replaces a game)."""
-    try:
-        await tx.run(
-            "INSERT INTO elite_games (id, channel_id, guild_id, host_id, state, pack, version, updated_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, 1, ?)",
-            (
-                game_id or f"elite-{channel_id}-{now()}",
-                channel_id,
-                guild_id,
-                host_id,
-                json.dumps(state, ensure_ascii=False),
-                json.dumps(pack, ensure_ascii=False) if pack is not None else None,
-                now(),
-            ),
-        )
-    except unique_violation(tx) as exc:
-        raise ChannelBusy("this channel already has an ELITE game") from exc
-
-
-async def load_game(tx: Any, channel_id: int) -> EliteGameRecord | None:
-    """The channel's game as this unit of work sees it (locked for its writes)."""
-    found = await tx.rows(
-        f"SELECT {_GAME_COLUMNS} FROM elite_games WHERE channel_id = ?{for_update(tx)}", (channel_id,)
-    )
-    return _game_of(found[0]) if found else None
-
-
-async def save_game(tx: Any, record: EliteGameRecord) -> EliteGameRecord:
-    """Write the game's document if its version is still current (else StaleWrite)."""
-    count = await tx.run(
-        "UPDATE elite_games SET state = ?, version = ?, updated_at = ? WHERE id = ? AND version = ?",
-        (json.dumps(record.state, ensure_ascii=False), record.version + 1, now(), record.id, record.version),
-    )
-    if count != 1:
-        raise StaleWrite(f"ELITE game {record.id} changed since it was read")
-    tx.undo.assign(record, version=record.version + 1)  # put back if the transaction rolls back
-    return record
-
-
 async def record_game(tx: Any, guild_id: int, row: dict[str, Any], *, channel_id: int = 0, language: str = "en") -> int:
-    """A finished game: its logbook row (game 'elite') and figures, and the end of the channel's
-    game in progress, in this unit of work.  Returns the logbook id."""
+    """A finished game's logbook row (game 'elite') and its figures, in this unit of work (the
+    change that ends the session calls it).  Returns the logbook id."""
     if row.get("game", ELITE) != ELITE:
         raise ValueError(f"not an ELITE row: {row.get('game')!r}")
     values = [row.get(c) for c in ELITE_COLUMNS]
@@ -159,8 +94,6 @@ async def record_game(tx: Any, guild_id: int, row: dict[str, Any], *, channel_id
         f" VALUES (?, ?, {', '.join('?' * len(ELITE_COLUMNS))})",
         (logbook_id, guild_id, *values),
     )
-    if channel_id:
-        await tx.run("DELETE FROM elite_games WHERE channel_id = ?", (channel_id,))
     return logbook_id
 
 
@@ -180,53 +113,67 @@ class EliteStore:
     def __init__(self, storage: Any) -> None:
         self.storage = storage
 
-    async def games(self) -> list[EliteGameRecord]:
-        """Every game in progress (for a restart), oldest change first."""
-        found = await self.storage.fetch(f"SELECT {_GAME_COLUMNS} FROM elite_games ORDER BY updated_at")
-        return [_game_of(r) for r in found]
+    async def games(self) -> list[GameSession]:
+        """Every ELITE game in progress (for a restart), oldest first."""
+        found: list[GameSession] = await self.storage.active_sessions(ELITE)
+        return found
 
-    async def game(self, channel_id: int) -> EliteGameRecord | None:
-        found = await self.storage.fetch(f"SELECT {_GAME_COLUMNS} FROM elite_games WHERE channel_id = ?", (channel_id,))
-        return _game_of(found[0]) if found else None
+    async def game(self, channel_id: int) -> GameSession | None:
+        """The channel's ELITE game in progress (None: none, or another game's session)."""
+        found: GameSession | None = await self.storage.session_in_channel(channel_id)
+        return found if found is not None and found.game == ELITE else None
 
     async def start(
-        self,
-        guild_id: int,
-        channel_id: int,
-        state: dict[str, Any],
-        pack: dict[str, Any] | None,
-        *,
-        game_id: str = "",
-        host_id: int = 0,
-    ) -> None:
-        async with self.storage.transaction() as tx:
-            await start_game(tx, guild_id, channel_id, state, pack, game_id=game_id, host_id=host_id)
+        self, guild_id: int, channel_id: int, state: dict[str, Any], pack: dict[str, Any] | None, *, host_id: int = 0
+    ) -> GameSession:
+        """The channel's new game; ChannelBusy when the channel has a game of any kind in progress
+        (the session store's unique index: a second /elite start never replaces a game)."""
+        document = {**state, PACK: pack} if pack is not None else dict(state)
+        opened: GameSession = await self.storage.open_session(ELITE, guild_id, channel_id, host_id, document)
+        return opened
 
     async def change(
-        self, channel_id: int, change: Callable[[EliteGameRecord], bool], *, attempts: int = 5
-    ) -> EliteGameRecord | None:
+        self, channel_id: int, change: Callable[[GameSession], bool], *, attempts: int = 5
+    ) -> GameSession | None:
         """The channel's game through one unit of work; None when the channel has none.  `change`
-        must be pure (it may run again on a fresh load) and return False when it changed nothing;
-        when it puts a logbook row under FINISHED, the game is logged and removed instead of saved."""
+        must be pure (it may run again on a fresh load) and return False when it changed nothing.
+        When it puts the game's logbook row under FINISHED, the session ends (finished, or
+        abandoned) with its result, and the row is logged, in the same transaction."""
+        found = await self.game(channel_id)
+        if found is None:
+            return None
+        session_id = found.id
 
-        async def load(tx: Any) -> EliteGameRecord | None:
-            return await load_game(tx, channel_id)
+        async def load(tx: Any) -> GameSession | None:
+            session: GameSession | None = await tx.lock_session(session_id)
+            return session if session is not None and session.active else None
 
-        async def save(tx: Any, record: EliteGameRecord) -> None:
-            row = record.state.get(FINISHED)
+        async def save(tx: Any, session: GameSession) -> None:
+            row = session.state.pop(FINISHED, None)
             if row is None:
-                await save_game(tx, record)
+                if session.status == "lobby":
+                    session.status = "running"  # the first stored step: the game is under way
+                await tx.save_session(session)
                 return
-            language = str(record.state.get("lang", "en"))
-            await record_game(tx, record.guild_id, row, channel_id=record.channel_id, language=language)
+            session.status = ENDED.get(str(row.get("result")), "finished")
+            session.result = SessionResult(outcome=str(row.get("result")), details=dict(row))
+            await tx.save_session(session)
+            language = str(session.state.get("lang", "en"))
+            await record_game(tx, session.guild_id, row, channel_id=session.channel_id, language=language)
 
         what = f"ELITE game in {channel_id}"
         return await unit_of_work(self.storage, load, change, save, attempts=attempts, what=what)
 
     async def drop(self, channel_id: int) -> None:
-        """Remove a game that cannot be taken up again (its document is unreadable)."""
-        async with self.storage.transaction() as tx:
-            await tx.run("DELETE FROM elite_games WHERE channel_id = ?", (channel_id,))
+        """End a game that cannot be taken up again (its document is unreadable): abandoned."""
+
+        def abandon(session: GameSession) -> bool:
+            session.status = "abandoned"
+            return True
+
+        found = await self.game(channel_id)
+        if found is not None:
+            await self.storage.change_session(found.id, abandon)
 
     async def record(self, guild_id: int, row: dict[str, Any], *, channel_id: int = 0, language: str = "en") -> int:
         async with self.storage.transaction() as tx:
