@@ -139,3 +139,23 @@ async def test_a_step_whose_store_failed_did_not_happen_and_says_so(rig: Any) ->
     assert stored is not None
     assert [a[1] for a in stored.state["actions"]] == ["next"]
     assert stored.state["game"]["round"] == cog.sessions[channel.id].game.round == 1
+
+
+async def test_a_process_that_never_saw_the_game_serves_its_buttons(rig: Any) -> None:
+    """The game is the stored document, not a process: a second process over the same database
+    (here without its start-up resume) answers a press by taking the game up from the store."""
+    cog, channel, clock, storage = rig
+    await start_game(cog, channel)
+    other = new_cog(storage, clock)  # cog_load never ran: it knows no game
+    status = cog.status_messages[channel.id]
+    stranger = ix(channel, STRANGER, on=status)
+    await other.on_button(stranger, channel.id, "next")
+    assert "only the host of this game" in stranger.response.calls[0][1]  # the seats came with it
+    host = ix(channel, on=status)
+    await other.on_button(host, channel.id, "next")
+    assert host.response.calls[0][0] == "edit" and "Round 1 of 8" in host.response.calls[0][1]
+    stored = await EliteStore(storage).game(channel.id)
+    assert stored is not None and stored.state["game"]["round"] == 1
+    empty = ix(channel, on=status)
+    await other.on_button(empty, 999, "next")  # no game in that channel
+    assert empty.response.calls[0][2]["ephemeral"]

@@ -466,7 +466,7 @@ class EliteCog(commands.Cog, name="ELITE"):
         return await guard(interaction, f"elite.{action}", session.lang, Seats.of(session.host_id))
 
     async def on_button(self, interaction: discord.Interaction, channel_id: int, action: str) -> None:
-        session = self.sessions.get(channel_id)
+        session = await self._session(channel_id)
         if session is None or session.game.phase == "over":
             await interaction.response.send_message(text(self._lang(None), "ui.no_game"), ephemeral=True)
             return
@@ -515,7 +515,7 @@ class EliteCog(commands.Cog, name="ELITE"):
         await self._after(session, lines, action)
 
     async def on_cell(self, interaction: discord.Interaction, channel_id: int, action: str, cell: int) -> None:
-        session = self.sessions.get(channel_id)
+        session = await self._session(channel_id)
         if session is None or session.game.phase == "over":
             await interaction.response.edit_message(content=text(self._lang(None), "ui.no_game"), view=None)
             return
@@ -538,7 +538,7 @@ class EliteCog(commands.Cog, name="ELITE"):
         await self._after(session, lines, "reveal")
 
     async def on_defeat(self, interaction: discord.Interaction, channel_id: int, cause: DefeatCause) -> None:
-        session = self.sessions.get(channel_id)
+        session = await self._session(channel_id)
         if session is None or session.game.phase == "over":
             await interaction.response.edit_message(content=text(self._lang(None), "ui.no_game"), view=None)
             return
@@ -631,6 +631,19 @@ class EliteCog(commands.Cog, name="ELITE"):
                 raise GameError("game_over")  # ended (or removed) by another process meanwhile
             self._keep(record, fresh)
         return out
+
+    async def _session(self, channel_id: int) -> Session | None:
+        """This process's copy of the channel's game; taken up from the store when another process
+        started it (several processes over one database: a click reaches whichever process serves
+        the server, and the stored document, not a process, is the game).  None: no game."""
+        session = self.sessions.get(channel_id)
+        if session is not None:
+            return session
+        try:
+            await self.change(channel_id, None, [])  # loads it; changes nothing, writes nothing
+        except (EliteError, NotStored):
+            return None
+        return self.sessions.get(channel_id)
 
     def _keep(self, record: EliteGameRecord, fresh: Session) -> None:
         """This process's copy of a game after a unit of work.  The Session object stays the same
@@ -783,7 +796,7 @@ class EliteCog(commands.Cog, name="ELITE"):
         in_range: str,
         hit_value: app_commands.Range[int, 1, 6] | None = None,
     ) -> None:
-        session = self.sessions.get(interaction.channel_id or 0)
+        session = await self._session(interaction.channel_id or 0)
         if session is None:
             await interaction.response.send_message(text(self._lang(None), "ui.no_game"), ephemeral=True)
             return
