@@ -14,7 +14,7 @@ import pytest
 
 from bot.games.elite.storage import EliteStore, record_game
 from bot.games.space_alert.stats.storage import Careers
-from bot.games.space_alert.storage import School, SchoolRecord, save_school_record
+from bot.games.space_alert.storage import CustomMissions, School, SchoolRecord, save_school_record
 from bot.platform.storage import ChannelBusy, LogbookCrew, LogbookEntry, SqliteStorage, StaleWrite, Storage
 from bot.platform.storage.platform import CampaignRecord, ScheduleRecord
 from tests.bot.storage_backends import open_storage, storage
@@ -308,3 +308,17 @@ async def test_a_server_that_never_chose_a_language_speaks_the_bots_default(stor
     assert (await load_settings(storage, 1)).language == "en"
     await storage.set_setting(1, "language", "cs")
     assert (await load_settings(storage, 1, "ru")).language == "cs"  # the server's own choice wins
+
+
+async def test_two_custom_missions_uploaded_at_once_cannot_both_pass_the_limit(storage: Storage) -> None:
+    """The server's count limit is checked in the unit of work that stores the mission: two uploads
+    at the same moment under a limit of two missions (one stored already) store one, refuse one."""
+    custom = CustomMissions(storage)
+    assert await custom.add(1, "first", "First", {"id": "first"}, ANN) is None
+
+    def refuse(existing: int) -> str | None:
+        return "full" if existing >= 2 else None
+
+    answers = await asyncio.gather(*(custom.add(1, mid, mid, {"id": mid}, BOB, refuse) for mid in ("second", "third")))
+    assert sorted(a or "stored" for a in answers) == ["full", "stored"]
+    assert len(await custom.missions(1)) == 2

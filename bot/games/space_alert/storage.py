@@ -1,11 +1,13 @@
-"""Space Alert's own tables outside the flight: the flight school's progress, read and written by
-the game over the platform's SQL core (both backends).
+"""Space Alert's own tables outside the flight: the flight school's progress and each server's
+custom missions, read and written by the game over the platform's SQL core (both backends).
 
 Why here: the platform's storage interface no longer names every feature; it supplies the
 transaction (`storage.transaction()`), its reads (`storage.fetch`) and the `unit_of_work` loop,
-and each game keeps its tables' statements.  (Careers: stats/storage.py.)  Table:
+and each game keeps its tables' statements.  (Careers: stats/storage.py.)  Tables:
 `school_progress` (migrations sqlite/0005-0007, postgres/0003-0005): one versioned document per
-player, changed only through `School.change`.
+player, changed only through `School.change`; `custom_missions` (0001): a server's uploaded
+timelines, added through `CustomMissions.add`, which checks the server's limits in the same unit of
+work as the write.
 """
 
 from __future__ import annotations
@@ -62,6 +64,64 @@ async def save_school_record(tx: Any, record: SchoolRecord) -> None:
         if count != 1:
             raise StaleWrite(f"school progress of {record.user_id} changed since it was read")
     tx.undo.assign(record, version=record.version + 1)  # put back if the transaction rolls back
+
+
+# (how many other custom missions the server has) -> the refusal to answer, or None to store it
+Refusal = Callable[[int], str | None]
+
+
+class CustomMissions:
+    """A server's custom missions (uploaded timelines), over a platform storage."""
+
+    def __init__(self, storage: Any) -> None:
+        self.storage = storage
+
+    async def missions(self, guild_id: int) -> dict[str, dict[str, Any]]:
+        """mission id -> {"name", "timeline"}, by id."""
+        found = await self.storage.fetch(
+            "SELECT mission_id, name, timeline FROM custom_missions WHERE guild_id = ? ORDER BY mission_id",
+            (guild_id,),
+        )
+        return {str(mid): {"name": name, "timeline": _doc(tl)} for mid, name, tl in found}
+
+    async def add(
+        self,
+        guild_id: int,
+        mission_id: str,
+        name: str,
+        timeline: dict[str, Any],
+        created_by: int,
+        refuse: Refusal = lambda _existing: None,
+    ) -> str | None:
+        """Store (or replace) a mission unless `refuse`, given how many *other* missions the server
+        has, answers a refusal; the count and the write are one unit of work, so two uploads at
+        once cannot both slip under a limit (SQLite holds the write lock; PostgreSQL locks the
+        server's rows first, which leaves only a server with no mission yet unguarded).
+        Returns the refusal, None when stored."""
+        async with self.storage.transaction() as tx:
+            found = await tx.rows(
+                f"SELECT mission_id FROM custom_missions WHERE guild_id = ?{for_update(tx)}", (guild_id,)
+            )
+            others = sum(1 for (mid,) in found if mid != mission_id)
+            refusal = refuse(others)
+            if refusal is not None:
+                return refusal
+            await tx.run(
+                "INSERT INTO custom_missions (guild_id, mission_id, name, timeline, created_by, created_at)"
+                " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id, mission_id) DO UPDATE SET"
+                " name = excluded.name, timeline = excluded.timeline, created_by = excluded.created_by,"
+                " created_at = excluded.created_at",
+                (guild_id, mission_id, name, json.dumps(timeline), created_by, now()),
+            )
+        return None
+
+    async def remove(self, guild_id: int, mission_id: str) -> bool:
+        """Delete one custom mission; False when the server had none by that id."""
+        async with self.storage.transaction() as tx:
+            count: int = await tx.run(
+                "DELETE FROM custom_missions WHERE guild_id = ? AND mission_id = ?", (guild_id, mission_id)
+            )
+        return count > 0
 
 
 class School:

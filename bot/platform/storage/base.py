@@ -183,12 +183,6 @@ class Transaction(FeatureTransaction, Protocol):
 
     async def set_setting(self, guild_id: int, key: str, value: Any) -> None: ...
 
-    async def save_custom_mission(
-        self, guild_id: int, mission_id: str, name: str, timeline: dict[str, Any], created_by: int
-    ) -> None: ...
-
-    async def remove_custom_mission(self, guild_id: int, mission_id: str) -> bool: ...
-
     async def store_posts(self, flight_id: str, payloads: list[dict[str, Any]]) -> None: ...
 
     async def update_post(self, post_id: int, payload: dict[str, Any]) -> None: ...
@@ -283,20 +277,10 @@ class Storage(FeatureStorage, SessionStore, Protocol):
 
     async def leaderboard(self, guild_id: int, *, limit: int = 25) -> list[LeaderboardRow]: ...
 
-    # -- settings and custom missions --------------------------------------------------------
+    # -- settings (custom missions are Space Alert's: bot/games/space_alert/storage.py) ----------
     async def get_setting(self, guild_id: int, key: str) -> Any | None: ...
 
     async def set_setting(self, guild_id: int, key: str, value: Any) -> None: ...
-
-    async def save_custom_mission(
-        self, guild_id: int, mission_id: str, name: str, timeline: dict[str, Any], created_by: int
-    ) -> None: ...
-
-    async def custom_missions(self, guild_id: int) -> dict[str, dict[str, Any]]:
-        """mission_id -> {"name", "timeline"} for the server."""
-
-    async def remove_custom_mission(self, guild_id: int, mission_id: str) -> bool:
-        """Delete one custom mission; False when the server had none by that id."""
 
     # -- posts left unsent at shutdown ---------------------------------------------------------
     async def store_posts(self, flight_id: str, payloads: list[dict[str, Any]]) -> None:
@@ -412,16 +396,6 @@ class UnitsOfWork:
     async def set_setting(self, guild_id: int, key: str, value: Any) -> None:
         async with self.transaction() as tx:
             await tx.set_setting(guild_id, key, value)
-
-    async def save_custom_mission(
-        self, guild_id: int, mission_id: str, name: str, timeline: dict[str, Any], created_by: int
-    ) -> None:
-        async with self.transaction() as tx:
-            await tx.save_custom_mission(guild_id, mission_id, name, timeline, created_by)
-
-    async def remove_custom_mission(self, guild_id: int, mission_id: str) -> bool:
-        async with self.transaction() as tx:
-            return await tx.remove_custom_mission(guild_id, mission_id)
 
     async def store_posts(self, flight_id: str, payloads: list[dict[str, Any]]) -> None:
         async with self.transaction() as tx:
