@@ -1,8 +1,10 @@
-"""User-interface strings in the flight's language (en, ru, cs), from `bot/platform/locales/*.json`.
+"""The one text catalogue: every player-facing string in en, ru, cs and sk, from `bot/platform/locales/`.
 
-Why JSON files rather than gettext: a dozen dozen short strings, edited by players who know the
-game, not by translators with tooling.  A missing key in ru/cs falls back to English so a new
-button never shows a raw key; tests check that every locale is a subset of English.
+Why JSON files rather than gettext: a few hundred short strings, edited by players who know the
+game, not by translators with tooling.  Every feature (ELITE, the campaign, hosting, replays,
+statistics, picture labels, ...) keeps its keys in an area of its own; a missing key falls back to
+English so a new button never shows a raw key, and tests check that every key exists in every
+language (tests/bot/test_one_catalogue.py).
 Intercom lines themselves come from engine.flight.phrases (one source for voice and text).
 """
 

@@ -14,17 +14,13 @@ from typing import Any
 import discord
 import pytest
 
-from bot.platform import tables
+from bot.platform import permissions, tables
 from bot.platform.permissions import Who, declare
 from bot.platform.sessions import GameSession
 from bot.platform.storage import SqliteStorage
 from bot.platform.tables import TABLE, TableRules
 
 RULES = TableRules("tabletest", min_players=2, max_players=3)
-declare(
-    "tabletest",
-    {"join": Who.ANYONE, "leave": Who.SEATED, "begin": Who.HOST, "cancel": Who.HOST, "move": Who.SEATED},
-)
 HOST, ANN, BOB, CID = 10_000_000_000_000_001, 10_000_000_000_000_002, 10_000_000_000_000_003, 77
 
 
@@ -78,10 +74,18 @@ async def storage(tmp_path: Path) -> Any:
 
 
 @pytest.fixture
-def game() -> Game:
+def game() -> Any:
+    """A test game, declared and served for the test only (the permission table test lists every
+    real game's actions and must not meet this one)."""
+    declare(
+        "tabletest",
+        {"join": Who.ANYONE, "leave": Who.SEATED, "begin": Who.HOST, "cancel": Who.HOST, "move": Who.SEATED},
+    )
     found = Game()
     tables.serve("tabletest", lambda: found)
-    return found
+    yield found
+    permissions.RULES.games.pop("tabletest", None)
+    tables._GAMES.pop("tabletest", None)
 
 
 def test_seats_by_member_id_and_names_never_ping() -> None:

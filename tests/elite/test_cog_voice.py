@@ -22,9 +22,9 @@ import discord
 import pytest
 
 from bot.games.elite._cog import EliteCog, HeroPicker
+from bot.games.elite._i18n import call_text, text
 from bot.platform.storage import SqliteStorage
 from engine.common.clock import ManualClock
-from engine.elite.texts import call_text, text
 from engine.elite.timer import ALL_CALLS
 from tests.bot.helpers import make_member, make_voice_channel
 from tests.elite.test_cog import Msg, ix, make_channel, new_cog, press

@@ -58,7 +58,7 @@ from bot.games.elite._document import (
     write,
 )
 from bot.games.elite._document import record as record_step
-from bot.games.elite._i18n import error_text, ui
+from bot.games.elite._i18n import error_text, text, ui
 from bot.games.elite._session import Session
 from bot.games.elite._voicelink import VoiceLink
 from bot.games.elite.storage import FINISHED, PACK, EliteGameRecord, EliteStore
@@ -76,7 +76,6 @@ from engine.elite.errors import EliteError
 from engine.elite.game import EliteGame, GameError
 from engine.elite.logbook import Leaderboard
 from engine.elite.setup import EliteConfig
-from engine.elite.texts import text
 from engine.elite.vocab import (
     BOSSES,
     DEFEAT_CAUSES,
@@ -88,7 +87,7 @@ from engine.elite.vocab import (
     DefeatCause,
     HeroId,
 )
-from engine.vocab import Language, is_language
+from engine.vocab import LANGUAGES, Language, is_language
 
 if TYPE_CHECKING:
     from bot.platform.client import SpaceAlertBot
@@ -386,7 +385,7 @@ class EliteCog(commands.Cog, name="ELITE"):
         map=_choices(MAP_SIDES),
         mission=_choices(MISSIONS),
         difficulty=_choices(ELITE_DIFFICULTIES),
-        language=_choices(("en", "ru")),
+        language=_choices(LANGUAGES),
     )
     async def start(
         self,
@@ -398,15 +397,14 @@ class EliteCog(commands.Cog, name="ELITE"):
         language: str | None = None,
     ) -> None:
         channel_id = interaction.channel_id or 0
-        if not await may_start(
-            self.bot.storage, interaction, "elite.start", await self.server_lang(interaction.guild_id)
-        ):
+        server = await self.server_lang(interaction.guild_id)
+        if not await may_start(self.bot.storage, interaction, "elite.start", server):
             return
         running = self.sessions.get(channel_id)
         if running is not None and running.game.phase != "over":
             await interaction.response.send_message(text(running.lang, "ui.running_here"), ephemeral=True)
             return
-        lang = self._lang(language)
+        lang = self._lang(language or server)  # the director speaks the server's language unless asked
         count = 2 if players == 1 else players
         fields = {"map": map, "mission": mission, "difficulty": difficulty, "players": players}
         await interaction.response.send_message(
@@ -468,7 +466,9 @@ class EliteCog(commands.Cog, name="ELITE"):
     async def on_button(self, interaction: discord.Interaction, channel_id: int, action: str) -> None:
         session = await self._session(channel_id)
         if session is None or session.game.phase == "over":
-            await interaction.response.send_message(text(self._lang(None), "ui.no_game"), ephemeral=True)
+            await interaction.response.send_message(
+                text(await self.server_lang(interaction.guild_id), "ui.no_game"), ephemeral=True
+            )
             return
         if action not in BUTTON_ACTIONS:  # a forged or outdated custom id
             await interaction.response.send_message(text(session.lang, "ui.no_game"), ephemeral=True)
@@ -517,7 +517,9 @@ class EliteCog(commands.Cog, name="ELITE"):
     async def on_cell(self, interaction: discord.Interaction, channel_id: int, action: str, cell: int) -> None:
         session = await self._session(channel_id)
         if session is None or session.game.phase == "over":
-            await interaction.response.edit_message(content=text(self._lang(None), "ui.no_game"), view=None)
+            await interaction.response.edit_message(
+                content=text(await self.server_lang(interaction.guild_id), "ui.no_game"), view=None
+            )
             return
         if not await self._host_only(interaction, session, "peek" if action == "peek" else "reveal"):
             return
@@ -540,7 +542,9 @@ class EliteCog(commands.Cog, name="ELITE"):
     async def on_defeat(self, interaction: discord.Interaction, channel_id: int, cause: DefeatCause) -> None:
         session = await self._session(channel_id)
         if session is None or session.game.phase == "over":
-            await interaction.response.edit_message(content=text(self._lang(None), "ui.no_game"), view=None)
+            await interaction.response.edit_message(
+                content=text(await self.server_lang(interaction.guild_id), "ui.no_game"), view=None
+            )
             return
         if not await self._host_only(interaction, session, "defeat"):
             return
@@ -798,7 +802,9 @@ class EliteCog(commands.Cog, name="ELITE"):
     ) -> None:
         session = await self._session(interaction.channel_id or 0)
         if session is None:
-            await interaction.response.send_message(text(self._lang(None), "ui.no_game"), ephemeral=True)
+            await interaction.response.send_message(
+                text(await self.server_lang(interaction.guild_id), "ui.no_game"), ephemeral=True
+            )
             return
         if not await self._host_only(interaction, session, "roll"):
             return
@@ -859,9 +865,9 @@ class EliteCog(commands.Cog, name="ELITE"):
         )
 
     @elite.command(name="board", description="ELITE leaderboard: wins per difficulty, fewest rounds per mission")
-    @app_commands.choices(language=_choices(("en", "ru")))
+    @app_commands.choices(language=_choices(LANGUAGES))
     async def board(self, interaction: discord.Interaction, language: str | None = None) -> None:
-        lang = self._lang(language)
+        lang = self._lang(language or await self.server_lang(interaction.guild_id))
         standing = await self.standing(interaction.guild_id or 0)
         if not standing.games:
             await interaction.response.send_message(text(lang, "ui.board_empty"), ephemeral=True)

@@ -10,11 +10,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from engine.elite.announce import activation_lines, event_lines, setup_lines, spawn_lines
+from bot.games.elite._announce import activation_lines, event_lines, setup_lines, spawn_lines
+from bot.games.elite._i18n import call_text, text
 from engine.elite.datapack import AlienAbility
 from engine.elite.game import ActivationReport, EliteGame, EventReveal, GameError, RoundEnd, SpawnReport
 from engine.elite.logbook import LogbookRow
-from engine.elite.texts import call_text, text
 from engine.elite.timer import ActionTimer, TimerCall
 from engine.elite.vocab import SWARM_TYPES, BossId, DefeatCause, HeroId, SwarmType
 from engine.vocab import Language

@@ -19,12 +19,11 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.games.elite._i18n import ui
+from bot.games.elite._i18n import call_text, text, ui
 from bot.games.elite._session import Session
 from bot.games.elite._voice import EliteVoice, Speech
 from bot.platform.components import Components
 from bot.platform.hosting.server_settings import load_settings
-from engine.elite.texts import TEXTS, call_text, text
 from engine.elite.timer import ALL_CALLS
 from voice.music_bed import MusicBed
 from voice.pcm_speech import speech_for
@@ -91,7 +90,7 @@ class VoiceLink:
             return speech
         # The session's game is replaced by each stored step: read it through the session.
         voice = EliteVoice(
-            session.lang if session.lang in TEXTS else "en",  # the words are English where ELITE has no table
+            session.lang,  # every language of the bot has ELITE's words (bot/platform/locales/elite)
             lambda: session.game.timer.remaining() if session.game.timer else 120.0,
             speech,
             clock=lambda: session.game.clock(),

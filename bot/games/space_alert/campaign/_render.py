@@ -2,7 +2,7 @@
 
 Custom ids carry the channel and the choice (`sa-camp:<channel>:<what>:<value>`), so a press is
 routed after a restart by reading the session stored for that channel.  Every text takes the
-server's language (strings in _text.py).
+server's language (the catalogue's `campaign.` keys, through _text.py).
 """
 
 from __future__ import annotations

@@ -488,13 +488,14 @@ class MissionCog(commands.Cog, name="Mission"):
             return
         async with Reply(interaction) as reply:
             if file.size > MAX_MISSION_FILE:
-                reason = f"too large: {file.size} bytes, the limit is {MAX_MISSION_FILE} bytes"
+                reason = t(lang, "custom.file_too_large", size=file.size, limit=MAX_MISSION_FILE)
                 await reply.reject(t(lang, "error.bad_file", reason=code_text(reason, 320)))
                 return
             try:
                 raw = await file.read()
             except discord.HTTPException as exc:
-                await reply.reject(t(lang, "error.bad_file", reason=code_text(f"cannot download it ({exc.status})")))
+                reason = t(lang, "custom.file_unreachable", status=exc.status)
+                await reply.reject(t(lang, "error.bad_file", reason=code_text(reason)))
                 return
             problem, timeline = validate_timeline(raw)
             if timeline is None:

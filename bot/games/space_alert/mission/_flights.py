@@ -24,8 +24,8 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.games.space_alert.mission import _ids
-from bot.games.space_alert.mission._catchup import CatchUps, with_summary
+from bot.games.space_alert.mission import _catchup, _ids
+from bot.games.space_alert.mission._catchup import with_summary
 from bot.games.space_alert.mission._comms import Comms
 from bot.games.space_alert.mission._deck import deck_message, threat_line
 from bot.games.space_alert.mission._hands import LiveHands
@@ -99,6 +99,7 @@ class Step:
     sel: Selection = field(default_factory=Selection)
     said: list[list[str]] | None = None  # the posts staged in the outbox (`FlightService.stage`)
     row: int | None = None  # their outbox row
+    catch_up: bool = False  # the clicker joined voice late: their station shows what was said so far
 
 
 class FlightService:
@@ -111,7 +112,6 @@ class FlightService:
         self.voice = VoiceLink(bot, self.store, self.posts)
         self.hands = LiveHands(self._render_hand)
         self.pauses = Pauses(self)
-        self.catch_ups = CatchUps()  # late voice joiners owed a summary of the intercom so far
         self._timers: dict[str, asyncio.Task[None]] = {}
         self._wakers: dict[str, asyncio.Event] = {}  # a timer's sleep, cut short by Resume
         self._background: set[asyncio.Task[Any]] = set()
@@ -479,6 +479,9 @@ class FlightService:
             except SnapshotError as exc:
                 step.refusal, step.unrestorable = t(lang, "error.unrestorable"), True
                 return abandon(record, exc)
+            step.catch_up = _catchup.owed(record, user_id)
+            if step.catch_up and opening:  # shown now: paid in the same unit of work
+                _catchup.paid(record, user_id)
             events = flight.advance_to(max(flight.now_s, self.flight_time(record)))
             parts = cid.parts[1:] if not opening else []
             sel = Selection(values[0] if cid.action == "pick" and values else parts[0] if parts else "-")
@@ -512,10 +515,8 @@ class FlightService:
                 await self.refuse_unapplied(reply, record, step.refusal, step.unrestorable)
                 return
             embed, view = station_message(record.language, record.id, user_id, flight.station(step.name), step.sel)
-            if self.catch_ups.owed(record.id, user_id):  # joined voice late: what was said so far
+            if step.catch_up:  # joined voice late: what was said so far
                 embed = with_summary(embed, record.language, flight)
-                if opening:
-                    self.catch_ups.paid(record.id, user_id)
             await reply.send(embed=embed, view=view)
             self.hands.remember(record.id, user_id, interaction, step.sel)
         await self.publish(record, flight, step.events, step)
@@ -535,7 +536,7 @@ class FlightService:
         except SnapshotError:
             return None  # the next tick or click ends the flight and says why
         embed, view = station_message(record.language, flight_id, user_id, flight.station(member.name), sel)
-        if self.catch_ups.owed(flight_id, user_id):
+        if _catchup.owed(record, user_id):
             embed = with_summary(embed, record.language, flight)
         return embed, view
 
@@ -549,8 +550,9 @@ class FlightService:
                 continue
             if record.notes.get("voice_channel_id") != channel_id:
                 continue
-            self.catch_ups.owe(record.id, member.id)
-            self.hands.changed(record.id, {member.id})
+            stored = await self.store.update(record.id, lambda r: _catchup.owe(r, member.id))
+            if stored is not None and _catchup.owed(stored, member.id):
+                self.hands.changed(record.id, {member.id})
 
     # -- the end of the operation ----------------------------------------------------------------------------
     async def finish(self, flight_id: str) -> None:
@@ -663,7 +665,6 @@ class FlightService:
 
     def _wind_down(self, flight_id: str) -> None:
         self.hands.forget(flight_id)
-        self.catch_ups.forget(flight_id)
         self._spawn(self.refresh_deck(flight_id))
         self._spawn(self.posts.retire(flight_id))
         self._spawn(self.comms.retire(flight_id))

@@ -31,7 +31,7 @@ __all__ = [
 
 def render_state(replay: Replay, index: int, lang: str = "en") -> Painter:
     """The painted board of snapshot `index` (for callers that add to the picture)."""
-    painter = Painter(replay.states[index], lang, replay.track_columns)
+    painter = Painter(replay.states[index], lang, replay.track_columns, turns=replay.turns)
     painter.paint()
     return painter
 

@@ -21,7 +21,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
-from bot.games.space_alert.pictures.labels import crew_label, threat_label, token_short, word
+from bot.games.space_alert.pictures.labels import crew_label, threat_label, token_short, turn_title, word
 from bot.games.space_alert.pictures.states import CrewView, ThreatView, TurnState
 from bot.platform.text import strip_unsafe
 from engine import board
@@ -192,9 +192,16 @@ class Painter:
     """One picture: a canvas and the drawing steps, in painting order."""
 
     def __init__(
-        self, state: TurnState, lang: str, track_ids: dict[str, str], height: int = H, every_fate: bool = False
+        self,
+        state: TurnState,
+        lang: str,
+        track_ids: dict[str, str],
+        height: int = H,
+        every_fate: bool = False,
+        turns: int = board.TURNS,
     ) -> None:
         self.s = state
+        self.turns = turns  # the resolution's turns (Replay.turns): "Turn 5/12", then the jump
         self.every_fate = every_fate  # the overview keeps every threat on its track with its fate
         self.lang = lang
         self.tracks = track_ids  # column -> track id
@@ -252,13 +259,9 @@ class Painter:
     # -- header --------------------------------------------------------------------------------------
     def header(self, title_right: str | None = None) -> None:
         s = self.s
-        if s.turn == 0:
-            title = word(self.lang, "start")
-        elif s.turn >= 13:
-            title = word(self.lang, "jump")
-        else:
-            phase = word(self.lang, "phase", phase=board.phase_of(s.turn))
-            title = f"{word(self.lang, 'turn', turn=s.turn)} · {phase}"
+        title = turn_title(self.lang, s.turn, self.turns)
+        if 0 < s.turn <= self.turns:
+            title = f"{title} · {word(self.lang, 'phase', phase=board.phase_of(s.turn))}"
         self.d.rectangle((0, 0, W, 48), fill=PANEL)
         self.text((14, 24), title, 26, bold=True, anchor="lm")
         if s.lost:

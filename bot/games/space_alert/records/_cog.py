@@ -124,7 +124,7 @@ class RecordsCog(commands.Cog, name="Records"):
             return
         # Refused by declared size before anything is downloaded.
         if game is not None and game.size > MAX_GAME_BYTES:
-            reason = f"too large: {game.size} bytes, the limit is {MAX_GAME_BYTES} bytes"
+            reason = t(mine, "custom.file_too_large", size=game.size, limit=MAX_GAME_BYTES)
             await interaction.response.send_message(
                 t(mine, "resolve.invalid", reason=code_text(reason, 320)), ephemeral=True
             )
@@ -136,7 +136,8 @@ class RecordsCog(commands.Cog, name="Records"):
             parsed = await asyncio.to_thread(parse_game, raw_bytes)  # up to ~0.1 s at the size cap
         except discord.HTTPException as exc:
             await self._private(
-                interaction, t(mine, "resolve.invalid", reason=code_text(f"cannot download: {exc.status}", 80))
+                interaction,
+                t(mine, "resolve.invalid", reason=code_text(t(mine, "custom.file_unreachable", status=exc.status), 80)),
             )
             return
         except DocumentError as exc:

@@ -178,7 +178,7 @@ class ReplayCog(commands.Cog, name="Replay"):
         embed.set_image(url=f"attachment://{name}")
         embed.set_footer(text=text(lang, "replay_footer", flight=fid))
         last = len(replay.states) - 1
-        view = view_of(*turn_buttons(fid, index, last))
+        view = view_of(*turn_buttons(fid, index, last, replay.turns))
         alt = turn_alt(replay, index, lang)  # what the picture shows, for a screen reader
         return embed, discord.File(io.BytesIO(picture), filename=name, description=alt), view
 
