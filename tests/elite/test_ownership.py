@@ -159,3 +159,31 @@ async def test_a_process_that_never_saw_the_game_serves_its_buttons(rig: Any) ->
     empty = ix(channel, on=status)
     await other.on_button(empty, 999, "next")  # no game in that channel
     assert empty.response.calls[0][2]["ephemeral"]
+
+
+async def test_a_game_stored_as_a_version_1_journal_carries_on(rig: Any) -> None:
+    """A game stored before snapshots (its steps as a journal) is migrated on its first load and
+    written back as a snapshot, then plays on."""
+    cog, channel, _, storage = rig
+    config = {"map": "crash_site", "mission": "recon", "difficulty": "easy", "players": 2, "heroes": ["kara", "gerid"]}
+    journal = {
+        "version": 1,
+        "guild_id": 42,
+        "channel_id": channel.id,
+        "host_id": 1,
+        "lang": "en",
+        "seed": 3,
+        "config": config,
+        "status_message_id": None,
+        "voice_channel_id": None,
+        "actions": [[990.0, "next"], [991.0, "next"]],
+        "log": ["Round 1 of 8."],
+    }
+    await EliteStore(storage).start(42, channel.id, journal, None, host_id=1)
+    await cog.cog_load()  # the restart after the upgrade
+    assert cog.sessions[channel.id].game.phase == "spawn"
+    stored = await EliteStore(storage).game(channel.id)
+    assert stored is not None and stored.state["version"] == 2 and stored.state["game"]["phase"] == "spawn"
+    host = ix(channel)
+    await cog.on_button(host, channel.id, "next")
+    assert host.response.calls[0][0] == "edit" and cog.sessions[channel.id].game.phase == "action"

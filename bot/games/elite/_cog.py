@@ -47,6 +47,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.games.elite._document import (
+    DOC_VERSION,
     RESTART,
     GameDoc,
     apply,
@@ -589,11 +590,15 @@ class EliteCog(commands.Cog, name="ELITE"):
             nonlocal out, fresh
             state = record.state
             pack = self._game_pack(record)
+            changed = False
+            if state.get("version") != DOC_VERSION:  # stored before snapshots: migrated, and written
+                migrated = migrate(state, pack)
+                if PACK in state:
+                    migrated[PACK] = state[PACK]
+                state = record.state = migrated
+                changed = True
             if restart:
-                state = record.state = {**migrate(state, pack), PACK: state.get(PACK)}
-                changed = pause_for_restart(state)
-            else:
-                changed = False
+                changed = pause_for_restart(state) or changed
             session = restore(state, pack, self.game_clock)
             lines: list[str] = []
             if step is not None:
