@@ -187,3 +187,24 @@ async def test_a_game_stored_as_a_version_1_journal_carries_on(rig: Any) -> None
     host = ix(channel)
     await cog.on_button(host, channel.id, "next")
     assert host.response.calls[0][0] == "edit" and cog.sessions[channel.id].game.phase == "action"
+
+
+async def test_a_restart_ends_an_unreadable_game_but_keeps_one_the_store_failed_to_load(rig: Any) -> None:
+    cog, channel, clock, storage = rig
+    elite = EliteStore(storage)
+    await elite.start(42, channel.id, {"version": 2, "game": {"phase": "lunch"}}, None, host_id=1)
+    await cog.cog_load()  # unreadable: ended (abandoned), the channel is free again
+    assert await elite.games() == [] and channel.id not in cog.sessions
+
+    await start_game(cog, channel)
+    again = new_cog(storage, clock)
+    real = storage.transaction
+    storage.transaction = lambda: (_ for _ in ()).throw(OSError("database restarting"))  # type: ignore[method-assign]
+    try:
+        await again.cog_load()  # the store fails for a moment: the game is not dropped
+    finally:
+        storage.transaction = real  # type: ignore[method-assign]
+    assert [g.channel_id for g in await elite.games()] == [channel.id]
+    host = ix(channel, on=cog.status_messages[channel.id])
+    await again.on_button(host, channel.id, "next")  # the next click takes it up
+    assert host.response.calls[0][0] == "edit"

@@ -126,6 +126,11 @@ def ended(session: Session) -> bool:
     return session.game.phase == "over"
 
 
+class UnreadableGame(Exception):
+    """A stored game's document cannot be restored (corrupt, or of a version nobody migrates):
+    a restart ends it rather than failing on it at every start."""
+
+
 class NotStored(Exception):
     """A step could not be stored (the database failed): it did not happen, and the player is
     asked to press again, rather than shown a change a restart would lose."""
@@ -334,9 +339,12 @@ class EliteCog(commands.Cog, name="ELITE"):
             channel_id = record.channel_id
             try:
                 await self.change(channel_id, None, [], restart=True)
-            except Exception:
+            except UnreadableGame:
                 log.exception("ELITE game in channel %s cannot be resumed; dropped", channel_id)
                 await self.store.drop(channel_id)
+                continue
+            except (EliteError, NotStored):  # the store failed for a moment: the next click takes it up
+                log.warning("ELITE game in channel %s not resumed now; it stays stored", channel_id)
                 continue
             session, doc = self.sessions.get(channel_id), self.docs.get(channel_id)
             if session is None or doc is None:
@@ -591,15 +599,18 @@ class EliteCog(commands.Cog, name="ELITE"):
             state = record.state
             pack = self._game_pack(record)
             changed = False
-            if state.get("version") != DOC_VERSION:  # stored before snapshots: migrated, and written
-                migrated = migrate(state, pack)
-                if PACK in state:
-                    migrated[PACK] = state[PACK]
-                state = record.state = migrated
-                changed = True
-            if restart:
-                changed = pause_for_restart(state) or changed
-            session = restore(state, pack, self.game_clock)
+            try:
+                if state.get("version") != DOC_VERSION:  # stored before snapshots: migrated, and written
+                    migrated = migrate(state, pack)
+                    if PACK in state:
+                        migrated[PACK] = state[PACK]
+                    state = record.state = migrated
+                    changed = True
+                if restart:
+                    changed = pause_for_restart(state) or changed
+                session = restore(state, pack, self.game_clock)
+            except (ValueError, KeyError, TypeError, IndexError) as exc:  # pydantic's errors are ValueErrors
+                raise UnreadableGame(f"the stored ELITE game in channel {channel_id} cannot be read") from exc
             lines: list[str] = []
             if step is not None:
                 at = session.game.clock()
@@ -629,7 +640,7 @@ class EliteCog(commands.Cog, name="ELITE"):
         async with self.locks.get(f"elite:{channel_id}"):
             try:
                 record = await self.store.change(channel_id, apply_step)
-            except EliteError:
+            except (EliteError, UnreadableGame):
                 raise
             except Exception as exc:
                 log.exception("could not store a step of the ELITE game in channel %s", channel_id)
