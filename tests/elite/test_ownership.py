@@ -208,3 +208,59 @@ async def test_a_restart_ends_an_unreadable_game_but_keeps_one_the_store_failed_
     host = ix(channel, on=cog.status_messages[channel.id])
     await again.on_button(host, channel.id, "next")  # the next click takes it up
     assert host.response.calls[0][0] == "edit"
+
+
+class Leases:
+    """The cluster's clock leases as two processes over one database see them (one holder each)."""
+
+    def __init__(self) -> None:
+        self.holders: dict[str, str] = {}
+
+    def of(self, process: str) -> Any:
+        leases = self
+
+        class Cluster:
+            async def acquire(self, name: str) -> bool:
+                return leases.holders.setdefault(name, process) == process
+
+            def holds(self, name: str) -> bool:
+                return leases.holders.get(name) == process
+
+            async def release(self, name: str) -> None:
+                if leases.holders.get(name) == process:
+                    del leases.holders[name]
+
+        return Cluster()
+
+
+async def test_only_the_lease_holder_runs_the_timer_and_a_free_lease_is_taken_up(rig: Any) -> None:
+    cog, channel, clock, storage = rig
+    leases = Leases()
+    cog.bot.cluster = leases.of("a")
+    frozen = asyncio.Event()
+
+    async def parked(dt: float) -> None:  # timer tasks wait: this test is about who runs them
+        await frozen.wait()
+
+    cog.sleep = parked
+    await start_game(cog, channel)
+    for _ in range(3):
+        await press(cog, channel, "next")
+    await press(cog, channel, "start")
+    assert channel.id in cog.tasks and leases.holders == {f"elite-{channel.id}": "a"}
+
+    other = new_cog(storage, clock)
+    other.bot.cluster = leases.of("b")
+    other.sleep = parked
+    status = cog.status_messages[channel.id]
+    await other.on_button(ix(channel, on=status), channel.id, "plus")  # b serves a click...
+    assert channel.id not in other.tasks  # ...but a's clock lease stands: b runs no second timer
+
+    await cog.cog_unload()  # a stops (its lease is handed back)
+    late = new_cog(storage, clock)
+    late.bot.cluster = leases.of("c")
+    late.sleep = parked
+    await late.on_button(ix(channel, on=status), channel.id, "plus")
+    assert channel.id in late.tasks and leases.holders == {f"elite-{channel.id}": "c"}
+    for task in (*other.tasks.values(), *late.tasks.values()):
+        task.cancel()

@@ -661,9 +661,13 @@ class EliteCog(commands.Cog, name="ELITE"):
             return session
         try:
             await self.change(channel_id, None, [])  # loads it; changes nothing, writes nothing
-        except (EliteError, NotStored):
+        except (EliteError, NotStored, UnreadableGame):
             return None
-        return self.sessions.get(channel_id)
+        session = self.sessions.get(channel_id)
+        timer = session.game.timer if session is not None else None
+        if session is not None and timer is not None and timer.state in ("running", "paused"):
+            await self._start_timer(session)  # its clock too, if its process is gone (the lease is free)
+        return session
 
     def _keep(self, record: EliteGameRecord, fresh: Session) -> None:
         """This process's copy of a game after a unit of work.  The Session object stays the same
