@@ -13,4 +13,5 @@ EXTENSIONS: tuple[str, ...] = (
     "bot.games.space_alert.stats",
     "bot.games.space_alert.campaign",
     "bot.games.elite",
+    "bot.games.legion",
 )

@@ -76,6 +76,17 @@ EXPECTED: dict[str, Who] = {
         f"elite.{a}": H
         for a in ("next", "timer", "pause", "minus", "plus", "reveal", "victory", "defeat", "stop", "voice")
     },
+    # Scarlet Legion
+    "legion.start": ST,
+    "legion.stop": H,
+    "legion.board": A,
+    "legion.schema": A,
+    "legion.pack": M,
+    "legion.join": A,
+    "legion.leave": S,
+    "legion.begin": H,
+    "legion.hand": S,
+    "legion.act": S,
 }
 
 HOST, PLAYER, OTHER, MANAGER = 1, 2, 3, 4
@@ -109,6 +120,7 @@ def test_every_action_of_every_game_is_declared_as_the_table_says() -> None:
         "hosting",
         "records",
         "elite",
+        "legion",
     }
 
 

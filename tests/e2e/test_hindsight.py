@@ -40,11 +40,11 @@ async def test_hindsight_after_a_lost_flight(tmp_path: Path) -> None:
         assert refusal.ephemeral and "Only the crew" in refusal.text
         before = len(fd.messages(thread.id))
 
-        # A crew member's press: the sentence and the two pictures in the thread.
+        # A crew member's press: the sentence and the pictures (plans side by side, two overviews).
         press = await fd.click(result, hindsight_id, user="bob")
         posted = await fd.wait_for_message(
             channel=thread.id,
-            predicate=lambda m: [a.filename for a in m.attachments] == ["real.png", "hindsight.png"],
+            predicate=lambda m: [a.filename for a in m.attachments] == ["plans.png", "real.png", "hindsight.png"],
             timeout=WAIT,
         )
         assert posted.text.startswith(("If ", "No change")), posted.text
@@ -61,7 +61,7 @@ async def test_hindsight_after_a_lost_flight(tmp_path: Path) -> None:
             lambda: len(fd.messages(thread.id)) == before + 2 and fd.messages(thread.id)[-1], WAIT, "a second answer"
         )
         assert again.text == posted.text
-        assert [a.filename for a in again.attachments] == ["real.png", "hindsight.png"]
+        assert [a.filename for a in again.attachments] == ["plans.png", "real.png", "hindsight.png"]
         # ...and a stranger's command is refused the same way.
         ix = await fd.slash("hindsight", {"flight": fid}, user="erin", channel="bridge")
         assert "Only the crew" in (await answer(fd, ix)).text
