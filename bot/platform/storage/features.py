@@ -3,7 +3,8 @@ and schedules, and the logbook's threat rows a game adds.
 
 A game keeps its own tables' statements, over the SQL core (`Storage.fetch`, and
 `Transaction.rows/run` in a unit of work): ELITE in bot/games/elite/storage.py, the flight school
-in bot/games/space_alert/storage.py, the careers' reads in bot/games/space_alert/stats/storage.py.
+and custom missions in bot/games/space_alert/storage.py, the careers' reads in
+bot/games/space_alert/stats/storage.py.
 Only protocols: `Storage` and `Transaction` (base.py) extend them; the SQL lives in platform.py.
 """
 
