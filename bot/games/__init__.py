@@ -14,4 +14,5 @@ EXTENSIONS: tuple[str, ...] = (
     "bot.games.space_alert.campaign",
     "bot.games.elite",
     "bot.games.legion",
+    "bot.games.escape",
 )

@@ -65,8 +65,9 @@ class TableRules:
 
 class TableGame(Protocol):
     """A game served by the table.  `rules` sizes its lobby; `begin` turns a full lobby into the
-    game (pure: it changes the session document and returns a refusal code, or None to go on,
-    and may run twice on a retried unit of work); the `on_*` hooks answer the interaction."""
+    game (pure: it changes the session document and returns a refusal, or None to go on, and may
+    run twice on a retried unit of work; the refusal is a catalogue key, or a text already in the
+    game's language); the `on_*` hooks answer the interaction."""
 
     rules: TableRules
 
@@ -244,7 +245,8 @@ async def _lobby(
     lang = str(session.state.get("lang", "en"))
     if stored is None or refused[0] is not None:
         code = refused[0] or "started"
-        await answer_refusal(interaction, t(lang, f"table.refused.{code}") if code in REFUSALS else code)
+        # the table's own codes, else the game's catalogue key (text already in words passes through)
+        await answer_refusal(interaction, t(lang, f"table.refused.{code}" if code in REFUSALS else code))
         return
     await handler.on_lobby(interaction, stored, action)
 

@@ -85,8 +85,22 @@ EXPECTED: dict[str, Who] = {
     "legion.join": A,
     "legion.leave": S,
     "legion.begin": H,
+    "legion.cancel": H,
     "legion.hand": S,
-    "legion.act": S,
+    **{f"legion.{a}": S for a in ("act", "pick_card", "pick_move", "pick_pay")},
+    # Star World: Escape: the lobby, the host's stop, the seated players' panels
+    "escape.start": ST,
+    "escape.join": A,
+    "escape.leave": S,
+    "escape.begin": H,
+    "escape.cancel": H,
+    "escape.stop": H,
+    "escape.board": A,
+    "escape.schema": A,
+    "escape.pack": M,
+    "escape.panel": S,
+    "escape.do": S,
+    "escape.pick_act": S,
 }
 
 HOST, PLAYER, OTHER, MANAGER = 1, 2, 3, 4
@@ -121,6 +135,7 @@ def test_every_action_of_every_game_is_declared_as_the_table_says() -> None:
         "records",
         "elite",
         "legion",
+        "escape",
     }
 
 

@@ -39,7 +39,8 @@ WORLD: dict[str, Any] = {
 
 
 def kind_of(custom_id: str) -> tuple[str, str]:
-    _, _, kind, arg = custom_id.split(":", 3)
+    """The table action and arg of a `gm:legion:<sid>:<action>:<arg>` id (bot/platform/tables.py)."""
+    _, _, _, kind, arg = custom_id.split(":", 4)
     return kind, arg
 
 
@@ -50,9 +51,9 @@ def select_values(message: Any, kind: str) -> list[str]:
     return []
 
 
-def custom_id(message: Any, kind: str, arg: str = "") -> str:
+def custom_id(message: Any, kind: str, arg: str = "-") -> str:
     for cid in message.custom_ids:
-        if kind_of(cid) == (kind, arg) or (kind_of(cid)[0] == kind and kind in ("card", "pick", "pay")):
+        if kind_of(cid) == (kind, arg) or (kind_of(cid)[0] == kind and kind.startswith("pick_")):
             return str(cid)
     raise AssertionError(f"no {kind}:{arg} on {message.text[:200]!r}: {message.custom_ids}")
 
@@ -140,10 +141,10 @@ class Voyage:
         fd = self.fd
         user = self.waiting()
         panel = panel or await self.panel(user)
-        buttons = [kind_of(c)[1] for c in panel.custom_ids if kind_of(c)[0] == "do"]
+        buttons = [kind_of(c)[1] for c in panel.custom_ids if kind_of(c)[0] == "act"]
         edits = len(fd.world.messages_by_id[self.bridge.id].history)
         if refuse and "refuse" in buttons:
-            ix = await fd.click(panel, custom_id(panel, "do", "refuse"), user=user)
+            ix = await fd.click(panel, custom_id(panel, "act", "refuse"), user=user)
         else:
             ix = await self.choose(user, panel, buttons)
         assert ix.acked
@@ -155,21 +156,22 @@ class Voyage:
         fd = self.fd
         for arg in ("obey", "use", "end", "engage", "depart", "endure"):
             if arg in buttons:
-                return await fd.click(panel, custom_id(panel, "do", arg), user=user)
-        submits = [v for v in select_values(panel, "card") if v.startswith("submit")]
+                return await fd.click(panel, custom_id(panel, "act", arg), user=user)
+        submits = [v for v in select_values(panel, "pick_card") if v.startswith("submit")]
         if submits:
-            return await fd.click(panel, custom_id(panel, "card"), user=user, values=[submits[0]])
-        orders = [v for v in select_values(panel, "pick") if v.startswith("orders")]
+            return await fd.click(panel, custom_id(panel, "pick_card"), user=user, values=[submits[0]])
+        orders = [v for v in select_values(panel, "pick_move") if v.startswith("orders")]
         if orders:
-            ix = await fd.click(panel, custom_id(panel, "pick"), user=user, values=[orders[0]])
+            ix = await fd.click(panel, custom_id(panel, "pick_move"), user=user, values=[orders[0]])
             paying = ix.message
-            cards = select_values(paying, "pay")
+            cards = select_values(paying, "pick_pay")
             if not cards:
                 return ix
-            return await fd.click(paying, custom_id(paying, "pay"), user=user, values=[cards[0]])
+            return await fd.click(paying, custom_id(paying, "pick_pay"), user=user, values=[cards[0]])
         if buttons:
-            return await fd.click(panel, custom_id(panel, "do", buttons[0]), user=user)
-        return await fd.click(panel, custom_id(panel, "card"), user=user, values=[select_values(panel, "card")[0]])
+            return await fd.click(panel, custom_id(panel, "act", buttons[0]), user=user)
+        card = select_values(panel, "pick_card")[0]
+        return await fd.click(panel, custom_id(panel, "pick_card"), user=user, values=[card])
 
 
 @pytest.mark.parametrize("lang", ["en", "ru"])
@@ -190,12 +192,12 @@ async def test_a_whole_voyage_with_a_mutiny_a_restart_and_no_leaks(tmp_path: Pat
         refused = await voyage.private(await fd.click(lobby, custom_id(lobby, "begin"), user=STRANGER))
         assert refused.text == refusal(lang, "host")
         early = await voyage.private(await fd.click(lobby, custom_id(lobby, "begin"), user="alice"))
-        assert early.text == said("legion.lobby.count")
+        assert early.text == said("table.refused.too_few")
         for user in CREW[1:]:
             joined = await fd.click(lobby, custom_id(lobby, "join"), user=user)
             assert joined.ack_type == 7  # the lobby message itself shows who is aboard
         full = await voyage.private(await fd.click(lobby, custom_id(lobby, "join"), user=STRANGER))
-        assert full.text == said("legion.lobby.full")
+        assert full.text == said("table.refused.full")
         not_host = await voyage.private(await fd.click(lobby, custom_id(lobby, "begin"), user="bob"))
         assert not_host.text == refusal(lang, "host")
         leave = await voyage.private(await fd.click(lobby, custom_id(lobby, "leave"), user=STRANGER))
@@ -240,6 +242,9 @@ async def test_a_whole_voyage_with_a_mutiny_a_restart_and_no_leaks(tmp_path: Pat
             assert steps < 120, "the voyage does not end"
         assert kept_panel is not None
         await fd.wait_for(revealed, WAIT, "the reveal")
+        # The bridge's announcements and whose move it is were spoken where Alice and Bob sit.
+        spoken = await fd.wait_for_utterances(3, timeout=WAIT)
+        assert all(u.duration > 0.2 for u in spoken[:3])
         final_bridge = fd.world.messages_by_id[voyage.bridge.id]
         assert [a.filename for a in final_bridge.attachments] == ["bridge.png"]  # the picture, replaced each step
 
@@ -316,7 +321,8 @@ async def test_a_whole_voyage_with_a_mutiny_a_restart_and_no_leaks(tmp_path: Pat
 
 async def test_one_voyage_per_channel_and_the_host_abandons_it(tmp_path: Path) -> None:
     """A second /legion start in a busy channel is refused; the host's /legion stop frees the
-    channel, the bridge loses its buttons, and its old My hand answers that there is no voyage."""
+    channel, the bridge loses its buttons, and its old My hand answers that the game is over.  A
+    lobby is cancelled by its host only (the table's Cancel), which frees the channel too."""
     async with fake_discord(WORLD) as fd:
         await start_bot(fd, tmp_path / "bot", time_scale=30)
         lang = "cs"
@@ -345,13 +351,21 @@ async def test_one_voyage_per_channel_and_the_host_abandons_it(tmp_path: Path) -
         await fd.wait_for(lambda: not fd.world.messages_by_id[lobby.id].custom_ids, WAIT, "the bridge without buttons")
         user, panel = panels[0]
         late = await answer(fd, await fd.click(panel, panel.custom_ids[0], user=user, values=select_first(panel)))
-        assert late.ephemeral and late.text == t(lang, "legion.no_game")
+        assert late.ephemeral and late.text == t(lang, "table.over")
 
         again = await fd.slash("legion start", {"language": lang}, user="bob", channel="bridge")
         assert again.acked
-        await fd.wait_for_message(
+        second = await fd.wait_for_message(
             channel="bridge",
             predicate=lambda m: m.id != lobby.id and any(":join:" in c for c in m.custom_ids),
             timeout=WAIT,
         )
+        not_host = await answer(fd, await fd.click(second, custom_id(second, "cancel"), user="carol"))
+        assert not_host.ephemeral and not_host.text == refusal(lang, "host")
+        cancelled = await fd.click(second, custom_id(second, "cancel"), user="bob")
+        assert cancelled.ack_type == 7  # the lobby post itself says so and loses its buttons
+        await fd.wait_for(lambda: not fd.world.messages_by_id[second.id].custom_ids, WAIT, "the cancelled lobby")
+        assert fd.world.messages_by_id[second.id].text == t(lang, "legion.stopped")
+        third = await fd.slash("legion start", {"language": lang}, user="dave", channel="bridge")
+        assert not (await answer(fd, third)).ephemeral  # the channel is free again
         assert_clean(fd)

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from bot.games.legion import _play as play
+from bot.platform import tables
 from bot.platform.i18n import t
 from engine.legion import commands as c
 from engine.legion.commands import Event
@@ -24,7 +25,7 @@ USERS = [101, 202, 303, 404]
 def lobby(players: int = 4, lang: str = "en", seed: int = 7, mission: str | None = "reconnaissance") -> dict[str, Any]:
     doc = play.new_lobby(USERS[0], "Ann", lang, seed, mission)
     for user, name in zip(USERS[1:players], ("Bo", "Cy", "Di"), strict=False):
-        assert play.join(doc, user, name) is None
+        assert tables.join(doc, play.RULES, user, name) is None
     return doc
 
 
@@ -34,17 +35,17 @@ def choose(doc: dict[str, Any], state: State, seat: int) -> tuple[str, str, str]
     buttons = [arg for arg, _ in panel.buttons]
     for arg in ("obey", "use", "end", "engage", "depart", "endure"):
         if arg in buttons:
-            return "do", arg, ""
+            return "act", arg, ""
     submits = [v for v, _ in panel.cards if v.startswith("submit")]
     if submits:
-        return "card", "", submits[0]
+        return "pick_card", "", submits[0]
     orders = [v for v, _ in panel.picks if v.startswith("orders")]
     if orders:
-        return "pick", "", orders[0]
+        return "pick_move", "", orders[0]
     assert panel.buttons or panel.cards or panel.picks, f"seat {seat} waited for with nothing to do"
     if panel.buttons:
-        return "do", buttons[0], ""
-    return "card", "", panel.cards[0][0]
+        return "act", buttons[0], ""
+    return "pick_card", "", panel.cards[0][0]
 
 
 def play_out(doc: dict[str, Any], limit: int = 3000) -> tuple[State, list[str]]:
@@ -55,8 +56,8 @@ def play_out(doc: dict[str, Any], limit: int = 3000) -> tuple[State, list[str]]:
             return state, public
         seat = play.waiting_for(state)[0]
         kind, arg, value = choose(doc, state, seat)
-        if kind == "pick" and play.needs_card(state, seat, value):
-            kind, arg, value = "pay", value, sorted(state.seats[seat].hand)[0]
+        if kind == "pick_move" and play.needs_card(state, seat, value):
+            kind, arg, value = "pick_pay", value, sorted(state.seats[seat].hand)[0]
         command = play.command_of(seat, kind, arg, value)
         assert command is not None
         outcome = play.act(doc, CONTENT, command)
@@ -66,15 +67,18 @@ def play_out(doc: dict[str, Any], limit: int = 3000) -> tuple[State, list[str]]:
 
 
 def test_the_lobby_seats_three_or_four_members_by_id() -> None:
+    """The lobby is the platform's table sized by seed 3.1.1 (3-4 players); the engine deals for
+    the members in seat order."""
     doc = play.new_lobby(1, "Host", "en", 1, None)
-    assert play.begin(doc, CONTENT) == "count"  # seed 3.1.1: 3-4 players
-    assert play.join(doc, 2, "B") is None and play.join(doc, 2, "B") == "already"
-    assert play.leave(doc, 1, host_id=1) == "host_stays"
-    assert play.join(doc, 3, "C") is None and play.join(doc, 4, "D") is None
-    assert play.join(doc, 5, "E") == "full"
-    assert play.begin(doc, CONTENT) is None
-    assert play.join(doc, 6, "F") == "started"
-    assert [play.seat_of(doc, u) for u in (1, 2, 3, 4, 5)] == [0, 1, 2, 3, None]
+    assert (play.RULES.min_players, play.RULES.max_players) == (3, 4)
+    assert tables.ready(doc, play.RULES) == "too_few"
+    assert play.begin(doc, CONTENT) == "player_count"  # the engine refuses too, should it be asked
+    assert tables.join(doc, play.RULES, 2, "B") is None
+    assert tables.join(doc, play.RULES, 3, "C") is None and tables.join(doc, play.RULES, 4, "D") is None
+    assert tables.join(doc, play.RULES, 5, "E") == "full"
+    assert tables.ready(doc, play.RULES) is None and play.begin(doc, CONTENT) is None
+    assert play.begin(doc, CONTENT) == "started"  # a voyage is dealt once
+    assert [tables.seat_of(doc, u) for u in (1, 2, 3, 4, 5)] == [0, 1, 2, 3, None]
     state = play.load(doc, CONTENT)
     assert len(state.seats) == 4 and doc["pinged"] == [state.captain]
 
@@ -91,7 +95,7 @@ def test_a_voyage_played_through_the_panel_ends_and_leaks_nothing(players: int, 
     for seat in state.seats:
         assert t(lang, f"legion.side.{seat.side}") in reveal
     first_reveal = t(
-        lang, "legion.ev.side_revealed", seat=play.name_of(doc, 0), side=t(lang, f"legion.side.{state.seats[0].side}")
+        lang, "legion.ev.side_revealed", seat=tables.name_of(doc, 0), side=t(lang, f"legion.side.{state.seats[0].side}")
     )
     over = public.index(first_reveal)  # the end reveals every side (D-9), then names the winner
     assert public_over(lang, state) in public[over:]
@@ -100,7 +104,7 @@ def test_a_voyage_played_through_the_panel_ends_and_leaks_nothing(players: int, 
         side = t(lang, f"legion.side.{who.side}")
         assert t(lang, "legion.panel.side", side=side) not in "\n".join(public)  # the private wording
         if not (who.out or who.broken):  # D-9: only a character out or broken is revealed early
-            assert t(lang, "legion.ev.side_revealed", seat=play.name_of(doc, index), side=side) not in early
+            assert t(lang, "legion.ev.side_revealed", seat=tables.name_of(doc, index), side=side) not in early
     for hand in hands.values():
         assert hand not in "\n".join(public)
     assert "legion." not in "\n".join(public)  # every line found its words
@@ -131,7 +135,7 @@ def test_the_panel_shows_only_its_own_seat_secrets() -> None:
         assert not any(hand in text for hand in others)
     bridge = play.bridge_text(doc, state)
     assert "Loyal crew" not in bridge and "Your hand" not in bridge
-    assert all(play.name_of(doc, i) in bridge for i in range(4))
+    assert all(tables.name_of(doc, i) in bridge for i in range(4))
 
 
 def test_every_waiting_seat_is_offered_a_choice_and_others_are_not_given_turns() -> None:
@@ -147,8 +151,8 @@ def test_every_waiting_seat_is_offered_a_choice_and_others_are_not_given_turns()
             if seat in waiting:
                 assert offered.buttons or offered.cards or offered.picks
         kind, arg, value = choose(doc, state, waiting[0])
-        if kind == "pick" and play.needs_card(state, waiting[0], value):
-            kind, arg, value = "pay", value, state.seats[waiting[0]].hand[0]
+        if kind == "pick_move" and play.needs_card(state, waiting[0], value):
+            kind, arg, value = "pick_pay", value, state.seats[waiting[0]].hand[0]
         command = play.command_of(waiting[0], kind, arg, value)
         assert command is not None and play.act(doc, CONTENT, command).refused is None
 
@@ -172,8 +176,8 @@ def test_a_refusal_is_a_duel_and_three_give_a_mutiny() -> None:
                 lines += outcome.lines
                 continue
             kind, arg, value = choose(doc, state, seat)
-            if kind == "pick" and play.needs_card(state, seat, value):
-                kind, arg, value = "pay", value, state.seats[seat].hand[0]
+            if kind == "pick_move" and play.needs_card(state, seat, value):
+                kind, arg, value = "pick_pay", value, state.seats[seat].hand[0]
             command = play.command_of(seat, kind, arg, value)
             assert command is not None
             lines += play.act(doc, CONTENT, command).lines
@@ -186,12 +190,13 @@ def test_a_refusal_is_a_duel_and_three_give_a_mutiny() -> None:
 @pytest.mark.parametrize(
     ("kind", "arg", "value"),
     [
-        ("do", "fly", ""),
-        ("card", "", "submit"),
-        ("card", "", "ability~x~y"),
-        ("pick", "", "orders~a-b-c"),
-        ("pick", "", "roles~1-2"),
-        ("pay", "nothing", "card"),
+        ("act", "fly", ""),
+        ("pick_card", "", "submit"),
+        ("pick_card", "", "ability~x~y"),
+        ("pick_move", "", "orders~a-b-c"),
+        ("pick_move", "", "roles~1-2"),
+        ("pick_pay", "nothing", "card"),
+        ("hand", "", ""),
         ("zap", "", ""),
     ],
 )
@@ -228,7 +233,7 @@ def test_a_server_pack_travels_in_the_document_and_plays() -> None:
     data["ships"] = [dict(data["ships"][0], id="old_tub", hull=30)]
     doc = play.new_lobby(USERS[0], "Ann", "en", 3, "delivery", data)
     for user, name in zip(USERS[1:], ("Bo", "Cy"), strict=False):
-        play.join(doc, user, name)
+        tables.join(doc, play.RULES, user, name)
     assert play.begin(doc, play.content_of(doc)) is None
     state = play.load(doc, play.content_of(doc))
     assert state.ship.card == "old_tub" and state.ship.max_hull == 30

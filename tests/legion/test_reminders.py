@@ -10,6 +10,7 @@ from typing import Any
 
 from bot.games.legion import _cog
 from bot.games.legion import _play as play
+from bot.platform import tables
 from bot.platform.sessions import GameSession
 
 T0 = datetime(2026, 11, 27, 9, 0, tzinfo=UTC)
@@ -53,7 +54,7 @@ class Bot:
 def voyage() -> GameSession:
     doc = play.new_lobby(11, "Ann", "en", 29, "reconnaissance")
     for user, name in ((22, "Bo"), (33, "Cy"), (44, "Di")):
-        play.join(doc, user, name)
+        tables.join(doc, play.RULES, user, name)
     play.begin(doc, play.content_of(doc))
     return GameSession("sid123456789", "legion", 1, 2, 11, "running", doc, 3, T0.isoformat(), T0.isoformat())
 

@@ -566,13 +566,19 @@ class EliteCog(commands.Cog, name="ELITE"):
         await self._after(session, lines, "defeat")
 
     async def _after(self, session: Session, lines: list[str], action: str) -> None:
-        """Speak, refresh the status message, and run or stop the timer task."""
+        """Run the timer task and refresh the status message, then speak, then end a finished game
+        (its logbook row was already stored by the step that ended it, in the same transaction).
+
+        Why in this order: `say` waits for the words to be rendered, which takes seconds when the
+        director has just joined voice (every call is being pre-rendered) or the speech engine is
+        remote.  A timer task started after it ran late or never (the Action Phase stayed at 0:00,
+        "still running")."""
         self.voice.sync(session)  # before the words: a call planned now is never queued behind them
-        await self.voice.say(session, lines)
-        if action in ("reveal", "defeat"):  # answered in an ephemeral: the status message needs an edit
-            await self._refresh(session)
         if action in ("start", "pause") and session.channel_id not in self.tasks:
             await self._start_timer(session)  # "pause" may have resumed a timer taken up after a restart
+        if action in ("reveal", "defeat"):  # answered in an ephemeral: the status message needs an edit
+            await self._refresh(session)
+        await self.voice.say(session, lines)
         if session.game.phase == "over":
             await self._finish(session)
 
@@ -785,14 +791,23 @@ class EliteCog(commands.Cog, name="ELITE"):
         if self.tasks.get(channel_id) is asyncio.current_task():
             del self.tasks[channel_id]
 
+    def _current(self, session: Session) -> bool:
+        """Whether `session` is still the channel's game.  A game's end can run late (behind its
+        last words), after the host started the next game in the channel: that game's timer
+        task, clock lease and voice are then not the old game's to stop."""
+        found = self.sessions.get(session.channel_id)
+        return found is None or found is session
+
     async def _finish(self, session: Session) -> None:
-        """The game is over: its logbook row was written by the step that ended it."""
-        task = self.tasks.pop(session.channel_id, None)
-        if task is not None and task is not asyncio.current_task():
-            task.cancel()
-        await self._release(session.channel_id)
-        self.docs.pop(session.channel_id, None)
-        await self.voice.close(session.channel_id)
+        """The game is over (its logbook row was written by the step that ended it): its clock and
+        voice stop, unless the channel already runs the next game (this end ran late)."""
+        if self._current(session):
+            task = self.tasks.pop(session.channel_id, None)
+            if task is not None and task is not asyncio.current_task():
+                task.cancel()
+            self.docs.pop(session.channel_id, None)
+            await self._release(session.channel_id)
+            await self.voice.close(session.channel_id)
 
     async def pack_of(self, guild_id: int) -> DataPack | None:
         """The server's data pack: this process's copy, else the stored one."""

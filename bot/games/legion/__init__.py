@@ -20,17 +20,26 @@ PERMISSIONS = declare(
         "board": Who.ANYONE,  # /legion board: the server's records
         "schema": Who.ANYONE,  # /legion schema: the pack format
         "pack": Who.MANAGER,  # /legion-admin pack: the server's own cards
-        "join": Who.ANYONE,  # lobby buttons
+        "join": Who.ANYONE,  # the platform table's lobby buttons (bot/platform/tables.py)
         "leave": Who.SEATED,
         "begin": Who.HOST,  # the lobby's Start
+        "cancel": Who.HOST,  # the lobby's Cancel
         "hand": Who.SEATED,  # My hand: a seated member's own side, character and cards
-        "act": Who.SEATED,  # every choice of the private panel (the engine checks whose turn it is)
+        # The private panel's choices (the engine checks whose turn it is): a button's move, the
+        # card select, the other moves' select, and the card a move is paid with.
+        "act": Who.SEATED,
+        "pick_card": Who.SEATED,
+        "pick_move": Who.SEATED,
+        "pick_pay": Who.SEATED,
     },
 )
 
 
 async def setup(bot: Any) -> None:
-    from bot.games.legion._cog import LegionButton, LegionCog, LegionSelect
+    from bot.games.legion._cog import GAME, LegionCog
+    from bot.platform import tables
 
-    bot.add_dynamic_items(LegionButton, LegionSelect)
     await bot.add_cog(LegionCog(bot))
+    # The platform's table routes the lobby and every panel click to the cog (looked up at click
+    # time, so a reloaded extension is found again).
+    tables.serve(GAME, lambda: bot.get_cog("Legion"))

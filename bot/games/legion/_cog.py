@@ -1,14 +1,18 @@
 """`/legion start|stop|board|schema`, `/legion-admin pack`: the lobby, the bridge post, the
 private panel, pings and reminders, the voyage log, the result.
 
-No game is kept in memory: every component carries the session id (`legion:<sid>:<kind>:<arg>`),
-and every click reads the stored document and changes it in one unit of work
-(`storage.change_session`), so a restart in the middle of a tour resumes from what was stored and
+The voyage sits at the platform's table (bot/platform/tables.py): its seats, lobby (join, leave,
+Start and cancel, the host's) and every component (`gm:legion:<sid>:<action>:<arg>`) are the
+platform's; the table loads the session, checks `legion.<action>` and calls this cog's `begin`,
+`on_lobby` and `on_press`.  No game is kept in memory: each move changes the stored document in
+one unit of work (`storage.change_session`), so a restart in the middle of a tour resumes from what was stored and
 a click from before the restart still works.  Private things (side, character, hand, the pool card
 drawn) are only ever sent as ephemeral answers to their own member's "My hand" (and the side, once,
 by DM when the member's DMs are open); the public bridge is one message edited after every step,
 with a picture of its gauges; each step's public lines go to the voyage log thread; the member(s)
-the voyage waits for get a ping that may mention only them, and another after five idle minutes.
+the voyage waits for get a ping that may mention only them, and another after five idle minutes;
+the bridge's announcements (contact, hull damage, supplies exhausted, a new captain) and whose move
+it is are spoken in the crew's voice channel through the platform's `say_now`.
 The last change stores the result (`GameSession.result`) in the same unit of work; the reveal is
 posted.  A server's own pack (Manage Server) rides in the lobby's document.
 """
@@ -20,7 +24,6 @@ import contextlib
 import io
 import json
 import logging
-import re
 import secrets
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
@@ -31,13 +34,12 @@ from discord.ext import commands
 
 from bot.games.legion import _play as play
 from bot.games.legion._picture import bridge_png
-from bot.platform import components
-from bot.platform.components import Components, handles
-from bot.platform.errors import report_interaction_error
+from bot.platform import tables
+from bot.platform.components import Components
 from bot.platform.hosting.gate import may_start, serves
 from bot.platform.hosting.server_settings import server_language
 from bot.platform.i18n import t
-from bot.platform.permissions import Seats, guard
+from bot.platform.permissions import guard
 from bot.platform.storage.base import ChannelBusy
 from bot.platform.text import mention_users, no_mentions
 from engine.legion.pack import MAX_PACK_BYTES, PackRefusal, load_pack, pack_json_schema
@@ -55,115 +57,24 @@ REMIND_AFTER_S = 300.0  # a member the voyage waits for is pinged again after 5 
 POLL_S = 30.0
 PACK_SETTING = "legion_pack"  # the server's own pack, in its settings (None: ours)
 
-KIND = components.register(
-    "legion",
-    {"sid": r"[A-Za-z0-9_\-]{6,24}", "kind": r"[a-z]{2,6}", "arg": r"[a-z0-9_~\-]{0,60}"},
-    summary="Scarlet Legion: the lobby, the bridge's My hand and the private panel's choices",
-    example=("AbCdEf123456", "hand", ""),
-)
-# The kind of each component -> the permission it needs (bot/games/legion/__init__.py).
-ACTIONS = {"join": "join", "leave": "leave", "begin": "begin", "hand": "hand"}
-PANEL_KINDS = ("do", "card", "pick", "pay")
-BUTTON_KINDS = "join|leave|begin|hand|do"
-SELECT_KINDS = "card|pick|pay"
 
-
-async def _route(interaction: discord.Interaction, custom_id: str, values: list[str]) -> None:
-    client: Any = interaction.client
-    cog = client.get_cog("Legion") if client is not None else None
-    parts = KIND.parse(custom_id)
-    if not isinstance(cog, LegionCog) or parts is None:
-        await interaction.response.send_message("This button is not available right now.", ephemeral=True)
-        return
-    try:
-        await cog.on_component(interaction, parts["sid"], parts["kind"], parts["arg"], values)
-    except Exception as exc:  # answered, not only logged (bot/platform/errors.py)
-        await report_interaction_error(interaction, exc, flight_id=parts["sid"])
-
-
-@handles(KIND)
-class LegionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=KIND.pattern(kind=BUTTON_KINDS)):
-    """Any Scarlet Legion button, routed by its custom id (works after a restart).  Its template
-    and the select's never match the same id: discord.py calls every DynamicItem that matches."""
-
-    def __init__(self, custom_id: str, *, label: str | None = None, style: Any = None, row: int | None = None) -> None:
-        super().__init__(
-            discord.ui.Button(custom_id=custom_id, label=label, style=style or discord.ButtonStyle.secondary, row=row)
-        )
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> LegionButton:
-        return cls(match.string, label=getattr(item, "label", None))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await _route(interaction, self.custom_id, [])
-
-
-@handles(KIND)
-class LegionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=KIND.pattern(kind=SELECT_KINDS)):
-    """The private panel's selects; the chosen value travels in the interaction."""
-
-    def __init__(
-        self, custom_id: str, *, options: list[discord.SelectOption] | None = None, placeholder: str | None = None
-    ) -> None:
-        super().__init__(
-            discord.ui.Select(
-                custom_id=custom_id,
-                options=options or [discord.SelectOption(label="-", value="-")],
-                placeholder=placeholder,
-            )
-        )
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> LegionSelect:
-        return cls(match.string, options=list(getattr(item, "options", []) or []) or None)
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        data: Any = interaction.data or {}
-        await _route(interaction, self.custom_id, [str(v) for v in data.get("values", [])])
-
-
-def _button(sid: str, kind: str, arg: str, label: str, style: discord.ButtonStyle, row: int = 0) -> LegionButton:
-    return LegionButton(KIND.make(sid, kind, arg), label=label[:80], style=style, row=row)
-
-
-def _options(choices: list[tuple[str, str]]) -> list[discord.SelectOption]:
-    return [discord.SelectOption(label=label[:100], value=value[:100]) for value, label in choices]
-
-
-def lobby_view(sid: str, lang: str) -> Components:
+def bridge_view(sid: str, lang: str) -> Components:
     return Components(
-        _button(sid, "join", "", t(lang, "legion.lobby.join"), discord.ButtonStyle.primary),
-        _button(sid, "leave", "", t(lang, "legion.lobby.leave"), discord.ButtonStyle.secondary),
-        _button(sid, "begin", "", t(lang, "legion.lobby.begin"), discord.ButtonStyle.success),
+        tables.button(GAME, sid, "hand", label=t(lang, "legion.bridge.hand"), style=discord.ButtonStyle.primary)
     )
 
 
-def bridge_view(sid: str, lang: str) -> Components:
-    return Components(_button(sid, "hand", "", t(lang, "legion.bridge.hand"), discord.ButtonStyle.primary))
-
-
 def panel_view(sid: str, lang: str, panel: play.Panel) -> Components:
+    """The private panel: a button per plain move (`act`), the card select (`pick_card`) and the
+    other moves' select (`pick_move`)."""
     view = Components()
     for index, (arg, key) in enumerate(panel.buttons[:10]):
         style = discord.ButtonStyle.danger if arg == "refuse" else discord.ButtonStyle.primary
-        view.add_item(_button(sid, "do", arg, t(lang, key), style, row=index // 5))
+        view.add_item(tables.button(GAME, sid, "act", arg, label=t(lang, key), style=style, row=index // 5))
     if panel.cards:
-        view.add_item(
-            LegionSelect(
-                KIND.make(sid, "card", ""), options=_options(panel.cards), placeholder=t(lang, "legion.panel.cards")
-            )
-        )
+        view.add_item(tables.select(GAME, sid, "pick_card", panel.cards, placeholder=t(lang, "legion.panel.cards")))
     if panel.picks:
-        view.add_item(
-            LegionSelect(
-                KIND.make(sid, "pick", ""), options=_options(panel.picks), placeholder=t(lang, "legion.panel.picks")
-            )
-        )
+        view.add_item(tables.select(GAME, sid, "pick_move", panel.picks, placeholder=t(lang, "legion.panel.picks")))
     return view
 
 
@@ -174,10 +85,10 @@ def picture(doc: dict[str, Any], state: Any) -> discord.File:
 
 
 def lobby_text(doc: dict[str, Any]) -> str:
+    """The lobby post: the game, its mission, and who sits at the table (the platform's line)."""
     lang = doc["lang"]
-    names = ", ".join(play.name_of(doc, i) for i in range(len(doc["seats"])))
     mission = t(lang, f"legion.mission.{doc['mission']}") if doc["mission"] else t(lang, "legion.lobby.any_mission")
-    return t(lang, "legion.lobby.text", mission=mission, names=names, count=len(doc["seats"]))
+    return t(lang, "legion.lobby.text", mission=mission, seated=tables.lobby_line(doc, play.RULES))
 
 
 class LegionCog(commands.Cog, name="Legion"):
@@ -286,7 +197,7 @@ class LegionCog(commands.Cog, name="Legion"):
             await interaction.response.send_message(t(lang, "legion.busy"), ephemeral=True)
             return
         await interaction.response.send_message(
-            lobby_text(doc), view=lobby_view(session.id, lang), allowed_mentions=no_mentions()
+            lobby_text(doc), view=tables.lobby_view(GAME, session.id, lang), allowed_mentions=no_mentions()
         )
         message = await interaction.original_response()
 
@@ -304,7 +215,7 @@ class LegionCog(commands.Cog, name="Legion"):
             await interaction.response.send_message(t(lang, "legion.no_game"), ephemeral=True)
             return
         lang = session.state.get("lang", lang)
-        if not await guard(interaction, "legion.stop", lang, Seats.of(session.host_id, session.state["seats"])):
+        if not await guard(interaction, "legion.stop", lang, tables.seats_of(session)):
             return
 
         def abandon(s: GameSession) -> bool:
@@ -383,68 +294,34 @@ class LegionCog(commands.Cog, name="Legion"):
             ephemeral=True,
         )
 
-    # -- components -----------------------------------------------------------------------------------
-    async def on_component(
-        self, interaction: discord.Interaction, sid: str, kind: str, arg: str, values: list[str]
-    ) -> None:
-        session = await self.bot.storage.load_session(sid)
-        if session is None or session.game != GAME or session.status not in LIVE:
-            lang = (
-                session.state.get("lang", "en")
-                if session is not None
-                else await self._server_lang(interaction.guild_id)
-            )
-            await interaction.response.send_message(t(lang, "legion.no_game"), ephemeral=True)
-            return
+    # -- the platform's table (bot/platform/tables.py) calls these ------------------------------------
+    rules = play.RULES
+
+    def begin(self, session: GameSession) -> str | None:
+        """The host's Start: deal the voyage into the document (pure; inside the table's unit of
+        work).  A refusal of our own is returned worded (the table shows a game's text as it is)."""
+        why = play.begin(session.state, play.content_of(session.state))
+        return None if why is None else t(str(session.state["lang"]), f"legion.lobby.{why}")
+
+    async def on_lobby(self, interaction: discord.Interaction, session: GameSession, action: str) -> None:
+        """A lobby press the table has applied: redraw the lobby; on cancel say so; on begin turn
+        the lobby post into the bridge, open the voyage log thread, ping and deal privately."""
         doc = session.state
         lang = doc["lang"]
-        action = ACTIONS.get(kind, "act" if kind in PANEL_KINDS else "")
-        if not action:
-            await interaction.response.send_message(t(lang, "legion.no_game"), ephemeral=True)
-            return
-        if not await guard(interaction, f"legion.{action}", lang, Seats.of(session.host_id, doc["seats"])):
-            return
-        if kind in ("join", "leave", "begin"):
-            await self._lobby(interaction, session, kind)
-        elif kind == "hand":
-            await self._hand(interaction, session)
-        else:
-            await self._act(interaction, session, kind, arg, values[0] if values else "")
-
-    async def _lobby(self, interaction: discord.Interaction, session: GameSession, kind: str) -> None:
-        user = interaction.user
-        name = getattr(user, "display_name", None) or str(user)
-        refused: list[str | None] = [None]
-
-        def change(s: GameSession) -> bool:
-            if s.status != "lobby":
-                refused[0] = "started"
-                return False
-            if kind == "join":
-                refused[0] = play.join(s.state, user.id, name)
-            elif kind == "leave":
-                refused[0] = play.leave(s.state, user.id, s.host_id)
-            else:
-                refused[0] = play.begin(s.state, play.content_of(s.state))
-                if refused[0] is None:
-                    s.status = "running"
-            return refused[0] is None
-
-        stored = await self.bot.storage.change_session(session.id, change)
-        lang = session.state["lang"]
-        if refused[0] is not None or stored is None:
-            await interaction.response.send_message(t(lang, f"legion.lobby.{refused[0] or 'started'}"), ephemeral=True)
-            return
-        doc = stored.state
-        if kind != "begin":
+        if action == "cancel":
             await interaction.response.edit_message(
-                content=lobby_text(doc), view=lobby_view(stored.id, lang), allowed_mentions=no_mentions()
+                content=t(lang, "legion.stopped"), view=None, allowed_mentions=no_mentions()
+            )
+            return
+        if action != "begin":
+            await interaction.response.edit_message(
+                content=lobby_text(doc), view=tables.lobby_view(GAME, session.id, lang), allowed_mentions=no_mentions()
             )
             return
         state = play.load(doc, play.content_of(doc))
         await interaction.response.edit_message(
             content=play.bridge_text(doc, state),
-            view=bridge_view(stored.id, lang),
+            view=bridge_view(session.id, lang),
             attachments=[picture(doc, state)],
             allowed_mentions=no_mentions(),
         )
@@ -459,10 +336,21 @@ class LegionCog(commands.Cog, name="Legion"):
             s.state["thread"] = thread_id
             return True
 
-        stored = await self.bot.storage.change_session(stored.id, remember) or stored
+        stored = await self.bot.storage.change_session(session.id, remember) or session
         await self._log(stored, [t(lang, "legion.log.start"), *doc["last"]])
         await self._ping(stored, state)
+        await self._say(stored, [play.turn_line(doc, state)])
         await self._deal_privately(stored, state)
+
+    async def on_press(
+        self, interaction: discord.Interaction, session: GameSession, action: str, arg: str, values: list[str]
+    ) -> None:
+        """A seated member's click (the table has loaded the session and checked
+        `legion.<action>`): My hand, or a choice of the private panel."""
+        if action == "hand":
+            await self._hand(interaction, session)
+        else:
+            await self._act(interaction, session, action, arg, values[0] if values else "")
 
     async def _deal_privately(self, session: GameSession, state: Any) -> None:
         """Each member's side and character by DM, as the seed's face-down side card.  Optional:
@@ -486,7 +374,7 @@ class LegionCog(commands.Cog, name="Legion"):
     async def _hand(self, interaction: discord.Interaction, session: GameSession) -> None:
         doc = session.state
         lang = doc["lang"]
-        seat = play.seat_of(doc, interaction.user.id)
+        seat = tables.seat_of(doc, interaction.user.id)
         if session.status != "running" or seat is None:
             await interaction.response.send_message(t(lang, "legion.not_started"), ephemeral=True)
             return
@@ -499,32 +387,28 @@ class LegionCog(commands.Cog, name="Legion"):
         )
 
     async def _act(
-        self, interaction: discord.Interaction, session: GameSession, kind: str, arg: str, value: str
+        self, interaction: discord.Interaction, session: GameSession, action: str, arg: str, value: str
     ) -> None:
         doc = session.state
         lang = doc["lang"]
-        seat = play.seat_of(doc, interaction.user.id)
+        seat = tables.seat_of(doc, interaction.user.id)
         if session.status != "running" or seat is None:
             await interaction.response.send_message(t(lang, "legion.not_started"), ephemeral=True)
             return
-        if kind == "pick" and play.needs_card(play.load(doc, play.content_of(doc)), seat, value):
-            state = play.load(doc, play.content_of(doc))  # the pick is paid with a card: choose it next
+        command = play.command_of(seat, action, arg, value)
+        if command is None:
+            await interaction.response.send_message(t(lang, "legion.reject.wrong_phase"), ephemeral=True)
+            return
+        if action == "pick_move" and play.needs_card(play.load(doc, play.content_of(doc)), seat, value):
+            state = play.load(doc, play.content_of(doc))  # the move is paid with a card: choose it next
             hand = sorted(set(state.seats[seat].hand))
             choices = [(card, play.event_name(lang, card)) for card in hand]
             view = Components(
-                LegionSelect(
-                    KIND.make(session.id, "pay", value[:60]),
-                    options=_options(choices),
-                    placeholder=t(lang, "legion.panel.pay"),
-                )
+                tables.select(GAME, session.id, "pick_pay", choices, placeholder=t(lang, "legion.panel.pay"), arg=value)
             )
             await interaction.response.edit_message(
                 content=play.panel_text(doc, state, seat) + "\n" + t(lang, "legion.panel.pay"), view=view
             )
-            return
-        command = play.command_of(seat, kind, arg, value)
-        if command is None:
-            await interaction.response.send_message(t(lang, "legion.reject.wrong_phase"), ephemeral=True)
             return
         outcome: list[play.Outcome] = []
         pinged: list[list[int]] = []
@@ -572,6 +456,7 @@ class LegionCog(commands.Cog, name="Legion"):
             await self._finish(stored, state)
         elif pinged:
             await self._ping(stored, state)
+        await self._say(stored, [*result.spoken, *([play.turn_line(doc, state)] if pinged else [])])
 
     # -- posting -------------------------------------------------------------------------------------
     def _channel(self, channel_id: int) -> Any:
@@ -622,6 +507,36 @@ class LegionCog(commands.Cog, name="Legion"):
             )
         except discord.HTTPException as exc:
             log.info("could not ping in voyage %s: %s", session.id, exc)
+
+    async def _say(self, session: GameSession, lines: list[str]) -> None:
+        """The bridge's announcements, spoken by the platform's voice (`say_now`) in the voice
+        channel where the crew sits (the first seat found in one, host first); in text only when
+        no one is in voice or voice is unavailable (the log and pings already carry the words)."""
+        lines = [line for line in lines if line]
+        voice = getattr(self.bot, "voice", None)
+        if not lines or voice is None or not hasattr(voice, "say_now"):
+            return
+        channel_id = self._crew_voice_channel(session)
+        if channel_id is None:
+            return
+        try:
+            why = await voice.say_now(session.guild_id, channel_id, lines, session.state["lang"])
+        except Exception:  # voice never stops a voyage
+            log.exception("voyage %s: announcing in voice failed", session.id)
+            return
+        if why is not None:
+            log.info("voyage %s: announcements stay in text (%s)", session.id, why)
+
+    def _crew_voice_channel(self, session: GameSession) -> int | None:
+        guild = self.bot.get_guild(session.guild_id) if hasattr(self.bot, "get_guild") else None
+        if guild is None:
+            return None
+        for member_id in session.state["seats"]:
+            member = guild.get_member(member_id)
+            channel = getattr(getattr(member, "voice", None), "channel", None)
+            if channel is not None:
+                return int(channel.id)
+        return None
 
     async def _finish(self, session: GameSession, state: Any) -> None:
         """The reveal, posted publicly (the result row was stored with the last change)."""

@@ -1,12 +1,13 @@
-"""The Discord-free half of the Scarlet Legion adapter: the session document, seats by member id,
-component choices turned into engine commands, and the bridge, panel and log words.
+"""The Discord-free half of the Scarlet Legion adapter: the session document, component choices
+turned into engine commands, and the bridge, panel and log words.  Seats, names and the lobby are
+the platform's table (bot/platform/tables.py); this module adds only the voyage.
 
 Why pure: every click is one change of the stored document (`change_session` may run it twice on
 a stale write), so what a click does must be a function of the document alone.  The cog only
 moves messages; everything a test wants to check about who sees what lives here.
 
-The document (`GameSession.state`): `lang`, `seats` (member ids, seat order = engine seat
-index), `names` (display names, rendered inert), `seed`, `mission` (or None: the engine draws),
+The document (`GameSession.state`): the table's `lang`, `seats` (member ids, seat order = engine
+seat index) and `names` (display names, rendered inert); then `seed`, `mission` (or None: the engine draws),
 `game` (the engine snapshot once started, else None), `bridge`/`thread` (message and thread ids),
 `last` (the latest public log lines shown on the bridge), `pinged` (the seats last pinged).
 """
@@ -18,8 +19,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.platform import tables
 from bot.platform.i18n import t
 from bot.platform.sessions import SessionResult
+from bot.platform.tables import TableRules, name_of
 from bot.platform.text import user_text
 from engine.legion import commands as c
 from engine.legion.commands import Applied, Command, Event, Rejected
@@ -33,6 +36,7 @@ DOC_VERSION = 1
 SEP = "~"  # inside option values and component args (never in an engine id: [a-z0-9_])
 MAX_OPTIONS = 25  # Discord's limit on a select
 LAST_LINES = 8  # public log lines the bridge repeats
+RULES = TableRules("legion", MIN_PLAYERS, MAX_PLAYERS)  # seed 3.1.1: 3-4 players
 
 # Buttons of the private panel: their arg -> the command they give (no parameter but the seat).
 BUTTONS: dict[str, Any] = {
@@ -63,46 +67,23 @@ CARD_VERBS: dict[str, Any] = {
 def new_lobby(
     host_id: int, name: str, lang: str, seed: int, mission: str | None, pack: dict[str, Any] | None = None
 ) -> dict[str, Any]:
-    """A lobby document with the host seated.  `pack` is the server's own pack (None: ours), kept
-    in the document so a pack uploaded later never changes a voyage already under way."""
-    return {
-        "pack": pack,
-        "v": DOC_VERSION,
-        "lang": lang,
-        "seats": [host_id],
-        "names": {str(host_id): name},
-        "seed": seed,
-        "mission": mission,
-        "game": None,
-        "bridge": 0,
-        "thread": 0,
-        "last": [],
-        "pinged": [],
-    }
-
-
-def join(doc: dict[str, Any], user_id: int, name: str) -> str | None:
-    """Seat a member in the lobby; a refusal code (`legion.lobby.<code>`) or None."""
-    if doc["game"] is not None:
-        return "started"
-    if user_id in doc["seats"]:
-        return "already"
-    if len(doc["seats"]) >= MAX_PLAYERS:
-        return "full"
-    doc["seats"].append(user_id)
-    doc["names"][str(user_id)] = name
-    return None
-
-
-def leave(doc: dict[str, Any], user_id: int, host_id: int) -> str | None:
-    if doc["game"] is not None:
-        return "started"
-    if user_id not in doc["seats"]:
-        return "not_seated"
-    if user_id == host_id:
-        return "host_stays"
-    doc["seats"].remove(user_id)
-    return None
+    """A lobby document: the platform's table (`lang`, `seats`, `names`; bot/platform/tables.py)
+    with the host seated, and the voyage's own keys.  `pack` is the server's own pack (None:
+    ours), kept in the document so a pack uploaded later never changes a voyage under way."""
+    return tables.new_table(
+        host_id,
+        name,
+        lang,
+        pack=pack,
+        v=DOC_VERSION,
+        seed=seed,
+        mission=mission,
+        game=None,
+        bridge=0,
+        thread=0,
+        last=[],
+        pinged=[],
+    )
 
 
 _PACKS: dict[str, Content] = {}
@@ -135,11 +116,10 @@ def pack_refusal(lang: str, refusal: PackRefusal) -> str:
 
 
 def begin(doc: dict[str, Any], content: Content) -> str | None:
-    """Deal the voyage (seed 3.1.1) for the seated members; a refusal code or None."""
+    """Deal the voyage (seed 3.1.1) for the seated members; a refusal code (`legion.lobby.<code>`)
+    or None.  The table has already checked the count against `RULES` (the engine checks again)."""
     if doc["game"] is not None:
         return "started"
-    if not MIN_PLAYERS <= len(doc["seats"]) <= MAX_PLAYERS:
-        return "count"
     try:
         state, events = new_voyage(content, len(doc["seats"]), int(doc["seed"]), mission=doc["mission"])
     except SetupError as exc:
@@ -154,23 +134,19 @@ def load(doc: dict[str, Any], content: Content) -> State:
     return from_snapshot(doc["game"], content)
 
 
-def seat_of(doc: dict[str, Any], user_id: int) -> int | None:
-    seats: list[int] = doc["seats"]
-    return seats.index(user_id) if user_id in seats else None
-
-
-def name_of(doc: dict[str, Any], seat: int) -> str:
-    user = doc["seats"][seat] if 0 <= seat < len(doc["seats"]) else 0
-    return user_text(doc["names"].get(str(user), "?"), 40)
+# The bridge's announcements spoken in voice (issue 26: contact, damage, supplies exhausted, mutiny).
+SPOKEN = ("contact", "hull_damaged", "supplies_exhausted", "captain_changed")
 
 
 @dataclass
 class Outcome:
-    """What one click did: the engine's refusal code, or the public lines it produced."""
+    """What one click did: the engine's refusal code, or the public lines it produced and those
+    of them the bridge announces in voice."""
 
     refused: str | None = None
     lines: list[str] = field(default_factory=list)
     over: bool = False
+    spoken: list[str] = field(default_factory=list)
 
 
 def act(doc: dict[str, Any], content: Content, command: Command) -> Outcome:
@@ -183,7 +159,17 @@ def act(doc: dict[str, Any], content: Content, command: Command) -> Outcome:
     doc["game"] = to_snapshot(result.state)
     lines = public_lines(doc, result.state, list(result.events))
     doc["last"] = (doc["last"] + lines)[-LAST_LINES:]
-    return Outcome(lines=lines, over=result.state.winner is not None)
+    spoken = public_lines(doc, result.state, [e for e in result.events if e.code in SPOKEN])
+    return Outcome(lines=lines, over=result.state.winner is not None, spoken=spoken)
+
+
+def turn_line(doc: dict[str, Any], state: State) -> str:
+    """Whose move it is, to be said in voice (names only: nothing private, never a mention)."""
+    lang = doc["lang"]
+    who = ", ".join(name_of(doc, s) for s in waiting_for(state))
+    if not who:
+        return ""
+    return t(lang, "legion.say.turn", who=who, what=t(lang, f"legion.phase.{state.phase}"))
 
 
 # -- who must act -----------------------------------------------------------------------------------
@@ -307,25 +293,26 @@ def needs_card(state: State, seat: int, value: str) -> bool:
     return verb in ("orders", "deal") and bool(state.seats[seat].hand)
 
 
-def command_of(seat: int, kind: str, arg: str, value: str) -> Command | None:
-    """The command a component gives: `do` buttons (arg), the `card` select (value), the `pick`
-    select (value, card ""), and the `pay` select (arg = the pick, value = the card).  None for
-    anything malformed (a forged id or value): the engine never sees it."""
+def command_of(seat: int, action: str, arg: str, value: str) -> Command | None:
+    """The command a component gives (its table action): `act` buttons (arg), the `pick_card`
+    select (value), the `pick_move` select (value, card ""), and the `pick_pay` select (arg = the
+    move, value = the card it is paid with).  None for anything malformed (a forged id or value):
+    the engine never sees it."""
     try:
-        if kind == "do":
+        if action == "act":
             if arg in ("use", "skip"):
                 return c.Operate(seat, arg == "use")
             maker = BUTTONS.get(arg)
             return maker(seat) if maker is not None else None
-        if kind == "card":
+        if action == "pick_card":
             parts = value.split(SEP)
             if parts[0] == "ability" and len(parts) == 3:
                 return c.UseAbility(seat, parts[1], int(parts[2]))
             maker = CARD_VERBS.get(parts[0])
             return maker(seat, parts[1]) if maker is not None and len(parts) == 2 else None
-        if kind == "pick":
+        if action == "pick_move":
             return _picked(seat, value, "")
-        if kind == "pay":
+        if action == "pick_pay":
             return _picked(seat, arg, value)
     except (ValueError, IndexError):
         return None

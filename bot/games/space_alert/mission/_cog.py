@@ -419,9 +419,14 @@ class MissionCog(commands.Cog, name="Mission"):
         hits = [(mid, label) for mid, label in names if current in mid.lower() or current in label.lower()]
         return [app_commands.Choice(name=plain_text(label, 100), value=mid) for mid, label in hits[:25]]
 
+    async def server_lang(self, interaction: discord.Interaction) -> str:
+        """The server's language (/settings language), else the bot's default: every answer of
+        these commands, refusals included, speaks what the server chose."""
+        return await server_language(self.bot.storage, interaction.guild_id, self.bot.settings.default_language)
+
     @mission.command(name="status", description="Show the flight in this channel")
     async def mission_status(self, interaction: discord.Interaction) -> None:
-        lang = self.bot.settings.default_language
+        lang = await self.server_lang(interaction)
         record = await self.flights.store.active_in_channel(interaction.channel_id or 0)
         if record is None:
             await interaction.response.send_message(t(lang, "error.no_flight"), ephemeral=True)
@@ -434,7 +439,7 @@ class MissionCog(commands.Cog, name="Mission"):
 
     @mission.command(name="abort", description="Abort the flight in this channel (host or Manage Server)")
     async def mission_abort(self, interaction: discord.Interaction) -> None:
-        lang: str = self.bot.settings.default_language
+        lang: str = await self.server_lang(interaction)
         found = await self.flights.store.active_in_channel(interaction.channel_id or 0)
         if found is None:
             await interaction.response.send_message(t(lang, "error.no_flight"), ephemeral=True)
@@ -478,7 +483,7 @@ class MissionCog(commands.Cog, name="Mission"):
     @custom.command(name="add", description="Upload a mission timeline (JSON) for this server (Manage Server)")
     @app_commands.describe(file="A timeline in the format of `python -m engine timeline S2-1`")
     async def custom_add(self, interaction: discord.Interaction, file: discord.Attachment) -> None:
-        lang = self.bot.settings.default_language
+        lang = await self.server_lang(interaction)
         guild_id = interaction.guild_id
         if guild_id is None:
             await interaction.response.send_message(t(lang, "error.guild_only"), ephemeral=True)
@@ -520,7 +525,7 @@ class MissionCog(commands.Cog, name="Mission"):
 
     @custom.command(name="list", description="List this server's custom missions")
     async def custom_list(self, interaction: discord.Interaction) -> None:
-        lang = self.bot.settings.default_language
+        lang = await self.server_lang(interaction)
         if interaction.guild_id is None:
             await interaction.response.send_message(t(lang, "error.guild_only"), ephemeral=True)
             return
@@ -548,7 +553,7 @@ class MissionCog(commands.Cog, name="Mission"):
     @custom.command(name="remove", description="Delete one of this server's custom missions (Manage Server)")
     @app_commands.describe(mission="The custom mission's id")
     async def custom_remove(self, interaction: discord.Interaction, mission: str) -> None:
-        lang = self.bot.settings.default_language
+        lang = await self.server_lang(interaction)
         if interaction.guild_id is None:
             await interaction.response.send_message(t(lang, "error.guild_only"), ephemeral=True)
             return

@@ -24,6 +24,8 @@ from bot.games.space_alert.mission._result import (
     resolve_game,
     with_picture,
 )
+from bot.games.space_alert.stats._board import show_leaderboard
+from bot.platform.hosting.server_settings import server_language
 from bot.platform.i18n import t
 from bot.platform.text import MESSAGE_LIMIT, code_text, no_mentions, plain_text
 from bot.web.links import server_link
@@ -48,9 +50,10 @@ class RecordsCog(commands.Cog, name="Records"):
     def __init__(self, bot: SpaceAlertBot) -> None:
         self.bot = bot
 
-    @property
-    def lang(self) -> str:
-        return self.bot.settings.default_language
+    async def lang(self, guild_id: int | None) -> str:
+        """The server's language (/settings language), else the bot's default: the logbook and
+        the leaderboard are the server's pages, so they speak what its admins chose."""
+        return await server_language(self.bot.storage, guild_id, self.bot.settings.default_language)
 
     @app_commands.command(name="logbook", description="This server's recent flights")
     @app_commands.guild_only()
@@ -73,7 +76,7 @@ class RecordsCog(commands.Cog, name="Records"):
             mission_id=mission.strip() if mission else None,
             difficulty=difficulty,
         )
-        embed = logbook_embed(self.lang, entries)
+        embed = logbook_embed(await self.lang(interaction.guild_id), entries)
         embed.url = await server_link(self.bot.storage, self.bot.settings, interaction.guild_id)  # web logbook
         await interaction.response.send_message(embed=embed)
 
@@ -81,6 +84,10 @@ class RecordsCog(commands.Cog, name="Records"):
     async def _mission_autocomplete(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
+        return await self._missions(interaction, current)
+
+    async def _missions(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        """The missions a /logbook or /leaderboard option may name, filtered by what was typed."""
         cog: Any = self.bot.get_cog("Mission")
         names = await cog.catalog.choices(interaction.guild_id) if cog else []
         return [
@@ -91,11 +98,48 @@ class RecordsCog(commands.Cog, name="Records"):
 
     @app_commands.command(name="leaderboard", description="Best scores per mission and difficulty on this server")
     @app_commands.guild_only()
-    async def leaderboard(self, interaction: discord.Interaction) -> None:
+    @app_commands.describe(
+        mission="One mission's board, page by page (e.g. S2-1)",
+        normal="Normal threats of that board (default white)",
+        serious="Serious threats of that board (default white)",
+        everywhere="Every public server, not only this one",
+        campaigns="Campaign totals instead of single flights",
+    )
+    @app_commands.choices(normal=DIFFICULTY_CHOICES, serious=DIFFICULTY_CHOICES)
+    async def leaderboard(
+        self,
+        interaction: discord.Interaction,
+        mission: str | None = None,
+        normal: str | None = None,
+        serious: str | None = None,
+        everywhere: bool = False,
+        campaigns: bool = False,
+    ) -> None:
+        """Without options: the best flight of every mission and difficulty here, and the lost ones.
+        With any: the paged board of one mission and difficulty pair (or of campaigns), here or on
+        every public server, with Previous / Next (stats/_board.py)."""
+        if mission or normal or serious or everywhere or campaigns:
+            await show_leaderboard(
+                self.bot,
+                interaction,
+                mission=mission.strip().upper() if mission else None,
+                normal=normal,
+                serious=serious,
+                everywhere=everywhere,
+                campaigns=campaigns,
+            )
+            return
         rows = await self.bot.storage.leaderboard(interaction.guild_id or 0)
         recent = await self.bot.storage.logbook(interaction.guild_id or 0, limit=50)
         lost = [e for e in recent if e.outcome == "destroyed"]
-        await interaction.response.send_message(embed=leaderboard_embed(self.lang, rows, lost))
+        lang = await self.lang(interaction.guild_id)
+        await interaction.response.send_message(embed=leaderboard_embed(lang, rows, lost))
+
+    @leaderboard.autocomplete("mission")
+    async def _board_mission_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await self._missions(interaction, current)
 
     @app_commands.command(name="resolve", description="Resolve a physical game: attach or paste GAME.json")
     @app_commands.describe(
@@ -117,8 +161,9 @@ class RecordsCog(commands.Cog, name="Records"):
         json_text: str | None = None,
         language: str | None = None,
     ) -> None:
-        lang = language or self.lang  # the public result: the chosen language, else the server's
-        mine = language or _client_language(interaction) or self.lang  # private errors: the caller's own
+        server = await self.lang(interaction.guild_id)
+        lang = language or server  # the public result: the chosen language, else the server's
+        mine = language or _client_language(interaction) or server  # private errors: the caller's own
         if game is None and not json_text:
             await interaction.response.send_message(t(mine, "resolve.need_input"), ephemeral=True)
             return
