@@ -264,3 +264,18 @@ async def test_only_the_lease_holder_runs_the_timer_and_a_free_lease_is_taken_up
     assert channel.id in late.tasks and leases.holders == {f"elite-{channel.id}": "c"}
     for task in (*other.tasks.values(), *late.tasks.values()):
         task.cancel()
+
+
+async def test_after_a_game_ends_the_next_one_started_elsewhere_is_served(rig: Any) -> None:
+    """This process ran the channel's last game to its end; the next one was started through
+    another process: a press on it here is its step, not "no game"."""
+    cog, channel, clock, storage = rig
+    await start_game(cog, channel)
+    await press(cog, channel, "stop")
+    assert cog.sessions[channel.id].game.phase == "over"
+    other = new_cog(storage, clock)
+    await start_game(other, channel)
+    host = ix(channel, on=other.status_messages[channel.id])
+    await cog.on_button(host, channel.id, "next")
+    assert host.response.calls[0][0] == "edit"
+    assert cog.sessions[channel.id].game.round == 1 and cog.sessions[channel.id].game.phase == "event"

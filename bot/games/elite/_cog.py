@@ -663,12 +663,12 @@ class EliteCog(commands.Cog, name="ELITE"):
         started it (several processes over one database: a click reaches whichever process serves
         the server, and the stored document, not a process, is the game).  None: no game."""
         session = self.sessions.get(channel_id)
-        if session is not None:
+        if session is not None and session.game.phase != "over":
             return session
-        try:
+        try:  # none here, or ours ended: the channel may run a game another process started
             await self.change(channel_id, None, [])  # loads it; changes nothing, writes nothing
         except (EliteError, NotStored, UnreadableGame):
-            return None
+            return self.sessions.get(channel_id)  # the ended one, if any: the caller says "no game"
         session = self.sessions.get(channel_id)
         timer = session.game.timer if session is not None else None
         if session is not None and timer is not None and timer.state in ("running", "paused"):
@@ -685,8 +685,8 @@ class EliteCog(commands.Cog, name="ELITE"):
         else:
             self.docs[channel_id] = GameDoc.of(record.state)
         session = self.sessions.get(channel_id)
-        if session is None:
-            self.sessions[channel_id] = fresh
+        if session is None or (session.game.phase == "over" and fresh.game.phase != "over"):
+            self.sessions[channel_id] = fresh  # a first copy, or the channel's next game
         else:
             session.game, session.log, session.lang, session.host_id = fresh.game, fresh.log, fresh.lang, fresh.host_id
 
