@@ -111,13 +111,20 @@ async def storage(tmp_path: Path) -> AsyncIterator[SqliteStorage]:
     await store.close()
 
 
+# Presses in flight.  A press is a unit of work on the database, which takes real time; the
+# timer task's fake sleep below moves the shared test clock, so while a press waits for the
+# database the game clock stands still (a press is one instant, as it is for the players).
+PRESSING = [0]
+
+
 def new_cog(storage: SqliteStorage, clock: ManualClock) -> EliteCog:
     cog = EliteCog(SimpleNamespace(settings=SimpleNamespace(default_language="en"), storage=storage))
     cog.clock = clock
     cog.use_voice = False
 
     async def sleep(dt: float) -> None:
-        clock.advance(max(0.0, dt))
+        if not PRESSING[0]:
+            clock.advance(max(0.0, dt))
         await asyncio.sleep(0)
 
     cog.sleep = sleep
@@ -149,7 +156,11 @@ async def start_game(cog: EliteCog, channel: Any, mission: str = "exploration", 
 async def press(cog: EliteCog, channel: Any, action: str, user: int = 1) -> Any:
     status = cog.status_messages.get(channel.id)
     inter = ix(channel, user, on=status)
-    await cog.on_button(inter, channel.id, action)
+    PRESSING[0] += 1
+    try:
+        await cog.on_button(inter, channel.id, action)
+    finally:
+        PRESSING[0] -= 1
     return inter
 
 

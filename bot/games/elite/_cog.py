@@ -651,10 +651,9 @@ class EliteCog(commands.Cog, name="ELITE"):
             except Exception as exc:
                 log.exception("could not store a step of the ELITE game in channel %s", channel_id)
                 raise NotStored from exc
-            if record is None or fresh is None:
-                self.sessions.pop(channel_id, None)
-                self.docs.pop(channel_id, None)
-                raise GameError("game_over")  # ended (or removed) by another process meanwhile
+            if record is None or fresh is None:  # ended (here, or by another process meanwhile)
+                self.docs.pop(channel_id, None)  # this process's copy stays: "game over", not "no game"
+                raise GameError("game_over")
             self._keep(record, fresh)
         return out
 
