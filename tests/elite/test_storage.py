@@ -123,7 +123,7 @@ async def test_elite_packs_per_server(storage: Storage) -> None:
 
 
 async def test_games_kept_in_elite_games_are_carried_onto_sessions(storage: Any) -> None:
-    """Migration sqlite/0009 (postgres/0008), run again on a recreated `elite_games`: each stored
+    """Migration sqlite/0010 (postgres/0009), run again on a recreated `elite_games`: each stored
     game becomes an ELITE session with its id, host, version and data pack; a channel that already
     has another game in progress keeps that one."""
     backend = "postgres" if hasattr(storage, "pool") else "sqlite"

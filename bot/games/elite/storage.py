@@ -10,7 +10,7 @@ in the same unit of work, so a finished game is never left running nor logged tw
 
 The statements on `logbook_elite` and `elite_packs` (each server's data pack) are the game's own,
 over the platform's SQL core (`storage.fetch`, `tx.rows/run`, `tx.add_logbook_entry`).  Migrations:
-sqlite/0005-0009, postgres/0003-0008 (the last carried the old `elite_games` rows onto sessions).
+sqlite/0005-0010, postgres/0003-0009 (the last carried the old `elite_games` rows onto sessions).
 """
 
 from __future__ import annotations

@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
+    from bot.platform.storage.comparisons import Comparison
     from bot.platform.storage.platform import CampaignRecord, ScheduleRecord
 
 
@@ -33,6 +34,10 @@ class FeatureTransaction(Protocol):
     async def mark_schedule(
         self, schedule_id: int, *, reminded: bool, done: bool, was_reminded: bool | None = None
     ) -> bool: ...
+
+    async def add_comparison(self, comparison: Comparison) -> bool:
+        """Keep a what-if comparison of a logged flight (False: the same one was kept already)."""
+        ...
 
 
 class FeatureStorage(Protocol):
@@ -73,3 +78,8 @@ class FeatureStorage(Protocol):
     async def mark_schedule(
         self, schedule_id: int, *, reminded: bool, done: bool, was_reminded: bool | None = None
     ) -> bool: ...
+
+    # -- what-if comparisons of logged flights (comparisons.py) ---------------------------------------
+    async def add_comparison(self, comparison: Comparison) -> bool: ...
+
+    async def comparisons(self, flight_id: str, *, limit: int = 50) -> list[Comparison]: ...

@@ -1,4 +1,4 @@
--- 0008 (PostgreSQL): the twin of migrations/sqlite/0009_elite_sessions.sql (ELITE's games in
+-- 0009 (PostgreSQL): the twin of migrations/sqlite/0010_elite_sessions.sql (ELITE's games in
 -- progress carried onto game_sessions, their data pack inside the document; elite_games dropped).
 INSERT INTO game_sessions (id, game, guild_id, channel_id, host_id, status, state, version, created_at, updated_at)
 SELECT id, 'elite', guild_id, channel_id, host_id, 'running',

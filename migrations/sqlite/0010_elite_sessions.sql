@@ -1,4 +1,4 @@
--- 0009: ELITE's games in progress move onto the platform's session store (game_sessions, 0008):
+-- 0010: ELITE's games in progress move onto the platform's session store (game_sessions, 0008):
 -- one versioned document per game, one game of any kind per channel.  Each stored game is carried
 -- over with its id, host and version; the data pack it started with goes into its document
 -- (`pack`), where bot/games/elite/storage.py reads it.  A channel that already has another
