@@ -11,10 +11,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.games.elite.storage import EliteStore
 from bot.games.space_alert.hindsight._answer import summary_text
 from bot.games.space_alert.mission._cards import code_text
 from bot.games.space_alert.mission._log_i18n import cause_text, describe
-from bot.platform.i18n import t, threat_name
+from bot.games.space_alert.threat_names import threat_name
+from bot.platform.i18n import t
 from bot.platform.storage.base import LogbookEntry
 from bot.platform.storage.comparisons import Comparison
 from bot.platform.storage.platform import CampaignRecord
@@ -169,8 +171,9 @@ async def server_page(store: WebStore, guild_id: int, asked: str | None, default
                 "crew": list(b.crew),
             }
         )
-    standing = await store.elite_board(guild_id)
-    elite_rows = await store.game_rows(guild_id, "elite", limit=10)
+    elite = EliteStore(store)
+    standing = await elite.board(guild_id)
+    elite_rows = await elite.rows(guild_id, limit=10)
     return {
         "schema_version": SCHEMA_VERSION,
         "lang": lang,

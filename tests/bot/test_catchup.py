@@ -10,7 +10,8 @@ from typing import Any
 import discord
 
 from bot.games.space_alert.mission._catchup import NOTE, owe, owed, paid, said_so_far, with_summary
-from bot.platform.i18n import t, threat_name
+from bot.games.space_alert.threat_names import threat_name
+from bot.platform.i18n import t
 from bot.platform.storage import FlightRecord
 from engine.flight.machine import Flight
 from tests.bot.helpers import World, new_bot, open_station, start_flight, stop_bot, tick

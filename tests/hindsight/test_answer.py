@@ -23,7 +23,8 @@ from bot.games.space_alert.hindsight._answer import (
 )
 from bot.games.space_alert.hindsight._picture import plans_picture
 from bot.games.space_alert.mission._result import school_hints
-from bot.platform.i18n import t, threat_name
+from bot.games.space_alert.threat_names import threat_name
+from bot.platform.i18n import t
 from engine import resolve
 from engine.board import phase_of
 from engine.flight.cards import card

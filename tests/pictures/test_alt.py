@@ -7,7 +7,7 @@ import pytest
 
 from bot.games.space_alert.pictures.alt import MAX_ALT, overview_alt, turn_alt
 from bot.games.space_alert.pictures.labels import word
-from bot.platform.i18n import threat_name
+from bot.games.space_alert.threat_names import threat_name
 from tests.pictures.helpers import flight_replay, longest_threats, with_threats
 
 

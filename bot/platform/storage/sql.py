@@ -29,7 +29,7 @@ from bot.platform.storage.base import (
     Undo,
     UnitsOfWork,
 )
-from bot.platform.storage.careers import CareerReads, CareerWrites
+from bot.platform.storage.careers import CareerWrites
 from bot.platform.storage.comparisons import ComparisonReads, ComparisonWrites
 from bot.platform.storage.platform import PlatformReads, PlatformWrites
 from bot.platform.storage.rows import (
@@ -204,34 +204,17 @@ class SqlTransaction(PlatformWrites, SessionWrites, CareerWrites, ComparisonWrit
                 "INSERT INTO logbook_crew (logbook_id, position, user_id, name, roles) VALUES (?, ?, ?, ?, ?)",
                 [(entry_id, i, c.user_id, c.name, json.dumps(c.roles)) for i, c in enumerate(entry.crew)],
             )
-        await self.add_threat_rows(entry_id, entry.result)  # careers (bot/platform/storage/careers.py)
+        await self.add_threat_rows(entry_id, entry.result, entry.game)  # careers (storage/careers.py)
         self.undo.assign(entry, id=entry_id)
         return entry_id
 
-    # -- settings, custom missions, outbox -----------------------------------------------------------
+    # -- settings, outbox -----------------------------------------------------------
     async def set_setting(self, guild_id: int, key: str, value: Any) -> None:
         await self.run(
             "INSERT INTO guild_settings (guild_id, key, value) VALUES (?, ?, ?)"
             " ON CONFLICT (guild_id, key) DO UPDATE SET value = excluded.value",
             (guild_id, key, json.dumps(value)),
         )
-
-    async def save_custom_mission(
-        self, guild_id: int, mission_id: str, name: str, timeline: dict[str, Any], created_by: int
-    ) -> None:
-        await self.run(
-            "INSERT INTO custom_missions (guild_id, mission_id, name, timeline, created_by, created_at)"
-            " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id, mission_id) DO UPDATE SET"
-            " name = excluded.name, timeline = excluded.timeline, created_by = excluded.created_by,"
-            " created_at = excluded.created_at",
-            (guild_id, mission_id, name, json.dumps(timeline), created_by, now()),
-        )
-
-    async def remove_custom_mission(self, guild_id: int, mission_id: str) -> bool:
-        count = await self.run(
-            "DELETE FROM custom_missions WHERE guild_id = ? AND mission_id = ?", (guild_id, mission_id)
-        )
-        return count > 0
 
     async def store_posts(self, flight_id: str, payloads: list[dict[str, Any]]) -> None:
         stamp = now()
@@ -259,7 +242,7 @@ class SqlTransaction(PlatformWrites, SessionWrites, CareerWrites, ComparisonWrit
 CURRENT_TX: ContextVar[SqlTransaction | None] = ContextVar("storage_transaction", default=None)
 
 
-class SqlStorage(UnitsOfWork, PlatformReads, SessionReads, CareerReads, WebReads, ComparisonReads):
+class SqlStorage(UnitsOfWork, PlatformReads, SessionReads, WebReads, ComparisonReads):
     """The reads of `Storage` and the frame of a unit of work; a backend provides `_fetch`
     (committed data, or the caller's own transaction), `transaction()`, `open()` and `close()`."""
 
@@ -267,6 +250,10 @@ class SqlStorage(UnitsOfWork, PlatformReads, SessionReads, CareerReads, WebReads
 
     async def _fetch(self, sql: str, params: Iterable[Any] = ()) -> list[Sequence[Any]]:
         raise NotImplementedError
+
+    async def fetch(self, sql: str, params: Iterable[Any] = ()) -> list[Sequence[Any]]:
+        """The SQL core's read for a game's repository (bot/games/*/storage.py)."""
+        return await self._fetch(sql, params)
 
     def _joined(self) -> SqlTransaction | None:
         """The caller's own open transaction on this storage (same task), if it is in one."""
@@ -422,17 +409,10 @@ class SqlStorage(UnitsOfWork, PlatformReads, SessionReads, CareerReads, WebReads
             for r in rows
         ]
 
-    # -- settings, custom missions, outbox (reads) ------------------------------------------------------
+    # -- settings, outbox (reads) ------------------------------------------------------
     async def get_setting(self, guild_id: int, key: str) -> Any | None:
         found = await self._fetch("SELECT value FROM guild_settings WHERE guild_id = ? AND key = ?", (guild_id, key))
         return json.loads(found[0][0]) if found else None
-
-    async def custom_missions(self, guild_id: int) -> dict[str, dict[str, Any]]:
-        found = await self._fetch(
-            "SELECT mission_id, name, timeline FROM custom_missions WHERE guild_id = ? ORDER BY mission_id",
-            (guild_id,),
-        )
-        return {mid: {"name": name, "timeline": json.loads(tl)} for mid, name, tl in found}
 
     async def pending_posts(self) -> list[tuple[int, str, dict[str, Any]]]:
         found = await self._fetch("SELECT id, flight_id, payload FROM outbox ORDER BY id")

@@ -14,15 +14,14 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from bot.platform.storage.base import FlightRecord, LogbookCrew, LogbookEntry
-from bot.platform.storage.careers import PUBLIC_SETTING, PUBLIC_VALUE
+from bot.platform.storage.careers import PUBLIC_GUILDS, PUBLIC_SETTING, PUBLIC_VALUE
 from bot.platform.storage.comparisons import Comparison
-from bot.platform.storage.platform import CampaignRecord, EliteStanding
+from bot.platform.storage.platform import CampaignRecord
 from bot.platform.storage.rows import LOGBOOK_COLUMNS, logbook_from_row
 
 # The guild_settings key where the bot keeps a public server's name as Discord showed it (written
 # when an admin changes the `leaderboard` setting), so the web needs no Discord connection.
 NAME_SETTING = "public_name"
-PUBLIC_GUILDS = f"SELECT guild_id FROM guild_settings WHERE key = '{PUBLIC_SETTING}' AND value = '{PUBLIC_VALUE}'"
 _LOGBOOK = ", ".join(LOGBOOK_COLUMNS)
 
 
@@ -104,9 +103,9 @@ class WebStore(Protocol):
 
     async def server_campaigns(self, guild_id: int, *, limit: int = 10) -> list[CampaignRecord]: ...
 
-    async def game_rows(self, guild_id: int, game: str = "elite", *, limit: int = 1000) -> list[dict[str, Any]]: ...
-
-    async def elite_board(self, guild_id: int) -> EliteStanding: ...
+    async def fetch(self, sql: str, params: Iterable[Any] = ()) -> list[Sequence[Any]]:
+        """The SQL core's read (a game's repository reads its own tables with it)."""
+        ...
 
     async def public_flight(self, flight_id: str) -> tuple[LogbookEntry, FlightRecord | None] | None: ...
 
@@ -136,7 +135,19 @@ class WebReads:
         raise NotImplementedError
 
     async def _crews(self, table: str, key: str, ids: Sequence[Any]) -> dict[Any, list[str]]:
-        raise NotImplementedError  # CareerReads: the human crew's names per line
+        """The human crew's names per line (`key` -> names in seat order)."""
+        if not ids:
+            return {}
+        marks = ",".join("?" * len(ids))
+        found = await self._fetch(
+            f"SELECT {key}, name FROM {table} WHERE {key} IN ({marks}) AND user_id IS NOT NULL"
+            f" ORDER BY {key}, position",
+            ids,
+        )
+        out: dict[Any, list[str]] = {}
+        for owner, name in found:
+            out.setdefault(owner, []).append(name)
+        return out
 
     async def _servers(self, where: str, params: list[Any]) -> list[PublicServer]:
         # guild_settings_by_key finds the public servers; their names and languages are two

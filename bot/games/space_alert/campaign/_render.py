@@ -13,9 +13,10 @@ from typing import Any
 import discord
 
 from bot.games.space_alert.campaign._text import option_label, tx
+from bot.games.space_alert.threat_names import threat_name
 from bot.platform import components
 from bot.platform.components import Components
-from bot.platform.i18n import t, threat_name
+from bot.platform.i18n import t
 from engine.campaign.repairs import Repair
 from engine.campaign.scoring import CampaignScore
 from engine.campaign.session import CampaignSession

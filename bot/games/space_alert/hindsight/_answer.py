@@ -9,7 +9,8 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 from bot.games.space_alert.mission._cards import code_text
-from bot.platform.i18n import t, threat_name
+from bot.games.space_alert.threat_names import threat_name
+from bot.platform.i18n import t
 from bot.platform.text import user_text
 from engine.flight.machine import Flight
 from engine.hindsight import Board, Change, Hindsight, hindsight

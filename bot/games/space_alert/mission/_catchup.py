@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.games.space_alert.mission._render import ZONE_EMOJI
-from bot.platform.i18n import t, threat_name
+from bot.games.space_alert.threat_names import threat_name
+from bot.platform.i18n import t
 
 if TYPE_CHECKING:
     from bot.platform.storage import FlightRecord

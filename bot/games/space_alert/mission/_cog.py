@@ -26,12 +26,13 @@ from bot.games.space_alert.mission._flights import FlightService
 from bot.games.space_alert.mission._missions import RANDOM, MissionCatalog
 from bot.games.space_alert.mission._render import ROLE_EMOJI, closed_embed, lobby_embed
 from bot.games.space_alert.mission._respond import Reply
+from bot.games.space_alert.storage import CustomMissions
 from bot.platform import perms
 from bot.platform.command_line import command_line
 from bot.platform.hosting._text import tx as hosting_text
 from bot.platform.hosting.gate import FlightGate, flight_gate
 from bot.platform.hosting.scheduler import schedule_flight
-from bot.platform.hosting.server_settings import custom_refusal, load_settings, server_language
+from bot.platform.hosting.server_settings import ServerSettings, custom_refusal, load_settings, server_language
 from bot.platform.i18n import t
 from bot.platform.permissions import Seats, actor_of, decide
 from bot.platform.settings import LANGUAGES
@@ -65,6 +66,18 @@ MAX_MISSION_FILE = MAX_TIMELINE_BYTES  # the engine's own cap, checked here befo
 
 def new_flight_id() -> str:
     return secrets.token_hex(4)
+
+
+def custom_limits(settings: ServerSettings, existing: int, size_bytes: int) -> str | None:
+    """The server's refusal of one more custom mission (`custom_max_count`, `custom_max_kb` in
+    /settings), in its language, or None; `existing` counts the server's other missions (replacing
+    one of the same id adds none).  Checked inside the unit of work that stores it."""
+    why = custom_refusal(settings, existing, size_bytes)
+    if why is None:
+        return None
+    size = -(-size_bytes // 1024)  # rounded up, as the limit is checked on bytes
+    limit = settings.custom_max_count if why == "count" else settings.custom_max_kb
+    return t(settings.language, f"custom.refused.{why}", limit=limit, existing=existing, size=size)
 
 
 class MissionCog(commands.Cog, name="Mission"):
@@ -496,26 +509,19 @@ class MissionCog(commands.Cog, name="Mission"):
             if timeline.id.upper() in {m.upper() for m in _official_ids()} or timeline.id.lower() == RANDOM:
                 await reply.reject(t(lang, "custom.reserved_id", mission=code_inner(timeline.id)))
                 return
-            refusal = await self._custom_limits(guild_id, timeline.id, len(raw))
+            settings = await load_settings(self.bot.storage, guild_id)
+            refusal = await CustomMissions(self.bot.storage).add(
+                guild_id,
+                timeline.id,
+                timeline.name or timeline.id,
+                timeline.to_json_dict(),
+                interaction.user.id,
+                lambda existing: custom_limits(settings, existing, len(raw)),
+            )
             if refusal is not None:
                 await reply.reject(refusal)
                 return
-            await self.bot.storage.save_custom_mission(
-                guild_id, timeline.id, timeline.name or timeline.id, timeline.to_json_dict(), interaction.user.id
-            )
             await reply.send(t(lang, "custom.saved", mission=code_inner(timeline.id)))
-
-    async def _custom_limits(self, guild_id: int, mission_id: str, size_bytes: int) -> str | None:
-        """The server's refusal of one more custom mission (`custom_max_count`, `custom_max_kb` in
-        /settings), in its language, or None.  Replacing a mission of the same id adds none."""
-        settings = await load_settings(self.bot.storage, guild_id)
-        existing = {mid for mid in await self.bot.storage.custom_missions(guild_id) if mid != mission_id}
-        why = custom_refusal(settings, len(existing), size_bytes)
-        if why is None:
-            return None
-        size = -(-size_bytes // 1024)  # rounded up, as the limit is checked on bytes
-        limit = settings.custom_max_count if why == "count" else settings.custom_max_kb
-        return t(settings.language, f"custom.refused.{why}", limit=limit, existing=len(existing), size=size)
 
     @custom.command(name="list", description="List this server's custom missions")
     async def custom_list(self, interaction: discord.Interaction) -> None:
@@ -523,7 +529,7 @@ class MissionCog(commands.Cog, name="Mission"):
         if interaction.guild_id is None:
             await interaction.response.send_message(t(lang, "error.guild_only"), ephemeral=True)
             return
-        missions = await self.bot.storage.custom_missions(interaction.guild_id)
+        missions = await CustomMissions(self.bot.storage).missions(interaction.guild_id)
         if not missions:
             await interaction.response.send_message(t(lang, "custom.none"), ephemeral=True)
             return
@@ -554,7 +560,7 @@ class MissionCog(commands.Cog, name="Mission"):
         if decide("mission.custom_remove", actor_of(interaction)) is not None:
             await interaction.response.send_message(t(lang, "custom.need_manage"), ephemeral=True)
             return
-        removed = await self.bot.storage.remove_custom_mission(interaction.guild_id, mission.strip())
+        removed = await CustomMissions(self.bot.storage).remove(interaction.guild_id, mission.strip())
         key = "custom.removed" if removed else "custom.unknown"
         await interaction.response.send_message(t(lang, key, mission=code_inner(mission)), ephemeral=True)
 
@@ -564,7 +570,7 @@ class MissionCog(commands.Cog, name="Mission"):
     ) -> list[app_commands.Choice[str]]:
         if interaction.guild_id is None:
             return []
-        missions = await self.bot.storage.custom_missions(interaction.guild_id)
+        missions = await CustomMissions(self.bot.storage).missions(interaction.guild_id)
         current = current.lower()
         return [
             app_commands.Choice(name=plain_text(f"{mid} · {data['name']}", 100), value=mid)

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import re
 
-from bot.platform.i18n import t, threat_name
+from bot.games.space_alert.threat_names import threat_name
+from bot.platform.i18n import t
 
 _ANDROID = re.compile(r"Android (\d)")
 

@@ -20,7 +20,8 @@ from bot.games.space_alert.stats._board import NO_PINGS, guild_language
 from bot.games.space_alert.stats._text import tx
 from bot.games.space_alert.stats.career import Career
 from bot.games.space_alert.stats.chart import chart_alt, score_chart
-from bot.platform.i18n import t, threat_name
+from bot.games.space_alert.threat_names import threat_name
+from bot.platform.i18n import t
 from bot.platform.text import user_text
 
 if TYPE_CHECKING:
