@@ -19,7 +19,7 @@ import pytest
 from bot.platform.hosting._text import tx
 from bot.platform.i18n import t
 from engine.flight.timeline import load_official
-from tests.e2e.harness import answer, assert_clean, fake_discord, has, public, start_bot
+from tests.e2e.harness import WAIT, answer, assert_clean, fake_discord, has, public, start_bot
 
 pytestmark = pytest.mark.e2e
 
@@ -143,7 +143,10 @@ async def test_about_help_settings_and_custom_missions_as_admin_and_members(tmp_
         # /help in Czech, for a member who never changed anything.
         ix = await fd.slash("help", user="carol", channel="bridge")
         helped = await private(fd, ix)
-        assert "/mission start" in helped.text and "/settings set" in helped.text
+        await fd.wait_for(lambda: all(not m.loading for m in ix.messages) and len(ix.messages) >= 2, WAIT, "help")
+        every = "\n".join(m.text for m in ix.messages)  # /help spans several messages (6,000 characters each)
+        assert "/mission start" in every and "/settings set" in every and "/escape start" in every
+        assert every.index("/mission start") < every.index("/elite start") < every.index("/legion start")
         assert t("cs", "evening.help.title") in helped.text and t("cs", "evening.help.first_flight") in helped.text
         assert t("en", "evening.help.first_flight") not in helped.text
 
