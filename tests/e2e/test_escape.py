@@ -1,6 +1,7 @@
 """Star World: Escape through fakecord: a digital game of three members to a winner or to the
-storm, a hostile stranger refused at every door, the bot killed and restarted in the middle, a
-second game in Russian, and no public message ever naming a secret mission."""
+storm, a hostile stranger refused at every door, the bot killed and restarted in the middle, the
+hours and turns spoken in the voice channel where the host sits, a second game in Russian, and no
+public message ever naming a secret mission."""
 
 from __future__ import annotations
 
@@ -229,6 +230,10 @@ async def test_a_digital_game_of_three_to_the_end_with_a_restart_in_the_middle(t
             "the finished station post without controls",
         )
         assert "Hour 10 of 10" in post.text or "wins" in post.text
+        # The hours, the general events and whose move it is were spoken where Alice sits (the
+        # platform's say_now, queued behind one another: a few are enough to know it speaks).
+        spoken = await fd.wait_for_utterances(3, timeout=WAIT)
+        assert all(u.duration > 0.2 for u in spoken[:3])
 
         # The record was written with the last move.
         db = sqlite3.connect(tmp_path / "bot" / "bot.sqlite3")

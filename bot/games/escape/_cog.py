@@ -46,7 +46,9 @@ from bot.games.escape._render import (
     panel_controls,
     panel_text,
     result_text,
+    spoken_lines,
     station_text,
+    turn_line,
 )
 from bot.platform import tables
 from bot.platform.components import Components
@@ -370,6 +372,7 @@ class EscapeCog(commands.Cog, name="Escape"):
 
         await self.bot.storage.change_session(session.id, remember)
         await self._ping(channel, session.id, doc, int(doc["actor"]))
+        await self._say(session, [turn_line(doc, int(doc["actor"]))])
 
     def _picture(self, doc: dict[str, Any], state: State) -> dict[str, Any]:
         """The station picture (digital mode; the referee's board is on the table)."""
@@ -495,10 +498,13 @@ class EscapeCog(commands.Cog, name="Escape"):
                 fields["picture"] = lambda: self._picture(doc, state)["file"]
             self._edit_post(channel_id, int(post_id), **fields)
         channel = interaction.channel
+        spoken = spoken_lines(lang, doc, step.events)
         if state.over:
             await self._finish(channel, session, state)
         elif step.actor_after != step.actor_before or any(e.code == "turn_started" for e in step.events):
             await self._ping(channel, sid, doc, step.actor_after)
+            spoken.append(turn_line(doc, step.actor_after))
+        await self._say(session, spoken)
 
     def _edit_post(self, channel_id: int, post_id: int, **fields: Any) -> None:
         """Queue an edit of the station post.  Edits of one post are coalesced: while one is on
@@ -528,6 +534,41 @@ class EscapeCog(commands.Cog, name="Escape"):
                 log.warning("Escape: the station post %s could not be edited: %s", post_id, exc)
             await asyncio.sleep(EDIT_INTERVAL_S)  # never empty the edit bucket: steps wait here, coalesced
         self._editors.pop(post_id, None)
+
+    async def _say(self, session: GameSession, lines: list[str]) -> None:
+        """The station's announcements (each hour, a general event, the reactor, the alarm, whose
+        move it is), spoken by the platform's voice (`say_now`) in the voice channel of the first
+        seated member found in one, the host first.  The same words are already in the station
+        post and the ping, so when nobody sits in voice, or voice is unavailable or fails, the game
+        simply stays in text: voice never stops or delays a step."""
+        lines = [line for line in lines if line]
+        voice = getattr(self.bot, "voice", None)
+        if not lines or voice is None or not hasattr(voice, "say_now"):
+            return
+        channel_id = self._voice_channel_of(session)
+        if channel_id is None:
+            return
+        try:
+            why = await voice.say_now(session.guild_id, channel_id, lines, str(session.state["lang"]))
+        except Exception:
+            log.exception("Escape %s: announcing in voice failed", session.id)
+            return
+        if why is not None:
+            log.info("Escape %s: announcements stay in text (%s)", session.id, why)
+
+    def _voice_channel_of(self, session: GameSession) -> int | None:
+        """Where the crew sits: the voice channel of the first seat found in one (seat order, so
+        the host first); None when nobody is in voice."""
+        get_guild = getattr(self.bot, "get_guild", None)
+        guild = get_guild(session.guild_id) if callable(get_guild) else None
+        if guild is None:
+            return None
+        for member_id in session.state["seats"]:
+            member = guild.get_member(int(member_id))
+            channel = getattr(getattr(member, "voice", None), "channel", None)
+            if channel is not None:
+                return int(channel.id)
+        return None
 
     async def _ping(self, channel: Any, sid: str, doc: dict[str, Any], seat: int) -> None:
         """Name the one member whose move it is (the only ping the game sends), with their panel."""
