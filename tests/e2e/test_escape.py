@@ -185,6 +185,9 @@ async def test_a_digital_game_of_three_to_the_end_with_a_restart_in_the_middle(t
         out_of_turn = await answer(fd, await fd.click(stale, esc_id(stale, "do", "end_turn"), user=first_mover))
         assert out_of_turn.ephemeral and "not your turn" in out_of_turn.text
         first_mover = next_to_move(ended.text) or ""
+        # The next player's panel, opened before that step, was redrawn by it: their move now.
+        opened = table.panels[first_mover].id
+        await fd.wait_for(lambda: enabled_moves(fd.world.messages_by_id[opened]), WAIT, "the panel redrawn")
 
         mover: str | None = first_mover
         restarted = False

@@ -83,6 +83,9 @@ class Store:
     def __init__(self, session: GameSession) -> None:
         self.session = session
 
+    async def load_session(self, session_id: str) -> GameSession | None:
+        return copy.deepcopy(self.session)
+
     async def change_session(self, session_id: str, change: Callable[[GameSession], bool]) -> GameSession | None:
         work = copy.deepcopy(self.session)
         if change(work):

@@ -10,7 +10,10 @@ after every step.  Everything a player owns is on their private panel ("My panel
 ephemerally): the secret mission, the character, gear, Health and AP, their own map, and the
 controls of the moves the engine allows them now.  A command from a member whose move it is not
 is refused by the engine's code, worded politely; a member without a seat is refused by the
-platform's permission check.  After a step the player to move is pinged, and only them.
+platform's permission check.  After a step the player to move is pinged, and only them, and
+every other seat's open panel is redrawn: an ephemeral message can be edited through the token of
+the interaction that answered with it for 15 minutes, so each seat's newest panel token is kept in
+the session document (`_doc.remember_panel`) and an expired or refused token is simply dropped.
 
 The bot plays the station's people in every fight (the engine's rule D8, docs/escape-rules.md):
 the seed has the next player act out the enemy, which the issue asks to remove so no player ever
@@ -30,8 +33,9 @@ import contextlib
 import io
 import logging
 import secrets
+import time
 from importlib import resources
-from typing import Any
+from typing import Any, cast
 
 import discord
 from discord import app_commands
@@ -181,6 +185,10 @@ class EscapeCog(commands.Cog, name="Escape"):
         # Output only (never game state): station-post edits waiting to be sent, by post id.
         self._edits: dict[int, tuple[int, dict[str, Any]]] = {}
         self._editors: dict[int, asyncio.Task[None]] = {}
+        # Output only as well: the panel refresher of each game, and the step each panel token shows.
+        self._refreshers: dict[str, asyncio.Task[None]] = {}
+        self._refresh_again: set[str] = set()
+        self._shown: dict[str, dict[str, int]] = {}
 
     async def cog_load(self) -> None:
         """Nothing to rebuild: every click reads its session from the store.  Count the games a
@@ -406,6 +414,13 @@ class EscapeCog(commands.Cog, name="Escape"):
             allowed_mentions=no_mentions(),
             **self._own_picture(doc, state, seat),
         )
+        token, now, shows = interaction.token, time.time(), int(doc.get("step", 0))
+
+        def remember(s: GameSession) -> bool:
+            _doc.remember_panel(s.state, seat, token, now, shows)
+            return True
+
+        await self.bot.storage.change_session(session.id, remember)
 
     async def set_character(self, interaction: discord.Interaction, sid: str, numbers: tuple[int, ...]) -> None:
         """Referee mode: a seat's own character card typed in (one unit of work), then its panel."""
@@ -417,6 +432,8 @@ class EscapeCog(commands.Cog, name="Escape"):
             why = _doc.set_character(s.state, uid, numbers) if s.status == "running" else "game_over"
             if why is not None:
                 refused.append(why)
+            else:  # the modal's answer below is the seat's panel now
+                _doc.remember_panel(s.state, _doc.seat_of(s.state, uid), interaction.token, time.time())
             return why is None
 
         session = await self.bot.storage.change_session(sid, change)
@@ -458,6 +475,8 @@ class EscapeCog(commands.Cog, name="Escape"):
             if isinstance(step, str):
                 return False
             _doc.add_log(s.state, event_lines(s.state["lang"], s.state, step.events))
+            _doc.count_step(s.state)  # every other open panel is out of date now
+            _doc.remember_panel(s.state, _doc.seat_of(s.state, uid), interaction.token, time.time())
             if step.over:
                 s.status = "finished"
                 s.result = session_result(s.state, _doc.state_of(s.state))  # recorded with this change
@@ -505,6 +524,7 @@ class EscapeCog(commands.Cog, name="Escape"):
             await self._ping(channel, sid, doc, step.actor_after)
             spoken.append(turn_line(doc, step.actor_after))
         await self._say(session, spoken)
+        self._refresh_panels(sid)
 
     def _edit_post(self, channel_id: int, post_id: int, **fields: Any) -> None:
         """Queue an edit of the station post.  Edits of one post are coalesced: while one is on
@@ -534,6 +554,71 @@ class EscapeCog(commands.Cog, name="Escape"):
                 log.warning("Escape: the station post %s could not be edited: %s", post_id, exc)
             await asyncio.sleep(EDIT_INTERVAL_S)  # never empty the edit bucket: steps wait here, coalesced
         self._editors.pop(post_id, None)
+
+    def _refresh_panels(self, sid: str) -> None:
+        """Redraw the other seats' open panels after a step, in the background.  Coalesced per
+        game: while one round of edits is on its way, later steps only ask for another round,
+        which reads the newest document, so a panel never ends on an older state."""
+        task = self._refreshers.get(sid)
+        if task is not None and not task.done():
+            self._refresh_again.add(sid)
+            return
+        self._refreshers[sid] = asyncio.create_task(self._send_panel_edits(sid))
+
+    async def _send_panel_edits(self, sid: str) -> None:
+        try:
+            while True:
+                self._refresh_again.discard(sid)
+                await self.refresh_panels(sid)
+                if sid not in self._refresh_again:
+                    break
+        except Exception:  # a panel is a convenience: the game goes on, My panel redraws it
+            log.exception("Escape %s: refreshing the panels failed", sid)
+        finally:
+            self._refreshers.pop(sid, None)
+
+    async def refresh_panels(self, sid: str) -> None:
+        """Edit every seat's open panel drawn before the last step (through the token kept in the
+        document); a token Discord no longer accepts, and every expired one, is dropped."""
+        session = await self.bot.storage.load_session(sid)
+        if session is None or session.state.get("engine") is None:
+            return
+        doc, now = session.state, time.time()
+        state = _doc.state_of(doc)
+        step = int(doc.get("step", 0))
+        shown = self._shown.setdefault(sid, {})
+        dead: set[str] = set()
+        for seat, token in _doc.stale_panels(doc, now):
+            if shown.get(token, -1) >= step:
+                continue
+            own = self._own_picture(doc, state, seat)
+            try:
+                await self._edit_panel(
+                    token,
+                    content=panel_text(doc, state, seat),
+                    view=None if state.over else _panel_view(sid, doc, state, seat),
+                    attachments=[own["file"]] if own else discord.utils.MISSING,
+                )
+            except discord.HTTPException as exc:
+                if exc.status in (401, 403, 404):  # expired token, or the panel was dismissed
+                    dead.add(token)
+                else:
+                    log.info("Escape %s: panel of seat %d not refreshed: %s", sid, seat, exc)
+                continue
+            shown[token] = step
+        tokens = {str(p["token"]) for p in (doc.get("panels") or {}).values()}
+        self._shown[sid] = {k: v for k, v in shown.items() if k in tokens and k not in dead}
+        if state.over:
+            self._shown.pop(sid, None)
+        panels = (doc.get("panels") or {}).values()
+        expired = any(now - float(p["at"]) >= _doc.PANEL_TOKEN_S for p in panels)
+        if dead or expired:
+            await self.bot.storage.change_session(sid, lambda s: _doc.forget_panels(s.state, dead, now))
+
+    async def _edit_panel(self, token: str, **fields: Any) -> None:
+        """Edit the ephemeral panel a token answered with (its interaction's original response)."""
+        webhook = discord.Webhook.partial(int(self.bot.application_id), token, client=self.bot)
+        await webhook.edit_message(cast(int, "@original"), allowed_mentions=no_mentions(), **fields)
 
     async def _say(self, session: GameSession, lines: list[str]) -> None:
         """The station's announcements (each hour, a general event, the reactor, the alarm, whose
