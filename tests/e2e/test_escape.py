@@ -17,6 +17,19 @@ from tests.e2e.harness import WAIT, answer, assert_clean, fake_discord, kill_bot
 pytestmark = pytest.mark.e2e
 
 CREW = ("alice", "bob", "carol")
+# The referee game's world: nobody sits in voice, so the station stays in text (and the test does
+# not pay for speech it does not listen to).
+NO_VOICE: dict[str, Any] = {
+    "guild": {
+        "members": [
+            {"username": "alice", "global_name": "Alice", "roles": ["Captain", "Crew"], "voice": None},
+            {"username": "bob", "global_name": "Bob", "roles": ["Crew"], "voice": None},
+            {"username": "carol", "global_name": "Carol", "roles": ["Crew"], "voice": None},
+            {"username": "dave", "global_name": "Dave", "roles": ["Crew"], "voice": None},
+            {"username": "erin", "global_name": "Erin", "roles": [], "voice": None, "dm_open": False},
+        ]
+    }
+}
 STRANGER = "erin"
 MISSIONS_EN = ("Smuggler", "Data thief", "Saboteur", "Usurper")
 MISSIONS_RU = ("Контрабандист", "Похититель данных", "Диверсант", "Узурпатор")
@@ -265,8 +278,8 @@ async def test_a_referee_game_of_three_to_a_winner_with_a_restart_mid_round(tmp_
     """Seed 1 deals Bob the saboteur and the first move: he tries the reactor until it shuts
     down, takes the control center from guards the bot plays (numbers typed in a modal, a typo
     refused first), enters an oxygen helmet off a card and escapes.  Carol meets a trap; the bot
-    is killed between Bob's and Carol's turns of a round."""
-    async with fake_discord() as fd:
+    is killed between Bob's and Carol's turns of a round.  Nobody sits in voice: nothing is said."""
+    async with fake_discord(NO_VOICE) as fd:
         first = await start_bot(fd, tmp_path / "bot", time_scale=20)
         table = await open_game(fd, "bridge", "alice", CREW, mode="referee", difficulty="easy", seed=1)
         assert not table.post.attachments  # the board is on the table
@@ -357,4 +370,5 @@ async def test_a_referee_game_of_three_to_a_winner_with_a_restart_mid_round(tmp_
         db = sqlite3.connect(tmp_path / "bot" / "bot.sqlite3")
         rows = db.execute("SELECT outcome, details FROM game_results WHERE game = 'escape'").fetchall()
         assert len(rows) == 1 and rows[0][0] == "escaped" and '"mission": "saboteur"' in rows[0][1]
+        assert fd.utterances() == []  # no one in voice: the hours stayed in the station post
         assert_clean(fd)

@@ -81,6 +81,8 @@ async def test_another_players_step_redraws_my_open_panel_and_not_the_movers() -
     assert fields["content"] == panel_text(doc, _doc.state_of(doc), nxt)
     assert t("en", "escape.ui.your_move") in fields["content"] and fields["view"] is not None
     assert [a.filename for a in fields["attachments"]] == ["my-station.png"]  # their own station
+    third = dict(edits)[f"tok{doc['seats'][(mover + 2) % 3]}"]
+    assert third["attachments"] is discord.utils.MISSING  # a waiting seat keeps its map: text only
     assert doc["panels"][str(mover)]["token"] == "tok-step"  # the mover's panel is the one just answered
     edits.clear()
     await cog.refresh_panels("sid123456789")  # nothing new happened: nothing is edited twice

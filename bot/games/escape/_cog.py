@@ -65,6 +65,7 @@ from bot.platform.storage.base import ChannelBusy
 from bot.platform.text import mention_users, no_mentions, user_text
 from engine.escape.content import Pack
 from engine.escape.pack import PackRefusal, load_pack
+from engine.escape.policy import actor
 from engine.escape.rules import Command
 from engine.escape.snapshot import SnapshotError
 from engine.escape.state import State
@@ -591,7 +592,9 @@ class EscapeCog(commands.Cog, name="Escape"):
         for seat, token in _doc.stale_panels(doc, now):
             if shown.get(token, -1) >= step:
                 continue
-            own = self._own_picture(doc, state, seat)
+            # The seat's own map is drawn again only when the move is now theirs: a waiting seat's
+            # map changes little, and a picture per panel per step would cost more than the text.
+            own = self._own_picture(doc, state, seat) if seat == actor(state) and not state.over else {}
             try:
                 await self._edit_panel(
                     token,
