@@ -11,9 +11,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.games.space_alert.hindsight._answer import summary_text
+from bot.games.space_alert.mission._cards import code_text
 from bot.games.space_alert.mission._log_i18n import cause_text, describe
 from bot.platform.i18n import t, threat_name
 from bot.platform.storage.base import LogbookEntry
+from bot.platform.storage.comparisons import Comparison
 from bot.platform.storage.platform import CampaignRecord
 from bot.platform.storage.web import PublicServer, WebStore
 from bot.web.replays import Replays, log_by_turn, turn_alt
@@ -102,6 +105,39 @@ def campaign_doc(c: CampaignRecord) -> dict[str, Any]:
     }
 
 
+def comparison_doc(c: Comparison, lang: str) -> dict[str, Any]:
+    """A what-if comparison asked for on the flight: who, what changed (worded in `lang`), and the
+    outcome and score against the real ones.  `member`, `outcome` and `total` are the what-if's."""
+    if c.kind == "hindsight":
+        changes = [summary_text(lang, item) for item in c.changes]
+    else:
+        changes = [
+            t(
+                lang,
+                "web.whatif.turn",
+                turn=item.get("turn"),
+                real=code_text(lang, item.get("real") or "-"),
+                alt=code_text(lang, item.get("alt") or "-"),
+            )
+            for item in c.changes
+        ]
+    return {
+        "kind": c.kind,
+        "member": c.asked_name,
+        "player_id": str(c.asked_by) if c.asked_by is not None else None,
+        "board": c.board or None,
+        "changes": c.changes,
+        "changes_text": changes,
+        "real_outcome": c.real_outcome,
+        "real_total": c.real_total,
+        "outcome": c.alt_outcome,
+        "total": c.alt_total,
+        "delta": c.delta,
+        "diverges_at": c.diverges_at,
+        "asked_at": c.asked_at,
+    }
+
+
 async def index_page(store: WebStore, lang: str) -> dict[str, Any]:
     servers = await store.public_servers()
     return {"schema_version": SCHEMA_VERSION, "lang": lang, "servers": [server_doc(s) for s in servers]}
@@ -152,7 +188,11 @@ async def server_page(store: WebStore, guild_id: int, asked: str | None, default
 
 
 async def flight_page(
-    store: WebStore, replays: Replays, flight_id: str, asked: str | None, default: str = "en"
+    store: WebStore,
+    replays: Replays,
+    flight_id: str,
+    asked: str | None,
+    default: str = "en",
 ) -> dict[str, Any] | None:
     """The flight's document, in `?lang=` or the server's language."""
     found = await store.public_flight(flight_id)
@@ -190,7 +230,6 @@ async def flight_page(
                     "log": [describe(lang, e) for e in grouped.get(state.turn, [])] if index else [],
                 }
             )
-    notes = record.notes if record is not None else {}
     line = line_doc(entry, lang)
     lost = result.get("lost") or {}
     if lost.get("cause") and not line["destroyed_by_text"]:
@@ -215,12 +254,13 @@ async def flight_page(
             "threats": threats,
             "overview": f"/f/{entry.flight_id}/overview.png" if turns else None,
             "turns": turns,
-            "whatifs": list(notes.get("whatifs") or []),
+            "whatifs": [comparison_doc(c, lang) for c in await store.comparisons(flight_id)],
         },
     }
 
 
 async def player_page(store: WebStore, user_id: int, lang: str) -> dict[str, Any] | None:
+    """A career on public servers."""
     name = await store.player_name(user_id)
     if name is None:
         return None

@@ -59,6 +59,7 @@ RejectionCode: TypeAlias = Literal[
     "slot_empty",
     "card_fixed",  # a card on an android's board can never be moved again (not solo)
     "no_next_phase",  # finishing the last phase early
+    "already_finished",  # a second press of one Finish: the phase it named is finished already
     "no_incoming_data",  # no incoming data is open
     "already_drew",
     "deck_empty",
@@ -108,9 +109,14 @@ class TakeBack(_Cmd):
 
 
 class FinishPhase(_Cmd):
-    """Finish planning the current phase early and take the next phase's cards."""
+    """Finish planning the current phase early and take the next phase's cards.
+
+    `phase` is the phase the player saw when pressing (None: whichever is current).  Why: Discord
+    delivers a double click as two presses of one button; naming the phase makes the second one a
+    refusal instead of finishing the next phase, which the player never saw."""
 
     type: Literal["finish_phase"] = "finish_phase"
+    phase: int | None = None
 
 
 class DrawCard(_Cmd):

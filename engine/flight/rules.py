@@ -218,6 +218,10 @@ def apply_take_back(flight: Flight, player: Member, cmd: TakeBack, plan: tuple[M
 def check_finish(flight: Flight, player: Member, cmd: FinishPhase | None = None) -> Rejected | None:
     # untimed: Finish in the last phase says "I am done", which the operation's end waits for
     last_open = flight.config.untimed and not player.finished_last
+    if cmd is not None and cmd.phase is not None and cmd.phase < player.phase:
+        # a stale Finish: the clock ended that phase for everyone, or the player finished it
+        ended = cmd.phase < flight.round_phase
+        return Rejected("phase_over" if ended else "already_finished", {"phase": cmd.phase})
     if player.phase >= flight.timeline.phases and not last_open:
         return Rejected("no_next_phase", {"phase": player.phase})
     return None

@@ -4,6 +4,7 @@ politely, privately), and `/hindsight flight:` by a crew member."""
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -66,3 +67,10 @@ async def test_hindsight_after_a_lost_flight(tmp_path: Path) -> None:
         ix = await fd.slash("hindsight", {"flight": fid}, user="erin", channel="bridge")
         assert "Only the crew" in (await answer(fd, ix)).text
         assert_clean(fd)
+    # Each crew member's answer is kept for the flight's web page (the stranger's is not).
+    with sqlite3.connect(tmp_path / "bot" / "bot.sqlite3") as db:
+        kept = db.execute(
+            "SELECT kind, asked_name, real_outcome FROM flight_comparisons WHERE flight_id = ? ORDER BY id", (fid,)
+        ).fetchall()
+    assert [(k, n.lower()) for k, n, _o in kept] == [("hindsight", "bob"), ("hindsight", "carol")]
+    assert {o for _k, _n, o in kept} == {"destroyed"}

@@ -12,7 +12,15 @@ from types import SimpleNamespace
 import pytest
 from PIL import Image
 
-from bot.games.space_alert.hindsight._answer import Found, gifts_of, lesson_line, search, sentence
+from bot.games.space_alert.hindsight._answer import (
+    Found,
+    gifts_of,
+    lesson_line,
+    search,
+    sentence,
+    summary,
+    summary_text,
+)
 from bot.games.space_alert.hindsight._picture import plans_picture
 from bot.games.space_alert.mission._result import school_hints
 from bot.platform.i18n import t, threat_name
@@ -165,3 +173,18 @@ def test_the_plans_picture_shows_both_plans_side_by_side(answered: tuple[Flight,
     plans = {p.name: found.answer.plans[p.name] for p in fewer.players}
     small = plans_picture(Found(replace(found.answer, plans=plans), found.game), fewer, "en")
     assert Image.open(io.BytesIO(small)).height < image.height
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_kept_summary_words_the_same_clauses(answered: tuple[Flight, Game, Found], lang: str) -> None:
+    """What the web logbook keeps of an answer is language-free JSON, and words back into the very
+    clauses of the sentence posted in Discord."""
+    _, game, found = answered
+    kept = summary(found, game)
+    assert [(k["player"], k["kind"], k["from_turn"], k["to_turn"]) for k in kept] == [
+        (c.player, c.kind, c.from_turn, c.to_turn) for c in found.answer.changes
+    ]
+    text = sentence(lang, found, game)
+    for item in kept:
+        clause = summary_text(lang, item)
+        assert clause in text and "{" not in clause

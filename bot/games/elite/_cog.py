@@ -160,6 +160,10 @@ class HeroPicker(discord.ui.View):
         await self.cog.begin(interaction, config, self.lang)
 
 
+# The Pause button's step: pause a running timer, resume a paused one (resolved in `act`).
+TOGGLE = "pause_or_resume"
+
+
 class ControlView(Components):
     """The status message's buttons; each one is a step of the director."""
 
@@ -462,9 +466,8 @@ class EliteCog(commands.Cog, name="ELITE"):
                     text(session.lang, "ui.cause"), view=CausePicker(self, channel_id, session.lang), ephemeral=True
                 )
                 return
-            if action == "pause":
-                timer = game.timer
-                step, args = ("resume" if timer is not None and timer.state == "paused" else "pause"), []
+            if action == "pause":  # pause or resume: decided under the game's lock (act)
+                step, args = TOGGLE, []
             elif action in ("minus", "plus"):
                 step, args = "adjust", [15 if action == "plus" else -15]
             else:
@@ -541,8 +544,15 @@ class EliteCog(commands.Cog, name="ELITE"):
 
     async def act(self, session: Session, step: str, args: list[Any]) -> list[str]:
         """Run one step of the game and store it as one unit of work under the channel's lock:
-        the step, then its journal entry appended to the stored game (a restart resumes here)."""
+        the step, then its journal entry appended to the stored game (a restart resumes here).
+
+        `TOGGLE` (the Pause button) becomes pause or resume here, from the timer as it is once the
+        lock is held: decided before it, three presses at once read one state and the last ones
+        were refused ("cannot resume: it is running") although the host had only pressed Pause."""
         async with self.locks.get(f"elite:{session.channel_id}"):
+            if step == TOGGLE:
+                timer = session.game.timer
+                step = "resume" if timer is not None and timer.state == "paused" else "pause"
             at = session.game.clock()
             lines = apply(session, step, args)
             await self._store(session, [[at, step, *args]])

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from bot.platform.storage.careers import BoardPage, CareerRows, LineRow
+    from bot.platform.storage.comparisons import Comparison
     from bot.platform.storage.platform import (
         CampaignRecord,
         EliteGameRecord,
@@ -58,6 +59,10 @@ class FeatureTransaction(Protocol):
         ...
 
     async def load_elite_game(self, channel_id: int) -> EliteGameRecord | None: ...
+
+    async def add_comparison(self, comparison: Comparison) -> bool:
+        """Keep a what-if comparison of a logged flight (False: the same one was kept already)."""
+        ...
 
     async def save_elite_game(self, record: EliteGameRecord) -> EliteGameRecord:
         """Write it if its version is still current, else StaleWrite."""
@@ -182,3 +187,8 @@ class FeatureStorage(Protocol):
     async def elite_pack(self, guild_id: int) -> dict[str, Any] | None: ...
 
     async def save_elite_pack(self, guild_id: int, pack: dict[str, Any], uploaded_by: int) -> None: ...
+
+    # -- what-if comparisons of logged flights (comparisons.py) ---------------------------------------
+    async def add_comparison(self, comparison: Comparison) -> bool: ...
+
+    async def comparisons(self, flight_id: str, *, limit: int = 50) -> list[Comparison]: ...

@@ -30,6 +30,7 @@ from bot.platform.storage.base import (
     UnitsOfWork,
 )
 from bot.platform.storage.careers import CareerReads, CareerWrites
+from bot.platform.storage.comparisons import ComparisonReads, ComparisonWrites
 from bot.platform.storage.platform import PlatformReads, PlatformWrites
 from bot.platform.storage.rows import (
     FLIGHT_COLUMNS,
@@ -72,7 +73,7 @@ def flight_of_row(row: Sequence[Any]) -> FlightRecord:
     return flight_from_row(columns, json.loads(muted) if muted else [])
 
 
-class SqlTransaction(PlatformWrites, SessionWrites, CareerWrites):
+class SqlTransaction(PlatformWrites, SessionWrites, CareerWrites, ComparisonWrites):
     """The statements of one unit of work; a backend subclass runs them on its connection."""
 
     dialect: Dialect
@@ -82,6 +83,9 @@ class SqlTransaction(PlatformWrites, SessionWrites, CareerWrites):
         self.owner = asyncio.current_task()
         self.open = True
         self.undo = Undo()
+        # the muted ids of each flight as this unit of work read or wrote them: a save compares with
+        # these instead of asking again (the flight's row lock keeps them current until the end)
+        self._muted_seen: dict[str, list[int]] = {}
 
     # -- what a backend provides ---------------------------------------------------------------
     async def rows(self, sql: str, params: Iterable[Any] = ()) -> list[Sequence[Any]]:
@@ -97,7 +101,11 @@ class SqlTransaction(PlatformWrites, SessionWrites, CareerWrites):
     # -- flights ---------------------------------------------------------------------------------
     async def load_flight(self, flight_id: str) -> FlightRecord | None:
         found = await self.rows(f"{self.dialect.select_flight} WHERE id = ?{self.dialect.for_update}", (flight_id,))
-        return flight_of_row(found[0]) if found else None
+        if not found:
+            return None
+        record = flight_of_row(found[0])
+        self._muted_seen[flight_id] = list(record.notes["muted"])
+        return record
 
     async def create_flight(self, record: FlightRecord) -> FlightRecord:
         stamp = now()
@@ -155,8 +163,10 @@ class SqlTransaction(PlatformWrites, SessionWrites, CareerWrites):
     async def _sync_muted(self, flight_id: str, wanted: list[int] | None) -> None:
         if wanted is None:
             return
-        if await self._muted(flight_id) == wanted:
+        seen = self._muted_seen.get(flight_id)
+        if (seen if seen is not None else await self._muted(flight_id)) == wanted:
             return
+        self._muted_seen[flight_id] = list(wanted)
         await self.run("DELETE FROM flight_muted WHERE flight_id = ?", (flight_id,))
         if wanted:
             await self.many(
@@ -168,7 +178,7 @@ class SqlTransaction(PlatformWrites, SessionWrites, CareerWrites):
         found = await self.rows(f"SELECT version FROM flights WHERE id = ?{self.dialect.for_update}", (flight_id,))
         if not found:
             return []
-        before = await self._muted(flight_id)
+        before = self._muted_seen[flight_id] = await self._muted(flight_id)
         gone = {int(u) for u in remove}
         after = [u for u in before if u not in gone] + sorted({int(u) for u in add} - set(before))
         if after != before:
@@ -249,7 +259,7 @@ class SqlTransaction(PlatformWrites, SessionWrites, CareerWrites):
 CURRENT_TX: ContextVar[SqlTransaction | None] = ContextVar("storage_transaction", default=None)
 
 
-class SqlStorage(UnitsOfWork, PlatformReads, SessionReads, CareerReads, WebReads):
+class SqlStorage(UnitsOfWork, PlatformReads, SessionReads, CareerReads, WebReads, ComparisonReads):
     """The reads of `Storage` and the frame of a unit of work; a backend provides `_fetch`
     (committed data, or the caller's own transaction), `transaction()`, `open()` and `close()`."""
 

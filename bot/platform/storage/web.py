@@ -15,6 +15,7 @@ from typing import Any, Protocol
 
 from bot.platform.storage.base import FlightRecord, LogbookCrew, LogbookEntry
 from bot.platform.storage.careers import PUBLIC_SETTING, PUBLIC_VALUE
+from bot.platform.storage.comparisons import Comparison
 from bot.platform.storage.platform import CampaignRecord, EliteStanding
 from bot.platform.storage.rows import LOGBOOK_COLUMNS, logbook_from_row
 
@@ -32,6 +33,21 @@ class PublicServer:
     language: str | None
     flights: int
     last_flown: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class ServerMark:
+    """What a public server's pages depend on, read without counting anything: its settings, its
+    newest logbook row (rows are only ever added, so a new flight changes it) and its ended
+    campaigns' count and versions.  Hashable on purpose: bot/web/app.py keys cached pages by it,
+    so a page is never older than the store.  Reading it is also the privacy check."""
+
+    guild_id: int
+    name: str | None
+    language: str | None
+    latest_id: int  # the server's newest logbook row (guild_totals): one primary-key read
+    ended_campaigns: int
+    campaign_versions: int  # SUM(version) of the ended campaigns: grows with any change
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +96,8 @@ class WebStore(Protocol):
 
     async def public_servers_among(self, guild_ids: Iterable[int]) -> list[PublicServer]: ...
 
+    async def public_marks(self, guild_ids: Iterable[int] | None = None) -> list[ServerMark]: ...
+
     async def server_boards(self, guild_id: int, *, per_board: int = 3) -> list[BoardLine]: ...
 
     async def latest_entries(self, guild_id: int, *, limit: int = 20) -> list[LogbookEntry]: ...
@@ -91,6 +109,12 @@ class WebStore(Protocol):
     async def elite_board(self, guild_id: int) -> EliteStanding: ...
 
     async def public_flight(self, flight_id: str) -> tuple[LogbookEntry, FlightRecord | None] | None: ...
+
+    async def flight_mark(self, flight_id: str) -> tuple[Any, ...] | None: ...
+
+    async def player_mark(self, user_id: int) -> tuple[Any, ...] | None: ...
+
+    async def comparisons(self, flight_id: str, *, limit: int = 50) -> list[Comparison]: ...
 
     async def player_totals(self, user_id: int) -> list[PlayerTotals]: ...
 
@@ -116,14 +140,15 @@ class WebReads:
 
     async def _servers(self, where: str, params: list[Any]) -> list[PublicServer]:
         # guild_settings_by_key finds the public servers; their names and languages are two
-        # primary-key reads each; the counts come from logbook_by_guild (an index-only scan).
+        # primary-key reads each, their counts one (guild_totals, kept by a trigger: counting the
+        # logbook cost a step per flight of every server listed).
         found = await self._fetch(
             "SELECT p.guild_id,"
             f" (SELECT value FROM guild_settings n WHERE n.guild_id = p.guild_id AND n.key = '{NAME_SETTING}'),"
             " (SELECT value FROM guild_settings n WHERE n.guild_id = p.guild_id AND n.key = 'language'),"
-            " (SELECT COUNT(*) FROM logbook l WHERE l.guild_id = p.guild_id),"
-            " (SELECT MAX(flown_at) FROM logbook l WHERE l.guild_id = p.guild_id)"
-            f" FROM guild_settings p WHERE p.key = '{PUBLIC_SETTING}' AND p.value = '{PUBLIC_VALUE}'{where}"
+            " t.flights, t.last_flown"
+            " FROM guild_settings p LEFT JOIN guild_totals t ON t.guild_id = p.guild_id"
+            f" WHERE p.key = '{PUBLIC_SETTING}' AND p.value = '{PUBLIC_VALUE}'{where}"
             " ORDER BY p.guild_id",
             params,
         )
@@ -131,6 +156,36 @@ class WebReads:
             PublicServer(int(g), _text(name), _text(lang), int(n or 0), str(last) if last else None)
             for g, name, lang, n, last in found
         ]
+
+    async def _marks(self, where: str, params: list[Any]) -> list[ServerMark]:
+        # the same settings reads as _servers, the newest row from guild_totals, the ended
+        # campaigns from campaigns_by_guild (a server has a few dozen)
+        found = await self._fetch(
+            "SELECT p.guild_id,"
+            f" (SELECT value FROM guild_settings n WHERE n.guild_id = p.guild_id AND n.key = '{NAME_SETTING}'),"
+            " (SELECT value FROM guild_settings n WHERE n.guild_id = p.guild_id AND n.key = 'language'),"
+            " t.latest_id,"
+            " (SELECT COUNT(*) FROM campaigns c WHERE c.guild_id = p.guild_id AND c.status != 'running'),"
+            " (SELECT SUM(version) FROM campaigns c WHERE c.guild_id = p.guild_id AND c.status != 'running')"
+            " FROM guild_settings p LEFT JOIN guild_totals t ON t.guild_id = p.guild_id"
+            f" WHERE p.key = '{PUBLIC_SETTING}' AND p.value = '{PUBLIC_VALUE}'{where}"
+            " ORDER BY p.guild_id",
+            params,
+        )
+        return [
+            ServerMark(int(g), _text(name), _text(lang), int(latest or 0), int(ended or 0), int(versions or 0))
+            for g, name, lang, latest, ended, versions in found
+        ]
+
+    async def public_marks(self, guild_ids: Iterable[int] | None = None) -> list[ServerMark]:
+        """The marks of every public server, or of those among `guild_ids` (unknown and private
+        servers are simply absent)."""
+        if guild_ids is None:
+            return await self._marks("", [])
+        wanted = sorted(set(guild_ids))
+        if not wanted:
+            return []
+        return await self._marks(f" AND p.guild_id IN ({', '.join('?' * len(wanted))})", wanted)
 
     async def public_servers(self) -> list[PublicServer]:
         """Every server whose records are public, with its flight count and last flight."""
@@ -219,6 +274,49 @@ class WebReads:
         if not entries:
             return None
         return entries[0], await self.load_flight(flight_id)
+
+    async def flight_mark(self, flight_id: str) -> tuple[Any, ...] | None:
+        """What a public logged flight's page depends on, in one read: its server, the server's
+        name, language and newest logbook row (the page shows its flight count), and the flight's
+        newest comparison (0 for none); None when there is no such public flight.  The flight's
+        own lines never change once logged."""
+        found = await self._fetch(
+            "SELECT l.guild_id, n.value, g.value, t.latest_id,"
+            " (SELECT MAX(w.id) FROM flight_comparisons w WHERE w.flight_id = l.flight_id)"
+            " FROM logbook l"
+            f" JOIN guild_settings p ON p.guild_id = l.guild_id AND p.key = '{PUBLIC_SETTING}'"
+            f" AND p.value = '{PUBLIC_VALUE}'"
+            f" LEFT JOIN guild_settings n ON n.guild_id = l.guild_id AND n.key = '{NAME_SETTING}'"
+            " LEFT JOIN guild_settings g ON g.guild_id = l.guild_id AND g.key = 'language'"
+            " LEFT JOIN guild_totals t ON t.guild_id = l.guild_id"
+            " WHERE l.flight_id = ?",
+            [flight_id],
+        )
+        if not found:
+            return None
+        guild, name, lang, latest, newest = found[0]
+        return int(guild), _text(name), _text(lang), int(latest or 0), int(newest or 0)
+
+    async def player_mark(self, user_id: int) -> tuple[Any, ...] | None:
+        """What a career page depends on, in one read: the player's newest logbook row
+        (logbook_crew_career) and, for each public server they flew on (career_totals' primary
+        key), its name and newest row (the page shows its flight count); None when they flew on
+        no public server."""
+        found = await self._fetch(
+            "SELECT c.guild_id, n.value, t.latest_id,"
+            " (SELECT MAX(logbook_id) FROM logbook_crew WHERE user_id = ?)"
+            " FROM (SELECT DISTINCT guild_id FROM career_totals WHERE user_id = ?) c"
+            f" JOIN guild_settings p ON p.guild_id = c.guild_id AND p.key = '{PUBLIC_SETTING}'"
+            f" AND p.value = '{PUBLIC_VALUE}'"
+            f" LEFT JOIN guild_settings n ON n.guild_id = c.guild_id AND n.key = '{NAME_SETTING}'"
+            " LEFT JOIN guild_totals t ON t.guild_id = c.guild_id"
+            " ORDER BY c.guild_id",
+            [user_id, user_id],
+        )
+        if not found:
+            return None
+        newest = int(found[0][3] or 0)
+        return newest, tuple((int(g), _text(name), int(latest or 0)) for g, name, latest, _n in found)
 
     async def player_totals(self, user_id: int) -> list[PlayerTotals]:
         """A player's totals on public servers (career_totals' primary key): one row per server

@@ -101,6 +101,47 @@ def _clause(lang: str, change: Change, played: dict[str, str]) -> str:
     return t(lang, "hindsight.play", name=name, card=_card(lang, change.code), turn=change.to_turn)
 
 
+def summary(found: Found, played: Game) -> list[dict[str, Any]]:
+    """The answer's changes as language-free JSON (kept for the web logbook's flight page): whose
+    board, who would have made it, the card's code after it and, for a take-back or a flip, the
+    code that was played there, which is all `summary_text` needs to word it again."""
+    plans = {p.name: p.codes for p in played.players}
+    out: list[dict[str, Any]] = []
+    for c in found.answer.changes:
+        turn = c.from_turn or 0
+        was = plans[c.player][turn - 1] if turn and c.kind in ("take_back", "flip") else None
+        out.append(
+            {
+                "player": c.player,
+                "by": c.by,
+                "kind": c.kind,
+                "card": c.card,
+                "from_turn": c.from_turn,
+                "to_turn": c.to_turn,
+                "code": c.code,
+                "was": was,
+            }
+        )
+    return out
+
+
+def summary_text(lang: str, item: dict[str, Any]) -> str:
+    """One kept change (an item of `summary`) as the very clause the answer used, in `lang`."""
+    player = str(item.get("player") or "?")
+    change = Change(
+        player=player,
+        kind=item.get("kind") or "play",
+        card=str(item.get("card") or ""),
+        from_turn=item.get("from_turn"),
+        to_turn=item.get("to_turn"),
+        code=item.get("code"),
+        by=item.get("by"),
+    )
+    turn = change.from_turn or 0
+    played = {player: ("-" * (turn - 1) + str(item.get("was") or "-")) if turn else ""}
+    return change_text(lang, change, played)
+
+
 def sentence(lang: str, found: Found, played: Game) -> str:
     """The answer in one sentence, and whether a smaller change could exist."""
     answer = found.answer

@@ -21,7 +21,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.games.space_alert.hindsight._answer import SEARCH_BUDGET_S, Found, gifts_of, search, sentence
+from bot.games.space_alert.hindsight._answer import SEARCH_BUDGET_S, Found, gifts_of, search, sentence, summary
 from bot.games.space_alert.hindsight._picture import plans_picture
 from bot.games.space_alert.mission._components import FlightButton
 from bot.games.space_alert.pictures import render_overview, resolve_with_states
@@ -31,6 +31,7 @@ from bot.platform.errors import report_interaction_error
 from bot.platform.hosting.server_settings import server_language
 from bot.platform.i18n import t
 from bot.platform.permissions import Seats, actor_of, decide, refusal
+from bot.platform.storage.comparisons import Comparison
 
 if TYPE_CHECKING:
     from bot.games.space_alert.replay._cog import Logged
@@ -119,6 +120,7 @@ class HindsightCog(commands.Cog, name="Hindsight"):
         real_png, changed_png = await asyncio.to_thread(pictures, found, logged.game, lang)
         plans_png = await asyncio.to_thread(plans_picture, found, logged.game, lang)
         content = sentence(lang, found, logged.game)[:1900]
+        await self._keep(interaction, logged, found)
         files = [
             discord.File(io.BytesIO(plans_png), filename="plans.png", description=t(lang, "hindsight.plans")[:100]),
             discord.File(io.BytesIO(real_png), filename="real.png", description=t(lang, "hindsight.real")[:100]),
@@ -135,6 +137,28 @@ class HindsightCog(commands.Cog, name="Hindsight"):
             return
         await thread.send(content, files=files)
         await interaction.followup.send(t(lang, "hindsight.posted", thread=thread.mention), ephemeral=True)
+
+    async def _keep(self, interaction: discord.Interaction, logged: Logged, found: Found) -> None:
+        """Keep the answer as a comparison for the flight's web page.  Best effort: the answer is
+        posted whether or not the store takes it."""
+        answer = found.answer
+        member = logged.record.member(interaction.user.id)
+        comparison = Comparison(
+            flight_id=logged.record.id,
+            kind="hindsight",
+            asked_by=interaction.user.id,
+            asked_name=member.name if member is not None else interaction.user.display_name,
+            changes=summary(found, logged.game),
+            real_outcome=answer.played.outcome,
+            real_total=answer.played.score.total,
+            alt_outcome=answer.result.outcome,
+            alt_total=answer.result.score.total,
+            diverges_at=min((c.turn for c in answer.changes), default=None),
+        )
+        try:
+            await self.bot.storage.add_comparison(comparison)
+        except Exception:
+            log.exception("flight %s: cannot keep the Hindsight answer", logged.record.id)
 
     async def _gifts(self, flight_id: str) -> list[Gift] | None:
         """The flight's data-transfer gifts from its journal, so that a given card is suggested from

@@ -14,7 +14,9 @@ the mission code only sees `FlightRecord`s and engine `Flight`s.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Awaitable, Callable
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -26,6 +28,8 @@ if TYPE_CHECKING:
     from bot.platform.client import SpaceAlertBot
 
 FINISH_ATTEMPTS = 5
+# set while `read_or_update` tries a change outside a unit of work (see `FlightStore.reading`)
+_READING: ContextVar[bool] = ContextVar("flight_read_pass", default=False)
 
 
 def journal(actor: int | None, kind: str, events: list[FlightEvent], command: Any = None) -> dict[str, Any]:
@@ -65,19 +69,35 @@ class FlightStore:
         async with self.bot.locks.get(flight_id):
             return await self.bot.storage.update_flight(flight_id, change)
 
-    async def read_or_update(self, flight_id: str, change: FlightChange) -> FlightRecord | None:
+    async def read_or_update(
+        self, flight_id: str, change: FlightChange, current: FlightRecord | None = None
+    ) -> FlightRecord | None:
         """`update` for a click that usually only reads (opening a station, choosing a card): the
         change runs first on the record as stored now, read without the write lock; when it wants
         to write nothing, that record is the answer, else the change runs again as a unit of work.
+        `current`: the record just peeked, if the caller has it (it is changed in place).
         Either way the answer reflects a committed state, and a write only ever happens in `update`;
         the reads stop queueing behind every other flight's writes for the database's one writer."""
-        record = await self.peek(flight_id)
+        record = current if current is not None else await self.peek(flight_id)
         if record is None:
             return None
         before = fingerprint(record)
-        if change(record) is None and fingerprint(record) == before:
+        token = _READING.set(True)
+        try:  # an async change (one that stages posts) is awaited: unawaited, it always "wanted" to write
+            wanted = change(record)
+            if inspect.isawaitable(wanted):
+                wanted = await wanted
+        finally:
+            _READING.reset(token)
+        if wanted is None and fingerprint(record) == before:
             return record
         return await self.update(flight_id, change)
+
+    @staticmethod
+    def reading() -> bool:
+        """True while `read_or_update` tries a change on a record read without the lock: the change
+        must write nothing itself (stage no post); if it wants to write, it runs again in `update`."""
+        return _READING.get()
 
     async def finish(
         self, flight_id: str, conclude: Callable[[FlightRecord], Awaitable[Ending | None]]
