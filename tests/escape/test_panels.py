@@ -103,3 +103,16 @@ async def test_a_refused_or_expired_token_is_dropped_and_the_game_goes_on() -> N
     panels = store.session.state["panels"]
     assert set(panels) == {str(others[1])}  # refused for good and expired are gone; a 500 may pass
     assert edits == []
+
+
+async def test_the_end_of_the_game_clears_every_panel_and_its_token() -> None:
+    store = Store(GameSession("sid123456789", "escape", 1, 2, 101, "running", game(3)))
+    cog, edits = cog_with_edits(store)
+    for member in store.session.state["seats"]:
+        await cog._send_panel(click(member, f"tok{member}"), store.session)
+    snap = store.session.state["engine"]
+    snap["timed_out"] = True  # the Federation storms the station
+    _doc.count_step(store.session.state)
+    await cog.refresh_panels("sid123456789")
+    assert len(edits) == 3 and all(fields["view"] is None for _, fields in edits)  # no controls left
+    assert store.session.state["panels"] == {}

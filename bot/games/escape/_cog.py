@@ -277,6 +277,7 @@ class EscapeCog(commands.Cog, name="Escape"):
             if s.status not in ("lobby", "running"):
                 return False
             s.status = "abandoned"
+            s.state.pop("panels", None)  # the panels' tokens need not outlive the game
             return True
 
         await self.bot.storage.change_session(found.id, abandon)
@@ -611,8 +612,9 @@ class EscapeCog(commands.Cog, name="Escape"):
             shown[token] = step
         tokens = {str(p["token"]) for p in (doc.get("panels") or {}).values()}
         self._shown[sid] = {k: v for k, v in shown.items() if k in tokens and k not in dead}
-        if state.over:
+        if state.over:  # the panels show the end: no token need outlive the game in the store
             self._shown.pop(sid, None)
+            dead |= tokens
         panels = (doc.get("panels") or {}).values()
         expired = any(now - float(p["at"]) >= _doc.PANEL_TOKEN_S for p in panels)
         if dead or expired:
