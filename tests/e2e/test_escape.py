@@ -1,6 +1,7 @@
 """Star World: Escape through fakecord: a digital game of three members to a winner or to the
-storm, a hostile stranger refused at every door, the bot killed and restarted in the middle, a
-second game in Russian, and no public message ever naming a secret mission."""
+storm, a hostile stranger refused at every door, the bot killed and restarted in the middle, the
+hours and turns spoken in the voice channel where the host sits, a second game in Russian, and no
+public message ever naming a secret mission."""
 
 from __future__ import annotations
 
@@ -16,6 +17,19 @@ from tests.e2e.harness import WAIT, answer, assert_clean, fake_discord, kill_bot
 pytestmark = pytest.mark.e2e
 
 CREW = ("alice", "bob", "carol")
+# The referee game's world: nobody sits in voice, so the station stays in text (and the test does
+# not pay for speech it does not listen to).
+NO_VOICE: dict[str, Any] = {
+    "guild": {
+        "members": [
+            {"username": "alice", "global_name": "Alice", "roles": ["Captain", "Crew"], "voice": None},
+            {"username": "bob", "global_name": "Bob", "roles": ["Crew"], "voice": None},
+            {"username": "carol", "global_name": "Carol", "roles": ["Crew"], "voice": None},
+            {"username": "dave", "global_name": "Dave", "roles": ["Crew"], "voice": None},
+            {"username": "erin", "global_name": "Erin", "roles": [], "voice": None, "dm_open": False},
+        ]
+    }
+}
 STRANGER = "erin"
 MISSIONS_EN = ("Smuggler", "Data thief", "Saboteur", "Usurper")
 MISSIONS_RU = ("Контрабандист", "Похититель данных", "Диверсант", "Узурпатор")
@@ -184,6 +198,9 @@ async def test_a_digital_game_of_three_to_the_end_with_a_restart_in_the_middle(t
         out_of_turn = await answer(fd, await fd.click(stale, esc_id(stale, "do", "end_turn"), user=first_mover))
         assert out_of_turn.ephemeral and "not your turn" in out_of_turn.text
         first_mover = next_to_move(ended.text) or ""
+        # The next player's panel, opened before that step, was redrawn by it: their move now.
+        opened = table.panels[first_mover].id
+        await fd.wait_for(lambda: enabled_moves(fd.world.messages_by_id[opened]), WAIT, "the panel redrawn")
 
         mover: str | None = first_mover
         restarted = False
@@ -229,6 +246,10 @@ async def test_a_digital_game_of_three_to_the_end_with_a_restart_in_the_middle(t
             "the finished station post without controls",
         )
         assert "Hour 10 of 10" in post.text or "wins" in post.text
+        # The hours, the general events and whose move it is were spoken where Alice sits (the
+        # platform's say_now, queued behind one another: a few are enough to know it speaks).
+        spoken = await fd.wait_for_utterances(3, timeout=WAIT)
+        assert all(u.duration > 0.2 for u in spoken[:3])
 
         # The record was written with the last move.
         db = sqlite3.connect(tmp_path / "bot" / "bot.sqlite3")
@@ -257,8 +278,8 @@ async def test_a_referee_game_of_three_to_a_winner_with_a_restart_mid_round(tmp_
     """Seed 1 deals Bob the saboteur and the first move: he tries the reactor until it shuts
     down, takes the control center from guards the bot plays (numbers typed in a modal, a typo
     refused first), enters an oxygen helmet off a card and escapes.  Carol meets a trap; the bot
-    is killed between Bob's and Carol's turns of a round."""
-    async with fake_discord() as fd:
+    is killed between Bob's and Carol's turns of a round.  Nobody sits in voice: nothing is said."""
+    async with fake_discord(NO_VOICE) as fd:
         first = await start_bot(fd, tmp_path / "bot", time_scale=20)
         table = await open_game(fd, "bridge", "alice", CREW, mode="referee", difficulty="easy", seed=1)
         assert not table.post.attachments  # the board is on the table
@@ -349,4 +370,5 @@ async def test_a_referee_game_of_three_to_a_winner_with_a_restart_mid_round(tmp_
         db = sqlite3.connect(tmp_path / "bot" / "bot.sqlite3")
         rows = db.execute("SELECT outcome, details FROM game_results WHERE game = 'escape'").fetchall()
         assert len(rows) == 1 and rows[0][0] == "escaped" and '"mission": "saboteur"' in rows[0][1]
+        assert fd.utterances() == []  # no one in voice: the hours stayed in the station post
         assert_clean(fd)

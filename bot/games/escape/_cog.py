@@ -10,7 +10,10 @@ after every step.  Everything a player owns is on their private panel ("My panel
 ephemerally): the secret mission, the character, gear, Health and AP, their own map, and the
 controls of the moves the engine allows them now.  A command from a member whose move it is not
 is refused by the engine's code, worded politely; a member without a seat is refused by the
-platform's permission check.  After a step the player to move is pinged, and only them.
+platform's permission check.  After a step the player to move is pinged, and only them, and
+every other seat's open panel is redrawn: an ephemeral message can be edited through the token of
+the interaction that answered with it for 15 minutes, so each seat's newest panel token is kept in
+the session document (`_doc.remember_panel`) and an expired or refused token is simply dropped.
 
 The bot plays the station's people in every fight (the engine's rule D8, docs/escape-rules.md):
 the seed has the next player act out the enemy, which the issue asks to remove so no player ever
@@ -30,8 +33,9 @@ import contextlib
 import io
 import logging
 import secrets
+import time
 from importlib import resources
-from typing import Any
+from typing import Any, cast
 
 import discord
 from discord import app_commands
@@ -46,7 +50,9 @@ from bot.games.escape._render import (
     panel_controls,
     panel_text,
     result_text,
+    spoken_lines,
     station_text,
+    turn_line,
 )
 from bot.platform import tables
 from bot.platform.components import Components
@@ -59,6 +65,7 @@ from bot.platform.storage.base import ChannelBusy
 from bot.platform.text import mention_users, no_mentions, user_text
 from engine.escape.content import Pack
 from engine.escape.pack import PackRefusal, load_pack
+from engine.escape.policy import actor
 from engine.escape.rules import Command
 from engine.escape.snapshot import SnapshotError
 from engine.escape.state import State
@@ -179,6 +186,10 @@ class EscapeCog(commands.Cog, name="Escape"):
         # Output only (never game state): station-post edits waiting to be sent, by post id.
         self._edits: dict[int, tuple[int, dict[str, Any]]] = {}
         self._editors: dict[int, asyncio.Task[None]] = {}
+        # Output only as well: the panel refresher of each game, and the step each panel token shows.
+        self._refreshers: dict[str, asyncio.Task[None]] = {}
+        self._refresh_again: set[str] = set()
+        self._shown: dict[str, dict[str, int]] = {}
 
     async def cog_load(self) -> None:
         """Nothing to rebuild: every click reads its session from the store.  Count the games a
@@ -266,6 +277,7 @@ class EscapeCog(commands.Cog, name="Escape"):
             if s.status not in ("lobby", "running"):
                 return False
             s.status = "abandoned"
+            s.state.pop("panels", None)  # the panels' tokens need not outlive the game
             return True
 
         await self.bot.storage.change_session(found.id, abandon)
@@ -370,6 +382,7 @@ class EscapeCog(commands.Cog, name="Escape"):
 
         await self.bot.storage.change_session(session.id, remember)
         await self._ping(channel, session.id, doc, int(doc["actor"]))
+        await self._say(session, [turn_line(doc, int(doc["actor"]))])
 
     def _picture(self, doc: dict[str, Any], state: State) -> dict[str, Any]:
         """The station picture (digital mode; the referee's board is on the table)."""
@@ -403,6 +416,13 @@ class EscapeCog(commands.Cog, name="Escape"):
             allowed_mentions=no_mentions(),
             **self._own_picture(doc, state, seat),
         )
+        token, now, shows = interaction.token, time.time(), int(doc.get("step", 0))
+
+        def remember(s: GameSession) -> bool:
+            _doc.remember_panel(s.state, seat, token, now, shows)
+            return True
+
+        await self.bot.storage.change_session(session.id, remember)
 
     async def set_character(self, interaction: discord.Interaction, sid: str, numbers: tuple[int, ...]) -> None:
         """Referee mode: a seat's own character card typed in (one unit of work), then its panel."""
@@ -414,6 +434,8 @@ class EscapeCog(commands.Cog, name="Escape"):
             why = _doc.set_character(s.state, uid, numbers) if s.status == "running" else "game_over"
             if why is not None:
                 refused.append(why)
+            else:  # the modal's answer below is the seat's panel now
+                _doc.remember_panel(s.state, _doc.seat_of(s.state, uid), interaction.token, time.time())
             return why is None
 
         session = await self.bot.storage.change_session(sid, change)
@@ -455,6 +477,8 @@ class EscapeCog(commands.Cog, name="Escape"):
             if isinstance(step, str):
                 return False
             _doc.add_log(s.state, event_lines(s.state["lang"], s.state, step.events))
+            _doc.count_step(s.state)  # every other open panel is out of date now
+            _doc.remember_panel(s.state, _doc.seat_of(s.state, uid), interaction.token, time.time())
             if step.over:
                 s.status = "finished"
                 s.result = session_result(s.state, _doc.state_of(s.state))  # recorded with this change
@@ -495,10 +519,14 @@ class EscapeCog(commands.Cog, name="Escape"):
                 fields["picture"] = lambda: self._picture(doc, state)["file"]
             self._edit_post(channel_id, int(post_id), **fields)
         channel = interaction.channel
+        spoken = spoken_lines(lang, doc, step.events)
         if state.over:
             await self._finish(channel, session, state)
         elif step.actor_after != step.actor_before or any(e.code == "turn_started" for e in step.events):
             await self._ping(channel, sid, doc, step.actor_after)
+            spoken.append(turn_line(doc, step.actor_after))
+        await self._say(session, spoken)
+        self._refresh_panels(sid)
 
     def _edit_post(self, channel_id: int, post_id: int, **fields: Any) -> None:
         """Queue an edit of the station post.  Edits of one post are coalesced: while one is on
@@ -528,6 +556,109 @@ class EscapeCog(commands.Cog, name="Escape"):
                 log.warning("Escape: the station post %s could not be edited: %s", post_id, exc)
             await asyncio.sleep(EDIT_INTERVAL_S)  # never empty the edit bucket: steps wait here, coalesced
         self._editors.pop(post_id, None)
+
+    def _refresh_panels(self, sid: str) -> None:
+        """Redraw the other seats' open panels after a step, in the background.  Coalesced per
+        game: while one round of edits is on its way, later steps only ask for another round,
+        which reads the newest document, so a panel never ends on an older state."""
+        task = self._refreshers.get(sid)
+        if task is not None and not task.done():
+            self._refresh_again.add(sid)
+            return
+        self._refreshers[sid] = asyncio.create_task(self._send_panel_edits(sid))
+
+    async def _send_panel_edits(self, sid: str) -> None:
+        try:
+            while True:
+                self._refresh_again.discard(sid)
+                await self.refresh_panels(sid)
+                if sid not in self._refresh_again:
+                    break
+        except Exception:  # a panel is a convenience: the game goes on, My panel redraws it
+            log.exception("Escape %s: refreshing the panels failed", sid)
+        finally:
+            self._refreshers.pop(sid, None)
+
+    async def refresh_panels(self, sid: str) -> None:
+        """Edit every seat's open panel drawn before the last step (through the token kept in the
+        document); a token Discord no longer accepts, and every expired one, is dropped."""
+        session = await self.bot.storage.load_session(sid)
+        if session is None or session.state.get("engine") is None:
+            return
+        doc, now = session.state, time.time()
+        state = _doc.state_of(doc)
+        step = int(doc.get("step", 0))
+        shown = self._shown.setdefault(sid, {})
+        dead: set[str] = set()
+        for seat, token in _doc.stale_panels(doc, now):
+            if shown.get(token, -1) >= step:
+                continue
+            # The seat's own map is drawn again only when the move is now theirs: a waiting seat's
+            # map changes little, and a picture per panel per step would cost more than the text.
+            own = self._own_picture(doc, state, seat) if seat == actor(state) and not state.over else {}
+            try:
+                await self._edit_panel(
+                    token,
+                    content=panel_text(doc, state, seat),
+                    view=None if state.over else _panel_view(sid, doc, state, seat),
+                    attachments=[own["file"]] if own else discord.utils.MISSING,
+                )
+            except discord.HTTPException as exc:
+                if exc.status in (401, 403, 404):  # expired token, or the panel was dismissed
+                    dead.add(token)
+                else:
+                    log.info("Escape %s: panel of seat %d not refreshed: %s", sid, seat, exc)
+                continue
+            shown[token] = step
+        tokens = {str(p["token"]) for p in (doc.get("panels") or {}).values()}
+        self._shown[sid] = {k: v for k, v in shown.items() if k in tokens and k not in dead}
+        if state.over:  # the panels show the end: no token need outlive the game in the store
+            self._shown.pop(sid, None)
+            dead |= tokens
+        panels = (doc.get("panels") or {}).values()
+        expired = any(now - float(p["at"]) >= _doc.PANEL_TOKEN_S for p in panels)
+        if dead or expired:
+            await self.bot.storage.change_session(sid, lambda s: _doc.forget_panels(s.state, dead, now))
+
+    async def _edit_panel(self, token: str, **fields: Any) -> None:
+        """Edit the ephemeral panel a token answered with (its interaction's original response)."""
+        webhook = discord.Webhook.partial(int(self.bot.application_id), token, client=self.bot)
+        await webhook.edit_message(cast(int, "@original"), allowed_mentions=no_mentions(), **fields)
+
+    async def _say(self, session: GameSession, lines: list[str]) -> None:
+        """The station's announcements (each hour, a general event, the reactor, the alarm, whose
+        move it is), spoken by the platform's voice (`say_now`) in the voice channel of the first
+        seated member found in one, the host first.  The same words are already in the station
+        post and the ping, so when nobody sits in voice, or voice is unavailable or fails, the game
+        simply stays in text: voice never stops or delays a step."""
+        lines = [line for line in lines if line]
+        voice = getattr(self.bot, "voice", None)
+        if not lines or voice is None or not hasattr(voice, "say_now"):
+            return
+        channel_id = self._voice_channel_of(session)
+        if channel_id is None:
+            return
+        try:
+            why = await voice.say_now(session.guild_id, channel_id, lines, str(session.state["lang"]))
+        except Exception:
+            log.exception("Escape %s: announcing in voice failed", session.id)
+            return
+        if why is not None:
+            log.info("Escape %s: announcements stay in text (%s)", session.id, why)
+
+    def _voice_channel_of(self, session: GameSession) -> int | None:
+        """Where the crew sits: the voice channel of the first seat found in one (seat order, so
+        the host first); None when nobody is in voice."""
+        get_guild = getattr(self.bot, "get_guild", None)
+        guild = get_guild(session.guild_id) if callable(get_guild) else None
+        if guild is None:
+            return None
+        for member_id in session.state["seats"]:
+            member = guild.get_member(int(member_id))
+            channel = getattr(getattr(member, "voice", None), "channel", None)
+            if channel is not None:
+                return int(channel.id)
+        return None
 
     async def _ping(self, channel: Any, sid: str, doc: dict[str, Any], seat: int) -> None:
         """Name the one member whose move it is (the only ping the game sends), with their panel."""

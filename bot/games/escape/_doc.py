@@ -12,6 +12,7 @@ order, seat i being engine player i, and names) and beside it
     pack (the server's content pack or None), mode ("digital" | "referee"), difficulty, seed
     engine: the engine's versioned snapshot (engine/escape/snapshot.py), None in the lobby
     post_id: the public station post; log: the last public lines; actor: the seat last pinged
+    step: how many steps were played; panels: each seat's open private panel (see `remember_panel`)
 """
 
 from __future__ import annotations
@@ -213,6 +214,51 @@ def act(doc: dict[str, Any], member_id: int, command: Command) -> Step | str:
     after = actor(result.state)
     doc["actor"] = after
     return Step(result.events, before, after, result.state.over)
+
+
+# ---------------------------------------------------------------- the seats' open panels
+
+# Discord lets an interaction's answer (an ephemeral panel) be edited through the interaction's
+# token for 15 minutes; after 14 we no longer try (a minute's margin for a slow edit).
+PANEL_TOKEN_S = 14 * 60
+
+
+def count_step(doc: dict[str, Any]) -> None:
+    """One more step played: panels drawn before it are out of date."""
+    doc["step"] = int(doc.get("step", 0)) + 1
+
+
+def remember_panel(doc: dict[str, Any], seat: int, token: str, now: float, step: int | None = None) -> None:
+    """The seat's panel now on its screen: the token of the interaction that answered with it, when,
+    and at which step it was drawn.  Why in the document: an ephemeral message can only be edited
+    through that token, and a panel opened before a restart must still be refreshed after it.  One
+    panel per seat (the newest): Discord gives no way to find the older ones again anyway.  `step`:
+    the step the panel shows, when it was drawn from an earlier read of the document."""
+    if 0 <= seat < len(doc["seats"]):
+        shows = int(doc.get("step", 0)) if step is None else step
+        doc.setdefault("panels", {})[str(seat)] = {"token": token, "at": now, "step": shows}
+
+
+def stale_panels(doc: dict[str, Any], now: float) -> list[tuple[int, str]]:
+    """The seats whose open panel was drawn before the last step and may still be edited."""
+    step = int(doc.get("step", 0))
+    return [
+        (int(seat), str(panel["token"]))
+        for seat, panel in sorted((doc.get("panels") or {}).items())
+        if int(panel["step"]) < step and now - float(panel["at"]) < PANEL_TOKEN_S
+    ]
+
+
+def forget_panels(doc: dict[str, Any], tokens: set[str], now: float) -> bool:
+    """Drop the panels of these tokens (they could not be edited) and every expired one; a seat's
+    newer panel (another token) stays.  True when anything was dropped."""
+    panels = doc.get("panels") or {}
+    gone = [
+        seat for seat, panel in panels.items() if panel["token"] in tokens or now - float(panel["at"]) >= PANEL_TOKEN_S
+    ]
+    for seat in gone:
+        del panels[seat]
+    return bool(gone)
 
 
 def add_log(doc: dict[str, Any], lines: list[str]) -> None:

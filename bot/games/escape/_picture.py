@@ -9,12 +9,11 @@ table in the box game).  Pure: the same game gives the same bytes.
 from __future__ import annotations
 
 import io
-from functools import cache
-from pathlib import Path
 from typing import Any
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
+from bot.platform.fonts import font
 from bot.platform.i18n import t
 
 CELL = 120
@@ -37,17 +36,6 @@ TILE_COLOURS: dict[str, tuple[int, int, int]] = {
     "control_center": (150, 90, 40),
 }
 UNSEEN = (22, 24, 30)
-# DejaVu (free licence) ships with the bot for the Space Alert pictures; it covers Cyrillic and
-# Czech/Slovak letters.  Read as a file, not imported: the games stay independent.
-FONTS = Path(__file__).resolve().parents[1] / "space_alert" / "pictures" / "fonts"
-
-
-@cache
-def _font(size: int) -> Any:
-    path = FONTS / "DejaVuSans.ttf"
-    if path.is_file():
-        return ImageFont.truetype(str(path), size)
-    return ImageFont.load_default()
 
 
 def _wrap(text: str, width: int = 12) -> list[str]:
@@ -70,7 +58,7 @@ def station_png(lang: str, view: dict[str, Any]) -> bytes:
     draw = ImageDraw.Draw(image)
     clock = view["clock"]
     head = t(lang, "escape.ui.clock", hour=clock["hour"], limit=clock["limit"])
-    draw.text((MARGIN, 10), head, fill=(230, 230, 230), font=_font(22))
+    draw.text((MARGIN, 10), head, fill=(230, 230, 230), font=font(22))
     board = view["board"] or [[None] * 5 for _ in range(5)]
     for r, row in enumerate(board):
         for c, kind in enumerate(row):
@@ -79,9 +67,9 @@ def station_png(lang: str, view: dict[str, Any]) -> bytes:
             draw.rectangle((x + 2, y + 2, x + CELL - 3, y + CELL - 3), fill=colour, outline=(200, 200, 210))
             if kind is not None:
                 for i, line in enumerate(_wrap(t(lang, f"escape.tile.{kind}"))):
-                    draw.text((x + 8, y + 8 + i * 18), line, fill=(245, 245, 245), font=_font(15))
+                    draw.text((x + 8, y + 8 + i * 18), line, fill=(245, 245, 245), font=font(15))
             else:
-                draw.text((x + CELL // 2 - 6, y + CELL // 2 - 12), "?", fill=(90, 90, 100), font=_font(22))
+                draw.text((x + CELL // 2 - 6, y + CELL // 2 - 12), "?", fill=(90, 90, 100), font=font(22))
     by_cell: dict[tuple[int, int], list[int]] = {}
     for p in view["players"]:
         by_cell.setdefault((p["cell"][0], p["cell"][1]), []).append(p["seat"])
@@ -90,7 +78,7 @@ def station_png(lang: str, view: dict[str, Any]) -> bytes:
             x = MARGIN + c * CELL + 14 + k * 26
             y = HEAD + MARGIN + r * CELL + CELL - 38
             draw.ellipse((x, y, x + 22, y + 22), fill=PAWN_COLOURS[seat % 4], outline=(255, 255, 255))
-            draw.text((x + 6, y + 2), str(seat + 1), fill=(0, 0, 0), font=_font(15))
+            draw.text((x + 6, y + 2), str(seat + 1), fill=(0, 0, 0), font=font(15))
     out = io.BytesIO()
     image.save(out, format="PNG", optimize=True)
     return out.getvalue()

@@ -92,6 +92,34 @@ def event_lines(lang: str, doc: dict[str, Any], events: tuple[Event, ...]) -> li
     return [event_line(lang, doc, e) for e in events if e.code not in QUIET]
 
 
+# What the station announces in voice (issue 27: the hours and the general events; we add the
+# reactor's shutdown, which turns gravity off and sounds the alarm, the alarm of a taken control
+# center, and the end).  Only events whose public line names nothing secret.
+SPOKEN = frozenset(
+    {
+        "hour",
+        "general_event",
+        "general_event_due",
+        "reactor_shut_down",
+        "center_taken",
+        "station_stormed",
+        "mission_completed",
+    }
+)
+
+
+def spoken_lines(lang: str, doc: dict[str, Any], events: tuple[Event, ...]) -> list[str]:
+    """The public lines of a step that are also said in voice (a subset of `event_lines`)."""
+    return [event_line(lang, doc, e) for e in events if e.code in SPOKEN]
+
+
+def turn_line(doc: dict[str, Any], seat: int) -> str:
+    """Whose move it is, to be said in voice: the seat's name only (no mention, nothing private)."""
+    if not 0 <= seat < len(doc["seats"]):
+        return ""
+    return t(doc["lang"], "escape.say.turn", name=name_of(doc, seat))
+
+
 # ---------------------------------------------------------------- the lobby
 
 

@@ -3,18 +3,17 @@
 Why a picture beside the text: the bridge is read many times a tour, and bars are read faster
 than numbers in a paragraph.  It shows only public facts (hull, supply, goods, credits, the
 mission's progress, the enemy, each seat's Health and Mental and roles), never a side or a card.
-Words come from the locale; the font is DejaVu when the system has it (Cyrillic names), else
-Pillow's own.
+Words come from the locale; the font is the platform's bundled DejaVu (bot/platform/fonts: Cyrillic
+names, the same glyphs on every machine).
 """
 
 from __future__ import annotations
 
-from functools import cache
 from io import BytesIO
-from pathlib import Path
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
+from bot.platform.fonts import font
 from bot.platform.i18n import t
 from bot.platform.text import strip_unsafe
 from engine.legion.state import COMPARTMENT, START_HEALTH, START_MENTAL, State
@@ -29,18 +28,6 @@ GREEN = (84, 196, 110)
 BLUE = (80, 140, 230)
 AMBER = (236, 180, 60)
 EMPTY = (70, 60, 76)
-_FONTS = (
-    Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"),
-    Path("/usr/share/fonts/dejavu/DejaVuSans.ttf"),
-)
-
-
-@cache
-def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    for path in _FONTS:
-        if path.is_file():
-            return ImageFont.truetype(str(path), size)
-    return ImageFont.load_default(size)
 
 
 def _bar(draw: ImageDraw.ImageDraw, x: int, y: int, w: int, value: int, top: int, colour: tuple[int, int, int]) -> None:
@@ -53,7 +40,7 @@ def bridge_png(lang: str, names: list[str], state: State) -> bytes:
     """The picture as PNG bytes (about 30 kB)."""
     image = Image.new("RGB", (W, H), BG)
     draw = ImageDraw.Draw(image)
-    small, big = _font(17), _font(22)
+    small, big = font(17), font(22)
     ship = state.ship
     mission = state.content.missions[state.mission]
     draw.rounded_rectangle((12, 12, 420, H - 12), radius=12, fill=PANEL)

@@ -14,15 +14,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import cache
-from importlib import resources
 from io import BytesIO
 from typing import Any
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
 from bot.games.space_alert.pictures.labels import crew_label, threat_label, token_short, turn_title, word
 from bot.games.space_alert.pictures.states import CrewView, ThreatView, TurnState
+from bot.platform.fonts import font as font  # the platform's DejaVu (stats/chart.py reads it here)
 from bot.platform.text import strip_unsafe
 from engine import board
 from engine.vocab import Station
@@ -48,13 +47,6 @@ TRACK_TOP, TRACK_BOTTOM = 92, 462
 DAMAGE_Y = 470
 SHIP_Y = 514
 DECK_H = 166
-
-
-@cache
-def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
-    name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
-    with resources.as_file(resources.files("bot.games.space_alert.pictures").joinpath("fonts", name)) as path:
-        return ImageFont.truetype(str(path), size)
 
 
 def fit(text: str, size: int, width: int, bold: bool = False) -> str:
