@@ -15,6 +15,7 @@ from bot.games.elite.storage import EliteStore
 from bot.games.space_alert.hindsight._answer import summary_text
 from bot.games.space_alert.mission._cards import code_text
 from bot.games.space_alert.mission._log_i18n import cause_text, describe
+from bot.games.space_alert.records import games as session_games
 from bot.games.space_alert.threat_names import threat_name
 from bot.platform.i18n import t
 from bot.platform.storage.base import LogbookEntry
@@ -187,6 +188,16 @@ async def server_page(store: WebStore, guild_id: int, asked: str | None, default
             "fewest_rounds": standing.fewest_rounds,
             "latest": elite_rows,
         },
+        # Legion voyages and Escape games: the newest of each, one indexed query per game
+        **{
+            game: {
+                "latest": [
+                    session_games.result_doc(r, lang)
+                    for r in await store.session_results(game=game, guild_id=guild_id, limit=10)
+                ]
+            }
+            for game in session_games.GAMES
+        },
     }
 
 
@@ -281,6 +292,7 @@ async def player_page(store: WebStore, user_id: int, lang: str) -> dict[str, Any
                 by_server.append({**server_doc(server), **figures, "server_flights": server.flights})
         else:
             by_difficulty.append({"normal": row.normal, "serious": row.serious, **figures})
+    others = await _other_games(store, user_id, lang)
     names = {str(k): v.name for k, v in servers.items()}
     for line in flights:
         line["server_name"] = names.get(line["server_id"])
@@ -298,4 +310,27 @@ async def player_page(store: WebStore, user_id: int, lang: str) -> dict[str, Any
         "servers": by_server,
         "difficulties": by_difficulty,
         "flights": flights,
+        "games": others,
     }
+
+
+async def _other_games(store: WebStore, user_id: int, lang: str) -> list[dict[str, Any]]:
+    """The player's Legion voyages and Escape games on public servers, counted (one query per game
+    and one public check): `[{"game", "played", "won", "as_agent", "won_as_agent"}]`."""
+    out: list[dict[str, Any]] = []
+    for game in session_games.GAMES:
+        results = await store.session_results(game=game, user_id=user_id, limit=500)
+        public = {s.guild_id for s in await store.public_servers_among({r.guild_id for r in results})}
+        found = session_games.tally(game, [r for r in results if r.guild_id in public], user_id)
+        if found is not None:
+            out.append(
+                {
+                    "game": game,
+                    "played": found.played,
+                    "won": found.won,
+                    "as_agent": found.as_agent,
+                    "won_as_agent": found.won_as_agent,
+                    "summary": session_games.career_line(lang, found),
+                }
+            )
+    return out
