@@ -315,22 +315,23 @@ async def player_page(store: WebStore, user_id: int, lang: str) -> dict[str, Any
 
 
 async def _other_games(store: WebStore, user_id: int, lang: str) -> list[dict[str, Any]]:
-    """The player's Legion voyages and Escape games on public servers, counted (one query per game
-    and one public check): `[{"game", "played", "won", "as_agent", "won_as_agent"}]`."""
+    """The player's Legion voyages and Escape games on public servers, counted: one query per game
+    and one public check for all (`[{"game", "played", "won", "as_agent", "won_as_agent", "summary"}]`)."""
+    found = {game: await store.session_results(game=game, user_id=user_id, limit=500) for game in session_games.GAMES}
+    guilds = {r.guild_id for results in found.values() for r in results}
+    public = {s.guild_id for s in await store.public_servers_among(guilds)}
     out: list[dict[str, Any]] = []
-    for game in session_games.GAMES:
-        results = await store.session_results(game=game, user_id=user_id, limit=500)
-        public = {s.guild_id for s in await store.public_servers_among({r.guild_id for r in results})}
-        found = session_games.tally(game, [r for r in results if r.guild_id in public], user_id)
-        if found is not None:
+    for game, results in found.items():
+        tally = session_games.tally(game, [r for r in results if r.guild_id in public], user_id)
+        if tally is not None:
             out.append(
                 {
                     "game": game,
-                    "played": found.played,
-                    "won": found.won,
-                    "as_agent": found.as_agent,
-                    "won_as_agent": found.won_as_agent,
-                    "summary": session_games.career_line(lang, found),
+                    "played": tally.played,
+                    "won": tally.won,
+                    "as_agent": tally.as_agent,
+                    "won_as_agent": tally.won_as_agent,
+                    "summary": session_games.career_line(lang, tally),
                 }
             )
     return out
