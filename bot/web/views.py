@@ -275,7 +275,8 @@ async def flight_page(
 
 async def player_page(store: WebStore, user_id: int, lang: str) -> dict[str, Any] | None:
     """A career on public servers."""
-    name = await store.player_name(user_id)
+    others, known_as = await _other_games(store, user_id, lang)
+    name = await store.player_name(user_id) or known_as  # a Legion-only player has a career too
     if name is None:
         return None
     totals = await store.player_totals(user_id)
@@ -292,7 +293,6 @@ async def player_page(store: WebStore, user_id: int, lang: str) -> dict[str, Any
                 by_server.append({**server_doc(server), **figures, "server_flights": server.flights})
         else:
             by_difficulty.append({"normal": row.normal, "serious": row.serious, **figures})
-    others = await _other_games(store, user_id, lang)
     names = {str(k): v.name for k, v in servers.items()}
     for line in flights:
         line["server_name"] = names.get(line["server_id"])
@@ -314,15 +314,22 @@ async def player_page(store: WebStore, user_id: int, lang: str) -> dict[str, Any
     }
 
 
-async def _other_games(store: WebStore, user_id: int, lang: str) -> list[dict[str, Any]]:
+async def _other_games(store: WebStore, user_id: int, lang: str) -> tuple[list[dict[str, Any]], str | None]:
     """The player's Legion voyages and Escape games on public servers, counted: one query per game
-    and one public check for all (`[{"game", "played", "won", "as_agent", "won_as_agent", "summary"}]`)."""
+    and one public check for all (`[{"game", "played", "won", "as_agent", "won_as_agent", "summary"}]`),
+    and the name of their newest such game (for a player who never flew)."""
     found = {game: await store.session_results(game=game, user_id=user_id, limit=500) for game in session_games.GAMES}
     guilds = {r.guild_id for results in found.values() for r in results}
     public = {s.guild_id for s in await store.public_servers_among(guilds)}
     out: list[dict[str, Any]] = []
+    newest: tuple[str, str] | None = None
     for game, results in found.items():
-        tally = session_games.tally(game, [r for r in results if r.guild_id in public], user_id)
+        shown = [r for r in results if r.guild_id in public]
+        for r in shown[:1]:
+            named = [str(p.get("name") or "") for p in r.players if str(p.get("user_id")) == str(user_id)]
+            if named and named[0] and (newest is None or r.finished_at > newest[0]):
+                newest = (r.finished_at, named[0])
+        tally = session_games.tally(game, shown, user_id)
         if tally is not None:
             out.append(
                 {
@@ -334,4 +341,4 @@ async def _other_games(store: WebStore, user_id: int, lang: str) -> list[dict[st
                     "summary": session_games.career_line(lang, tally),
                 }
             )
-    return out
+    return out, newest[1] if newest else None

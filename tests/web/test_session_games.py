@@ -96,3 +96,17 @@ async def test_a_mark_moves_with_each_games_newest_result(seeded: Any) -> None:
     assert after.results[0] is None and after.results[1] and after != before
     (plain,) = await seeded.public_marks([seed.PUBLIC])
     assert plain.results == ()  # callers that ask for no game see the mark as before
+
+
+async def test_a_player_who_only_sailed_has_a_career_page_while_the_server_is_public(client: Any, seeded: Any) -> None:
+    sailor = 4_242
+    assert (await client.get(f"/p/{sailor}.json")).status == 404
+    crew = [{"user_id": sailor, "name": "Zoe", "won": True, "role": "crew"}]
+    await finish(seeded, "legion", seed.PRIVATE, "crew", crew, {"mission": "delivery"})
+    assert (await client.get(f"/p/{sailor}.json")).status == 404  # a private server's voyage shows nowhere
+    await finish(seeded, "legion", seed.PUBLIC, "crew", crew, {"mission": "delivery"})
+    doc = await (await client.get(f"/p/{sailor}.json")).json()
+    assert doc["player"]["name"] == "Zoe" and doc["player"]["flights"] == 0
+    assert [(g["game"], g["played"]) for g in doc["games"]] == [("legion", 1)]
+    await seeded.set_setting(seed.PUBLIC, "leaderboard", "private")
+    assert (await client.get(f"/p/{sailor}.json")).status == 404  # the cached page went with the setting

@@ -35,6 +35,15 @@ class PublicServer:
     last_flown: str | None
 
 
+# A player's finished session games on public servers (index game_result_players_by_user): grows
+# with a new game, and changes when one of those servers turns private or public.
+PUBLIC_GAMES = (
+    "(SELECT COUNT(*) FROM game_result_players gp JOIN game_results r ON r.session_id = gp.session_id"
+    f" JOIN guild_settings q ON q.guild_id = r.guild_id AND q.key = '{PUBLIC_SETTING}'"
+    f" AND q.value = '{PUBLIC_VALUE}' WHERE gp.user_id = ?)"
+)
+
+
 @dataclass(frozen=True, slots=True)
 class ServerMark:
     """What a public server's pages depend on, read without counting anything: its settings, its
@@ -339,16 +348,12 @@ class WebReads:
     async def player_mark(self, user_id: int) -> tuple[Any, ...] | None:
         """What a career page depends on, in one read: the player's newest logbook row
         (logbook_crew_career) and, for each public server they flew on (career_totals' primary
-        key), its name and newest row (the page shows its flight count); None when they flew on
-        no public server."""
+        key), its name and newest row (the page shows its flight count), and the count of their
+        session games on public servers; None when they have neither."""
         found = await self._fetch(
             "SELECT c.guild_id, n.value, t.latest_id,"
             " (SELECT MAX(logbook_id) FROM logbook_crew WHERE user_id = ?),"
-            # their finished session games on public servers (game_result_players_by_user): grows
-            # with a new game, and changes when one of those servers turns private or public
-            " (SELECT COUNT(*) FROM game_result_players gp JOIN game_results r ON r.session_id = gp.session_id"
-            f" JOIN guild_settings q ON q.guild_id = r.guild_id AND q.key = '{PUBLIC_SETTING}'"
-            f" AND q.value = '{PUBLIC_VALUE}' WHERE gp.user_id = ?)"
+            f" {PUBLIC_GAMES}"
             " FROM (SELECT DISTINCT guild_id FROM career_totals WHERE user_id = ?) c"
             f" JOIN guild_settings p ON p.guild_id = c.guild_id AND p.key = '{PUBLIC_SETTING}'"
             f" AND p.value = '{PUBLIC_VALUE}'"
@@ -357,8 +362,9 @@ class WebReads:
             " ORDER BY c.guild_id",
             [user_id, user_id, user_id],
         )
-        if not found:
-            return None
+        if not found:  # no flight on a public server: a career of session games alone, or a 404
+            counted = await self._fetch(f"SELECT {PUBLIC_GAMES}", [user_id])
+            return (0, int(counted[0][0]), ()) if counted and counted[0][0] else None
         newest = int(found[0][3] or 0)
         games = int(found[0][4] or 0)
         return newest, games, tuple((int(g), _text(name), int(latest or 0)) for g, name, latest, _n, _g in found)
