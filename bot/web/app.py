@@ -22,6 +22,7 @@ import aiohttp_jinja2
 import jinja2
 from aiohttp import web
 
+from bot.games.space_alert.records import games as session_games
 from bot.platform.i18n import t
 from bot.platform.storage.web import WebStore
 from bot.web import views
@@ -33,7 +34,12 @@ log = logging.getLogger(__name__)
 STORE: web.AppKey[WebStore] = web.AppKey("store", WebStore)
 REPLAYS: web.AppKey[Replays] = web.AppKey("replays", Replays)
 OPTIONS: web.AppKey[dict[str, Any]] = web.AppKey("options", dict)
-GAME_NAMES = {"space_alert": "Space Alert", "elite": "Project: ELITE"}  # names, not words: never translated
+GAME_NAMES = {
+    "space_alert": "Space Alert",
+    "elite": "Project: ELITE",
+    "legion": "Scarlet Legion",
+    "escape": "Star World: Escape",
+}  # names, not words: never translated
 LANG_NAMES = {"en": "English", "ru": "Русский", "cs": "Čeština", "sk": "Slovenčina"}
 # pages of finished flights never change; lists change with every flight
 IMMUTABLE = "public, max-age=86400, immutable"
@@ -212,7 +218,7 @@ async def index(request: web.Request) -> web.Response:
 
 async def server(request: web.Request) -> web.Response:
     guild_id = int(request.match_info["num"])
-    found = await request.app[STORE].public_marks([guild_id])
+    found = await request.app[STORE].public_marks([guild_id], result_games=session_games.GAMES)
     if not found:
         raise web.HTTPNotFound()
     key = _cache_key(request, ("server", found[0]))

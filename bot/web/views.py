@@ -15,6 +15,7 @@ from bot.games.elite.storage import EliteStore
 from bot.games.space_alert.hindsight._answer import summary_text
 from bot.games.space_alert.mission._cards import code_text
 from bot.games.space_alert.mission._log_i18n import cause_text, describe
+from bot.games.space_alert.records import games as session_games
 from bot.games.space_alert.threat_names import threat_name
 from bot.platform.i18n import t
 from bot.platform.storage.base import LogbookEntry
@@ -187,6 +188,16 @@ async def server_page(store: WebStore, guild_id: int, asked: str | None, default
             "fewest_rounds": standing.fewest_rounds,
             "latest": elite_rows,
         },
+        # Legion voyages and Escape games: the newest of each, one indexed query per game
+        **{
+            game: {
+                "latest": [
+                    session_games.result_doc(r, lang)
+                    for r in await store.session_results(game=game, guild_id=guild_id, limit=10)
+                ]
+            }
+            for game in session_games.GAMES
+        },
     }
 
 
@@ -264,7 +275,8 @@ async def flight_page(
 
 async def player_page(store: WebStore, user_id: int, lang: str) -> dict[str, Any] | None:
     """A career on public servers."""
-    name = await store.player_name(user_id)
+    others, known_as = await _other_games(store, user_id, lang)
+    name = await store.player_name(user_id) or known_as  # a Legion-only player has a career too
     if name is None:
         return None
     totals = await store.player_totals(user_id)
@@ -298,4 +310,35 @@ async def player_page(store: WebStore, user_id: int, lang: str) -> dict[str, Any
         "servers": by_server,
         "difficulties": by_difficulty,
         "flights": flights,
+        "games": others,
     }
+
+
+async def _other_games(store: WebStore, user_id: int, lang: str) -> tuple[list[dict[str, Any]], str | None]:
+    """The player's Legion voyages and Escape games on public servers, counted: one query per game
+    and one public check for all (`[{"game", "played", "won", "as_agent", "won_as_agent", "summary"}]`),
+    and the name of their newest such game (for a player who never flew)."""
+    found = {game: await store.session_results(game=game, user_id=user_id, limit=500) for game in session_games.GAMES}
+    guilds = {r.guild_id for results in found.values() for r in results}
+    public = {s.guild_id for s in await store.public_servers_among(guilds)}
+    out: list[dict[str, Any]] = []
+    newest: tuple[str, str] | None = None
+    for game, results in found.items():
+        shown = [r for r in results if r.guild_id in public]
+        for r in shown[:1]:
+            named = [str(p.get("name") or "") for p in r.players if str(p.get("user_id")) == str(user_id)]
+            if named and named[0] and (newest is None or r.finished_at > newest[0]):
+                newest = (r.finished_at, named[0])
+        tally = session_games.tally(game, shown, user_id)
+        if tally is not None:
+            out.append(
+                {
+                    "game": game,
+                    "played": tally.played,
+                    "won": tally.won,
+                    "as_agent": tally.as_agent,
+                    "won_as_agent": tally.won_as_agent,
+                    "summary": session_games.career_line(lang, tally),
+                }
+            )
+    return out, newest[1] if newest else None

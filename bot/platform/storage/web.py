@@ -13,6 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from bot.platform.sessions import StoredResult
 from bot.platform.storage.base import FlightRecord, LogbookCrew, LogbookEntry
 from bot.platform.storage.careers import PUBLIC_GUILDS, PUBLIC_SETTING, PUBLIC_VALUE
 from bot.platform.storage.comparisons import Comparison
@@ -34,6 +35,15 @@ class PublicServer:
     last_flown: str | None
 
 
+# A player's finished session games on public servers (index game_result_players_by_user): grows
+# with a new game, and changes when one of those servers turns private or public.
+PUBLIC_GAMES = (
+    "(SELECT COUNT(*) FROM game_result_players gp JOIN game_results r ON r.session_id = gp.session_id"
+    f" JOIN guild_settings q ON q.guild_id = r.guild_id AND q.key = '{PUBLIC_SETTING}'"
+    f" AND q.value = '{PUBLIC_VALUE}' WHERE gp.user_id = ?)"
+)
+
+
 @dataclass(frozen=True, slots=True)
 class ServerMark:
     """What a public server's pages depend on, read without counting anything: its settings, its
@@ -47,6 +57,7 @@ class ServerMark:
     latest_id: int  # the server's newest logbook row (guild_totals): one primary-key read
     ended_campaigns: int
     campaign_versions: int  # SUM(version) of the ended campaigns: grows with any change
+    results: tuple[str | None, ...] = ()  # newest game_results stamp per asked game (its index)
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,7 +106,13 @@ class WebStore(Protocol):
 
     async def public_servers_among(self, guild_ids: Iterable[int]) -> list[PublicServer]: ...
 
-    async def public_marks(self, guild_ids: Iterable[int] | None = None) -> list[ServerMark]: ...
+    async def public_marks(
+        self, guild_ids: Iterable[int] | None = None, *, result_games: Sequence[str] = ()
+    ) -> list[ServerMark]: ...
+
+    async def session_results(
+        self, *, game: str, guild_id: int | None = None, user_id: int | None = None, limit: int = 50
+    ) -> list[StoredResult]: ...
 
     async def server_boards(self, guild_id: int, *, per_board: int = 3) -> list[BoardLine]: ...
 
@@ -168,11 +185,15 @@ class WebReads:
             for g, name, lang, n, last in found
         ]
 
-    async def _marks(self, where: str, params: list[Any]) -> list[ServerMark]:
+    async def _marks(self, where: str, params: list[Any], result_games: Sequence[str] = ()) -> list[ServerMark]:
         # the same settings reads as _servers, the newest row from guild_totals, the ended
-        # campaigns from campaigns_by_guild (a server has a few dozen)
+        # campaigns from campaigns_by_guild (a server has a few dozen), the newest result per game
+        results = "".join(
+            ", (SELECT MAX(r.finished_at) FROM game_results r WHERE r.game = ? AND r.guild_id = p.guild_id)"
+            for _ in result_games
+        )
         found = await self._fetch(
-            "SELECT p.guild_id,"
+            f"SELECT p.guild_id{results},"
             f" (SELECT value FROM guild_settings n WHERE n.guild_id = p.guild_id AND n.key = '{NAME_SETTING}'),"
             " (SELECT value FROM guild_settings n WHERE n.guild_id = p.guild_id AND n.key = 'language'),"
             " t.latest_id,"
@@ -181,22 +202,38 @@ class WebReads:
             " FROM guild_settings p LEFT JOIN guild_totals t ON t.guild_id = p.guild_id"
             f" WHERE p.key = '{PUBLIC_SETTING}' AND p.value = '{PUBLIC_VALUE}'{where}"
             " ORDER BY p.guild_id",
-            params,
+            [*result_games, *params],
         )
-        return [
-            ServerMark(int(g), _text(name), _text(lang), int(latest or 0), int(ended or 0), int(versions or 0))
-            for g, name, lang, latest, ended, versions in found
-        ]
+        n = len(result_games)
+        marks = []
+        for row in found:
+            g, stamps, (name, lang, latest, ended, versions) = row[0], row[1 : 1 + n], row[1 + n :]
+            marks.append(
+                ServerMark(
+                    int(g),
+                    _text(name),
+                    _text(lang),
+                    int(latest or 0),
+                    int(ended or 0),
+                    int(versions or 0),
+                    tuple(str(x) if x else None for x in stamps),
+                )
+            )
+        return marks
 
-    async def public_marks(self, guild_ids: Iterable[int] | None = None) -> list[ServerMark]:
+    async def public_marks(
+        self, guild_ids: Iterable[int] | None = None, *, result_games: Sequence[str] = ()
+    ) -> list[ServerMark]:
         """The marks of every public server, or of those among `guild_ids` (unknown and private
-        servers are simply absent)."""
+        servers are simply absent).  `result_games`: the session games whose finished games the
+        page lists; each adds its newest `game_results` stamp to the mark (index
+        game_results_by_guild), so a new Legion voyage changes the server page's version."""
         if guild_ids is None:
-            return await self._marks("", [])
+            return await self._marks("", [], result_games)
         wanted = sorted(set(guild_ids))
         if not wanted:
             return []
-        return await self._marks(f" AND p.guild_id IN ({', '.join('?' * len(wanted))})", wanted)
+        return await self._marks(f" AND p.guild_id IN ({', '.join('?' * len(wanted))})", wanted, result_games)
 
     async def public_servers(self) -> list[PublicServer]:
         """Every server whose records are public, with its flight count and last flight."""
@@ -311,23 +348,26 @@ class WebReads:
     async def player_mark(self, user_id: int) -> tuple[Any, ...] | None:
         """What a career page depends on, in one read: the player's newest logbook row
         (logbook_crew_career) and, for each public server they flew on (career_totals' primary
-        key), its name and newest row (the page shows its flight count); None when they flew on
-        no public server."""
+        key), its name and newest row (the page shows its flight count), and the count of their
+        session games on public servers; None when they have neither."""
         found = await self._fetch(
             "SELECT c.guild_id, n.value, t.latest_id,"
-            " (SELECT MAX(logbook_id) FROM logbook_crew WHERE user_id = ?)"
+            " (SELECT MAX(logbook_id) FROM logbook_crew WHERE user_id = ?),"
+            f" {PUBLIC_GAMES}"
             " FROM (SELECT DISTINCT guild_id FROM career_totals WHERE user_id = ?) c"
             f" JOIN guild_settings p ON p.guild_id = c.guild_id AND p.key = '{PUBLIC_SETTING}'"
             f" AND p.value = '{PUBLIC_VALUE}'"
             f" LEFT JOIN guild_settings n ON n.guild_id = c.guild_id AND n.key = '{NAME_SETTING}'"
             " LEFT JOIN guild_totals t ON t.guild_id = c.guild_id"
             " ORDER BY c.guild_id",
-            [user_id, user_id],
+            [user_id, user_id, user_id],
         )
-        if not found:
-            return None
+        if not found:  # no flight on a public server: a career of session games alone, or a 404
+            counted = await self._fetch(f"SELECT {PUBLIC_GAMES}", [user_id])
+            return (0, int(counted[0][0]), ()) if counted and counted[0][0] else None
         newest = int(found[0][3] or 0)
-        return newest, tuple((int(g), _text(name), int(latest or 0)) for g, name, latest, _n in found)
+        games = int(found[0][4] or 0)
+        return newest, games, tuple((int(g), _text(name), int(latest or 0)) for g, name, latest, _n, _g in found)
 
     async def player_totals(self, user_id: int) -> list[PlayerTotals]:
         """A player's totals on public servers (career_totals' primary key): one row per server

@@ -24,6 +24,7 @@ from bot.games.space_alert.mission._result import (
     resolve_game,
     with_picture,
 )
+from bot.games.space_alert.records import games
 from bot.games.space_alert.stats._board import show_leaderboard
 from bot.platform.hosting.server_settings import server_language
 from bot.platform.i18n import t
@@ -76,9 +77,24 @@ class RecordsCog(commands.Cog, name="Records"):
             mission_id=mission.strip() if mission else None,
             difficulty=difficulty,
         )
-        embed = logbook_embed(await self.lang(interaction.guild_id), entries)
+        lang = await self.lang(interaction.guild_id)
+        embed = logbook_embed(lang, entries)
+        if not mission and not difficulty:  # missions and difficulties are Space Alert's: no other game matches
+            await self._other_games(embed, lang, interaction.guild_id or 0, crew_member.id if crew_member else None)
         embed.url = await server_link(self.bot.storage, self.bot.settings, interaction.guild_id)  # web logbook
         await interaction.response.send_message(embed=embed)
+
+    async def _other_games(self, embed: discord.Embed, lang: str, guild_id: int, user_id: int | None) -> None:
+        """A short section per other game with records here (Legion voyages, Escape games), after
+        the flights; nothing at all when there are none, so a Space Alert server's logbook is as before."""
+        found = {
+            game: await self.bot.storage.session_results(
+                game=game, guild_id=guild_id, user_id=user_id, limit=games.SHOWN
+            )
+            for game in games.GAMES
+        }
+        for title, text in games.logbook_sections(lang, found):
+            embed.add_field(name=title, value=text, inline=False)
 
     @logbook.autocomplete("mission")
     async def _mission_autocomplete(
