@@ -42,10 +42,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.games.space_alert.mission import _ids
-from bot.games.space_alert.mission._cards import card_key
-from bot.games.space_alert.mission._components import FlightButton, FlightSelect
+from bot.games.space_alert.mission import ids as _ids
 from bot.games.space_alert.mission._station import Selection, command_for, station_message
+from bot.games.space_alert.mission.cards import card_key
+from bot.games.space_alert.mission.components import FlightButton, FlightSelect
 from bot.platform.storage.base import fingerprint
 from bot.platform.storage.sqlite import SqliteTransaction
 from engine.flight.machine import Flight

@@ -4,7 +4,7 @@ Why one place: an exception escaping a slash command or a button leaves the user
 "The application did not respond" (or an endless "thinking…" when it was deferred), and the
 operator with a traceback that does not say which flight it was.  Both entry points end here:
 `tree.on_error` for application commands (installed in bot/platform/client.py) and the dynamic items'
-router for buttons and selects (bot/games/space_alert/mission/_components.py), which discord.py would
+router for buttons and selects (bot/games/space_alert/mission/components.py), which discord.py would
 otherwise only log.  The apology is ephemeral and in the user's Discord language; it goes out as
 the initial response, or as a follow-up when the interaction was already acknowledged.
 """

@@ -124,7 +124,7 @@ def turn_alt(state: TurnState, describe_threat: Callable[[str], str], words: Cal
 
 def log_by_turn(log_entries: list[dict[str, Any]]) -> dict[int, list[dict[str, Any]]]:
     """The captain's log entries grouped by turn (entries without a turn go with turn 0)."""
-    from bot.games.space_alert.mission._render import is_no_op
+    from bot.games.space_alert.mission.render import is_no_op
 
     out: dict[int, list[dict[str, Any]]] = {}
     for entry in log_entries:

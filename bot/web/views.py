@@ -12,9 +12,9 @@ from __future__ import annotations
 from typing import Any
 
 from bot.games.elite.storage import EliteStore
-from bot.games.space_alert.hindsight._answer import summary_text
-from bot.games.space_alert.mission._cards import code_text
+from bot.games.space_alert.hindsight.answer import summary_text
 from bot.games.space_alert.mission._log_i18n import cause_text, describe
+from bot.games.space_alert.mission.cards import code_text
 from bot.games.space_alert.records import games as session_games
 from bot.games.space_alert.threat_names import threat_name
 from bot.platform.i18n import t

@@ -18,8 +18,8 @@ from unittest.mock import AsyncMock, MagicMock
 
 import discord
 
-from bot.games.space_alert.mission import _ids
-from bot.games.space_alert.mission._components import FlightButton, FlightSelect
+from bot.games.space_alert.mission import ids as _ids
+from bot.games.space_alert.mission.components import FlightButton, FlightSelect
 from bot.platform.client import SpaceAlertBot
 from bot.platform.settings import Settings
 from bot.platform.storage import SqliteStorage

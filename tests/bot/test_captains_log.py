@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from bot.games.space_alert.mission._render import captains_log
+from bot.games.space_alert.mission.render import captains_log
 from engine import resolve
 
 # Ann's second B finds the white shield full; Bob's B at lower blue fills the blue reactor; a

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.games.space_alert.mission import _ids
-from bot.games.space_alert.mission._cards import card_key
+from bot.games.space_alert.mission import ids as _ids
+from bot.games.space_alert.mission.cards import card_key
 from tests.bot.helpers import click, open_station, start_flight, station_view
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from bot.games.space_alert.mission import _ids
+from bot.games.space_alert.mission import ids as _ids
 from bot.platform.invite import REQUIRED_PERMISSIONS, invite_url, permissions_integer
 from bot.platform.settings import Settings
 

@@ -9,7 +9,7 @@ import discord
 import pytest
 from discord import app_commands
 
-from bot.games.space_alert.mission import _ids
+from bot.games.space_alert.mission import ids as _ids
 from bot.platform.i18n import t
 from tests.bot.helpers import click, open_lobby
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from bot.games.space_alert.mission import _ids
+from bot.games.space_alert.mission import ids as _ids
 from tests.bot.helpers import (
     World,
     channel_text,

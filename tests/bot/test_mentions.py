@@ -9,7 +9,7 @@ from unittest.mock import AsyncMock, MagicMock
 
 import discord
 
-from bot.games.space_alert.mission import _ids
+from bot.games.space_alert.mission import ids as _ids
 from bot.games.space_alert.storage import CustomMissions
 from tests.bot.helpers import click, last, make_attachment, open_lobby, tick
 
@@ -130,7 +130,7 @@ async def test_custom_add_echoes_nothing_that_renders(bot: Any, world: Any) -> N
 
 
 def test_captains_log_lines_show_crew_names_inert() -> None:
-    from bot.games.space_alert.mission._render import captains_log
+    from bot.games.space_alert.mission.render import captains_log
 
     entry = {"turn": 1, "step": "actions", "kind": "move", "text": f"{HOSTILE}\u202e moves to the lift"}
     [chunk] = captains_log("en", [entry])
@@ -260,7 +260,7 @@ async def test_hostile_mission_names_and_ids_are_inert_in_lists_choices_and_echo
 
 
 def test_mission_labels_and_names_in_embeds_are_escaped_and_bounded() -> None:
-    from bot.games.space_alert.mission._render import mission_label
+    from bot.games.space_alert.mission.render import mission_label
     from bot.platform.text import NAME_LIMIT, plain_text
 
     label = mission_label({"mission": EVIL * 10})

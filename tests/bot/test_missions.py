@@ -7,7 +7,7 @@ import subprocess
 import sys
 from typing import Any
 
-from bot.games.space_alert.mission import _ids
+from bot.games.space_alert.mission import ids as _ids
 from bot.games.space_alert.storage import CustomMissions
 from engine.flight.generator import generate, preset_params
 from tests.bot.helpers import (

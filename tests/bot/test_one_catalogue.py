@@ -119,7 +119,7 @@ def test_the_former_text_modules_read_the_catalogue() -> None:
     from bot.games.elite._i18n import text as elite_text
     from bot.games.space_alert.campaign._text import tx as campaign_text
     from bot.games.space_alert.pictures.labels import token_short, word
-    from bot.games.space_alert.replay._text import text as replay_text
+    from bot.games.space_alert.replay.text import text as replay_text
     from bot.games.space_alert.stats._text import tx as stats_text
     from bot.platform.hosting._text import tx as hosting_text
 

@@ -79,7 +79,7 @@ async def test_leaderboard_shows_lost_flights_apart_with_what_destroyed_them(bot
 
 
 def test_the_captains_log_leaves_out_lines_that_changed_nothing() -> None:
-    from bot.games.space_alert.mission._render import captains_log
+    from bot.games.space_alert.mission.render import captains_log
 
     entries = [
         {"turn": 1, "kind": "energy", "player": "Ann", "amount": 0, "frm": "reactor", "to": "shield",

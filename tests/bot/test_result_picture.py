@@ -14,7 +14,7 @@ import discord
 import pytest
 from PIL import Image
 
-from bot.games.space_alert.mission import _result
+from bot.games.space_alert.mission import result as _result
 from bot.games.space_alert.mission._posting import ResultPost
 from bot.games.space_alert.pictures.draw import H, W
 from bot.games.space_alert.pictures.overview import STORY_H
@@ -121,7 +121,7 @@ async def test_a_result_job_resumed_after_its_log_sends_only_the_navigation(bot:
 
 
 def nav_text() -> str:
-    from bot.games.space_alert.replay._text import text
+    from bot.games.space_alert.replay.text import text
 
     return text("en", "log_nav")
 

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from bot.games.space_alert.mission import _ids
+from bot.games.space_alert.mission import ids as _ids
 from bot.games.space_alert.mission._station import card_key
 from bot.platform.i18n import t
 from bot.platform.storage import FlightRecord, StaleWrite

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from bot.games.space_alert.mission import _ids
+from bot.games.space_alert.mission import ids as _ids
 from bot.platform.i18n import t
 from tests.bot.helpers import (
     RecordingVoice,

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from bot.games.space_alert.mission import _ids
+from bot.games.space_alert.mission import ids as _ids
 from bot.platform.client import SpaceAlertBot
 from bot.platform.cluster import Cluster, ShardPlan, shard_of
 from bot.platform.settings import Settings

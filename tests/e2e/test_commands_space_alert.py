@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from bot.games.space_alert.campaign._text import tx as campaign_tx
-from bot.games.space_alert.replay._text import text as replay_text
+from bot.games.space_alert.replay.text import text as replay_text
 from bot.games.space_alert.stats._text import tx as stats_tx
 from bot.platform.hosting._text import tx
 from bot.platform.i18n import t

@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.games.elite._cog import InRangeError, parse_in_range
-from bot.games.space_alert.mission import _ids as mission_ids
+from bot.games.space_alert.mission import ids as mission_ids
 from bot.games.space_alert.replay import _ids as replay_ids
 from bot.platform import components
 from bot.platform.hosting.schedule import MAX_AHEAD_S, PROBLEMS, ScheduleError, parse_time

@@ -1,4 +1,4 @@
-"""Hindsight on a played flight (bot/games/space_alert/hindsight/_answer.py, engine/hindsight/flight_boards.py):
+"""Hindsight on a played flight (bot/games/space_alert/hindsight/answer.py, engine/hindsight/flight_boards.py):
 the boards the flight knows (cards, halves, the phase each was dealt in, the unplayed cards), an
 answer that is legal on them and true when resolved again, and its sentence in all four languages."""
 
@@ -12,7 +12,8 @@ from types import SimpleNamespace
 import pytest
 from PIL import Image
 
-from bot.games.space_alert.hindsight._answer import (
+from bot.games.space_alert.hindsight._picture import plans_picture
+from bot.games.space_alert.hindsight.answer import (
     Found,
     gifts_of,
     lesson_line,
@@ -21,8 +22,7 @@ from bot.games.space_alert.hindsight._answer import (
     summary,
     summary_text,
 )
-from bot.games.space_alert.hindsight._picture import plans_picture
-from bot.games.space_alert.mission._result import school_hints
+from bot.games.space_alert.mission.result import school_hints
 from bot.games.space_alert.threat_names import threat_name
 from bot.platform.i18n import t
 from engine import resolve

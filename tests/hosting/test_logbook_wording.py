@@ -4,7 +4,7 @@ are counted as /stats counts them, with their points beside."""
 
 from __future__ import annotations
 
-from bot.games.space_alert.mission._render import leaderboard_embed, logbook_embed
+from bot.games.space_alert.mission.render import leaderboard_embed, logbook_embed
 from tests.hosting.test_feature_storage import flight as entry
 
 

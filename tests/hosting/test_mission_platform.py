@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from bot.games.space_alert.campaign._cog import CampaignButton
-from bot.games.space_alert.mission import _ids
+from bot.games.space_alert.mission import ids as _ids
 from bot.games.space_alert.storage import School
 from bot.platform.hosting.scheduler import run_schedules
 from tests.bot.helpers import FakeClock, World, click, find_id, last, new_bot, stop_bot, tick

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from bot.games.space_alert.stats._board import BoardButton, show_leaderboard
+from bot.games.space_alert.stats.board import BoardButton, show_leaderboard
 from bot.games.space_alert.stats.chart import CHART_SIZE
 from bot.platform.storage.base import LogbookCrew, LogbookEntry
 

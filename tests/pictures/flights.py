@@ -6,7 +6,7 @@ import re
 from typing import Any
 
 from bot.games.space_alert.replay import _ids
-from bot.games.space_alert.replay._components import ReplayButton, ReplaySelect
+from bot.games.space_alert.replay.components import ReplayButton, ReplaySelect
 from bot.platform.storage import CrewMember, FlightRecord, LogbookCrew, LogbookEntry
 from engine.flight.commands import GiveCard, PlaceCard
 from engine.flight.machine import Flight, FlightConfig

@@ -8,7 +8,7 @@ from typing import Any
 
 from PIL import Image
 
-from bot.games.space_alert.mission._cards import card_key
+from bot.games.space_alert.mission.cards import card_key
 from bot.games.space_alert.pictures import resolve_with_states
 from bot.games.space_alert.replay import _ids
 from bot.games.space_alert.replay._whatif import hand_of
@@ -192,7 +192,7 @@ async def test_whatif_refuses_a_forged_plan(bot: Any, world: Any) -> None:
 
 
 async def test_pictures_button_opens_a_private_replay(bot: Any, world: Any) -> None:
-    from bot.games.space_alert.replay._components import pictures_button
+    from bot.games.space_alert.replay.components import pictures_button
 
     members = await crew(bot, world)
     button = pictures_button(FLIGHT_ID)
@@ -293,7 +293,7 @@ async def test_whatif_for_a_solo_flight_edits_the_androids(bot: Any, world: Any)
 
 
 async def test_a_failing_click_still_gets_a_private_answer(bot: Any, world: Any, monkeypatch: Any) -> None:
-    from bot.games.space_alert.replay import _cog
+    from bot.games.space_alert.replay import cog as _cog
 
     def broken(*_args: Any) -> Any:
         raise RuntimeError("the brush broke")

@@ -11,7 +11,7 @@ import pytest
 from bot.games.space_alert.pictures import resolve_with_states
 from bot.games.space_alert.pictures.alt import turn_alt
 from bot.games.space_alert.pictures.labels import turn_title
-from bot.games.space_alert.replay._components import turn_buttons, turn_counter
+from bot.games.space_alert.replay.components import turn_buttons, turn_counter
 from bot.platform.i18n import catalogue
 from engine.flight.machine import Flight
 from engine.vocab import LANGUAGES

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.games.space_alert.mission._cards import Selection, card_key
+from bot.games.space_alert.mission.cards import Selection, card_key
 from bot.games.space_alert.pictures import resolve_with_states
 from bot.games.space_alert.replay import _ids
 from bot.games.space_alert.replay._editor import apply_click, station_of

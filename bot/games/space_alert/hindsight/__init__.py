@@ -19,13 +19,13 @@ PERMISSIONS = declare(
 
 
 async def setup(bot: Any) -> None:
-    from bot.games.space_alert.hindsight._cog import HindsightButton, HindsightCog
+    from bot.games.space_alert.hindsight.cog import HindsightButton, HindsightCog
 
     bot.add_dynamic_items(HindsightButton)
     await bot.add_cog(HindsightCog(bot))
 
 
 async def teardown(bot: Any) -> None:
-    from bot.games.space_alert.hindsight._cog import HindsightButton
+    from bot.games.space_alert.hindsight.cog import HindsightButton
 
     bot.remove_dynamic_items(HindsightButton)

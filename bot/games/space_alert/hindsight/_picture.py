@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from PIL import Image, ImageDraw
 
-from bot.games.space_alert.hindsight._answer import Found
+from bot.games.space_alert.hindsight.answer import Found
 from bot.games.space_alert.pictures.draw import BG, CREW_RGB, DAMAGE, DIM, ENERGY, HIT, INK, PANEL, fit, font, png
 from bot.games.space_alert.pictures.labels import crew_label, word
 from bot.platform.i18n import t

@@ -41,7 +41,7 @@ PERMISSIONS = declare(
 
 async def setup(bot: Any) -> None:
     from bot.games.space_alert.mission._cog import MissionCog
-    from bot.games.space_alert.mission._components import FlightButton, FlightSelect
+    from bot.games.space_alert.mission.components import FlightButton, FlightSelect
 
     bot.add_dynamic_items(FlightButton, FlightSelect)
     await bot.add_cog(MissionCog(bot))

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.games.space_alert.mission._render import ZONE_EMOJI
+from bot.games.space_alert.mission.render import ZONE_EMOJI
 from bot.games.space_alert.threat_names import threat_name
 from bot.platform.i18n import t
 

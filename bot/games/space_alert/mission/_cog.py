@@ -20,12 +20,12 @@ from discord.ext import commands
 
 from bot.games.space_alert.campaign.handoff import CampaignDue, campaign_due
 from bot.games.space_alert.campaign.school import flight_lesson_embed, prepare_school_flight
-from bot.games.space_alert.mission import _ids
-from bot.games.space_alert.mission._components import FlightButton, FlightSelect, view_of
+from bot.games.space_alert.mission import ids as _ids
 from bot.games.space_alert.mission._flights import FlightService
 from bot.games.space_alert.mission._missions import RANDOM, MissionCatalog
-from bot.games.space_alert.mission._render import ROLE_EMOJI, closed_embed, lobby_embed
 from bot.games.space_alert.mission._respond import Reply
+from bot.games.space_alert.mission.components import FlightButton, FlightSelect, view_of
+from bot.games.space_alert.mission.render import ROLE_EMOJI, closed_embed, lobby_embed
 from bot.games.space_alert.storage import CustomMissions
 from bot.platform import perms
 from bot.platform.command_line import command_line

@@ -6,9 +6,9 @@ from datetime import UTC, datetime
 
 import discord
 
-from bot.games.space_alert.mission import _ids
-from bot.games.space_alert.mission._components import FlightButton, view_of
-from bot.games.space_alert.mission._render import COLOR_FLIGHT, ZONE_EMOJI, mission_label
+from bot.games.space_alert.mission import ids as _ids
+from bot.games.space_alert.mission.components import FlightButton, view_of
+from bot.games.space_alert.mission.render import COLOR_FLIGHT, ZONE_EMOJI, mission_label
 from bot.games.space_alert.threat_names import threat_name, threat_text
 from bot.platform.i18n import t
 from bot.platform.storage import FlightRecord

@@ -24,7 +24,8 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.games.space_alert.mission import _catchup, _ids
+from bot.games.space_alert.mission import _catchup
+from bot.games.space_alert.mission import ids as _ids
 from bot.games.space_alert.mission._catchup import with_summary
 from bot.games.space_alert.mission._comms import Comms
 from bot.games.space_alert.mission._deck import deck_message, threat_line
@@ -32,7 +33,10 @@ from bot.games.space_alert.mission._hands import LiveHands
 from bot.games.space_alert.mission._pause import Pauses, pause_line
 from bot.games.space_alert.mission._posting import MISSED_AFTER_S, ChannelPosts
 from bot.games.space_alert.mission._respond import FOREGROUND, Reply
-from bot.games.space_alert.mission._result import (
+from bot.games.space_alert.mission._station import Selection, command_for, station_message
+from bot.games.space_alert.mission._store import Ending, FlightStore, abandon, journal
+from bot.games.space_alert.mission._voice import VoiceLink
+from bot.games.space_alert.mission.result import (
     generator_record,
     lesson_hindsight,
     logbook_entry,
@@ -41,9 +45,6 @@ from bot.games.space_alert.mission._result import (
     resolve_flight,
     result_payload,
 )
-from bot.games.space_alert.mission._station import Selection, command_for, station_message
-from bot.games.space_alert.mission._store import Ending, FlightStore, abandon, journal
-from bot.games.space_alert.mission._voice import VoiceLink
 from bot.platform.i18n import t
 from bot.platform.permissions import Seats, actor_of, decide
 from bot.platform.storage import FlightRecord, StaleWrite

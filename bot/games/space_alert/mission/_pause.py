@@ -26,7 +26,7 @@ from engine.flight.snapshot import SnapshotError
 
 if TYPE_CHECKING:
     from bot.games.space_alert.mission._flights import FlightService
-    from bot.games.space_alert.mission._ids import ComponentId
+    from bot.games.space_alert.mission.ids import ComponentId
 
 
 def duration_text(lang: str, seconds: float) -> str:

@@ -25,13 +25,13 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.games.space_alert.hindsight._cog import hindsight_button
-from bot.games.space_alert.mission._components import view_of
+from bot.games.space_alert.hindsight.cog import hindsight_button
 from bot.games.space_alert.mission._poster import Entry, Job, Outbox, Outboxes
-from bot.games.space_alert.mission._result import picture_file, with_picture
 from bot.games.space_alert.mission._store import FlightStore
-from bot.games.space_alert.replay._components import log_buttons, pictures_button
-from bot.games.space_alert.replay._text import text
+from bot.games.space_alert.mission.components import view_of
+from bot.games.space_alert.mission.result import picture_file, with_picture
+from bot.games.space_alert.replay.components import log_buttons, pictures_button
+from bot.games.space_alert.replay.text import text
 from bot.platform.i18n import t
 
 if TYPE_CHECKING:

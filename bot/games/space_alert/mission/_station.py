@@ -14,8 +14,8 @@ from typing import Any
 
 import discord
 
-from bot.games.space_alert.mission import _ids
-from bot.games.space_alert.mission._cards import (
+from bot.games.space_alert.mission import ids as _ids
+from bot.games.space_alert.mission.cards import (
     KEY_HALF,
     Selection,
     Wiring,
@@ -27,8 +27,8 @@ from bot.games.space_alert.mission._cards import (
     code_text,
     slot_text,
 )
-from bot.games.space_alert.mission._components import FlightButton, view_of
-from bot.games.space_alert.mission._render import COLOR_FLIGHT
+from bot.games.space_alert.mission.components import FlightButton, view_of
+from bot.games.space_alert.mission.render import COLOR_FLIGHT
 from bot.platform.i18n import t
 from bot.platform.text import user_text
 from engine.flight.commands import AgreeEnd, Command, DrawCard, FinishPhase, GiveCard, MoveCard, PlaceCard, TakeBack

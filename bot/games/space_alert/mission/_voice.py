@@ -21,9 +21,9 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.games.space_alert.mission import _ids
-from bot.games.space_alert.mission._components import FlightButton, view_of
+from bot.games.space_alert.mission import ids as _ids
 from bot.games.space_alert.mission._respond import Reply
+from bot.games.space_alert.mission.components import FlightButton, view_of
 from bot.platform.hosting.server_settings import load_settings
 from bot.platform.i18n import t
 from bot.platform.permissions import Seats, actor_of, decide

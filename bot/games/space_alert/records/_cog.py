@@ -16,8 +16,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.games.space_alert.mission._render import captains_log, leaderboard_embed, logbook_embed, result_embed
-from bot.games.space_alert.mission._result import (
+from bot.games.space_alert.mission.render import captains_log, leaderboard_embed, logbook_embed, result_embed
+from bot.games.space_alert.mission.result import (
     overview_description,
     overview_picture,
     picture_file,
@@ -25,7 +25,7 @@ from bot.games.space_alert.mission._result import (
     with_picture,
 )
 from bot.games.space_alert.records import games
-from bot.games.space_alert.stats._board import show_leaderboard
+from bot.games.space_alert.stats.board import show_leaderboard
 from bot.platform.hosting.server_settings import server_language
 from bot.platform.i18n import t
 from bot.platform.text import MESSAGE_LIMIT, code_text, no_mentions, plain_text
@@ -133,7 +133,7 @@ class RecordsCog(commands.Cog, name="Records"):
     ) -> None:
         """Without options: the best flight of every mission and difficulty here, and the lost ones.
         With any: the paged board of one mission and difficulty pair (or of campaigns), here or on
-        every public server, with Previous / Next (stats/_board.py)."""
+        every public server, with Previous / Next (stats/board.py)."""
         if mission or normal or serious or everywhere or campaigns:
             await show_leaderboard(
                 self.bot,

@@ -19,14 +19,14 @@ PERMISSIONS = declare(
 
 
 async def setup(bot: Any) -> None:
-    from bot.games.space_alert.replay._cog import ReplayCog
-    from bot.games.space_alert.replay._components import ReplayButton, ReplaySelect
+    from bot.games.space_alert.replay.cog import ReplayCog
+    from bot.games.space_alert.replay.components import ReplayButton, ReplaySelect
 
     bot.add_dynamic_items(ReplayButton, ReplaySelect)
     await bot.add_cog(ReplayCog(bot))
 
 
 async def teardown(bot: Any) -> None:
-    from bot.games.space_alert.replay._components import ReplayButton, ReplaySelect
+    from bot.games.space_alert.replay.components import ReplayButton, ReplaySelect
 
     bot.remove_dynamic_items(ReplayButton, ReplaySelect)

@@ -3,7 +3,7 @@
 The edited plan is shown as a station (`engine.flight.views.StationView`): the cards not on the
 plan are the hand, the plan is the board, every card may go on every empty turn (a what-if has
 no phases or deadlines) and every planned turn may be moved, turned over or taken back.  The
-embed fields and the controls are `bot/games/space_alert/mission/_cards.py`'s, the ones the station draws, so
+embed fields and the controls are `bot/games/space_alert/mission/cards.py`'s, the ones the station draws, so
 a player edits their what-if exactly as they planned the flight.  The controls are wired to `sr:`
 ids (restart-proof `ReplaySelect` / `ReplayButton`) carrying the whole editor state:
 `<board>.<plan>[.<selection>]`, so any click after a restart is served from the id alone.
@@ -19,7 +19,7 @@ from typing import Any
 
 import discord
 
-from bot.games.space_alert.mission._cards import (
+from bot.games.space_alert.mission.cards import (
     KEY_HALF,
     Selection,
     Wiring,
@@ -27,12 +27,12 @@ from bot.games.space_alert.mission._cards import (
     back_button,
     card_selects,
 )
-from bot.games.space_alert.mission._cards import card_text as station_card_text
-from bot.games.space_alert.mission._components import view_of
+from bot.games.space_alert.mission.cards import card_text as station_card_text
+from bot.games.space_alert.mission.components import view_of
 from bot.games.space_alert.replay import _ids
-from bot.games.space_alert.replay._components import ReplayButton, ReplaySelect
-from bot.games.space_alert.replay._text import text
 from bot.games.space_alert.replay._whatif import Hand, Slot, WhatIfError, decode, encode, move, place
+from bot.games.space_alert.replay.components import ReplayButton, ReplaySelect
+from bot.games.space_alert.replay.text import text
 from bot.platform.text import plain_text, user_text
 from engine import board as ship
 from engine.board import phase_of

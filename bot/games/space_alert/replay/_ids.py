@@ -1,13 +1,13 @@
 """Component custom ids of /replay and /whatif: `sr:<flight>:<action>:<arg>`.
 
-The same pattern as the mission's ids (bot/games/space_alert/mission/_ids.py), with its own prefix so the two
+The same pattern as the mission's ids (bot/games/space_alert/mission/ids.py), with its own prefix so the two
 routers never claim each other's clicks: the id is the only state a button carries, so a click on
 a replay posted last week, or after a restart, is parsed here and served from the store.
 """
 
 from __future__ import annotations
 
-from bot.games.space_alert.mission._ids import ComponentId
+from bot.games.space_alert.mission.ids import ComponentId
 from bot.platform import components
 from bot.platform.components import ComponentIdError
 

@@ -7,8 +7,8 @@ from typing import Any
 
 
 async def setup(bot: Any) -> None:
-    from bot.games.space_alert.stats._board import BoardButton
     from bot.games.space_alert.stats._cog import StatsCog
+    from bot.games.space_alert.stats.board import BoardButton
 
     bot.add_dynamic_items(BoardButton)
     await bot.add_cog(StatsCog(bot))

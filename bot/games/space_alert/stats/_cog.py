@@ -17,8 +17,8 @@ from discord.ext import commands
 
 from bot.games.space_alert.records import games
 from bot.games.space_alert.stats import queries
-from bot.games.space_alert.stats._board import NO_PINGS, guild_language
 from bot.games.space_alert.stats._text import tx
+from bot.games.space_alert.stats.board import NO_PINGS, guild_language
 from bot.games.space_alert.stats.career import Career
 from bot.games.space_alert.stats.chart import chart_alt, score_chart
 from bot.games.space_alert.threat_names import threat_name

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.games.space_alert.mission import _ids
+from bot.games.space_alert.mission import ids as _ids
 from bot.platform.components import Components, handles
 from bot.platform.errors import language_of, report_interaction_error
 from bot.platform.i18n import t

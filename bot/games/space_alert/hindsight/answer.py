@@ -8,7 +8,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
-from bot.games.space_alert.mission._cards import code_text
+from bot.games.space_alert.mission.cards import code_text
 from bot.games.space_alert.threat_names import threat_name
 from bot.platform.i18n import t
 from bot.platform.text import user_text

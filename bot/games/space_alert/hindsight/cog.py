@@ -21,9 +21,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.games.space_alert.hindsight._answer import SEARCH_BUDGET_S, Found, gifts_of, search, sentence, summary
 from bot.games.space_alert.hindsight._picture import plans_picture
-from bot.games.space_alert.mission._components import FlightButton
+from bot.games.space_alert.hindsight.answer import SEARCH_BUDGET_S, Found, gifts_of, search, sentence, summary
+from bot.games.space_alert.mission.components import FlightButton
 from bot.games.space_alert.pictures import render_overview, resolve_with_states
 from bot.platform import components
 from bot.platform.components import handles
@@ -34,7 +34,7 @@ from bot.platform.permissions import Seats, actor_of, decide, refusal
 from bot.platform.storage.comparisons import Comparison
 
 if TYPE_CHECKING:
-    from bot.games.space_alert.replay._cog import Logged
+    from bot.games.space_alert.replay.cog import Logged
     from bot.platform.client import SpaceAlertBot
     from engine.hindsight.flight_boards import Gift
 

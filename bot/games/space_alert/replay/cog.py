@@ -22,15 +22,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.games.space_alert.mission._components import view_of
-from bot.games.space_alert.mission._render import captains_log, mission_label
+from bot.games.space_alert.mission.components import view_of
+from bot.games.space_alert.mission.render import captains_log, mission_label
 from bot.games.space_alert.pictures import Replay, render_overview, render_turn, resolve_with_states
 from bot.games.space_alert.pictures.alt import turn_alt
 from bot.games.space_alert.pictures.labels import word
 from bot.games.space_alert.replay import _ids
-from bot.games.space_alert.replay._components import turn_buttons
 from bot.games.space_alert.replay._editor import EditorState, apply_click, editor_message, parse_state
-from bot.games.space_alert.replay._text import text
 from bot.games.space_alert.replay._whatif import Comparison as Outcome
 from bot.games.space_alert.replay._whatif import (
     Hand,
@@ -44,6 +42,8 @@ from bot.games.space_alert.replay._whatif import (
     hand_of,
     plan_changes,
 )
+from bot.games.space_alert.replay.components import turn_buttons
+from bot.games.space_alert.replay.text import text
 from bot.platform.permissions import Seats, actor_of, decide
 from bot.platform.storage.comparisons import Comparison
 from bot.platform.text import code_text, plain_text, user_text

@@ -24,7 +24,7 @@ import discord
 from bot.games.space_alert.campaign.handoff import game_of
 from bot.games.space_alert.campaign.school import hint_lines
 from bot.games.space_alert.mission._pause import duration_text, paused_total
-from bot.games.space_alert.mission._render import captains_log, mission_label, result_embed, threat_points
+from bot.games.space_alert.mission.render import captains_log, mission_label, result_embed, threat_points
 from bot.games.space_alert.pictures import Replay, render_overview, resolve_with_states
 from bot.games.space_alert.pictures.alt import overview_alt
 from bot.games.space_alert.threat_names import threat_name
@@ -187,7 +187,7 @@ async def lesson_hindsight(record: FlightRecord, flight: Flight, result: Result)
     searched in a worker thread; None for any other flight, or (logged) if the search fails."""
     if not record.options.get("school") or result.outcome != "destroyed":
         return None
-    from bot.games.space_alert.hindsight._answer import lesson_line
+    from bot.games.space_alert.hindsight.answer import lesson_line
 
     try:
         game = game_of(flight, record.options)

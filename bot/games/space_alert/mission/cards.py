@@ -21,7 +21,7 @@ from typing import Any
 
 import discord
 
-from bot.games.space_alert.mission._components import FlightButton, FlightSelect
+from bot.games.space_alert.mission.components import FlightButton, FlightSelect
 from bot.platform.i18n import t
 from bot.platform.text import strip_unsafe, truncate
 from engine.flight.views import CardView, SlotView, StationView

@@ -2,7 +2,7 @@
 
 They are the mission's DynamicItems with the replay templates (`sr:` ids) and another router: a
 click is parsed by `_ids.parse` and handed to the Replay cog, which re-reads the flight from the
-store; see bot/games/space_alert/mission/_components.py for why nothing lives in a View.
+store; see bot/games/space_alert/mission/components.py for why nothing lives in a View.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from typing import Any
 
 import discord
 
-from bot.games.space_alert.mission._components import FlightButton, FlightSelect
+from bot.games.space_alert.mission.components import FlightButton, FlightSelect
 from bot.games.space_alert.replay import _ids
 from bot.platform.components import handles
 from bot.platform.errors import language_of, report_interaction_error
