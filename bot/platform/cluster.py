@@ -177,8 +177,8 @@ class Cluster:
         self.clock = clock
         self.ttl = ttl
         self._held: set[str] = set()
-        self._on_lost: LostHandler | None = None
-        self._on_sweep: SweepHandler | None = None
+        # every game that keeps clocks under leases watches: (on_lost, on_sweep) pairs
+        self._watchers: list[tuple[LostHandler, SweepHandler]] = []
         self._keeper: asyncio.Task[None] | None = None
         self._wake: asyncio.Event | None = None
         self._listener: Any = None
@@ -231,19 +231,24 @@ class Cluster:
 
     # -- the keeper ------------------------------------------------------------------------------
     def watch(self, *, on_lost: LostHandler, on_sweep: SweepHandler) -> None:
-        """What to do when a lease is lost (stop that timer) and on each sweep (claim flights of
-        owned guilds that nobody runs)."""
-        self._on_lost, self._on_sweep = on_lost, on_sweep
+        """What to do when a lease is lost (stop that timer) and on each sweep (claim the games of
+        owned guilds that nobody runs).  Each game that keeps clocks watches; a handler ignores the
+        lease names that are not its own."""
+        self._watchers.append((on_lost, on_sweep))
 
     async def step(self) -> list[str]:
         """One keeper round: renew, report losses, sweep.  Returns the flights lost."""
         lost = await self.renew() if self.shared else []
         for flight_id in lost:
-            log.warning("flight %s: lease lost to another process; its clock stops here", flight_id)
-            if self._on_lost is not None:
-                await self._on_lost(flight_id)
-        if self.shared and self._on_sweep is not None:
-            await self._on_sweep()
+            log.warning("%s: lease lost to another process; its clock stops here", flight_id)
+            for on_lost, _sweep in self._watchers:
+                await on_lost(flight_id)
+        if self.shared:
+            for _lost, on_sweep in self._watchers:
+                try:
+                    await on_sweep()
+                except Exception:  # one game's failing sweep never stops another's (or the renewals)
+                    log.exception("a game's sweep failed; the next round tries again")
         return lost
 
     def start(self) -> None:

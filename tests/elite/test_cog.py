@@ -560,3 +560,63 @@ async def test_a_director_faster_than_the_voice_join_still_gets_the_music(
     await asyncio.wait_for(setup, 5)
     assert music and all(music)  # on as soon as voice is there, never off while the timer runs
     cog.tasks[channel.id].cancel()
+
+
+class LapsedCluster:
+    """A cluster whose ELITE leases lapsed with their process: free to take once, then held."""
+
+    def __init__(self, free: bool = True) -> None:
+        self.free, self.held, self.watchers = free, set[str](), []
+
+    def owns(self, guild_id: int) -> bool:
+        return True
+
+    def holds(self, name: str) -> bool:
+        return name in self.held
+
+    async def acquire(self, name: str) -> bool:
+        if name in self.held or self.free:
+            self.held.add(name)
+            return True
+        return False
+
+    async def release(self, name: str) -> None:
+        self.held.discard(name)
+
+    def watch(self, *, on_lost: Any, on_sweep: Any) -> None:
+        self.watchers.append((on_lost, on_sweep))
+
+
+async def test_the_sweep_takes_up_a_running_clock_whose_process_died(rig: Any) -> None:
+    """Several processes over one database: the process running a game's timer dies (no clean
+    stop); another process's keeper sweep takes the game up, paused at its last stored instant,
+    without waiting for a click.  A game whose lease a live process still renews is left alone."""
+    cog, channel, clock, storage = rig
+    await start_game(cog, channel)
+    for _ in range(3):
+        await press(cog, channel, "next")
+    await press(cog, channel, "start")
+    cog.tasks[channel.id].cancel()  # kill -9: the timer stops, nothing is paused or stored
+    await asyncio.sleep(0)
+
+    alive = new_cog(storage, clock)
+    alive.bot.cluster = LapsedCluster(free=False)  # the lease is still renewed by a live process
+    await alive.sweep()
+    assert channel.id not in alive.sessions and not alive.tasks
+
+    other = new_cog(storage, clock)
+    other.bot.cluster = LapsedCluster(free=True)
+    clock.advance(120)
+    await other.sweep()
+    session = other.sessions[channel.id]
+    assert session.game.timer is not None and session.game.timer.state == "paused"  # the crew resumes it
+    assert other.bot.cluster.holds(f"elite-{channel.id}") and channel.id in other.tasks
+    (stored,) = await EliteStore(storage).games()
+    assert stored.state["actions"][-1][1:] == ["pause", "restart"]
+    await other.sweep()  # a second round: already ours, nothing taken twice
+    assert (await EliteStore(storage).games())[0].version == stored.version
+    await other.lease_lost(f"elite-{channel.id}")  # another process took it: the timer stops here
+    await asyncio.sleep(0)
+    assert channel.id not in other.tasks
+    for pending in list(other.tasks.values()) + list(cog.tasks.values()):
+        pending.cancel()

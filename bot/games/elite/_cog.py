@@ -56,6 +56,7 @@ from bot.games.elite._document import (
     pause_for_restart,
     restore,
     roll_args,
+    timer_running,
     write,
 )
 from bot.games.elite._document import record as record_step
@@ -325,6 +326,9 @@ class EliteCog(commands.Cog, name="ELITE"):
         add = getattr(self.bot, "add_dynamic_items", None)
         if add is not None:
             add(EliteButton)
+        cluster = getattr(self.bot, "cluster", None)
+        if cluster is not None and hasattr(cluster, "watch"):
+            cluster.watch(on_lost=self.lease_lost, on_sweep=self.sweep)
         await self.resume_stored()
 
     async def resume_stored(self) -> None:
@@ -340,23 +344,56 @@ class EliteCog(commands.Cog, name="ELITE"):
         for record in stored:
             if not serves(self.bot, record.guild_id):
                 continue  # several shards: the process that owns the server runs its games
+            await self._take_up(record)
+
+    async def _take_up(self, record: Any) -> None:
+        """One stored game taken up by this process: a running timer paused at its last stored
+        instant (one unit of work), its timer task, and the voice channel it spoke in."""
+        channel_id = record.channel_id
+        try:
+            await self.change(channel_id, None, [], restart=True)
+        except UnreadableGame:
+            log.exception("ELITE game in channel %s cannot be resumed; dropped", channel_id)
+            await self.store.drop(channel_id)
+            return
+        except (EliteError, NotStored):  # the store failed for a moment: the next click takes it up
+            log.warning("ELITE game in channel %s not resumed now; it stays stored", channel_id)
+            return
+        session, doc = self.sessions.get(channel_id), self.docs.get(channel_id)
+        if session is None or doc is None:
+            return  # it was over: `change` logged it
+        timer = session.game.timer
+        if session.game.phase == "action" and timer is not None and timer.state in ("running", "paused"):
+            await self._start_timer(session)
+        self.voice.after_restart(session, record.guild_id, doc.voice_channel_id, doc.paused_at_restart)
+
+    async def sweep(self) -> None:
+        """The cluster keeper's sweep (several processes over PostgreSQL): a game of this process's
+        servers whose timer was running and whose clock lease lapsed (its process died) is taken
+        up here as after a restart, instead of waiting for the next click.  A live process renews
+        its lease, so `acquire` fails for its games and they are left alone."""
+        cluster = getattr(self.bot, "cluster", None)
+        if cluster is None:
+            return
+        for record in await self.store.games():
             channel_id = record.channel_id
-            try:
-                await self.change(channel_id, None, [], restart=True)
-            except UnreadableGame:
-                log.exception("ELITE game in channel %s cannot be resumed; dropped", channel_id)
-                await self.store.drop(channel_id)
+            task = self.tasks.get(channel_id)
+            if not serves(self.bot, record.guild_id) or (task is not None and not task.done()):
                 continue
-            except (EliteError, NotStored):  # the store failed for a moment: the next click takes it up
-                log.warning("ELITE game in channel %s not resumed now; it stays stored", channel_id)
+            if not timer_running(record.state) or cluster.holds(self._lease(channel_id)):
                 continue
-            session, doc = self.sessions.get(channel_id), self.docs.get(channel_id)
-            if session is None or doc is None:
-                continue  # it was over: `change` logged it
-            timer = session.game.timer
-            if session.game.phase == "action" and timer is not None and timer.state in ("running", "paused"):
-                await self._start_timer(session)
-            self.voice.after_restart(session, record.guild_id, doc.voice_channel_id, doc.paused_at_restart)
+            if await cluster.acquire(self._lease(channel_id)):
+                log.warning("ELITE game in channel %s: its clock had no process; taken up here", channel_id)
+                await self._take_up(record)
+
+    async def lease_lost(self, name: str) -> None:
+        """Another process took one of this process's ELITE clocks: its timer stops here."""
+        if not name.startswith("elite-"):
+            return  # another game's lease
+        with contextlib.suppress(ValueError):
+            task = self.tasks.pop(int(name.removeprefix("elite-")), None)
+            if task is not None:
+                task.cancel()
 
     async def cog_unload(self) -> None:
         remove = getattr(self.bot, "remove_dynamic_items", None)

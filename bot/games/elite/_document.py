@@ -108,6 +108,14 @@ def record(state: dict[str, Any], at: float, step: str, args: list[Any]) -> None
     del actions[:-MAX_ACTIONS]
 
 
+def timer_running(state: dict[str, Any]) -> bool:
+    """Whether the stored game's Action Phase timer was running when it was saved (a clock some
+    process must drive)."""
+    game = state.get("game") or {}
+    timer = game.get("timer") or {}
+    return bool(game.get("phase") == "action" and timer.get("state") == "running")
+
+
 def pause_for_restart(state: dict[str, Any]) -> bool:
     """A stored running timer paused at the document's last stored instant (the change a restart
     makes, in place); False when no timer was running."""
