@@ -14,7 +14,9 @@ the mission code only sees `FlightRecord`s and engine `Flight`s.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Awaitable, Callable
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -26,6 +28,15 @@ if TYPE_CHECKING:
     from bot.platform.client import SpaceAlertBot
 
 FINISH_ATTEMPTS = 5
+
+# Set while `read_or_update` tries a change on the committed record outside any unit of work.
+_TRYING: ContextVar[bool] = ContextVar("flight_change_tried_read_only", default=False)
+
+
+def trying() -> bool:
+    """True while a change runs as `read_or_update`'s read-only try: it must write nothing (no
+    outbox row: whatever it would stage is staged when it runs again as the unit of work)."""
+    return _TRYING.get()
 
 
 def journal(actor: int | None, kind: str, events: list[FlightEvent], command: Any = None) -> dict[str, Any]:
@@ -75,7 +86,14 @@ class FlightStore:
         if record is None:
             return None
         before = fingerprint(record)
-        if change(record) is None and fingerprint(record) == before:
+        token = _TRYING.set(True)
+        try:  # a coroutine change (a click's `play`) is awaited: never created and dropped
+            outcome = change(record)
+            if inspect.isawaitable(outcome):
+                outcome = await outcome
+        finally:
+            _TRYING.reset(token)
+        if outcome is None and fingerprint(record) == before:
             return record
         return await self.update(flight_id, change)
 
