@@ -397,3 +397,26 @@ async def test_a_429_storm_unmutes_each_member_once(bot: Any, world: Any, clock:
     await service.drain()
     assert answered == {ann.id: [True, False], bob.id: [True, False]}
     assert (await bot.storage.load_flight(fid)).notes["muted"] == []
+
+
+async def test_a_refused_mute_notice_is_staged_said_once_and_forgotten(bot: Any, world: Any, clock: Any) -> None:
+    """The "cannot mute" notice commits with its once-per-flight flag (an outbox row), goes out
+    once however many mutes Discord refuses, and its row is gone once it is out."""
+    fid, ann, bob = await start_flight(bot, world)
+    service = bot.get_cog("Mission").flights
+    for member in (ann, bob):
+        member.edit.side_effect = http_error(403)
+    staged: list[dict[str, Any]] = []
+    stage = bot.storage.stage_post
+
+    async def spy(flight_id: str, payload: dict[str, Any]) -> int:
+        staged.append(payload)
+        return await stage(flight_id, payload)
+
+    bot.storage.stage_post = spy
+    await to(bot, fid, clock, COMM_DOWN_S)
+    await tick(service, fid)
+    notices = [s.content for s in world.channel.sent if "server-mute" in (s.content or "").lower()]
+    assert len(notices) == 1, notices
+    assert sum(1 for p in staged for _kind, said in p["items"] if said == notices[0]) == 1
+    assert await bot.storage.pending_posts() == []

@@ -183,14 +183,30 @@ class Comms:
         self.queue(flight_id).put(self._mute_job(flight_id, key[0], member.id, False, member))
 
     async def _mute_failed(self, flight_id: str, exc: discord.HTTPException) -> None:
-        """Discord refused a server mute: tell the channel once per flight, then carry on."""
-        record = await self.store.claim_note(flight_id, "mute_error_sent")
-        if record is None:
+        """Discord refused a server mute: tell the channel once per flight, then carry on.  The
+        once-per-flight flag and the notice's outbox row are one unit of work, so a crash after
+        it neither loses the notice nor lets a successor say it again."""
+        said: list[list[str]] = []
+        row: int | None = None
+
+        async def claim(record: FlightRecord) -> dict[str, Any] | None:
+            nonlocal said, row
+            said, row = [], None
+            if record.notes.get("mute_error_sent"):
+                return None
+            record.notes["mute_error_sent"] = True
+            text = t(record.language, "comm.mute_failed", error=getattr(exc, "text", "") or exc.status)
+            said = [["alert", text]]
+            payload = {"op": "said", "channel_id": record.channel_id, "items": said, "at": self.bot.clock()}
+            row = await self.bot.storage.stage_post(record.id, payload)
+            return None  # a flag, not a move of the game: nothing for the journal
+
+        record = await self.store.update(flight_id, claim)
+        if record is None or not said:
             log.debug("flight %s: mute refused again: %s", flight_id, exc)
             return
         log.warning("flight %s: server mute refused: %s", flight_id, exc)
-        text = t(record.language, "comm.mute_failed", error=getattr(exc, "text", "") or exc.status)
-        self.posts.say(record.id, record.channel_id, alerts=[text])
+        self.posts.say_items(record.id, record.channel_id, said, row)
 
     async def join(self) -> None:
         await self._queues.join()
