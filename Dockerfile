@@ -27,5 +27,7 @@ RUN pip install .
 
 USER spacealert
 VOLUME ["/data"]
+# the web logbook, when run (`python -m bot.web`, or WEB_PORT set for the bot): WEB_HOST=0.0.0.0
+EXPOSE 8080
 WORKDIR /data
 CMD ["python", "-m", "bot"]

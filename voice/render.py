@@ -146,8 +146,13 @@ class Renderer:
         backend, key = online
         task = asyncio.ensure_future(self._render(backend, key, text, lang))
         timer = asyncio.ensure_future(self._sleep(limit))
-        await asyncio.wait({task, timer}, return_when=asyncio.FIRST_COMPLETED)
-        timer.cancel()
+        try:
+            await asyncio.wait({task, timer}, return_when=asyncio.FIRST_COMPLETED)
+        except asyncio.CancelledError:  # shutting down: leave no task pending behind us
+            task.cancel()
+            raise
+        finally:
+            timer.cancel()
         done = task.done()
         if done and not task.cancelled() and task.exception() is None:
             self.engines.breaker.record_success()

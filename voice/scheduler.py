@@ -319,8 +319,13 @@ class PlaybackScheduler:
         fut = asyncio.ensure_future(entry)
         if not fut.done():
             waker = asyncio.ensure_future(self._stopped.wait())
-            await asyncio.wait({fut, waker}, return_when=asyncio.FIRST_COMPLETED)
-            waker.cancel()
+            try:
+                await asyncio.wait({fut, waker}, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                # Also when this task is cancelled mid-wait (the bot shutting down): a waker left
+                # pending is destroyed with the loop and logged as an error.
+                waker.cancel()
+                await asyncio.gather(waker, return_exceptions=True)
         if not fut.done() or fut.cancelled():
             return None
         return fut.result()

@@ -13,4 +13,6 @@ EXTENSIONS: tuple[str, ...] = (
     "bot.games.space_alert.stats",
     "bot.games.space_alert.campaign",
     "bot.games.elite",
+    "bot.games.legion",
+    "bot.games.escape",
 )

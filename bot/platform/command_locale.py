@@ -11,22 +11,35 @@ would make that line wrong for every client in another language.
 
 Strings live in `bot/platform/locales/evening/<lang>.json` under `evening.cmd.<command>` and
 `evening.opt.<command>.<option>`; the English entries repeat the tree's own descriptions (a test
-checks they agree, so the code stays the one source of the English text).
+checks they agree, so the code stays the one source of the English text).  The names of a game's
+own choices come from the game (`register_choice_names`), since the platform knows no game.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import discord
 from discord import app_commands
 
-from bot.platform.i18n import catalogue, t
+from bot.platform.i18n import catalogue
 
 # Discord locales the bot speaks; Slovak is not a Discord locale, so it is not here.
 CLIENT_LANGUAGES: dict[discord.Locale, str] = {discord.Locale.russian: "ru", discord.Locale.czech: "cs"}
-DIFFICULTY_VALUES = ("white", "yellow", "mixed")
-PRESET_VALUES = ("test_run", "simulation", "advanced_simulation", "mission")
+
+# (lang, choice value) -> the choice's name in lang, or None when the value is not this game's
+ChoiceNames = Callable[[str, str], str | None]
+_CHOICE_NAMES: dict[str, ChoiceNames] = {}
+
+
+def register_choice_names(owner: str, names: ChoiceNames) -> None:
+    """A game contributes the words of its choices (difficulties, lessons, ...).
+
+    Why a hook: the platform translates every command's choices but knows no game, so it cannot
+    know that "white" is a threat difficulty or "L03" a lesson; the game that declares the
+    choice names it.  One entry per owner: registering again replaces it (a reloaded extension)."""
+    _CHOICE_NAMES[owner] = names
 
 
 def command_key(command: Any) -> str:
@@ -54,18 +67,12 @@ def option_description(lang: str, command: Any, parameter: Any) -> str:
 def choice_name(lang: str, choice: app_commands.Choice[Any]) -> str | None:
     """A choice's name in `lang`, for the choices whose words the bot has (None: keep it)."""
     value = str(choice.value)
-    if value in DIFFICULTY_VALUES:
-        return t(lang, f"difficulty.{value}")
-    if value in PRESET_VALUES:
-        return t(lang, f"preset.{value}")
     if value in ("on", "off"):
         return _local(lang, f"evening.choice.{value}")
-    from engine.school.lessons import LESSON_IDS, lesson
-
-    if value in LESSON_IDS:
-        item = lesson(value)
-        titles: dict[str, str] = {str(code): text for code, text in item.title.items()}
-        return f"{item.number}. {titles.get(lang) or titles['en']}"
+    for names in _CHOICE_NAMES.values():
+        name = names(lang, value)
+        if name:
+            return name
     return None
 
 

@@ -155,3 +155,19 @@ class Components(discord.ui.View):
 
     def custom_ids(self) -> list[str]:
         return [cid for cid in (custom_id_of(child) for child in self.children) if cid is not None]
+
+    @property
+    def timeout(self) -> float | None:
+        return discord.ui.View.timeout.fget(self)  # type: ignore[attr-defined,no-any-return]
+
+    @timeout.setter
+    def timeout(self, value: float | None) -> None:
+        """discord.py gives the view of every ephemeral answer 15 minutes, with a task that keeps the
+        view (~4 KB) alive all that time: one per opened station, so memory grew with every click.
+        A view of DynamicItems only is routed by its ids and needs no timeout: it keeps none."""
+        if value is not None and self._fully_dynamic():
+            return
+        discord.ui.View.timeout.fset(self, value)  # type: ignore[attr-defined]
+
+    def _fully_dynamic(self) -> bool:
+        return all(isinstance(item, discord.ui.DynamicItem) for item in self.walk_children() if item.is_dispatchable())

@@ -18,21 +18,10 @@ import discord
 from discord import app_commands
 
 from bot.platform import components
+from bot.platform.i18n import t
+from bot.platform.settings import LANGUAGES
 
 log = logging.getLogger(__name__)
-
-APOLOGY: dict[str, str] = {
-    "en": "Sorry, something went wrong on the ship's computer. Please try again in a moment.",
-    "ru": "Простите, в бортовом компьютере произошёл сбой. Попробуйте ещё раз чуть позже.",
-    "cs": "Promiňte, v lodním počítači došlo k chybě. Zkuste to prosím za chvíli znovu.",
-    "sk": "Prepáčte, v lodnom počítači nastala chyba. Skúste to prosím o chvíľu znova.",
-}
-NOT_ALLOWED: dict[str, str] = {
-    "en": "You cannot use this command here.",
-    "ru": "Здесь эту команду использовать нельзя.",
-    "cs": "Tento příkaz zde nelze použít.",
-    "sk": "Tento príkaz tu nemožno použiť.",
-}
 
 
 def language_of(interaction: discord.Interaction, default: str = "en") -> str:
@@ -40,9 +29,9 @@ def language_of(interaction: discord.Interaction, default: str = "en") -> str:
     the bot's default."""
     for locale in (getattr(interaction, "locale", None), getattr(interaction, "guild_locale", None)):
         code = str(getattr(locale, "value", locale) or "").split("-")[0].lower()
-        if code in APOLOGY:
+        if code in LANGUAGES:
             return code
-    return default if default in APOLOGY else "en"
+    return default if default in LANGUAGES else "en"
 
 
 def flight_of(interaction: discord.Interaction) -> str | None:
@@ -67,7 +56,7 @@ async def report_interaction_error(
     lang = language_of(interaction, _default_language(interaction))
     if isinstance(original, app_commands.CheckFailure):
         log.info("interaction %s refused by a check: %s", interaction.id, original)
-        text = NOT_ALLOWED[lang]
+        text = t(lang, "interaction.not_allowed")
     else:
         command = getattr(getattr(interaction, "command", None), "qualified_name", None)
         command = command if isinstance(command, str) else None
@@ -81,7 +70,7 @@ async def report_interaction_error(
             getattr(interaction.user, "id", None),
             exc_info=(type(original), original, original.__traceback__),
         )
-        text = APOLOGY[lang]
+        text = t(lang, "interaction.apology")
     await apologise(interaction, text)
 
 

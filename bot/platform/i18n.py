@@ -1,8 +1,10 @@
-"""User-interface strings in the flight's language (en, ru, cs), from `bot/platform/locales/*.json`.
+"""The one text catalogue: every player-facing string in en, ru, cs and sk, from `bot/platform/locales/`.
 
-Why JSON files rather than gettext: a dozen dozen short strings, edited by players who know the
-game, not by translators with tooling.  A missing key in ru/cs falls back to English so a new
-button never shows a raw key; tests check that every locale is a subset of English.
+Why JSON files rather than gettext: a few hundred short strings, edited by players who know the
+game, not by translators with tooling.  Every feature (ELITE, the campaign, hosting, replays,
+statistics, picture labels, ...) keeps its keys in an area of its own; a missing key falls back to
+English so a new button never shows a raw key, and tests check that every key exists in every
+language (tests/bot/test_one_catalogue.py).
 Intercom lines themselves come from engine.flight.phrases (one source for voice and text).
 """
 
@@ -58,48 +60,21 @@ def t(lang: str, key: str, /, **params: Any) -> str:
         return template
 
 
-# -- threat cards ---------------------------------------------------------------------------------
-# engine/data/threats.json is English; `bot/platform/locales/threats.json` holds each card's name and short
-# X/Y/Z texts in ru and cs (rulebook names where the rulebooks give one).  English, an unknown
-# language or an unknown card id fall back to the engine's English card.
+# -- documents beside the catalogue --------------------------------------------------------------
+# A few locale files are not flat key -> string tables but documents a game reads in its own shape
+# (`locales/threats.json`: each Space Alert card's name and X/Y/Z texts per language).  They stay
+# in the one catalogue folder so translators find every text in one place; the platform only
+# hands the document over and never interprets it (it knows no game).
 
 
 @cache
-def _threat_locale() -> dict[str, dict[str, dict[str, str]]]:
+def locale_document(name: str) -> dict[str, Any]:
+    """The JSON document `locales/<name>.json` ({} when there is none or it is not an object)."""
+    if not name.replace("_", "").isalnum():
+        return {}
     try:
-        text = resources.files("bot.platform").joinpath("locales", "threats.json").read_text(encoding="utf-8")
+        text = resources.files("bot.platform").joinpath("locales", f"{name}.json").read_text(encoding="utf-8")
     except (FileNotFoundError, OSError):
         return {}
-    data: dict[str, Any] = json.loads(text)
-    return {lang: cards for lang, cards in data.items() if not lang.startswith("_")}
-
-
-def _english_card(threat_id: str) -> Any:
-    from engine.threats.catalog import card_or_none
-
-    return card_or_none(threat_id)
-
-
-def threat_name(lang: str, threat_id: str) -> str:
-    """The card's name in `lang` (English from the engine otherwise; the id if unknown)."""
-    local = _threat_locale().get(lang, {}).get(threat_id, {}).get("name")
-    if local:
-        return local
-    card = _english_card(threat_id)
-    return card.name if card is not None else threat_id
-
-
-def threat_text(lang: str, threat_id: str, letter: str) -> str:
-    """The card's short X/Y/Z text in `lang` ('' when the card has none)."""
-    local = _threat_locale().get(lang, {}).get(threat_id, {}).get(letter)
-    if local:
-        return local
-    card = _english_card(threat_id)
-    return str(card.text.get(letter, "")) if card is not None else ""
-
-
-def english_threat_names() -> dict[str, str]:
-    """English card name -> card id (the engine puts a name, not an id, in a few free-text fields)."""
-    from engine.threats.catalog import base_cards
-
-    return {card.name: card_id for card_id, card in base_cards().items()}
+    data = json.loads(text)
+    return data if isinstance(data, dict) else {}

@@ -16,6 +16,10 @@ The calls a flight makes, in order:
   on an abort (silence now).  `stop` is the old name of `abort`.
 * `rejoin(flight_id)`: after a member disconnected the bot on purpose, the host brings voice back.
 
+Games without a flight's timeline (a session game's announcements: "contact!", "your move") use
+`say_now(guild_id, channel_id, lines, lang)`: the lines are spoken now, in order, in that voice
+channel (`Announcer` below), never while a flight of that server holds voice.
+
 Events go to the bot through two optional attributes (set once by the cog): `on_text_only(flight_id,
 reason)` when voice failed for good during a flight, and `on_member_disconnect(flight_id)` when a
 member (a moderator's Disconnect) took the bot out of voice: the bot posts one line and offers
@@ -27,9 +31,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import inspect
+import io
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 log = logging.getLogger(__name__)
@@ -73,6 +79,10 @@ class VoiceBridge(Protocol):
 
     async def rejoin(self, flight_id: str) -> str | None: ...
 
+    async def say_now(self, guild_id: int, channel_id: int, lines: Sequence[str], lang: str) -> str | None:
+        """Speak `lines` now in that voice channel (queued behind lines still playing); None when
+        they will be spoken, else why not.  Never waits for the connection or the speech."""
+
 
 class NullVoice:
     """No voice: the text mirror in the channel carries the intercom."""
@@ -111,6 +121,9 @@ class NullVoice:
     async def rejoin(self, flight_id: str) -> str | None:
         return self.reason
 
+    async def say_now(self, guild_id: int, channel_id: int, lines: Sequence[str], lang: str) -> str | None:
+        return self.reason
+
 
 class _Flight:
     """What the bridge holds for one flight between `prepare` and the end."""
@@ -135,6 +148,7 @@ class IntercomBridge:
         self.on_text_only: TextOnlyHandler | None = None
         self.on_member_disconnect: DisconnectHandler | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
+        self.announcer = Announcer(self._speech)
         add_listener = getattr(bot, "add_listener", None)
         if callable(add_listener):
             add_listener(self._voice_state_update, "on_voice_state_update")
@@ -227,6 +241,30 @@ class IntercomBridge:
         result: str | None = await flight.player.rejoin()
         return result
 
+    async def say_now(self, guild_id: int, channel_id: int, lines: Sequence[str], lang: str) -> str | None:
+        """A game's announcement, spoken now in `channel_id` (see `Announcer`).  A flight of the
+        server owns its voice connection while it runs: the game stays in text then."""
+        if any(flight.guild_id == guild_id for flight in self.flights.values()):
+            return BUSY_REASON
+        guild = self.bot.get_guild(guild_id)
+        channel = guild.get_channel(channel_id) if guild is not None else None
+        return await self.announcer.say(guild, channel, lines, lang)
+
+    async def _speech(self, guild_id: int) -> Any:
+        """PCM speech through the intercom's renderer and cache, with the server's `tts` setting;
+        or why there is none."""
+        from bot.platform.hosting.server_settings import load_settings
+        from voice.pcm_speech import speech_for
+
+        reason = self.service.unavailable_reason()
+        if reason:
+            return reason
+        try:
+            tts: str | None = (await load_settings(self.bot.storage, guild_id)).tts
+        except Exception:  # a settings read never keeps a line from being spoken
+            tts = None
+        return speech_for(self.service, tts)
+
     # -- events ---------------------------------------------------------------------------------
 
     async def _voice_state_update(self, member: Any, before: Any, after: Any) -> None:
@@ -284,6 +322,140 @@ class IntercomBridge:
 async def _close(sink: Any) -> None:
     with contextlib.suppress(Exception):
         await sink.close()
+
+
+# -- lines said now --------------------------------------------------------------------------------
+class Speech(Protocol):
+    """What the announcer needs of speech (voice.pcm_speech.PcmSpeech): 48 kHz s16 stereo PCM."""
+
+    async def pcm(self, text: str, lang: str) -> bytes | None: ...
+
+
+#: 20 ms of 48 kHz s16 stereo: what discord.py's PCMAudio reads at a time
+PCM_FRAME_BYTES = 3840
+
+
+@dataclass
+class _Speaker:
+    """One server's announcer: where it speaks, with what, and the lines still to say."""
+
+    channel: Any
+    speech: Speech
+    queue: asyncio.Queue[tuple[str, str]] = field(default_factory=asyncio.Queue)
+    client: Any | None = None
+    task: asyncio.Task[None] | None = None
+
+
+class Announcer:
+    """Say lines now in a voice channel: a game's announcements, not a flight's timed cues.
+
+    Why apart from the intercom: a flight's intercom plays cues on the flight's own timeline (the
+    scheduler); a session game announces what just happened when it happens and has no timeline.
+    Speech is the intercom's (`speech(guild_id)` gives a `Speech` or a reason, e.g. the process's
+    `VoiceService` through `voice.pcm_speech`), so lines are cached and fall back like its own.
+
+    One speaker per server (Discord gives a bot one voice connection per server): it joins the
+    channel of the first lines, plays every line in order behind those still queued, and leaves
+    after `idle_s` without a line.  A server whose voice connection is held by anything else (an
+    ELITE game, a flight) is answered `busy` and never taken over.  Reasons: `no_channel`,
+    `no_opus`, `busy`, or the speech's own reason.
+    """
+
+    def __init__(
+        self,
+        speech: Callable[[int], Awaitable[Any]],
+        *,
+        idle_s: float = 90.0,
+        opus: Callable[[], bool] | None = None,
+    ) -> None:
+        self.speech = speech
+        self.idle_s = idle_s
+        self._opus = opus
+        self.speakers: dict[int, _Speaker] = {}
+
+    async def say(self, guild: Any, channel: Any, lines: Sequence[str], lang: str) -> str | None:
+        lines = [line for line in lines if line.strip()]
+        if not lines:
+            return None
+        if guild is None or channel is None or not hasattr(channel, "connect"):
+            return "no_channel"
+        if not self._opus_ready():
+            return "no_opus"
+        speaker = self.speakers.get(guild.id)
+        if speaker is None:
+            if getattr(guild, "voice_client", None) is not None:
+                return "busy"
+            speech = await self.speech(guild.id)
+            if isinstance(speech, str):
+                return speech
+            speaker = self.speakers.get(guild.id)  # another say() may have started one meanwhile
+            if speaker is None:
+                speaker = _Speaker(channel, speech)
+                self.speakers[guild.id] = speaker
+                speaker.task = asyncio.create_task(self._run(guild.id, speaker))
+        for line in lines:
+            speaker.queue.put_nowait((line, lang))
+        return None
+
+    def _opus_ready(self) -> bool:
+        if self._opus is not None:
+            return self._opus()
+        from voice.audio import opus_available
+
+        return bool(opus_available())
+
+    async def _run(self, guild_id: int, speaker: _Speaker) -> None:
+        """Say the queued lines one after another; leave once idle (or on a voice error)."""
+        import discord
+
+        try:
+            while True:
+                try:
+                    text, lang = await asyncio.wait_for(speaker.queue.get(), self.idle_s)
+                except TimeoutError:
+                    return
+                pcm = await speaker.speech.pcm(text, lang)
+                if not pcm:
+                    continue  # a line no engine could speak stays in text
+                if speaker.client is None:
+                    speaker.client = await speaker.channel.connect()
+                await _play(speaker.client, pcm)
+        except (TimeoutError, discord.DiscordException, OSError) as exc:
+            log.warning("announcements in guild %s stopped: %s", guild_id, exc)
+        finally:
+            if self.speakers.get(guild_id) is speaker:
+                self.speakers.pop(guild_id, None)
+            if speaker.client is not None:
+                with contextlib.suppress(Exception):
+                    await speaker.client.disconnect(force=True)
+
+    async def close(self) -> None:
+        """Silence and leave everywhere (the bot shuts down)."""
+        for speaker in list(self.speakers.values()):
+            if speaker.task is not None:
+                speaker.task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await speaker.task
+
+
+async def _play(client: Any, pcm: bytes) -> None:
+    """Play one line on the voice client and return when it has been heard."""
+    import discord
+
+    if len(pcm) % PCM_FRAME_BYTES:
+        pcm += bytes(PCM_FRAME_BYTES - len(pcm) % PCM_FRAME_BYTES)
+    loop = asyncio.get_running_loop()
+    done: asyncio.Future[None] = loop.create_future()
+
+    def heard() -> None:
+        if not done.done():
+            done.set_result(None)
+
+    def after(error: Exception | None) -> None:  # on the voice client's thread
+        loop.call_soon_threadsafe(heard)
+
+    client.play(discord.PCMAudio(io.BytesIO(pcm)), after=after)
+    await asyncio.wait_for(done, timeout=len(pcm) / (PCM_FRAME_BYTES * 50) + 10.0)
 
 
 def make_voice(bot: Any) -> VoiceBridge:

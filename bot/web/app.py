@@ -9,9 +9,11 @@ private server's existence does not leak.  No JavaScript: the turn viewer steps 
 
 from __future__ import annotations
 
+import gc
 import json
 import logging
-from collections.abc import Awaitable, Callable
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Hashable
 from importlib import resources
 from typing import Any
 from urllib.parse import urlencode
@@ -20,6 +22,7 @@ import aiohttp_jinja2
 import jinja2
 from aiohttp import web
 
+from bot.games.space_alert.records import games as session_games
 from bot.platform.i18n import t
 from bot.platform.storage.web import WebStore
 from bot.web import views
@@ -31,7 +34,12 @@ log = logging.getLogger(__name__)
 STORE: web.AppKey[WebStore] = web.AppKey("store", WebStore)
 REPLAYS: web.AppKey[Replays] = web.AppKey("replays", Replays)
 OPTIONS: web.AppKey[dict[str, Any]] = web.AppKey("options", dict)
-GAME_NAMES = {"space_alert": "Space Alert", "elite": "Project: ELITE"}  # names, not words: never translated
+GAME_NAMES = {
+    "space_alert": "Space Alert",
+    "elite": "Project: ELITE",
+    "legion": "Scarlet Legion",
+    "escape": "Star World: Escape",
+}  # names, not words: never translated
 LANG_NAMES = {"en": "English", "ru": "Русский", "cs": "Čeština", "sk": "Slovenčina"}
 # pages of finished flights never change; lists change with every flight
 IMMUTABLE = "public, max-age=86400, immutable"
@@ -117,20 +125,111 @@ def server_name(lang: str, server: dict[str, Any]) -> str:
     return str(server.get("name") or t(lang, "web.server.unnamed", id=server["id"]))
 
 
+# -- the page cache -------------------------------------------------------------------------------
+class Pages:
+    """Finished response bodies keyed by (the request's path and query, the base URL its links
+    use, the version of the data it shows), at most `limit` bytes, least recently used first out.
+
+    Why keyed by a version and never by time: a page must not show stale data.  Each handler first
+    reads a small version of what its page shows (a server's newest logbook row and campaign
+    versions with its settings, a flight's server and newest comparison, a player's newest flight
+    and servers: one read by primary keys and indexes, the privacy check included) and only a miss
+    builds the page.  The version is read before the page, so a page kept under a version holds data at
+    least that new: a change in between makes the next request miss, never a stale hit.  Bodies
+    are bytes, which the garbage collector never scans, so a full cache costs no collection time."""
+
+    def __init__(self, limit: int = 64 << 20) -> None:
+        self.limit = limit
+        self.size = 0
+        self._items: OrderedDict[Hashable, tuple[bytes, str, str | None]] = OrderedDict()
+        self.hits = 0
+        self.misses = 0
+
+    def get(self, key: Hashable) -> tuple[bytes, str, str | None] | None:
+        found = self._items.get(key)
+        if found is None:
+            self.misses += 1
+            return None
+        self._items.move_to_end(key)
+        self.hits += 1
+        return found
+
+    def put(self, key: Hashable, body: bytes, content_type: str, language: str | None) -> None:
+        if len(body) > self.limit // 8:  # one huge page must not empty the cache
+            return
+        old = self._items.pop(key, None)
+        if old is not None:
+            self.size -= len(old[0])
+        self._items[key] = (body, content_type, language)
+        self.size += len(body)
+        while self.size > self.limit and self._items:
+            _key, (dropped, _ct, _lang) = self._items.popitem(last=False)
+            self.size -= len(dropped)
+
+    def clear(self) -> None:
+        self._items.clear()
+        self.size = 0
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+
+PAGES: web.AppKey[Pages] = web.AppKey("pages", Pages)
+
+
+def _cache_key(request: web.Request, version: Hashable) -> Hashable:
+    return (request.path_qs, _base_url(request), _default_lang(request), version)
+
+
+def _from_cache(request: web.Request, key: Hashable) -> web.Response | None:
+    found = request.app[PAGES].get(key)
+    if found is None:
+        return None
+    body, content_type, language = found
+    response = web.Response(body=body, headers={"Cache-Control": SHORT})
+    response.content_type = content_type
+    response.charset = "utf-8"
+    if language:
+        response.headers["Content-Language"] = language
+    return response
+
+
+def _keep(request: web.Request, key: Hashable, response: web.Response) -> web.Response:
+    body = response.body
+    if response.status == 200 and isinstance(body, bytes):
+        request.app[PAGES].put(key, body, response.content_type, response.headers.get("Content-Language"))
+    return response
+
+
 # -- handlers -------------------------------------------------------------------------------------
 async def index(request: web.Request) -> web.Response:
     lang = _asked_lang(request) or _default_lang(request)
+    marks = await request.app[STORE].public_marks()
+    key = _cache_key(request, ("index", tuple(marks)))
+    cached = _from_cache(request, key)
+    if cached is not None:
+        return cached
     doc = await views.index_page(request.app[STORE], lang)
     if request.path.endswith(".json"):
-        return _json(doc)
+        return _keep(request, key, _json(doc))
     og = {"title": t(lang, "web.site_title"), "description": t(lang, "web.index.intro")}
-    return _page(request, "index.html", doc, og)
+    return _keep(request, key, _page(request, "index.html", doc, og))
 
 
 async def server(request: web.Request) -> web.Response:
-    doc = await views.server_page(
-        request.app[STORE], int(request.match_info["num"]), _asked_lang(request), _default_lang(request)
-    )
+    guild_id = int(request.match_info["num"])
+    found = await request.app[STORE].public_marks([guild_id], result_games=session_games.GAMES)
+    if not found:
+        raise web.HTTPNotFound()
+    key = _cache_key(request, ("server", found[0]))
+    cached = _from_cache(request, key)
+    if cached is not None:
+        return cached
+    return _keep(request, key, await _server(request, guild_id))
+
+
+async def _server(request: web.Request, guild_id: int) -> web.Response:
+    doc = await views.server_page(request.app[STORE], guild_id, _asked_lang(request), _default_lang(request))
     if doc is None:
         raise web.HTTPNotFound()
     if request.path.endswith(".json"):
@@ -154,6 +253,18 @@ def _turn_index(request: web.Request, turns: int) -> int:
 
 async def flight(request: web.Request) -> web.Response:
     fid = request.match_info["fid"]
+    store = request.app[STORE]
+    mark = await store.flight_mark(fid)
+    if mark is None:
+        raise web.HTTPNotFound()
+    key = _cache_key(request, ("flight", mark))
+    cached = _from_cache(request, key)
+    if cached is not None:
+        return cached
+    return _keep(request, key, await _flight(request, fid))
+
+
+async def _flight(request: web.Request, fid: str) -> web.Response:
     doc = await views.flight_page(
         request.app[STORE], request.app[REPLAYS], fid, _asked_lang(request), _default_lang(request)
     )
@@ -176,8 +287,21 @@ async def flight(request: web.Request) -> web.Response:
 
 
 async def player(request: web.Request) -> web.Response:
+    user_id = int(request.match_info["num"])
+    store = request.app[STORE]
+    mark = await store.player_mark(user_id)
+    if mark is None:
+        raise web.HTTPNotFound()
+    key = _cache_key(request, ("player", mark))
+    cached = _from_cache(request, key)
+    if cached is not None:
+        return cached
+    return _keep(request, key, await _player(request, user_id))
+
+
+async def _player(request: web.Request, user_id: int) -> web.Response:
     lang = _asked_lang(request) or _default_lang(request)
-    doc = await views.player_page(request.app[STORE], int(request.match_info["num"]), lang)
+    doc = await views.player_page(request.app[STORE], user_id, lang)
     if doc is None:
         raise web.HTTPNotFound()
     if request.path.endswith(".json"):
@@ -263,12 +387,18 @@ def _jinja_env_options() -> dict[str, Any]:
 
 
 def make_app(
-    store: WebStore, *, default_language: str = "en", base_url: str | None = None, replays: Replays | None = None
+    store: WebStore,
+    *,
+    default_language: str = "en",
+    base_url: str | None = None,
+    replays: Replays | None = None,
+    pages: Pages | None = None,
 ) -> web.Application:
     """The web logbook over `store` (the bot's Storage, or one opened for the web alone)."""
     app = web.Application(middlewares=[pages_middleware])
     app[STORE] = store
     app[REPLAYS] = replays or Replays()
+    app[PAGES] = pages or Pages()
     app[OPTIONS] = {"default_language": default_language, "base_url": base_url}
     aiohttp_jinja2.setup(app, loader=jinja2.PackageLoader("bot.web", "templates"), **_jinja_env_options())
     app.router.add_get("/", index)
@@ -287,10 +417,23 @@ def make_app(
     return app
 
 
+def settle_memory() -> None:
+    """Collect once, then exempt everything alive from later full collections (gc.freeze).
+
+    Why: the process has imported discord.py, pydantic, Pillow, Jinja2 and the engine, some 70,000
+    long-lived objects, and CPython's full collection walks all of them: bench/web.py measured
+    40-130 ms per full collection on one core, landing on whichever request was running, which
+    was the whole of the pages' p99 (a server page's median is a few ms).  Frozen, a full
+    collection walks only what came later (caches and requests): a few ms."""
+    gc.collect()
+    gc.freeze()
+
+
 async def start_site(app: web.Application, host: str, port: int) -> web.AppRunner:
     """Serve `app` on host:port inside the running event loop (the bot's, or bot.web's own)."""
     runner = web.AppRunner(app, access_log=None)
     await runner.setup()
     await web.TCPSite(runner, host, port).start()
+    settle_memory()
     log.info("web logbook on http://%s:%s/", host, port)
     return runner

@@ -11,9 +11,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.games.elite.storage import EliteStore
+from bot.games.space_alert.hindsight._answer import summary_text
+from bot.games.space_alert.mission._cards import code_text
 from bot.games.space_alert.mission._log_i18n import cause_text, describe
-from bot.platform.i18n import t, threat_name
+from bot.games.space_alert.records import games as session_games
+from bot.games.space_alert.threat_names import threat_name
+from bot.platform.i18n import t
 from bot.platform.storage.base import LogbookEntry
+from bot.platform.storage.comparisons import Comparison
 from bot.platform.storage.platform import CampaignRecord
 from bot.platform.storage.web import PublicServer, WebStore
 from bot.web.replays import Replays, log_by_turn, turn_alt
@@ -102,6 +108,39 @@ def campaign_doc(c: CampaignRecord) -> dict[str, Any]:
     }
 
 
+def comparison_doc(c: Comparison, lang: str) -> dict[str, Any]:
+    """A what-if comparison asked for on the flight: who, what changed (worded in `lang`), and the
+    outcome and score against the real ones.  `member`, `outcome` and `total` are the what-if's."""
+    if c.kind == "hindsight":
+        changes = [summary_text(lang, item) for item in c.changes]
+    else:
+        changes = [
+            t(
+                lang,
+                "web.whatif.turn",
+                turn=item.get("turn"),
+                real=code_text(lang, item.get("real") or "-"),
+                alt=code_text(lang, item.get("alt") or "-"),
+            )
+            for item in c.changes
+        ]
+    return {
+        "kind": c.kind,
+        "member": c.asked_name,
+        "player_id": str(c.asked_by) if c.asked_by is not None else None,
+        "board": c.board or None,
+        "changes": c.changes,
+        "changes_text": changes,
+        "real_outcome": c.real_outcome,
+        "real_total": c.real_total,
+        "outcome": c.alt_outcome,
+        "total": c.alt_total,
+        "delta": c.delta,
+        "diverges_at": c.diverges_at,
+        "asked_at": c.asked_at,
+    }
+
+
 async def index_page(store: WebStore, lang: str) -> dict[str, Any]:
     servers = await store.public_servers()
     return {"schema_version": SCHEMA_VERSION, "lang": lang, "servers": [server_doc(s) for s in servers]}
@@ -133,8 +172,9 @@ async def server_page(store: WebStore, guild_id: int, asked: str | None, default
                 "crew": list(b.crew),
             }
         )
-    standing = await store.elite_board(guild_id)
-    elite_rows = await store.game_rows(guild_id, "elite", limit=10)
+    elite = EliteStore(store)
+    standing = await elite.board(guild_id)
+    elite_rows = await elite.rows(guild_id, limit=10)
     return {
         "schema_version": SCHEMA_VERSION,
         "lang": lang,
@@ -148,11 +188,25 @@ async def server_page(store: WebStore, guild_id: int, asked: str | None, default
             "fewest_rounds": standing.fewest_rounds,
             "latest": elite_rows,
         },
+        # Legion voyages and Escape games: the newest of each, one indexed query per game
+        **{
+            game: {
+                "latest": [
+                    session_games.result_doc(r, lang)
+                    for r in await store.session_results(game=game, guild_id=guild_id, limit=10)
+                ]
+            }
+            for game in session_games.GAMES
+        },
     }
 
 
 async def flight_page(
-    store: WebStore, replays: Replays, flight_id: str, asked: str | None, default: str = "en"
+    store: WebStore,
+    replays: Replays,
+    flight_id: str,
+    asked: str | None,
+    default: str = "en",
 ) -> dict[str, Any] | None:
     """The flight's document, in `?lang=` or the server's language."""
     found = await store.public_flight(flight_id)
@@ -190,7 +244,6 @@ async def flight_page(
                     "log": [describe(lang, e) for e in grouped.get(state.turn, [])] if index else [],
                 }
             )
-    notes = record.notes if record is not None else {}
     line = line_doc(entry, lang)
     lost = result.get("lost") or {}
     if lost.get("cause") and not line["destroyed_by_text"]:
@@ -215,13 +268,15 @@ async def flight_page(
             "threats": threats,
             "overview": f"/f/{entry.flight_id}/overview.png" if turns else None,
             "turns": turns,
-            "whatifs": list(notes.get("whatifs") or []),
+            "whatifs": [comparison_doc(c, lang) for c in await store.comparisons(flight_id)],
         },
     }
 
 
 async def player_page(store: WebStore, user_id: int, lang: str) -> dict[str, Any] | None:
-    name = await store.player_name(user_id)
+    """A career on public servers."""
+    others, known_as = await _other_games(store, user_id, lang)
+    name = await store.player_name(user_id) or known_as  # a Legion-only player has a career too
     if name is None:
         return None
     totals = await store.player_totals(user_id)
@@ -255,4 +310,35 @@ async def player_page(store: WebStore, user_id: int, lang: str) -> dict[str, Any
         "servers": by_server,
         "difficulties": by_difficulty,
         "flights": flights,
+        "games": others,
     }
+
+
+async def _other_games(store: WebStore, user_id: int, lang: str) -> tuple[list[dict[str, Any]], str | None]:
+    """The player's Legion voyages and Escape games on public servers, counted: one query per game
+    and one public check for all (`[{"game", "played", "won", "as_agent", "won_as_agent", "summary"}]`),
+    and the name of their newest such game (for a player who never flew)."""
+    found = {game: await store.session_results(game=game, user_id=user_id, limit=500) for game in session_games.GAMES}
+    guilds = {r.guild_id for results in found.values() for r in results}
+    public = {s.guild_id for s in await store.public_servers_among(guilds)}
+    out: list[dict[str, Any]] = []
+    newest: tuple[str, str] | None = None
+    for game, results in found.items():
+        shown = [r for r in results if r.guild_id in public]
+        for r in shown[:1]:
+            named = [str(p.get("name") or "") for p in r.players if str(p.get("user_id")) == str(user_id)]
+            if named and named[0] and (newest is None or r.finished_at > newest[0]):
+                newest = (r.finished_at, named[0])
+        tally = session_games.tally(game, shown, user_id)
+        if tally is not None:
+            out.append(
+                {
+                    "game": game,
+                    "played": tally.played,
+                    "won": tally.won,
+                    "as_agent": tally.as_agent,
+                    "won_as_agent": tally.won_as_agent,
+                    "summary": session_games.career_line(lang, tally),
+                }
+            )
+    return out, newest[1] if newest else None

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal, get_args
 
 from engine.elite import tables
 from engine.elite.errors import EliteError
-from engine.elite.vocab import ExplorationKind
+from engine.elite.vocab import EXPLORATION_KINDS, ExplorationKind
 
 TokenState = Literal["hidden", "face_up", "removed"]
+TOKEN_STATES: tuple[TokenState, ...] = get_args(TokenState)
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +96,24 @@ class ExplorationTokens:
             raise ValueError(f"{len(cells)} cells but only {len(mix)} Exploration tokens")
         rng.shuffle(mix)
         self._tokens = {cell: _Token(kind) for cell, kind in zip(cells, mix, strict=False)}
+
+    def snapshot(self) -> list[list[Any]]:
+        """[cell, kind, state, viewers] per token: hidden kinds included (a stored game is the
+        director's, never shown to players)."""
+        return [[cell, t.kind, t.state, list(t.viewers)] for cell, t in sorted(self._tokens.items())]
+
+    @classmethod
+    def restore(cls, rows: list[list[Any]]) -> ExplorationTokens:
+        """The tokens `snapshot` described (no new deal: the stored kinds stay where they were)."""
+        tokens = cls.__new__(cls)
+        tokens._tokens = {}
+        for cell, kind, state, viewers in rows:
+            known_kind = next((k for k in EXPLORATION_KINDS if k == kind), None)
+            known_state = next((s for s in TOKEN_STATES if s == state), None)
+            if known_kind is None or known_state is None:
+                raise ValueError(f"unknown Exploration token {kind!r} ({state!r})")
+            tokens._tokens[int(cell)] = _Token(known_kind, known_state, [int(v) for v in viewers])
+        return tokens
 
     def _face_down(self, cell: int) -> _Token:
         token = self._tokens.get(cell)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 from engine.common.clock import Clock
 from engine.common.dice import roll_d6
@@ -28,6 +29,12 @@ from engine.elite.logbook import LogbookRow
 from engine.elite.setup import EliteConfig, EliteSetup, event_kind, make_setup
 from engine.elite.timer import ActionTimer, TimerCall
 from engine.elite.vocab import (
+    BOSSES,
+    CLUSTERS,
+    DEFEAT_CAUSES,
+    GAME_RESULTS,
+    HEROES,
+    PHASES,
     BossId,
     ClusterNumber,
     DefeatCause,
@@ -40,9 +47,20 @@ from engine.elite.vocab import (
     is_swarm,
 )
 
+SNAPSHOT_VERSION = 1
+_V = TypeVar("_V")
+
 
 class GameError(EliteError, RuntimeError):
     """A step asked for in the wrong phase, or on a finished game."""
+
+
+def _one_of(value: object, options: tuple[_V, ...], what: str) -> _V:
+    """`value` as the member of `options` it equals (a stored word checked against the vocabulary)."""
+    found = next((o for o in options if o == value), None)
+    if found is None:
+        raise ValueError(f"unknown {what} {value!r} in a stored game")
+    return found
 
 
 @dataclass(frozen=True, slots=True)
@@ -365,6 +383,96 @@ class EliteGame:
         if self.timer is not None and self.timer.state == "running":
             self.timer.pause()
         self.result, self.cause, self.phase = result, cause, "over"
+
+    # -- the stored form ---------------------------------------------------------------------------
+    # Why a snapshot: the bot keeps a game in progress as one versioned document and changes it by
+    # load -> step -> save; restoring must give back the very same game, dice stream included, so
+    # the random generator's state is part of it.  The setup is not stored: it follows from the
+    # config and seed (`make_setup`), as the logbook already relies on.
+
+    def snapshot(self) -> dict[str, Any]:
+        """Everything that changed since the game was set up, as JSON-able values."""
+        version, internal, gauss = self._rng.getstate()
+        return {
+            "version": SNAPSHOT_VERSION,
+            "round": self.round,
+            "phase": self.phase,
+            "result": self.result,
+            "cause": self.cause,
+            "bosses_killed": self.bosses_killed,
+            "rng": [version, list(internal), gauss],
+            "boss_deck": {"cards": list(self.boss_deck.cards), "drawn": list(self.boss_deck.drawn)},
+            "swarm_deck": None
+            if self.swarm_deck is None
+            else {
+                "cards": [c.model_dump(mode="json") for c in self.swarm_deck.cards],
+                "discard": [c.model_dump(mode="json") for c in self.swarm_deck.discard],
+                "reshuffles": self.swarm_deck.reshuffles,
+            },
+            "exploration": None if self.exploration is None else self.exploration.snapshot(),
+            "pending": [
+                self.pending.extra_swarm,
+                self.pending.extra_boss,
+                self.pending.extra_move,
+                self.pending.search_cards,
+            ],
+            "active_events": list(self.active_events),
+            "completed_events": sorted(self.completed_events),
+            "bosses": [[b.uid, b.boss, b.cluster, b.health] for b in self.bosses.values()],
+            "hero_damage": dict(self.hero_damage),
+            "next_uid": self._next_uid,
+            "timer": None if self.timer is None else self.timer.snapshot(),
+        }
+
+    @classmethod
+    def restore(
+        cls, data: dict[str, Any], config: EliteConfig, seed: int, clock: Clock, pack: DataPack | None = None
+    ) -> EliteGame:
+        """The game `snapshot` described, with the config, seed and pack it was set up with."""
+        if data.get("version") != SNAPSHOT_VERSION:
+            raise ValueError(f"unknown ELITE snapshot version {data.get('version')!r}")
+        game = cls(config, seed, clock, pack)
+        game.round = int(data["round"])
+        game.phase = _one_of(data["phase"], PHASES, "phase")
+        game.result = None if data["result"] is None else _one_of(data["result"], GAME_RESULTS, "result")
+        game.cause = None if data["cause"] is None else _one_of(data["cause"], DEFEAT_CAUSES, "defeat cause")
+        game.bosses_killed = int(data["bosses_killed"])
+        version, internal, gauss = data["rng"]
+        game._rng.setstate((int(version), tuple(int(n) for n in internal), gauss))
+        deck = data["boss_deck"]
+        game.boss_deck = BossDeck(
+            [None if c is None else _one_of(c, BOSSES, "boss") for c in deck["cards"]],
+            [None if c is None else _one_of(c, BOSSES, "boss") for c in deck["drawn"]],
+        )
+        swarm = data.get("swarm_deck")
+        game.swarm_deck = (
+            None
+            if swarm is None
+            else SwarmDeck(
+                [SwarmSpawnCard.model_validate(c) for c in swarm["cards"]],
+                [SwarmSpawnCard.model_validate(c) for c in swarm["discard"]],
+                int(swarm["reshuffles"]),
+            )
+        )
+        tokens = data.get("exploration")
+        game.exploration = None if tokens is None else ExplorationTokens.restore(tokens)
+        game.pending = Modifiers(*(int(n) for n in data["pending"]))
+        game.active_events = [int(n) for n in data["active_events"]]
+        game.completed_events = {int(n) for n in data["completed_events"]}
+        game.bosses = {
+            int(uid): BossInPlay(
+                int(uid),
+                _one_of(boss, BOSSES, "boss"),
+                _one_of(cluster, CLUSTERS, "cluster"),
+                None if health is None else int(health),
+            )
+            for uid, boss, cluster, health in data["bosses"]
+        }
+        game.hero_damage = {_one_of(h, HEROES, "hero"): int(n) for h, n in data["hero_damage"].items()}
+        game._next_uid = int(data["next_uid"])
+        timer = data.get("timer")
+        game.timer = None if timer is None else ActionTimer.restore(clock, timer)
+        return game
 
     # -- the whole loop ----------------------------------------------------------------------------
     def advance(self) -> object:

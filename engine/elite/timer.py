@@ -14,13 +14,14 @@ burst of old countdown numbers.  Time added back above a mark re-arms that mark.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal, get_args
 
 from engine.common.clock import Clock
 from engine.elite import tables
 from engine.elite.errors import EliteError
 
 TimerState = Literal["ready", "running", "paused", "times_up"]
+TIMER_STATES: tuple[TimerState, ...] = get_args(TimerState)
 CallKind = Literal["mark", "count", "times_up"]
 
 CALL_MARKS: tuple[int, ...] = (90, 60, 30)
@@ -61,6 +62,50 @@ class ActionTimer:
         self._run_from: float | None = None
         self._fired: set[int] = set()
         self.pauses = 0
+
+    # -- the stored form ---------------------------------------------------------------------------
+    def snapshot(self) -> dict[str, Any]:
+        """The timer as JSON-able values.  `run_from` is an instant on the clock the timer reads,
+        so a stored running timer is only meaningful to a process reading the same clock (the
+        bot uses wall time, shared by every process the way its leases are)."""
+        return {
+            "length_s": self.length_s,
+            "state": self.state,
+            "banked_s": self._banked_s,
+            "run_from": self._run_from,
+            "fired": sorted(self._fired),
+            "pauses": self.pauses,
+        }
+
+    @classmethod
+    def restore(cls, clock: Clock, data: dict[str, Any]) -> ActionTimer:
+        """The timer `snapshot` described, reading `clock` from now on."""
+        state = next((s for s in TIMER_STATES if s == data["state"]), None)
+        if state is None:
+            raise ValueError(f"unknown timer state {data['state']!r}")
+        timer = cls(clock, float(data["length_s"]))
+        timer.state = state
+        timer._banked_s = float(data["banked_s"])
+        run_from = data.get("run_from")
+        timer._run_from = None if run_from is None else float(run_from)
+        timer._fired = {int(s) for s in data.get("fired", [])}
+        timer.pauses = int(data.get("pauses", 0))
+        return timer
+
+    @staticmethod
+    def paused_at(data: dict[str, Any], at: float) -> dict[str, Any]:
+        """A stored running timer paused at the instant `at` (its last stored moment): what a
+        restart does, so the bot's downtime never eats into the crew's Action Phase."""
+        if data.get("state") != "running" or data.get("run_from") is None:
+            return dict(data)
+        ran = max(0.0, float(at) - float(data["run_from"]))
+        return {
+            **data,
+            "state": "paused",
+            "banked_s": float(data["banked_s"]) + ran,
+            "run_from": None,
+            "pauses": int(data.get("pauses", 0)) + 1,
+        }
 
     # -- reading -----------------------------------------------------------------------------------
     def elapsed(self) -> float:

@@ -1,8 +1,8 @@
 """ELITE's vocabulary as `Literal` types, with the Russian term of the seed beside each English name.
 
-The English identifiers are ours (the seed is a Russian fan translation).  Display texts in both
-languages live in `engine.elite.texts`; these strings are the stable JSON contract (data packs,
-logbook rows, stored games).
+The English identifiers are ours (the seed is a Russian fan translation).  Display texts in every
+language of the bot live in its catalogue (`bot/platform/locales/elite/<lang>.json`); these strings
+are the stable JSON contract (data packs, logbook rows, stored games).
 """
 
 from __future__ import annotations

@@ -21,6 +21,7 @@ EVENT_CODES: Final[tuple[str, ...]] = (
     "dialogue_skipped",
     "dropped",
     "enemy_strike",
+    "enemy_to_strike",
     "escaped",
     "fight_lost",
     "fight_started",

@@ -78,6 +78,8 @@ def greedy(state: State, rng: random.Random) -> Command:
     kinds = {c.kind: c for c in legal}
     p = state.players[seat]
     if state.fight is not None:
+        if "enemy_strike" in kinds:  # D29: rolling for the station's character is all there is
+            return kinds["enemy_strike"]
         if p.health <= 2 and "flee" in kinds:
             return kinds["flee"]
         return _best_attack(state, [c for c in legal if c.kind == "attack"])

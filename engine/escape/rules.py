@@ -35,6 +35,7 @@ CommandKind: TypeAlias = Literal[
     "challenge",
     "attack",
     "flee",
+    "enemy_strike",
     "drop",
     "take_spoil",
     "repair",
@@ -189,9 +190,9 @@ def check(state: State, cmd: Command) -> str | None:
         return "digital_only"
     p = state.players[cmd.player]
     if state.fight is not None:
-        if cmd.kind not in ("attack", "flee"):
+        if cmd.kind not in ("attack", "flee", "enemy_strike"):
             return "fight_in_progress"
-        if cmd.player != state.fight.to_act:
+        if cmd.player != state.fight.to_act or (cmd.kind == "enemy_strike") != state.fight.enemy_turn:
             return "not_your_strike"
         return _check_attack(state, cmd) if cmd.kind == "attack" else None
     if state.spoils is not None:
@@ -351,7 +352,9 @@ def legal_commands(state: State, seat: int) -> list[Command]:
         return out
     p = state.players[seat]
     candidates: list[Command] = []
-    if state.fight is not None:
+    if state.fight is not None and state.fight.enemy_turn:
+        candidates.append(Command("enemy_strike", seat))
+    elif state.fight is not None:
         candidates.append(Command("flee", seat))
         candidates.append(Command("attack", seat))
         weapons = [i for i, item in enumerate(p.items) if state.gear(item.gear).type == "weapon"]
@@ -395,6 +398,11 @@ def _execute(s: State, cmd: Command, log: _Log) -> None:
     kind = cmd.kind
     if kind == "attack":
         _attack(s, cmd, log)
+    elif kind == "enemy_strike":  # D29: the next player rolls for the station's character
+        fight = s.fight
+        assert fight is not None
+        fight.enemy_turn, fight.to_act = False, fight.attacker
+        _enemy_strikes(s, log)
     elif kind == "flee":
         _flee(s, seat, log)
     elif kind == "take_spoil":
@@ -700,10 +708,23 @@ def _start_fight(
     level: int = 0,
 ) -> None:
     level = level or _level(s, seat)
-    s.fight = Fight(seat, opponent, health, damage, purpose, seat, level)  # type: ignore[arg-type]
+    enemy_by = (seat + 1) % len(s.players) if s.next_plays_enemy and opponent < 0 and len(s.players) > 1 else -1
+    s.fight = Fight(seat, opponent, health, damage, purpose, seat, level, enemy_by)  # type: ignore[arg-type]
     log.add("fight_started", seat, opponent=opponent, health=health, damage=damage)
     if enemy_first:  # seed §2.1.5 Control Center: in a hold the enemy strikes first
+        _enemy_turn(s, log)
+
+
+def _enemy_turn(s: State, log: _Log) -> None:
+    """The station's character strikes: at once by the engine (D8), or, when the game has the
+    next player act it out (seed §2.1.8 step 2, D29), that player's roll is due."""
+    fight = s.fight
+    assert fight is not None
+    if fight.enemy_by < 0:
         _enemy_strikes(s, log)
+        return
+    fight.enemy_turn, fight.to_act = True, fight.enemy_by
+    log.add("enemy_to_strike", fight.attacker, by=fight.enemy_by)
 
 
 def _enemy_strikes(s: State, log: _Log) -> None:
@@ -744,7 +765,7 @@ def _attack(s: State, cmd: Command, log: _Log) -> None:
         if fight.enemy_health <= 0:
             _end_fight(s, winner=seat, loser=-1, log=log)
         else:
-            _enemy_strikes(s, log)
+            _enemy_turn(s, log)
         return
     if _hurt(s, other, total, log, armour=True):
         _end_fight(s, winner=seat, loser=other, log=log)
@@ -766,7 +787,7 @@ def _flee(s: State, seat: int, log: _Log) -> None:
         return
     other = fight.opponent if seat == fight.attacker else fight.attacker
     if other < 0:
-        _enemy_strikes(s, log)
+        _enemy_turn(s, log)
     else:
         fight.to_act = other
 

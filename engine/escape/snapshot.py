@@ -74,7 +74,15 @@ def to_dict(state: State) -> Snapshot:
         "portals_unlocked": _cells(state.portals_unlocked),
         "flags": {
             k: getattr(state, k)
-            for k in ("gravity_off", "alarm", "docks_unlocked", "docks_depressurised", "cargo_taken", "disk_taken")
+            for k in (
+                "gravity_off",
+                "alarm",
+                "docks_unlocked",
+                "docks_depressurised",
+                "cargo_taken",
+                "disk_taken",
+                "next_plays_enemy",
+            )
         },
         "decks": {k: list(v) for k, v in state.decks.items()},
         "fight": asdict(state.fight) if state.fight else None,

@@ -55,8 +55,10 @@ class Player:
 
 @dataclass(slots=True)
 class Fight:
-    """A fight in progress (seed §2.1.8).  `opponent` is -1 for a station character the engine
-    plays (rules doc D8), else the defending player's seat.  `purpose` says what a win gives."""
+    """A fight in progress (seed §2.1.8).  `opponent` is -1 for a station character, else the
+    defending player's seat.  `purpose` says what a win gives.  `enemy_by` is the seat that rolls
+    for a station character (seed §2.1.8 step 2: the next player; rules doc D29), -1 when the
+    engine rolls at once (D8); `enemy_turn` says that seat's roll is due (it is `to_act` then)."""
 
     attacker: int
     opponent: int
@@ -65,6 +67,8 @@ class Fight:
     purpose: Literal["encounter", "warehouse", "lab", "control_center", "hold", "pvp"]
     to_act: int
     level: int = 1
+    enemy_by: int = -1
+    enemy_turn: bool = False
 
 
 @dataclass(slots=True)
@@ -85,6 +89,7 @@ class State:
     opened: set[tuple[int, int]] = field(default_factory=set)
     portals_unlocked: set[tuple[int, int]] = field(default_factory=set)
     gravity_off: bool = False
+    next_plays_enemy: bool = False
     alarm: bool = False
     docks_unlocked: bool = False
     docks_depressurised: bool = False

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal, TypeAlias, get_args
 
-from engine.flight.machine import androids_needed
+from engine.flight.crew import androids_needed
 
 MAX_CREW = 5
 Role: TypeAlias = Literal["captain", "comms", "security"]

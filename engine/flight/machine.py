@@ -30,82 +30,33 @@ from __future__ import annotations
 import json
 import random
 from collections import OrderedDict
-from dataclasses import dataclass, field
-from typing import Annotated, Any, Literal, TypeAlias, get_args
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from engine.board import TRACK_IDS, phase_of
-from engine.flight import views
-from engine.flight.cards import card, heroic_cards, is_card, normal_cards
-from engine.flight.phrases import LANGS, render
-from engine.flight.script import Cue, intercom_script
+from engine.board import TRACK_IDS
+from engine.flight import rules, views
+from engine.flight.cards import card, heroic_cards, normal_cards
+from engine.flight.commands import (
+    Accepted,
+    Command,
+    EventKind,
+    FlightEvent,
+    Rejected,
+    parse_command,
+)
+from engine.flight.crew import Member, androids_needed, cards_per_phase
+from engine.flight.phrases import LANGS
+from engine.flight.schedule import Step, build_schedule
+from engine.flight.script import Cue
 from engine.flight.snapshot import SCHEMA_VERSION, SnapshotError, migrate
 from engine.flight.timeline import TRANSFER_BEEP_AFTER_S, Timeline, load_official, official_ids
 from engine.flight.views import DeckView, StationView
 from engine.model import Game, PlayerPlan, Result, ThreatPlacement, Tracks
 from engine.threats.catalog import base_cards
-from engine.vocab import LANGUAGES, Difficulty, Half, Language
+from engine.vocab import LANGUAGES, Difficulty, Language
 
 assert set(LANGS) == set(LANGUAGES)
-
-# Every kind of FlightEvent the machine can emit (tests check each one occurs).
-EventKind: TypeAlias = Literal[
-    "intercom",  # a spoken line is due; carries the Cue
-    "round_started",  # phase 1 begins: hands may be looked at and played
-    "android_revealed",  # an android's heroic card turns face up (at the start of phase 1)
-    "cards_dealt",  # a crew member takes the cards of a phase (at its start or on finishing early)
-    "threat_drawn",  # a threat card is drawn and placed on its track with its T+ number
-    "threat_ignored",  # an unconfirmed report with fewer than five crew (or an empty deck)
-    "incoming_data",  # each crew member may draw one card
-    "transfer_opened",  # each crew member may give one card until the beep
-    "transfer_closed",  # the beep
-    "comm_down",  # no talking until comm_restored
-    "comm_restored",
-    "phase_ended",  # the turns of that phase are locked for everybody
-    "round_ended",  # the action round is over (normally or by agreement)
-    "card_placed",
-    "card_moved",
-    "card_taken_back",
-    "phase_finished",  # a crew member finished planning a phase early
-    "card_drawn",
-    "card_given",
-    "end_agreed",
-    "paused",  # the host stopped the clock: nothing falls due and no command is taken until resumed
-    "resumed",  # the clock runs again from where it stopped; carries the pause's length
-]
-EVENT_KINDS: tuple[EventKind, ...] = get_args(EventKind)
-
-# Why a command is refused: one enumeration, stable codes; each language's sentence lives with the
-# caller (the bot's locales), never here.
-RejectionCode: TypeAlias = Literal[
-    "not_started",  # before the mission start announcement
-    "round_over",  # the action round has ended
-    "not_in_crew",  # no such crew member / board
-    "android_cannot_act",  # an android issued a command
-    "not_your_board",  # another human's board (or, solo, the controller's non-existent board)
-    "not_your_card",  # the card is not in the player's hand
-    "heroic_owner_only",  # a heroic card may only go on its owner's board
-    "bad_turn",  # no such turn in this mission (1-12, 1-7 in a two-phase test run)
-    "phase_over",  # the turn's phase has ended (for everyone, or for this player who finished it)
-    "turn_of_other_phase",  # the turn belongs to a phase the player has not reached yet
-    "slot_taken",  # one card per turn
-    "slot_empty",
-    "card_fixed",  # a card on an android's board can never be moved again (not solo)
-    "no_next_phase",  # finishing the last phase early
-    "no_incoming_data",  # no incoming data is open
-    "already_drew",
-    "deck_empty",
-    "transfer_closed",  # no data transfer running
-    "already_gave",
-    "heroic_not_transferable",
-    "bad_target",  # give to oneself, to an android, or to nobody
-    "too_early",  # agreeing to end before the second phase has ended
-    "already_agreed",
-    "paused",  # the flight is paused (a command, or a second pause)
-    "not_paused",  # resuming a flight that runs
-]
-REASONS: tuple[RejectionCode, ...] = get_args(RejectionCode)
 
 
 class FlightError(ValueError):
@@ -181,255 +132,17 @@ class FlightConfig(BaseModel):
         return load_official(self.mission)
 
 
-def androids_needed(humans: int, fifth: bool) -> int:
-    """§5: androids fill the crew to four (solo: four androids, the human plans for them); §5.4 adds one."""
-    if humans == 1:
-        return 4
-    return max(0, 4 - humans) + (1 if fifth else 0)
-
-
-def cards_per_phase(humans: int, fifth: bool) -> tuple[int, int, int]:
-    """Cards each human takes per phase, heroic card included in phase 1 (§2 picture, §5.1, §5.4)."""
-    if humans == 2:
-        counts = [9, 6, 6]
-    elif humans == 3:
-        counts = [6, 6, 6]
-    else:
-        counts = [5, 5, 5]
-    if fifth:
-        counts[0] += 1
-    return counts[0], counts[1], counts[2]
-
-
-# --- commands ---------------------------------------------------------------------------------------
-class _Cmd(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    player: str
-
-
-class PlaceCard(_Cmd):
-    """Put a card from the hand on a turn, `half` up; `board` names an android to plan for it."""
-
-    type: Literal["place"] = "place"
-    card: str
-    turn: int
-    half: Half
-    board: str | None = None
-
-
-class MoveCard(_Cmd):
-    """Move a planned card to another turn of the same phase (optionally turning it to the other half)."""
-
-    type: Literal["move"] = "move"
-    from_turn: int
-    to_turn: int
-    half: Half | None = None
-    board: str | None = None
-
-
-class TakeBack(_Cmd):
-    type: Literal["take_back"] = "take_back"
-    turn: int
-    board: str | None = None
-
-
-class FinishPhase(_Cmd):
-    """Finish planning the current phase early and take the next phase's cards."""
-
-    type: Literal["finish_phase"] = "finish_phase"
-
-
-class DrawCard(_Cmd):
-    """Incoming data: draw one card from the action deck."""
-
-    type: Literal["draw"] = "draw"
-
-
-class GiveCard(_Cmd):
-    """Data transfer: give one card (not heroic) to another human until the beep."""
-
-    type: Literal["give"] = "give"
-    card: str
-    to: str
-
-
-class AgreeEnd(_Cmd):
-    """Agree to end the action round early (possible once the second phase has ended)."""
-
-    type: Literal["agree_end"] = "agree_end"
-
-
-Command = Annotated[
-    PlaceCard | MoveCard | TakeBack | FinishPhase | DrawCard | GiveCard | AgreeEnd,
-    Field(discriminator="type"),
-]
-_COMMAND = TypeAdapter(Command)
-
-
-def parse_command(data: dict[str, Any]) -> Command:
-    """A command from its JSON form ({"type": "place", "player": ..., ...})."""
-    return _COMMAND.validate_python(data)
-
-
-# --- answers and events -------------------------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
-class FlightEvent:
-    """Something that happened at `at_s`.  `private_to` names the only player who may see `data`."""
-
-    seq: int
-    at_s: float
-    kind: EventKind
-    data: dict[str, Any] = field(default_factory=dict)
-    cue: Cue | None = None
-    private_to: str | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "seq": self.seq,
-            "at_s": self.at_s,
-            "kind": self.kind,
-            "data": self.data,
-            "cue": self.cue.to_dict() if self.cue else None,
-            "private_to": self.private_to,
-        }
-
-
-@dataclass(frozen=True, slots=True)
-class Accepted:
-    events: list[FlightEvent]
-    ok: Literal[True] = True
-
-
-@dataclass(frozen=True, slots=True)
-class Rejected:
-    """A refused command: a code from `RejectionCode` and the values a sentence about it may need
-    (the words are the caller's, per language)."""
-
-    reason: RejectionCode
-    params: dict[str, Any] = field(default_factory=dict)
-    ok: Literal[False] = False
-
-
-# --- internal state -----------------------------------------------------------------------------------
-@dataclass
-class _Slot:
-    card: str
-    half: Half
-    placed_by: str
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"card": self.card, "half": self.half, "placed_by": self.placed_by}
-
-
-@dataclass
-class _Member:
-    name: str
-    android: bool
-    on_board: bool  # False only for the solo player, who plans for four androids
-    heroic: str | None = None
-    hand: list[str] = field(default_factory=list)  # an android's "hand" is its heroic card
-    pending: dict[int, list[str]] = field(default_factory=dict)  # phase -> cards dealt face down
-    phase: int = 1  # the phase this member is planning
-    board: dict[int, _Slot] = field(default_factory=dict)
-    drew: list[int] = field(default_factory=list)  # incoming-data event indices used
-    gave: list[int] = field(default_factory=list)  # data-transfer event indices used
-    agreed_end: bool = False
-    finished_last: bool = False  # untimed flights: pressed Finish in the last phase
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "name": self.name,
-            "android": self.android,
-            "on_board": self.on_board,
-            "heroic": self.heroic,
-            "hand": list(self.hand),
-            "pending": {str(k): list(v) for k, v in self.pending.items()},
-            "phase": self.phase,
-            "board": {str(k): v.to_dict() for k, v in sorted(self.board.items())},
-            "drew": list(self.drew),
-            "gave": list(self.gave),
-            "agreed_end": self.agreed_end,
-            "finished_last": self.finished_last,
-        }
-
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> _Member:
-        return cls(
-            name=d["name"],
-            android=d["android"],
-            on_board=d["on_board"],
-            heroic=d["heroic"],
-            hand=list(d["hand"]),
-            pending={int(k): list(v) for k, v in d["pending"].items()},
-            phase=d["phase"],
-            board={int(k): _Slot(**v) for k, v in d["board"].items()},
-            drew=list(d["drew"]),
-            gave=list(d["gave"]),
-            agreed_end=d["agreed_end"],
-            finished_last=d["finished_last"],
-        )
-
-
-@dataclass(frozen=True, slots=True)
-class _Step:
-    """One item of the schedule: a spoken line (cue) or a game effect (kind + event index/phase)."""
-
-    at_s: float
-    cue: Cue | None = None
-    effect: str | None = None
-    index: int | None = None  # timeline event index
-    phase: int | None = None
-
-
-# the lines that count down to a phase end: not said in an untimed flight, where no clock runs out
-_DEADLINE_LINES = ("one_minute_warning", "twenty_seconds_warning", "countdown")
-
-
-def _deadline_line(cue: Cue) -> bool:
-    return cue.kind in _DEADLINE_LINES or (cue.kind == "count" and "phase" in cue.params)
-
-
-def _schedule(timeline: Timeline, lang: str, untimed: bool = False) -> list[_Step]:
-    """Lines and effects in the order they happen; at equal times the line comes before its effect."""
-    items: list[tuple[float, int, int, _Step]] = []
-    cues = intercom_script(timeline, lang)
-    if untimed:
-        cues = [c for c in cues if not _deadline_line(c)]
-    for n, cue in enumerate(cues):
-        items.append((cue.at_s, 0, n, _Step(cue.at_s, cue=cue)))
-    effects: list[_Step] = [_Step(0.0, effect="start")]
-    for i, ev in enumerate(timeline.events):
-        if ev.event == "threat":
-            effects.append(_Step(float(ev.t), effect="threat", index=i))
-        elif ev.event == "incoming_data":
-            effects.append(_Step(float(ev.t), effect="incoming", index=i))
-        elif ev.event == "data_transfer":
-            effects.append(_Step(float(ev.t), effect="transfer_open", index=i))
-            effects.append(_Step(float(ev.t + TRANSFER_BEEP_AFTER_S), effect="transfer_close", index=i))
-        elif ev.event == "comm_down":
-            assert ev.duration_s is not None
-            effects.append(_Step(float(ev.t), effect="comm_down", index=i))
-            effects.append(_Step(float(ev.t + ev.duration_s), effect="comm_restored", index=i))
-    for phase, end in enumerate(timeline.phase_end_s, start=1):
-        effects.append(_Step(float(end), effect="phase_end", phase=phase))
-    for n, step in enumerate(effects):
-        items.append((step.at_s, 1, n, step))
-    items.sort(key=lambda it: (it[0], it[1], it[2]))
-    return [it[3] for it in items]
-
-
 # A snapshot's timeline and config never change during a flight, but validating them and building
 # the schedule from them is most of what restoring a snapshot costs (~70%).  The bot restores a
 # flight on every click, tick and redraw, so the decoded part is kept per distinct (timeline,
 # config); every value in it is frozen, so flights share it safely.
-_STATIC_PARTS: OrderedDict[str, tuple[Timeline, FlightConfig, tuple[_Step, ...]]] = OrderedDict()
+_STATIC_PARTS: OrderedDict[str, tuple[Timeline, FlightConfig, tuple[Step, ...]]] = OrderedDict()
 _STATIC_PARTS_MAX = 64
 
 
 def _static_part(
     timeline_data: dict[str, Any], config_data: dict[str, Any]
-) -> tuple[Timeline, FlightConfig, tuple[_Step, ...]]:
+) -> tuple[Timeline, FlightConfig, tuple[Step, ...]]:
     """The validated timeline and config of a snapshot and their schedule (memoised, see above)."""
     key = json.dumps([timeline_data, config_data], sort_keys=True, separators=(",", ":"), default=repr)
     found = _STATIC_PARTS.get(key)
@@ -441,7 +154,7 @@ def _static_part(
     if cfg.get("mission") is None:
         cfg["timeline"] = timeline
     config = FlightConfig.model_validate(cfg)
-    part = (timeline, config, tuple(_schedule(timeline, config.lang, config.untimed)))
+    part = (timeline, config, tuple(build_schedule(timeline, config.lang, config.untimed)))
     _STATIC_PARTS[key] = part
     if len(_STATIC_PARTS) > _STATIC_PARTS_MAX:
         _STATIC_PARTS.popitem(last=False)
@@ -475,7 +188,7 @@ class Flight:
         self.tracks: dict[str, str] = {}
         self.action_deck: list[str] = []
         self.threat_decks: dict[str, list[str]] = {}
-        self.members: list[_Member] = []  # on-board crew in action order, then the solo player
+        self.members: list[Member] = []  # on-board crew in action order, then the solo player
         self.threats: list[dict[str, Any]] = []
         self.ignored: list[dict[str, Any]] = []
         self.now_s: float = -1.0
@@ -490,7 +203,7 @@ class Flight:
         self.delay_s = 0.0  # untimed: phase ends moved by Finish presses (held: +, early: -); later steps follow
         self.paused_by: str | None = None  # who paused the flight (None: the clock runs)
         self.paused_s = 0.0  # the caller's elapsed seconds spent paused so far (see `clock`)
-        self._steps: list[_Step] = []
+        self._steps: list[Step] = []
 
     # -- construction ----------------------------------------------------------------------------
     @classmethod
@@ -501,7 +214,7 @@ class Flight:
         self = cls()
         self.config = config
         self.timeline = config.resolved_timeline()
-        self._steps = _schedule(self.timeline, config.lang, config.untimed)
+        self._steps = build_schedule(self.timeline, config.lang, config.untimed)
         rng = random.Random(config.seed)
 
         red, white, blue, internal = rng.sample(list(TRACK_IDS), 4)
@@ -529,9 +242,9 @@ class Flight:
                 listed.append(CrewMember(name=name, android=True))
                 missing -= 1
         for m in listed:
-            self.members.append(_Member(m.name, m.android, on_board=True, heroic=heroics.pop(0)))
+            self.members.append(Member(m.name, m.android, on_board=True, heroic=heroics.pop(0)))
         if solo:
-            self.members.append(_Member(humans[0].name, False, on_board=False))
+            self.members.append(Member(humans[0].name, False, on_board=False))
 
         counts = cards_per_phase(len(humans), config.android_as_fifth)
         for member in self.members:
@@ -564,20 +277,20 @@ class Flight:
     def last_turn(self) -> int:
         return 12 if self.timeline.phases == 3 else 7
 
-    def member(self, name: str) -> _Member | None:
+    def member(self, name: str) -> Member | None:
         for m in self.members:
             if m.name == name:
                 return m
         return None
 
-    def humans(self) -> list[_Member]:
+    def humans(self) -> list[Member]:
         return [m for m in self.members if not m.android]
 
     def _role(self, role: str) -> str:
         value = getattr(self.config, role) or self.config.captain
         return value or self.humans()[0].name
 
-    def _event(
+    def emit(
         self,
         kind: EventKind,
         data: dict[str, Any] | None = None,
@@ -608,7 +321,7 @@ class Flight:
         if self.paused_by is not None:
             return Rejected("paused", {"by": self.paused_by})
         self.paused_by = by
-        return Accepted([self._event("paused", {"by": by})])
+        return Accepted([self.emit("paused", {"by": by})])
 
     def resume(self, by: str, elapsed_s: float) -> Accepted | Rejected:
         """Run the clock again from where it stopped: everything still to come (phase ends, the
@@ -619,7 +332,7 @@ class Flight:
         self.paused_s += pause_s
         data = {"by": by, "paused_by": self.paused_by, "pause_s": pause_s, "paused_s": self.paused_s}
         self.paused_by = None
-        return Accepted([self._event("resumed", data)])
+        return Accepted([self.emit("resumed", data)])
 
     def advance_to(self, t_s: float) -> list[FlightEvent]:
         """Move mission time to `t_s` and return everything that fell due, in order (nothing
@@ -638,7 +351,7 @@ class Flight:
             if self.status == "ended" and (self.ended_early or step.cue is None):
                 continue  # after an agreed early end the intercom falls silent
             if step.cue is not None:
-                events.append(self._event("intercom", {"kind": step.cue.kind}, step.cue))
+                events.append(self.emit("intercom", {"kind": step.cue.kind}, step.cue))
             else:
                 events += self._effect(step)
         self.now_s = t_s
@@ -657,18 +370,18 @@ class Flight:
                 return self._due(step)
         return None
 
-    def _due(self, step: _Step) -> float:
+    def _due(self, step: Step) -> float:
         """The mission second `step` happens at: its time on the recording plus the holds so far."""
         return step.at_s + self.delay_s
 
-    def _held(self, step: _Step) -> bool:
+    def _held(self, step: Step) -> bool:
         """An untimed flight's phase end waits while a human has not pressed Finish for that phase."""
         if not self.config.untimed or step.effect != "phase_end" or self.status != "running":
             return False
         assert step.phase is not None
         return not all(self._finished(m, step.phase) for m in self.humans())
 
-    def _finished(self, m: _Member, phase: int) -> bool:
+    def _finished(self, m: Member, phase: int) -> bool:
         return m.phase > phase or (phase == self.timeline.phases and m.finished_last)
 
     @property
@@ -678,30 +391,30 @@ class Flight:
             return []
         return [m.name for m in self.humans() if not self._finished(m, self.round_phase)]
 
-    def _effect(self, step: _Step) -> list[FlightEvent]:
+    def _effect(self, step: Step) -> list[FlightEvent]:
         out: list[FlightEvent] = []
         ev = self.timeline.events[step.index] if step.index is not None else None
         if step.effect == "start":
             self.status = "running"
             self.round_phase = 1
-            out.append(self._event("round_started", {"phases": self.timeline.phases, "tracks": dict(self.tracks)}))
+            out.append(self.emit("round_started", {"phases": self.timeline.phases, "tracks": dict(self.tracks)}))
             for m in self.members:
                 if m.android:
-                    out.append(self._event("android_revealed", {"android": m.name, "card": m.heroic}))
+                    out.append(self.emit("android_revealed", {"android": m.name, "card": m.heroic}))
             for m in self.humans():
-                out += self._deal(m, 1)
+                out += self.deal(m, 1)
         elif step.effect == "threat":
             assert ev is not None and step.index is not None
             out.append(self._draw_threat(step.index))
         elif step.effect == "incoming":
             if not self.solo:  # §5.5: the solo player ignores incoming data and data transfers
                 self.incoming.append(step.index or 0)
-                out.append(self._event("incoming_data", {"index": step.index}))
+                out.append(self.emit("incoming_data", {"index": step.index}))
         elif step.effect == "transfer_open":
             if not self.solo:
                 self.transfer = step.index
                 out.append(
-                    self._event(
+                    self.emit(
                         "transfer_opened",
                         {"index": step.index, "closes_at_s": self.now_s + TRANSFER_BEEP_AFTER_S},
                     )
@@ -709,16 +422,16 @@ class Flight:
         elif step.effect == "transfer_close":
             if not self.solo:
                 self.transfer = None
-                out.append(self._event("transfer_closed", {"index": step.index}))
+                out.append(self.emit("transfer_closed", {"index": step.index}))
         elif step.effect == "comm_down":
             assert ev is not None and ev.duration_s is not None
             if not self.solo:
                 self.comm_down_until = ev.t + ev.duration_s + self.delay_s
-                out.append(self._event("comm_down", {"until_s": float(self.comm_down_until)}))
+                out.append(self.emit("comm_down", {"until_s": float(self.comm_down_until)}))
         elif step.effect == "comm_restored":
             if not self.solo:
                 self.comm_down_until = None
-                out.append(self._event("comm_restored"))
+                out.append(self.emit("comm_restored"))
         elif step.effect == "phase_end":
             assert step.phase is not None
             out += self._end_phase(step.phase)
@@ -737,270 +450,80 @@ class Flight:
         }
         if ev.unconfirmed and self.crew_size < 5:  # §2.1: unconfirmed reports only count with five
             self.ignored.append({**base, "reason": "unconfirmed"})
-            return self._event("threat_ignored", {**base, "reason": "unconfirmed"})
+            return self.emit("threat_ignored", {**base, "reason": "unconfirmed"})
         key = _deck_key(serious, internal)
         deck = self.threat_decks[key]
         if not deck:  # Interpretation: an exhausted deck (only possible in custom missions) skips the threat
             self.ignored.append({**base, "reason": "deck_empty"})
-            return self._event("threat_ignored", {**base, "reason": "deck_empty"})
+            return self.emit("threat_ignored", {**base, "reason": "deck_empty"})
         card_id = deck.pop(0)
         placed = {"id": card_id, "turn": ev.turn, "zone": ev.zone, "index": index}
         self.threats.append(placed)
         by = self._role("security_chief" if internal else "communications_officer")
         track = self.tracks["internal" if internal else str(ev.zone)]
-        return self._event(
+        return self.emit(
             "threat_drawn",
             {**base, "id": card_id, "name": base_cards()[card_id].name, "track": track, "drawn_by": by},
         )
 
-    def _deal(self, m: _Member, phase: int) -> list[FlightEvent]:
+    def deal(self, m: Member, phase: int) -> list[FlightEvent]:
         cards = m.pending.pop(phase, None)
         if cards is None:
             return []
         m.hand += cards
         return (
-            [self._event("cards_dealt", {"player": m.name, "phase": phase, "count": len(cards)}, private_to=m.name)]
+            [self.emit("cards_dealt", {"player": m.name, "phase": phase, "count": len(cards)}, private_to=m.name)]
             if not self.solo
-            else [self._event("cards_dealt", {"player": m.name, "phase": phase, "count": len(cards)})]
+            else [self.emit("cards_dealt", {"player": m.name, "phase": phase, "count": len(cards)})]
         )
 
     def _end_phase(self, phase: int) -> list[FlightEvent]:
-        out = [self._event("phase_ended", {"phase": phase, "locked_turns": _turns(phase)})]
+        out = [self.emit("phase_ended", {"phase": phase, "locked_turns": _turns(phase)})]
         # Interpretation: "each player may draw 1 card" has no deadline in §2.1; the offer lapses
         # when the phase it was announced in ends.
         self.incoming = []
         if phase == self.timeline.phases:
             self.status = "ended"
             self.round_phase = phase
-            out.append(self._event("round_ended", {"early": False}))
+            out.append(self.emit("round_ended", {"early": False}))
             return out
         self.round_phase = phase + 1
         for m in self.humans():
             if m.phase <= phase:
                 m.phase = phase + 1
-                out += self._deal(m, phase + 1)
+                out += self.deal(m, phase + 1)
         return out
 
     # -- commands --------------------------------------------------------------------------------
+    # Each move's rule is one entry of engine/flight/rules.py's table: its check and its effect.
     def apply(self, command: Command | dict[str, Any]) -> Accepted | Rejected:
         """Answer one player input at the current mission time; a rejection leaves the state unchanged."""
         if isinstance(command, dict):
             command = parse_command(command)
-        player = self._actor(command.player)
+        player = rules.actor(self, command.player)
         if isinstance(player, Rejected):
             return player
-        if isinstance(command, PlaceCard):
-            return self._place(player, command)
-        if isinstance(command, MoveCard):
-            return self._move(player, command)
-        if isinstance(command, TakeBack):
-            return self._take_back(player, command)
-        if isinstance(command, FinishPhase):
-            return self._finish(player)
-        if isinstance(command, DrawCard):
-            return self._draw(player)
-        if isinstance(command, GiveCard):
-            return self._give(player, command)
-        return self._agree(player)
+        rule = rules.RULES[command.type]
+        plan = rule.check(self, player, command)
+        if isinstance(plan, Rejected):
+            return plan
+        return Accepted(rule.apply(self, player, command, plan))
 
     def check(self, command: Command | dict[str, Any]) -> Rejected | None:
-        """Why `apply(command)` would be rejected now (None: it would be accepted); changes nothing.
-
-        The station view lists legal commands with the same predicates, so a control a player sees
-        is one `apply` accepts.
-        """
+        """Why `apply(command)` would be rejected now (None: it would be accepted); changes nothing."""
         if isinstance(command, dict):
             command = parse_command(command)
-        player = self._actor(command.player)
+        player = rules.actor(self, command.player)
         if isinstance(player, Rejected):
             return player
-        checked: object
-        if isinstance(command, PlaceCard):
-            checked = self._check_place(player, command.card, command.turn, command.board)
-        elif isinstance(command, MoveCard):
-            checked = self._check_move(player, command.board, command.from_turn, command.to_turn)
-        elif isinstance(command, TakeBack):
-            checked = self._check_take_back(player, command.board, command.turn)
-        elif isinstance(command, FinishPhase):
-            checked = self._check_finish(player)
-        elif isinstance(command, DrawCard):
-            checked = self._check_draw(player)
-        elif isinstance(command, GiveCard):
-            checked = self._check_give(player, command.card, command.to)
-        else:
-            checked = self._check_agree(player)
-        return checked if isinstance(checked, Rejected) else None
+        plan = rules.RULES[command.type].check(self, player, command)
+        return plan if isinstance(plan, Rejected) else None
 
-    def _actor(self, name: str) -> _Member | Rejected:
-        if self.status == "ready":
-            return Rejected("not_started")
-        if self.status == "ended":
-            return Rejected("round_over")
-        if self.paused_by is not None:
-            return Rejected("paused", {"by": self.paused_by})
-        player = self.member(name)
-        if player is None:
-            return Rejected("not_in_crew", {"name": name})
-        if player.android:
-            return Rejected("android_cannot_act", {"name": player.name})
-        return player
+    def legal_commands(self, name: str) -> list[Command]:
+        """Every command `apply` would accept from `name` now (see engine.flight.rules)."""
+        return rules.legal_commands(self, name)
 
-    # Each `_check_*` is the whole rule for one command and changes nothing; the handler below it
-    # only carries out what the check allowed.
-    def _board_of(self, player: _Member, name: str | None) -> _Member | Rejected:
-        target = player if name is None else self.member(name)
-        if target is None:
-            return Rejected("not_in_crew", {"name": name})
-        if target is player and player.on_board:
-            return target
-        if not target.android:
-            return Rejected("not_your_board", {"board": target.name})
-        return target
-
-    def _turn_open(self, player: _Member, board: _Member, turn: int) -> Rejected | None:
-        if not 1 <= turn <= self.last_turn:
-            return Rejected("bad_turn", {"turn": turn, "last": self.last_turn})
-        phase = phase_of(turn)
-        if phase < self.round_phase:
-            return Rejected("phase_over", {"turn": turn, "phase": phase})
-        if board is player and (phase < player.phase or player.finished_last):
-            return Rejected("phase_over", {"turn": turn, "phase": phase})
-        # Interpretation: an android's turn is open once its planner has reached the turn's phase
-        if phase > player.phase:
-            return Rejected("turn_of_other_phase", {"turn": turn, "phase": phase, "planning": player.phase})
-        return None
-
-    def _card_owner(self, player: _Member, board: _Member, card_id: str) -> _Member | Rejected:
-        """Whose hand `card_id` leaves when it goes on `board` (the player's, or an android's own heroic)."""
-        owner: _Member | None = None
-        if card_id in player.hand:
-            owner = player
-        elif board.android and card_id in board.hand:
-            owner = board
-        if owner is None or not is_card(card_id):
-            return Rejected("not_your_card", {"card": card_id})
-        if card(card_id).heroic and owner is player and board is not player:
-            return Rejected("heroic_owner_only", {"card": card_id})
-        return owner
-
-    def _check_place(
-        self, player: _Member, card_id: str, turn: int, board_name: str | None
-    ) -> tuple[_Member, _Member] | Rejected:
-        board = self._board_of(player, board_name)
-        if isinstance(board, Rejected):
-            return board
-        owner = self._card_owner(player, board, card_id)
-        if isinstance(owner, Rejected):
-            return owner
-        closed = self._turn_open(player, board, turn)
-        if closed:
-            return closed
-        if turn in board.board:
-            return Rejected("slot_taken", {"turn": turn})
-        return board, owner
-
-    def _place(self, player: _Member, cmd: PlaceCard) -> Accepted | Rejected:
-        checked = self._check_place(player, cmd.card, cmd.turn, cmd.board)
-        if isinstance(checked, Rejected):
-            return checked
-        board, owner = checked
-        owner.hand.remove(cmd.card)
-        board.board[cmd.turn] = _Slot(cmd.card, cmd.half, player.name)
-        face_up = board.android
-        data = {
-            "player": player.name,
-            "board": board.name,
-            "turn": cmd.turn,
-            "half": cmd.half,
-            "card": cmd.card if face_up else None,
-            "code": card(cmd.card).code(cmd.half) if face_up else None,
-        }
-        return Accepted([self._event("card_placed", data, private_to=None if face_up else player.name)])
-
-    def _slot_for_change(self, player: _Member, board: _Member, turn: int) -> _Slot | Rejected:
-        if board.android and not self.solo and turn in board.board:
-            return Rejected("card_fixed", {"turn": turn})
-        if not 1 <= turn <= self.last_turn:
-            return Rejected("bad_turn", {"turn": turn, "last": self.last_turn})
-        slot = board.board.get(turn)
-        if slot is None:
-            return Rejected("slot_empty", {"turn": turn})
-        closed = self._turn_open(player, board, turn)
-        return closed or slot
-
-    def _check_move(
-        self, player: _Member, board_name: str | None, from_turn: int, to_turn: int
-    ) -> tuple[_Member, _Slot] | Rejected:
-        board = self._board_of(player, board_name)
-        if isinstance(board, Rejected):
-            return board
-        slot = self._slot_for_change(player, board, from_turn)
-        if isinstance(slot, Rejected):
-            return slot
-        closed = self._turn_open(player, board, to_turn)
-        if closed:
-            return closed
-        if to_turn != from_turn and to_turn in board.board:
-            return Rejected("slot_taken", {"turn": to_turn})
-        return board, slot
-
-    def _move(self, player: _Member, cmd: MoveCard) -> Accepted | Rejected:
-        checked = self._check_move(player, cmd.board, cmd.from_turn, cmd.to_turn)
-        if isinstance(checked, Rejected):
-            return checked
-        board, slot = checked
-        del board.board[cmd.from_turn]
-        board.board[cmd.to_turn] = _Slot(slot.card, cmd.half or slot.half, slot.placed_by)
-        data = {
-            "player": player.name,
-            "board": board.name,
-            "from_turn": cmd.from_turn,
-            "to_turn": cmd.to_turn,
-            "half": cmd.half or slot.half,
-        }
-        return Accepted([self._event("card_moved", data, private_to=None if board.android else player.name)])
-
-    def _check_take_back(self, player: _Member, board_name: str | None, turn: int) -> tuple[_Member, _Slot] | Rejected:
-        board = self._board_of(player, board_name)
-        if isinstance(board, Rejected):
-            return board
-        slot = self._slot_for_change(player, board, turn)
-        if isinstance(slot, Rejected):
-            return slot
-        return board, slot
-
-    def _take_back(self, player: _Member, cmd: TakeBack) -> Accepted | Rejected:
-        checked = self._check_take_back(player, cmd.board, cmd.turn)
-        if isinstance(checked, Rejected):
-            return checked
-        board, slot = checked
-        del board.board[cmd.turn]
-        # an android's heroic card goes back to the android, anything else to the player's hand
-        (board if board.android and slot.card == board.heroic else player).hand.append(slot.card)
-        data = {"player": player.name, "board": board.name, "turn": cmd.turn, "card": slot.card}
-        return Accepted([self._event("card_taken_back", data, private_to=None if board.android else player.name)])
-
-    def _check_finish(self, player: _Member) -> Rejected | None:
-        # untimed: Finish in the last phase says "I am done", which the operation's end waits for
-        last_open = self.config.untimed and not player.finished_last
-        if player.phase >= self.timeline.phases and not last_open:
-            return Rejected("no_next_phase", {"phase": player.phase})
-        return None
-
-    def _finish(self, player: _Member) -> Accepted | Rejected:
-        refused = self._check_finish(player)
-        if refused:
-            return refused
-        done = player.phase
-        if done >= self.timeline.phases:
-            player.finished_last = True
-        else:
-            player.phase += 1
-        events = [self._event("phase_finished", {"player": player.name, "phase": done})]
-        events += self._deal(player, player.phase)
-        return Accepted(events + self._release())
-
-    def _release(self) -> list[FlightEvent]:
+    def release(self) -> list[FlightEvent]:
         """Untimed: the phase end comes now that the last human has finished, held past its time
         or early; the rest of the schedule moves by the difference (later after a wait, earlier
         when the crew was quicker than the recording)."""
@@ -1011,81 +534,6 @@ class Flight:
             return []
         self.delay_s += self.now_s - self._due(end)  # the phase end's due moment becomes now
         return self.advance_to(self.now_s)
-
-    def _check_draw(self, player: _Member) -> int | Rejected:
-        """The incoming-data window the player would draw for."""
-        if not self.incoming:
-            return Rejected("no_incoming_data")
-        unused = [i for i in self.incoming if i not in player.drew]
-        if not unused:
-            return Rejected("already_drew")
-        if not self.action_deck:
-            return Rejected("deck_empty")
-        return unused[0]
-
-    def _draw(self, player: _Member) -> Accepted | Rejected:
-        window = self._check_draw(player)
-        if isinstance(window, Rejected):
-            return window
-        cid = self.action_deck.pop(0)
-        player.drew.append(window)
-        player.hand.append(cid)
-        data = {"player": player.name, "card": cid, "index": window}
-        return Accepted([self._event("card_drawn", data, private_to=player.name)])
-
-    def _check_giving(self, player: _Member) -> int | Rejected:
-        """The data transfer the player may give a card in (any card, to anyone: checked below)."""
-        if self.transfer is None:
-            return Rejected("transfer_closed")
-        if self.transfer in player.gave:
-            return Rejected("already_gave")
-        return self.transfer
-
-    def _check_give(self, player: _Member, card_id: str, to: str) -> tuple[int, _Member] | Rejected:
-        window = self._check_giving(player)
-        if isinstance(window, Rejected):
-            return window
-        if card_id not in player.hand:
-            return Rejected("not_your_card", {"card": card_id})
-        if card(card_id).heroic:
-            return Rejected("heroic_not_transferable", {"card": card_id})
-        target = self.member(to)
-        if target is None or target is player or target.android:
-            return Rejected("bad_target", {"name": to})
-        return window, target
-
-    def _give(self, player: _Member, cmd: GiveCard) -> Accepted | Rejected:
-        checked = self._check_give(player, cmd.card, cmd.to)
-        if isinstance(checked, Rejected):
-            return checked
-        window, target = checked
-        player.hand.remove(cmd.card)
-        target.hand.append(cmd.card)
-        player.gave.append(window)
-        data = {"player": player.name, "to": target.name, "card": cmd.card, "index": window}
-        return Accepted([self._event("card_given", data)])
-
-    def _check_agree(self, player: _Member) -> Rejected | None:
-        if self.round_phase <= 2:
-            return Rejected("too_early")
-        if player.agreed_end:
-            return Rejected("already_agreed")
-        return None
-
-    def _agree(self, player: _Member) -> Accepted | Rejected:
-        refused = self._check_agree(player)
-        if refused:
-            return refused
-        player.agreed_end = True
-        events = [self._event("end_agreed", {"player": player.name})]
-        if all(m.agreed_end for m in self.humans()):
-            self.status = "ended"
-            self.ended_early = True
-            self.incoming = []
-            self.transfer = None
-            cue = Cue(self.now_s, "operation_ended", render("operation_ended", self.config.lang), self.config.lang)
-            events.append(self._event("round_ended", {"early": True}, cue))
-        return Accepted(events)
 
     # -- views ---------------------------------------------------------------------------------------
     @property
@@ -1139,7 +587,7 @@ class Flight:
         self.tracks = dict(d["tracks"])
         self.action_deck = list(d["action_deck"])
         self.threat_decks = {k: list(v) for k, v in d["threat_decks"].items()}
-        self.members = [_Member.from_dict(m) for m in d["members"]]
+        self.members = [Member.from_dict(m) for m in d["members"]]
         self.threats = [dict(t) for t in d["threats"]]
         self.ignored = [dict(t) for t in d["ignored"]]
         self.now_s = d["now_s"]

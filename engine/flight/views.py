@@ -2,7 +2,7 @@
 
 A station view is one crew member's private station (hand, own board, the androids' boards) plus
 the commands `Flight.apply` would accept from them right now.  Those legal commands are found with
-the machine's own rule checks (`Flight._check_*`), never with a second copy of the rules, so a
+the rules table's own checks (engine/flight/rules.py), never with a second copy of the rules, so a
 control the bot shows is a control that works, and a rule changed in the machine changes what
 is offered.  The deck view is what the flight deck shows every crew member: phase, deadlines,
 announced threats, open windows, communications.
@@ -16,11 +16,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from engine.board import phase_of
+from engine.flight import rules
 from engine.flight.cards import card
+from engine.flight.commands import GiveCard, MoveCard, Rejected, TakeBack
+from engine.flight.crew import Member
 from engine.vocab import ActionCode, Half, TrackId, Zone
 
 if TYPE_CHECKING:
-    from engine.flight.machine import Flight, _Member
+    from engine.flight.machine import Flight
 
 Status = Literal["ready", "running", "ended"]
 
@@ -178,9 +181,7 @@ class DeckView:
 
 
 # -- building them -------------------------------------------------------------------------------------
-def _slots(flight: Flight, board: _Member, viewer: _Member) -> tuple[SlotView, ...]:
-    from engine.flight.machine import Rejected
-
+def _slots(flight: Flight, board: Member, viewer: Member) -> tuple[SlotView, ...]:
     out = []
     planner = viewer if not viewer.android else board
     for turn in range(1, flight.last_turn + 1):
@@ -188,11 +189,11 @@ def _slots(flight: Flight, board: _Member, viewer: _Member) -> tuple[SlotView, .
         slot = board.board.get(turn)
         running = flight.status == "running"
         locked = flight.status == "ended" or phase < flight.round_phase or (board is planner and phase < planner.phase)
-        free = running and flight._turn_open(planner, board, turn) is None
+        free = running and rules.turn_open(flight, planner, board, turn) is None
         visible = board.android or board is viewer
         movable = False
         if slot is not None and running and not viewer.android:
-            movable = not isinstance(flight._slot_for_change(viewer, board, turn), Rejected)
+            movable = not isinstance(rules.slot_for_change(flight, viewer, board, turn), Rejected)
         out.append(
             SlotView(
                 turn=turn,
@@ -208,7 +209,7 @@ def _slots(flight: Flight, board: _Member, viewer: _Member) -> tuple[SlotView, .
     return tuple(out)
 
 
-def _board(flight: Flight, board: _Member, viewer: _Member) -> BoardView:
+def _board(flight: Flight, board: Member, viewer: Member) -> BoardView:
     ready = flight.status == "ready"
     planners = tuple(m.name for m in flight.humans()) if board.android else (board.name,)
     heroic = board.hand[0] if board.android and board.hand and not ready else None
@@ -223,7 +224,7 @@ def _board(flight: Flight, board: _Member, viewer: _Member) -> BoardView:
 
 def station(flight: Flight, name: str) -> StationView:
     """`name`'s station; raises FlightError for a name not in the crew."""
-    from engine.flight.machine import FlightError, Rejected
+    from engine.flight.machine import FlightError
 
     me = flight.member(name)
     if me is None:
@@ -237,42 +238,51 @@ def station(flight: Flight, name: str) -> StationView:
     placements: list[Placement] = []
     relocations: list[Relocation] = []
     if acting:
-        boards: list[tuple[str | None, _Member]] = [(None, me)] if me.on_board else []
+        boards: list[tuple[str | None, Member]] = [(None, me)] if me.on_board else []
         boards += [(m.name, m) for m in flight.members if m.android]
         for key, board in boards:
             # `_check_place` is these checks in this order; taken apart so a hand of 90 cards (solo)
             # costs cards + turns checks, not cards x turns
-            if isinstance(flight._board_of(me, key), Rejected):
+            if isinstance(rules.board_of(flight, me, key), Rejected):
                 continue
             free = tuple(
                 t
                 for t in range(1, flight.last_turn + 1)
-                if flight._turn_open(me, board, t) is None and t not in board.board
+                if rules.turn_open(flight, me, board, t) is None and t not in board.board
             )
             candidates = list(me.hand) + (list(board.hand) if board.android else [])
             for cid in dict.fromkeys(candidates) if free else ():
-                if not isinstance(flight._card_owner(me, board, cid), Rejected):
+                if not isinstance(rules.card_owner(flight, me, board, cid), Rejected):
                     placements.append(Placement(card_view(cid), key, free))
             for turn in sorted(board.board):
-                back = flight._check_take_back(me, key, turn)
+                back = rules.check_take_back(flight, me, TakeBack(player=me.name, turn=turn, board=key))
                 if isinstance(back, Rejected):
                     continue
                 to = tuple(
                     t
                     for t in range(1, flight.last_turn + 1)
-                    if t != turn and not isinstance(flight._check_move(me, key, turn, t), Rejected)
+                    if t != turn
+                    and not isinstance(
+                        rules.check_move(flight, me, MoveCard(player=me.name, from_turn=turn, to_turn=t, board=key)),
+                        Rejected,
+                    )
                 )
                 relocations.append(Relocation(key, turn, to, take_back=True))
 
-    giving = acting and not isinstance(flight._check_giving(me), Rejected)
+    giving = acting and not isinstance(rules.check_giving(flight, me), Rejected)
     others = tuple(m.name for m in flight.humans() if m is not me)
     giveable = tuple(
         card_view(c)
         for c in me.hand
-        if giving and others and not isinstance(flight._check_give(me, c, others[0]), Rejected)
+        if giving
+        and others
+        and not isinstance(rules.check_give(flight, me, GiveCard(player=me.name, card=c, to=others[0])), Rejected)
     )
     give_to = tuple(
-        o for o in others if giveable and not isinstance(flight._check_give(me, giveable[0].id, o), Rejected)
+        o
+        for o in others
+        if giveable
+        and not isinstance(rules.check_give(flight, me, GiveCard(player=me.name, card=giveable[0].id, to=o)), Rejected)
     )
     return StationView(
         player=me.name,
@@ -287,11 +297,11 @@ def station(flight: Flight, name: str) -> StationView:
         androids=androids,
         placements=tuple(placements),
         relocations=tuple(relocations),
-        can_finish=acting and flight._check_finish(me) is None,
-        can_draw=acting and not isinstance(flight._check_draw(me), Rejected),
+        can_finish=acting and rules.check_finish(flight, me) is None,
+        can_draw=acting and not isinstance(rules.check_draw(flight, me), Rejected),
         giveable=giveable,
         give_to=give_to,
-        can_agree=acting and flight._check_agree(me) is None,
+        can_agree=acting and rules.check_agree(flight, me) is None,
         agreed_end=me.agreed_end,
         comm_down=flight.comm_down_until is not None,
         untimed=flight.config.untimed,

@@ -8,8 +8,9 @@ the zone that was lost.  Every changed plan is resolved from the turn it first d
 run when the second change comes later.  A lost mission only turns on changes up to the turn of
 loss, so later ones are not resolved at all.
 
-What counts as better, in order: fewer changes; for a lost ship, saving it; the higher score; fewer
-players involved; the earlier turn.  The engine has no clock: the caller passes the budget as a
+What counts as better, in order: fewer changes; for a lost ship, saving it, then fewer players
+involved, the earlier turn (and last, the higher score); for a surviving ship, the higher score,
+then fewer players involved, the earlier turn.  The engine has no clock: the caller passes the budget as a
 number of resolutions and, if it wants one, a `time_up` callable (the CLI and the bot read their
 clock there), so a search with a count budget is deterministic.
 """
@@ -17,7 +18,7 @@ clock there), so a search with a count budget is deterministic.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from operator import itemgetter
 from typing import Any
 
@@ -95,17 +96,22 @@ def hindsight(
     singles: list[_Tried] = []
     keep = max_changes == 2
     for seat, b in enumerate(boards):
+        done: dict[tuple[str, ...], _Tried] = {}  # the same plan made by another human (an android's board)
         for change, new in b.changed():
             k = change.turn
             changed = (*boards[:seat], new, *boards[seat + 1 :])
             searched += 1
             if k > base.last_turn:  # after the turn of loss: the same result
                 continue
-            if keep:
+            same = done.get(new.plan)
+            if same is not None:
+                singles.append(_Tried((change,), changed, same.result, same.points))
+            elif keep:
                 points = resume_with_checkpoints(base, k, {seat: new.plan})
                 singles.append(_Tried((change,), changed, points.result, points))
             else:
                 singles.append(_Tried((change,), changed, resume(base, k, {seat: new.plan})))
+            done[new.plan] = singles[-1]
     best = _best(goal, singles)
     exhausted = True
     if best is None and max_changes == 2:
@@ -147,20 +153,23 @@ class _Goal:
         return (result.outcome == "survived", result.score.total)
 
 
-def _rank(tried: _Tried) -> tuple[int, int, int, int]:
-    """Smaller is better: fewer changes, higher score, fewer players, earlier turn."""
+def _rank(goal: _Goal, tried: _Tried) -> tuple[int, int, int, int]:
+    """Smaller is better.  A lost ship: fewer changes, then (ties) fewer players (the humans making
+    the changes, an android's board counting as its planner's), the earlier turn, and last the
+    higher score.  A surviving ship: fewer changes, the higher score, then fewer players and the
+    earlier turn."""
     changes = tried.changes
-    return (
-        len(changes),
-        -tried.result.score.total,
-        len({c.player for c in changes}),
-        min(c.turn for c in changes),
-    )
+    players = len({c.actor for c in changes})
+    turn = min(c.turn for c in changes)
+    score = -tried.result.score.total
+    if goal.lost:
+        return (len(changes), players, turn, score)
+    return (len(changes), score, players, turn)
 
 
 def _best(goal: _Goal, tried: Sequence[_Tried]) -> _Tried | None:
     helping = [t for t in tried if goal.helps(t.result)]
-    return min(helping, key=_rank) if helping else None
+    return min(helping, key=lambda t: _rank(goal, t)) if helping else None
 
 
 def _pairs(
@@ -173,8 +182,11 @@ def _pairs(
 ) -> tuple[list[_Tried], int, bool]:
     """Two changes, best first.  Returns what was resolved, how many pairs were looked at, and
     whether every pair was."""
-    seen: set[tuple[tuple[str, ...], ...]] = {tuple(b.plan for b in boards)}
-    seen.update(tuple(b.plan for b in t.boards) for t in singles)
+    # Plans already resolved (None: lost, or the flight itself, or a single change's plans): the
+    # same plans made by other humans are not resolved again.
+    resolved: dict[tuple[tuple[str, ...], ...], Result | None] = {tuple(b.plan for b in boards): None}
+    resolved.update((tuple(b.plan for b in t.boards), None) for t in singles)
+    made: set[tuple[tuple[tuple[str, ...], ...], frozenset[str]]] = set()
     candidates: list[tuple[tuple[int, int, int], int, _Tried, int, Change, Board]] = []
     order = 0
     for first in singles:
@@ -195,13 +207,25 @@ def _pairs(
             return tried, searched, True
         if (budget is not None and searched >= budget) or (time_up is not None and n % 16 == 0 and time_up()):
             return tried, searched, False
+        if change.kind == "play" and change.card in _played(first.changes):
+            # the first change played this very card (on another board): a copy of it, or nothing
+            swapped = _copy_of(first.boards[seat], change, _played(first.changes))
+            if swapped is None:
+                continue
+            change, new = swapped
         boards2 = (*first.boards[:seat], new, *first.boards[seat + 1 :])
         plans = tuple(b.plan for b in boards2)
-        if plans in seen:
-            continue  # the same plans as another pair, a single change, or the flight itself
-        seen.add(plans)
-        searched += 1
         pair = (*first.changes, change)
+        key = (plans, frozenset(c.actor for c in pair))
+        if key in made:
+            continue  # the same plans by the same players as another pair
+        made.add(key)
+        if plans in resolved:
+            known = resolved[plans]
+            if known is not None:
+                tried.append(_Tried(pair, boards2, known))
+            continue  # resolved already (or the flight itself, or a single change's plans)
+        searched += 1
         k2 = change.turn
         assert first.points is not None
         if k2 >= first.changes[0].turn:
@@ -213,12 +237,28 @@ def _pairs(
                 continue
             changed = {i: b2.plan for i, (b, b2) in enumerate(zip(boards, boards2, strict=True)) if b.plan != b2.plan}
             result = resume_if_survived(base, k2, changed)
+        resolved[plans] = result
         if result is None:
             continue  # lost: helps neither goal
         tried.append(_Tried(pair, boards2, result))
         if stop_at is None and goal.lost and goal.helps(result):
             stop_at = searched + max(_LAST_LOOK, searched // 4)
     return tried, searched, True
+
+
+def _played(changes: Sequence[Change]) -> set[str]:
+    return {c.card for c in changes if c.kind == "play"}
+
+
+def _copy_of(b: Board, change: Change, used: set[str]) -> tuple[Change, Board] | None:
+    """`change` made with a copy of its card not in `used` (one hand feeds several boards: a
+    human's own and the androids'), and the board after it; None when the hand has no such copy."""
+    held = next((h for h in b.unplayed if h.card == change.card or change.card in h.copies), None)
+    spare = next((c for c in (held.card, *held.copies) if c not in used), None) if held is not None else None
+    if spare is None:
+        return None
+    swapped = replace(change, card=spare)
+    return swapped, b.apply(swapped)
 
 
 _LAST_LOOK = 200  # pairs looked at after the first that saves a lost ship (at least)
@@ -264,13 +304,18 @@ def changed_plans(played: Game, changes: Sequence[Change], boards: Sequence[Boar
     if boards is None:
         boards = [Board.from_codes(p.name, p.actions) for p in played.players]
     by_name: dict[str, Board] = {b.name: b for b in boards}
+    used: set[str] = set()
     for change in changes:
         b = by_name.get(change.player)
         if b is None:
             raise ValueError("not_in_crew")
         problem = b.problem(change)
+        if problem is None and change.kind == "play" and change.card in used:
+            problem = "not_your_card"  # played already, on another board fed by the same hand
         if problem is not None:
             raise ValueError(problem)
+        if change.kind == "play":
+            used.add(change.card)
         by_name[change.player] = b.apply(change)
     data = played.model_dump()
     for p in data["players"]:

@@ -117,3 +117,21 @@ def test_the_error_log_finds_a_flight_in_any_kind_that_names_one() -> None:
 
     assert of("sa:0123abcd:join:-") == "0123abcd" and of("sr:0123abcd:turn:0.first") == "0123abcd"
     assert of("elite:next:123456789012345678") is None and of("sa:nope") is None and of(None) is None
+
+
+class _Dynamic(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"speedtest:(?P<n>[0-9]+)"):
+    def __init__(self, n: int) -> None:
+        super().__init__(discord.ui.Button(custom_id=f"speedtest:{n}", label="x"))
+
+
+async def test_a_view_of_dynamic_items_keeps_no_timeout_task() -> None:
+    """discord.py sets 15 minutes on an ephemeral answer's view and keeps it alive with a task that
+    long; routed by ids, our dynamic views refuse it (memory per running game), others keep it."""
+    dynamic = Components(_Dynamic(1), _Dynamic(2))
+    dynamic.timeout = 15 * 60.0  # what InteractionResponse.send_message(ephemeral=True) does
+    assert dynamic.timeout is None
+    plain = Components(_button("plain-1"))
+    plain.timeout = 15 * 60.0
+    assert plain.timeout == 15 * 60.0
+    timed = Components(_Dynamic(3), timeout=30.0)  # a timeout asked for stays
+    assert timed.timeout == 30.0

@@ -10,6 +10,7 @@ from unittest.mock import AsyncMock, MagicMock
 import discord
 
 from bot.games.space_alert.mission import _ids
+from bot.games.space_alert.storage import CustomMissions
 from tests.bot.helpers import click, last, make_attachment, open_lobby, tick
 
 HOSTILE = "@everyone <@&42> **bold**"
@@ -229,7 +230,7 @@ async def test_hostile_mission_names_and_ids_are_inert_in_lists_choices_and_echo
     from engine.flight.timeline import load_official
 
     timeline = load_official("S1-1").to_json_dict()
-    await bot.storage.save_custom_mission(world.guild.id, "evil-1", EVIL, timeline, 1)
+    await CustomMissions(bot.storage).add(world.guild.id, "evil-1", EVIL, timeline, 1)
     mission = bot.get_cog("Mission")
     records = bot.get_cog("Records")
     inter = world.interaction(world.member("Ada"))

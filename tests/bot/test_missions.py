@@ -8,6 +8,7 @@ import sys
 from typing import Any
 
 from bot.games.space_alert.mission import _ids
+from bot.games.space_alert.storage import CustomMissions
 from engine.flight.generator import generate, preset_params
 from tests.bot.helpers import (
     click,
@@ -73,7 +74,7 @@ async def test_custom_mission_upload_list_start_and_remove(bot: Any, world: Any)
     inter = world.interaction(admin, manage_guild=True)
     await cog.custom_add.callback(cog, inter, make_attachment(json.dumps(timeline).encode()))
     assert last(inter).ephemeral and "DEEP-1" in last(inter).content and "saved" in last(inter).content
-    stored = await bot.storage.custom_missions(world.guild.id)
+    stored = await CustomMissions(bot.storage).missions(world.guild.id)
     assert stored["DEEP-1"]["name"] == "Deep space"
 
     inter = world.interaction(admin)
@@ -91,7 +92,7 @@ async def test_custom_mission_upload_list_start_and_remove(bot: Any, world: Any)
     inter = world.interaction(admin, manage_guild=True)
     await cog.custom_remove.callback(cog, inter, "DEEP-1")
     assert "removed" in last(inter).content
-    assert await bot.storage.custom_missions(world.guild.id) == {}
+    assert await CustomMissions(bot.storage).missions(world.guild.id) == {}
     inter = world.interaction(admin, manage_guild=True)
     await cog.custom_remove.callback(cog, inter, "DEEP-1")
     assert "no custom mission" in last(inter).content
@@ -115,7 +116,7 @@ async def test_malformed_uploads_are_rejected_with_the_first_problem(bot: Any, w
         reply = last(inter)
         assert reply.ephemeral and problem in reply.content, (problem, reply.content)
         assert "\n" not in reply.content  # one line
-    assert await bot.storage.custom_missions(world.guild.id) == {}
+    assert await CustomMissions(bot.storage).missions(world.guild.id) == {}
 
 
 async def test_custom_missions_need_manage_server(bot: Any, world: Any) -> None:
@@ -126,13 +127,13 @@ async def test_custom_missions_need_manage_server(bot: Any, world: Any) -> None:
     await cog.custom_add.callback(cog, inter, attachment)
     assert last(inter).ephemeral and "Manage Server" in last(inter).content
     attachment.read.assert_not_awaited()
-    assert await bot.storage.custom_missions(world.guild.id) == {}
+    assert await CustomMissions(bot.storage).missions(world.guild.id) == {}
 
-    await bot.storage.save_custom_mission(world.guild.id, "X-3", "x", official_timeline_json("S2-1"), 1)
+    await CustomMissions(bot.storage).add(world.guild.id, "X-3", "x", official_timeline_json("S2-1"), 1)
     inter = world.interaction(pleb)
     await cog.custom_remove.callback(cog, inter, "X-3")
     assert "Manage Server" in last(inter).content
-    assert "X-3" in await bot.storage.custom_missions(world.guild.id)
+    assert "X-3" in await CustomMissions(bot.storage).missions(world.guild.id)
 
 
 # -- ending the round early by agreement ----------------------------------------------------------------------
@@ -201,17 +202,17 @@ async def test_the_servers_custom_mission_limits_are_enforced(bot: Any, world: A
 
     await bot.storage.set_setting(world.guild.id, "custom_max_count", 0)
     assert "at most 0 custom missions" in await add("ZERO-1")
-    assert await bot.storage.custom_missions(world.guild.id) == {}
+    assert await CustomMissions(bot.storage).missions(world.guild.id) == {}
 
     await bot.storage.set_setting(world.guild.id, "custom_max_count", 1)
     assert "saved" in await add("ONE-1")
     assert "saved" in await add("ONE-1", name="Again")  # the same id replaces: still one
     assert "at most 1 custom missions (it has 1)" in await add("ONE-2")
-    assert set(await bot.storage.custom_missions(world.guild.id)) == {"ONE-1"}
+    assert set(await CustomMissions(bot.storage).missions(world.guild.id)) == {"ONE-1"}
 
     await bot.storage.set_setting(world.guild.id, "custom_max_count", 5)
     await bot.storage.set_setting(world.guild.id, "custom_max_kb", 1)  # an official track is ~3 KB
     assert "up to 1 KB" in await add("BIG-1")
     await bot.storage.set_setting(world.guild.id, "language", "ru")
     assert "не больше" not in (refused := await add("BIG-1")) and "до 1 КБ" in refused
-    assert set(await bot.storage.custom_missions(world.guild.id)) == {"ONE-1"}
+    assert set(await CustomMissions(bot.storage).missions(world.guild.id)) == {"ONE-1"}

@@ -6,7 +6,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from bot.games.space_alert.mission._pause import duration_text, may_pause, pause_line
-from engine.flight.machine import FlightEvent
+from engine.flight.commands import FlightEvent
 
 
 def _interaction(user_id: int, manage: bool) -> Any:

@@ -76,6 +76,31 @@ EXPECTED: dict[str, Who] = {
         f"elite.{a}": H
         for a in ("next", "timer", "pause", "minus", "plus", "reveal", "victory", "defeat", "stop", "voice")
     },
+    # Scarlet Legion
+    "legion.start": ST,
+    "legion.stop": H,
+    "legion.board": A,
+    "legion.schema": A,
+    "legion.pack": M,
+    "legion.join": A,
+    "legion.leave": S,
+    "legion.begin": H,
+    "legion.cancel": H,
+    "legion.hand": S,
+    **{f"legion.{a}": S for a in ("act", "pick_card", "pick_move", "pick_pay")},
+    # Star World: Escape: the lobby, the host's stop, the seated players' panels
+    "escape.start": ST,
+    "escape.join": A,
+    "escape.leave": S,
+    "escape.begin": H,
+    "escape.cancel": H,
+    "escape.stop": H,
+    "escape.board": A,
+    "escape.schema": A,
+    "escape.pack": M,
+    "escape.panel": S,
+    "escape.do": S,
+    "escape.pick_act": S,
 }
 
 HOST, PLAYER, OTHER, MANAGER = 1, 2, 3, 4
@@ -109,6 +134,8 @@ def test_every_action_of_every_game_is_declared_as_the_table_says() -> None:
         "hosting",
         "records",
         "elite",
+        "legion",
+        "escape",
     }
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from bot.platform.i18n import threat_name, threat_text
+from bot.games.space_alert.threat_names import threat_name, threat_text
 from bot.platform.settings import LANGUAGES, Settings
 from engine.flight.phrases import KINDS, LANGS, render
 from engine.log_text import TABLES
@@ -38,7 +38,7 @@ def test_every_intercom_line_is_slovak() -> None:
 
 def test_every_threat_card_has_its_slovak_name_and_texts() -> None:
     for card_id, card in base_cards().items():
-        from bot.platform.i18n import _threat_locale
+        from bot.games.space_alert.threat_names import _threat_locale
 
         assert _threat_locale()["sk"][card_id]["name"] == threat_name("sk", card_id), card_id  # not a fallback
         for letter in card.text:

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from bot.games.space_alert.storage import CustomMissions
 from bot.platform.storage import (
     ChannelBusy,
     CrewMember,
@@ -144,11 +145,15 @@ async def test_settings_and_custom_missions(storage: Storage) -> None:
     await storage.set_setting(1, "language", "ru")
     await storage.set_setting(1, "language", "cs")
     assert await storage.get_setting(1, "language") == "cs"
-    await storage.save_custom_mission(1, "club-1", "Club night", {"id": "club-1"}, 7)
-    assert (await storage.custom_missions(1))["club-1"]["name"] == "Club night"
-    assert await storage.remove_custom_mission(1, "club-1") is True
-    assert await storage.remove_custom_mission(1, "club-1") is False
-    assert await storage.custom_missions(1) == {}
+    custom = CustomMissions(storage)  # Space Alert's table, over the SQL core
+    assert await custom.add(1, "club-1", "Club night", {"id": "club-1"}, 7) is None
+    assert (await custom.missions(1))["club-1"]["name"] == "Club night"
+    assert await custom.add(1, "club-2", "Two", {"id": "club-2"}, 7, lambda n: f"full at {n}") == "full at 1"
+    assert await custom.add(1, "club-1", "Again", {"id": "club-1"}, 7, lambda n: None if n == 0 else "no") is None
+    assert list(await custom.missions(1)) == ["club-1"] and (await custom.missions(1))["club-1"]["name"] == "Again"
+    assert await custom.remove(1, "club-1") is True
+    assert await custom.remove(1, "club-1") is False
+    assert await custom.missions(1) == {}
 
 
 async def test_two_processes_opening_a_new_database_together_migrate_it_once(open_storage: Any) -> None:

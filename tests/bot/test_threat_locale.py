@@ -11,7 +11,7 @@ import pytest
 from bot.games.space_alert.mission._deck import threat_line
 from bot.games.space_alert.mission._log_i18n import describe
 from bot.games.space_alert.mission._station import card_text
-from bot.platform.i18n import threat_name, threat_text
+from bot.games.space_alert.threat_names import threat_name, threat_text
 from engine.flight.views import ThreatView, card_view
 from engine.threats.catalog import base_cards
 from tests.bot.helpers import start_flight, tick

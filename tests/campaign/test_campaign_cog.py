@@ -9,6 +9,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from bot.games.space_alert.campaign._cog import CampaignButton, CampaignSelect
+from bot.games.space_alert.stats.storage import Careers
 from engine.campaign.session import REPAIR_SECONDS
 from engine.resolution.mission import resolve
 from tests.bot.helpers import custom_ids, new_bot, stop_bot
@@ -95,7 +96,7 @@ async def test_a_campaign_night_in_discord(bot: Any, world: Any, clock: Any, tmp
         ended = await bot2.storage.latest_campaign(world.channel.id)
         assert ended is not None and ended.status == "finished" and ended.missions == 1
         assert ended.total is not None and ended.crew == [(ann.id, "Ann"), (bob.id, "Bob"), (cid.id, "Cid")]
-        board = await bot2.storage.campaign_leaderboard_page(guild_id=world.guild.id)
+        board = await Careers(bot2.storage).campaign_leaderboard_page(guild_id=world.guild.id)
         assert [r.total for r in board.rows] == [ended.total]
     finally:
         await stop_bot(bot2)
@@ -120,9 +121,10 @@ async def test_only_one_campaign_per_channel_and_end_by_host(bot: Any, world: An
 
 
 async def test_campaign_texts_follow_the_server_language(bot: Any, world: Any) -> None:
-    from bot.games.space_alert.campaign._text import TEXT
+    from bot.platform.i18n import catalogue
 
-    assert all(set(TEXT[lang]) == set(TEXT["en"]) for lang in ("ru", "cs", "sk"))  # nothing left in English
+    campaign = {key for key in catalogue("en") if key.startswith("campaign.")}
+    assert all(campaign <= set(catalogue(lang)) for lang in ("ru", "cs", "sk"))  # nothing left in English
     await bot.storage.set_setting(world.guild.id, "language", "sk")
     cog = bot.get_cog("Campaign")
     start = world.interaction(world.member("Ann"))

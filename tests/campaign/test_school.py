@@ -7,6 +7,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from bot.games.space_alert.campaign.school import hint_lines, prepare_school_flight
+from bot.games.space_alert.storage import School
 from bot.platform.storage import CrewMember
 from engine.resolution.mission import resolve
 
@@ -37,7 +38,7 @@ async def test_the_next_lesson_and_its_explanation(bot: Any, world: Any) -> None
     assert await prepare_school_flight(bot, locked, "internal_battlebots") is None
     assert locked.log[0].kwargs["ephemeral"] and "Lesson 3 opens" in locked.log[0].content
 
-    await bot.storage.save_school_progress(
+    await School(bot.storage).replace(
         ann.id, {"passed": ["movement_lasers", "energy_shields"], "attempts": {}, "best": {}}
     )
     third = await prepare_school_flight(bot, world.interaction(ann), untimed=False)
@@ -65,7 +66,7 @@ async def test_a_resolved_school_flight_records_progress_and_posts_hints(bot: An
     )
     result = resolve(school_game([{"id": "E1-07", "turn": 1, "zone": "red"}]), log=True)
     await bot.get_cog("School").on_flight_resolved(record, result)
-    stored = await bot.storage.school_progress(ann.id)
+    stored = await School(bot.storage).progress(ann.id)
     assert stored is not None and stored["attempts"] == {"movement_lasers": 1}
     assert (stored["passed"] == ["movement_lasers"]) == (result.outcome == "survived")
     post = world.channel.sent[-1].content

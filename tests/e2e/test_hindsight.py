@@ -4,6 +4,7 @@ politely, privately), and `/hindsight flight:` by a crew member."""
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -40,11 +41,11 @@ async def test_hindsight_after_a_lost_flight(tmp_path: Path) -> None:
         assert refusal.ephemeral and "Only the crew" in refusal.text
         before = len(fd.messages(thread.id))
 
-        # A crew member's press: the sentence and the two pictures in the thread.
+        # A crew member's press: the sentence and the pictures (plans side by side, two overviews).
         press = await fd.click(result, hindsight_id, user="bob")
         posted = await fd.wait_for_message(
             channel=thread.id,
-            predicate=lambda m: [a.filename for a in m.attachments] == ["real.png", "hindsight.png"],
+            predicate=lambda m: [a.filename for a in m.attachments] == ["plans.png", "real.png", "hindsight.png"],
             timeout=WAIT,
         )
         assert posted.text.startswith(("If ", "No change")), posted.text
@@ -61,8 +62,15 @@ async def test_hindsight_after_a_lost_flight(tmp_path: Path) -> None:
             lambda: len(fd.messages(thread.id)) == before + 2 and fd.messages(thread.id)[-1], WAIT, "a second answer"
         )
         assert again.text == posted.text
-        assert [a.filename for a in again.attachments] == ["real.png", "hindsight.png"]
+        assert [a.filename for a in again.attachments] == ["plans.png", "real.png", "hindsight.png"]
         # ...and a stranger's command is refused the same way.
         ix = await fd.slash("hindsight", {"flight": fid}, user="erin", channel="bridge")
         assert "Only the crew" in (await answer(fd, ix)).text
         assert_clean(fd)
+    # Each crew member's answer is kept for the flight's web page (the stranger's is not).
+    with sqlite3.connect(tmp_path / "bot" / "bot.sqlite3") as db:
+        kept = db.execute(
+            "SELECT kind, asked_name, real_outcome FROM flight_comparisons WHERE flight_id = ? ORDER BY id", (fid,)
+        ).fetchall()
+    assert [(k, n.lower()) for k, n, _o in kept] == [("hindsight", "bob"), ("hindsight", "carol")]
+    assert {o for _k, _n, o in kept} == {"destroyed"}

@@ -53,7 +53,7 @@ async def test_elite_is_the_hosts_game(tmp_path: Path) -> None:
         acknowledged = sum(1 for ix in presses if ix.acked and ix.ack_type == 7)
         assert acknowledged == 4
         with sqlite3.connect(tmp_path / "bot" / "bot.sqlite3") as db:
-            (state,) = db.execute("SELECT state FROM elite_games").fetchone()
+            (state,) = db.execute("SELECT state FROM game_sessions WHERE game = 'elite'").fetchone()
         assert [a[1] for a in json.loads(state)["actions"]].count("adjust") == acknowledged
         stopped = await press("stop", "bob")
         assert stopped.acked and not fd.world.messages_by_id[status.id].buttons

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from bot.games.elite._announce import activation_lines, event_lines, setup_lines, spawn_lines
 from engine.common.clock import ManualClock
-from engine.elite.announce import activation_lines, event_lines, setup_lines, spawn_lines
 from engine.elite.datapack import SwarmSpawnCard, load_pack
 from engine.elite.exploration import Modifiers
 from engine.elite.game import ActivationReport, BossSpawn, EliteGame, SpawnReport

@@ -18,6 +18,7 @@ import discord
 import pytest
 
 from bot.games.elite._cog import CausePicker, CellPicker, ControlView, EliteCog, HeroPicker, parse_in_range
+from bot.games.elite.storage import EliteStore
 from bot.platform.storage import SqliteStorage
 from engine.common.clock import ManualClock
 
@@ -110,13 +111,20 @@ async def storage(tmp_path: Path) -> AsyncIterator[SqliteStorage]:
     await store.close()
 
 
+# Presses in flight.  A press is a unit of work on the database, which takes real time; the
+# timer task's fake sleep below moves the shared test clock, so while a press waits for the
+# database the game clock stands still (a press is one instant, as it is for the players).
+PRESSING = [0]
+
+
 def new_cog(storage: SqliteStorage, clock: ManualClock) -> EliteCog:
     cog = EliteCog(SimpleNamespace(settings=SimpleNamespace(default_language="en"), storage=storage))
     cog.clock = clock
     cog.use_voice = False
 
     async def sleep(dt: float) -> None:
-        clock.advance(max(0.0, dt))
+        if not PRESSING[0]:
+            clock.advance(max(0.0, dt))
         await asyncio.sleep(0)
 
     cog.sleep = sleep
@@ -148,7 +156,11 @@ async def start_game(cog: EliteCog, channel: Any, mission: str = "exploration", 
 async def press(cog: EliteCog, channel: Any, action: str, user: int = 1) -> Any:
     status = cog.status_messages.get(channel.id)
     inter = ix(channel, user, on=status)
-    await cog.on_button(inter, channel.id, action)
+    PRESSING[0] += 1
+    try:
+        await cog.on_button(inter, channel.id, action)
+    finally:
+        PRESSING[0] -= 1
     return inter
 
 
@@ -184,9 +196,9 @@ async def test_a_game_through_the_buttons_with_the_timer(rig: Any) -> None:
     await press(cog, channel, "victory")
     assert session.game.result == "victory"
     assert status.view is None  # the buttons go with the game
-    (row,) = await storage.game_rows(42)
+    (row,) = await EliteStore(storage).rows(42)
     assert row["game"] == "elite" and row["result"] == "victory" and row["rounds"] == 1
-    assert await storage.elite_games() == []  # the game in progress ended with its row
+    assert await EliteStore(storage).games() == []  # the game in progress ended with its row
     late = await press(cog, channel, "next")
     assert late.response.calls[0][2]["ephemeral"]
 
@@ -229,6 +241,7 @@ async def test_a_peek_goes_only_to_the_peeker_and_a_reveal_to_everyone(rig: Any)
     picker.select._values = [str(cell)]
     await picker._picked(ix(channel))
     assert len(channel.posted) == before + 1 and channel.posted[-1].content.startswith(f"Cell {cell}:")
+    game = cog.sessions[channel.id].game  # the game as stored after the reveal
     assert (
         kind_name in game.exploration.public_view()[[t.cell for t in game.exploration.public_view()].index(cell)].kind
     )  # type: ignore[union-attr,operator]
@@ -241,7 +254,7 @@ async def test_defeat_asks_the_cause_and_logs_it(rig: Any) -> None:
     picker: CausePicker = answer.response.calls[0][2]["view"]
     picker.select._values = ["hero_died"]
     await picker._picked(ix(channel))
-    (row,) = await storage.game_rows(42)
+    (row,) = await EliteStore(storage).rows(42)
     assert (row["result"], row["cause"], row["players"]) == ("defeat", "hero_died", 3)
 
 
@@ -391,7 +404,7 @@ async def test_roll_moves_damage_tracks_from_the_pack_and_a_death_ends_the_game(
     assert "is killed: the game is lost" in second.response.calls[0][1]
     game = cog.sessions[channel.id].game
     assert (game.result, game.cause) == ("defeat", "hero_died")
-    assert (await storage.game_rows(42))[0]["cause"] == "hero_died"
+    assert (await EliteStore(storage).rows(42))[0]["cause"] == "hero_died"
     assert cog.status_messages[channel.id].view is None
 
 
@@ -403,8 +416,10 @@ async def test_board_shows_wins_and_fewest_rounds(rig: Any) -> None:
     await start_game(cog, channel, mission="recon")
     for _ in range(3):
         await press(cog, channel, "next")
-    cog.sessions[channel.id].game.activate(force=True)  # as if time were up
-    await press(cog, channel, "next")
+    await press(cog, channel, "start")
+    await asyncio.wait_for(cog.tasks[channel.id], timeout=5)  # the test's sleep moves the clock: time's up
+    for _ in range(2):  # activation, end of round
+        await press(cog, channel, "next")
     await press(cog, channel, "victory")
     board = ix(channel)
     await cog.board.callback(cog, board, language="ru")
@@ -418,13 +433,13 @@ async def test_a_restart_resumes_the_game_from_storage(rig: Any) -> None:
     cog, channel, clock, storage = rig
     pack = {"name": "ours", "heroes": [{"hero": "kara", "length": 5, "thresholds": [2]}]}
     cog.packs[42] = load_pack(pack)
-    await storage.save_elite_pack(42, pack, 1)
+    await EliteStore(storage).save_pack(42, pack, 1)
     await start_game(cog, channel, mission="exploration")
     for _ in range(3):
         await press(cog, channel, "next")
     await press(cog, channel, "start")
     task = cog.tasks[channel.id]
-    while clock() < 1045.0:  # past the 1:30 call, which is journalled
+    while clock() < 1045.0:  # past the 1:30 call, which is stored
         await asyncio.sleep(0)
     peek = await press(cog, channel, "peek", user=1)
     picker: CellPicker = peek.response.calls[0][2]["view"]
@@ -452,12 +467,15 @@ async def test_a_restart_resumes_the_game_from_storage(rig: Any) -> None:
         for t in old.exploration.public_view()  # type: ignore[union-attr]
     ]
     assert game.pack is not None and game.pack.name == "ours"
-    assert (await storage.elite_games())[0].state["actions"][-1][1] == "pause"
+    (stored,) = await EliteStore(storage).games()
+    assert stored.state["actions"][-1][1:] == ["pause", "restart"] and stored.state["paused_at_restart"]
+    assert "actions" in stored.state and "game" in stored.state  # a snapshot, not a journal to replay
     assert after.log == before.log
     await press(again, channel, "pause")  # resume: the timer runs on from where it stopped
-    assert game.timer.state == "running"  # type: ignore[union-attr]
+    assert after.game.timer.state == "running"  # type: ignore[union-attr]
+    assert not (await EliteStore(storage).games())[0].state["paused_at_restart"]
     await press(again, channel, "stop")
-    assert await storage.elite_games() == [] and again.tasks.get(channel.id) is None
+    assert await EliteStore(storage).games() == [] and again.tasks.get(channel.id) is None
     for pending in list(again.tasks.values()):
         pending.cancel()
 
@@ -469,7 +487,7 @@ async def test_a_pack_upload_is_stored_for_the_server(rig: Any) -> None:
     file = SimpleNamespace(size=40, read=lambda: _bytes(b'{"name": "mine"}'))
     await cog.pack.callback(cog, upload, file=file)
     assert "Pack loaded" in upload.response.calls[0][1]
-    stored = await storage.elite_pack(42)
+    stored = await EliteStore(storage).pack(42)
     assert stored is not None and stored["name"] == "mine"
     fresh = new_cog(storage, clock)
     assert (await fresh.pack_of(42)).name == "mine"  # type: ignore[union-attr]

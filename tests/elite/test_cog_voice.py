@@ -22,9 +22,9 @@ import discord
 import pytest
 
 from bot.games.elite._cog import EliteCog, HeroPicker
+from bot.games.elite._i18n import call_text, text
 from bot.platform.storage import SqliteStorage
 from engine.common.clock import ManualClock
-from engine.elite.texts import call_text, text
 from engine.elite.timer import ALL_CALLS
 from tests.bot.helpers import make_member, make_voice_channel
 from tests.elite.test_cog import Msg, ix, make_channel, new_cog, press
@@ -157,6 +157,17 @@ def voice_cog(storage: Any, clock: ManualClock, speech: Any) -> EliteCog:
     return cog
 
 
+class LiveTimer:
+    """The session's timer as it is now: every stored step replaces the session's game (it is
+    restored from the saved document), so a timer read once would go stale."""
+
+    def __init__(self, session: Any) -> None:
+        self.session = session
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.session.game.timer, name)
+
+
 async def test_every_call_is_heard_on_its_instant_through_pause_and_time_changes(rig: Any) -> None:
     _, channel, clock, storage = rig
     speech = LevelSpeech()
@@ -170,8 +181,8 @@ async def test_every_call_is_heard_on_its_instant_through_pause_and_time_changes
         await press(cog, channel, "next", user=host.id)
     await asyncio.sleep(0)  # the calls' words render in the background
     session = cog.sessions[channel.id]
-    timer = session.game.timer
-    assert timer is not None
+    assert session.game.timer is not None
+    timer: Any = LiveTimer(session)
     source: MixedSource = cog.voice.voices[channel.id].source
 
     source.read()
@@ -275,8 +286,8 @@ async def test_a_restart_rejoins_the_stored_voice_channel_without_synthesising_a
     rendered = len(gtts.calls)
     assert rendered >= len(ALL_CALLS)
     await press(cog, channel, "start", user=host.id)
-    journal = cog.journals[channel.id]
-    assert journal.voice_channel_id == vc.id
+    doc = cog.docs[channel.id]
+    assert doc.voice_channel_id == vc.id
     await cog.cog_unload()
     vc.client.disconnect.assert_awaited()
 
@@ -286,6 +297,11 @@ async def test_a_restart_rejoins_the_stored_voice_channel_without_synthesising_a
     again.voice.bed = SilentBed()
     vc.connect.reset_mock()
     again.bot.voice = type("Bridge", (), {"service": service2})()
+
+    async def still(dt: float) -> None:  # the timer task waits without moving the shared test clock:
+        await asyncio.sleep(0.001)  # each stored step awaits the database, and time must not run meanwhile
+
+    again.sleep = still
     again.bot.get_channel = lambda cid: {vc.id: vc, channel.id: channel}.get(cid)
     posted = len(channel.posted)
     await again.cog_load()
@@ -337,7 +353,7 @@ async def test_when_voice_cannot_come_back_the_host_gets_a_button(rig: Any) -> N
     click.user = host  # the host is in a voice channel again
     await again.on_button(click, channel.id, "voice")
     assert click.response.calls[0][0] == "defer" and click.followup.sent == ["🔊 Voice is back."]
-    assert channel.id in again.voice.voices and again.journals[channel.id].voice_channel_id == vc.id
+    assert channel.id in again.voice.voices and again.docs[channel.id].voice_channel_id == vc.id
 
 
 async def test_a_russian_host_without_voice_is_told_why_in_russian(rig: Any) -> None:

@@ -87,7 +87,8 @@ def test_czech_and_slovak_get_their_own_words_and_english_names() -> None:
     assert error_text("cs", err) == "Na poli 7 není žeton průzkumu lícem dolů."
     assert error_text("sk", err) == "Na políčku 7 nie je žetón prieskumu lícom nadol."
     phase = GameError("wrong_phase", phase="spawn")
-    assert error_text("cs", phase) == "Teď ne: právě probíhá Alien Spawn."  # no Czech ELITE names: English
+    assert error_text("cs", phase) == "Teď ne: právě probíhá Líhnutí vetřelců."  # ELITE's own Czech names
+    assert error_text("sk", phase) == "Teraz nie: práve prebieha Liahnutie votrelcov."
 
 
 def test_a_pack_error_keeps_where_and_what_but_inert() -> None:

@@ -71,14 +71,16 @@ def brute_force_single(played: Game, boards: list[Board]) -> list[tuple[Change, 
             candidates: list[Change] = []
             if held is not None:
                 code = b.plan[t - 1]
-                candidates.append(Change(b.name, "take_back", held.card, t, None))
+                by = held.hand if held.hand != b.name else None  # (a human's card on an android's board)
+                candidates.append(Change(b.name, "take_back", held.card, t, None, by=by))
                 for other in held.codes:
-                    candidates.append(Change(b.name, "flip", held.card, t, t, other))
+                    candidates.append(Change(b.name, "flip", held.card, t, t, other, by=by))
                 for to in range(1, TURNS + 1):
-                    candidates.append(Change(b.name, "move", held.card, t, to, code))
+                    candidates.append(Change(b.name, "move", held.card, t, to, code, by=by))
             for h in b.unplayed:
+                by = h.hand if h.hand != b.name else None
                 for code in h.codes:
-                    candidates.append(Change(b.name, "play", h.card, None, t, code))
+                    candidates.append(Change(b.name, "play", h.card, None, t, code, by=by))
             for c in candidates:
                 if b.problem(c) is None:
                     out.append((c, resolve(changed_plans(played, [c], boards))))
@@ -86,11 +88,11 @@ def brute_force_single(played: Game, boards: list[Board]) -> list[tuple[Change, 
 
 
 def rank(base: Result, change: Change, result: Result) -> tuple[int, int, int] | None:
-    helps = (
-        result.outcome == "survived"
-        if base.outcome == "destroyed"
-        else (result.outcome == "survived" and result.score.total > base.score.total)
-    )
+    """The issue's order for one change: a lost ship saved, ties to the earlier turn (the score
+    last); a surviving ship's higher score first."""
+    if base.outcome == "destroyed":
+        return (1, change.turn, -result.score.total) if result.outcome == "survived" else None
+    helps = result.outcome == "survived" and result.score.total > base.score.total
     return (-result.score.total, 1, change.turn) if helps else None
 
 

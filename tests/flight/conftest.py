@@ -8,15 +8,8 @@ from typing import Any
 
 import pytest
 
-from engine.flight.machine import (
-    DrawCard,
-    FinishPhase,
-    Flight,
-    FlightEvent,
-    GiveCard,
-    MoveCard,
-    PlaceCard,
-)
+from engine.flight.commands import DrawCard, FinishPhase, FlightEvent, GiveCard, MoveCard, PlaceCard
+from engine.flight.machine import Flight
 from engine.flight.views import BoardView
 
 

@@ -9,24 +9,22 @@ from typing import Any
 import pytest
 
 from engine.flight.cards import card, normal_cards
-from engine.flight.machine import (
+from engine.flight.commands import (
     EVENT_KINDS,
     REASONS,
     Accepted,
     AgreeEnd,
     DrawCard,
     FinishPhase,
-    Flight,
-    FlightConfig,
-    FlightError,
     GiveCard,
     MoveCard,
     PlaceCard,
     Rejected,
     TakeBack,
-    cards_per_phase,
     parse_command,
 )
+from engine.flight.crew import cards_per_phase
+from engine.flight.machine import Flight, FlightConfig, FlightError
 from engine.model import Game
 from engine.threats.catalog import base_cards
 
@@ -321,7 +319,13 @@ def test_every_event_kind_and_every_rejection_reason() -> None:
     spare = next(c for c in ann.hand if not card(c).heroic)
     expect(flight.apply(PlaceCard(player="Ann", card=spare, turn=3, half="move")), "phase_over")
     expect(flight.apply(PlaceCard(player="Ann", card=spare, turn=2, half="move", board="Android 2")), "phase_over")
-    expect(flight.apply(FinishPhase(player="Ann")))
+    ann = flight.member("Ann")
+    assert ann is not None
+    shown = ann.phase
+    expect(flight.apply(FinishPhase(player="Ann", phase=shown)))
+    # the same Finish pressed twice (a double click names the phase it saw): not the next phase too
+    expect(flight.apply(FinishPhase(player="Ann", phase=shown)), "already_finished")
+    assert ann.phase == shown + 1
     expect(flight.apply(FinishPhase(player="Ann")), "no_next_phase")
     kinds.update(e.kind for e in flight.advance_to(timeline.phase_end_s[1] + 1))
     # a pause: no command is taken and a second pause is refused until the host resumes
@@ -345,6 +349,22 @@ def test_every_event_kind_and_every_rejection_reason() -> None:
     kinds.update(e.kind for e in four.advance_to(60))
     assert kinds == set(EVENT_KINDS), set(EVENT_KINDS) - kinds
     assert reasons == set(REASONS), set(REASONS) - reasons
+
+
+def test_a_finish_names_its_phase() -> None:
+    """Two presses of one Finish button finish one phase; a Finish left over from a phase the clock
+    has ended finishes nothing (each says why, in words that fit)."""
+    flight = Flight.start(_config(["Ann", "Bob"], seed=5))
+    flight.advance_to(0)
+    ann = flight.member("Ann")
+    assert ann is not None and ann.phase == 1
+    assert isinstance(flight.apply(FinishPhase(player="Ann", phase=1)), Accepted)
+    again = flight.apply(FinishPhase(player="Ann", phase=1))
+    assert isinstance(again, Rejected) and again.reason == "already_finished" and ann.phase == 2
+    flight.advance_to(flight.timeline.phase_end_s[0] + 1)  # phase 1 ends for Bob too
+    late = flight.apply(FinishPhase(player="Bob", phase=1))
+    assert isinstance(late, Rejected) and late.reason == "phase_over"
+    assert isinstance(flight.apply(FinishPhase(player="Bob", phase=2)), Accepted)
 
 
 def test_privacy_of_events_and_views() -> None:

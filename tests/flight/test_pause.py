@@ -4,7 +4,8 @@ shifted by the pause; the pause survives a snapshot (a restart while paused stay
 
 from __future__ import annotations
 
-from engine.flight.machine import Accepted, DrawCard, Flight, FlightConfig, PlaceCard, Rejected
+from engine.flight.commands import Accepted, DrawCard, PlaceCard, Rejected
+from engine.flight.machine import Flight, FlightConfig
 
 
 def _flight(untimed: bool = False) -> Flight:

@@ -10,16 +10,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from engine.flight.machine import (
-    Accepted,
-    AgreeEnd,
-    FinishPhase,
-    Flight,
-    FlightConfig,
-    FlightEvent,
-    PlaceCard,
-    Rejected,
-)
+from engine.flight.commands import Accepted, AgreeEnd, FinishPhase, FlightEvent, PlaceCard, Rejected
+from engine.flight.machine import Flight, FlightConfig
 
 
 def _flight(untimed: bool = True, crew: list[str] | None = None) -> Flight:

@@ -9,17 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.flight.machine import (
-    AgreeEnd,
-    DrawCard,
-    FinishPhase,
-    Flight,
-    FlightConfig,
-    GiveCard,
-    MoveCard,
-    PlaceCard,
-    TakeBack,
-)
+from engine.flight.commands import AgreeEnd, DrawCard, FinishPhase, GiveCard, MoveCard, PlaceCard, TakeBack
+from engine.flight.machine import Flight, FlightConfig
 
 
 def _assert_view_is_the_rules(flight: Flight, name: str) -> dict[str, int]:

@@ -1,6 +1,6 @@
-"""The storage methods of the platform's features (careers, campaigns, school, schedules, the ELITE
-game), once per backend (tests/bot/storage_backends.py): SQLite always, PostgreSQL when a server
-answers."""
+"""The storage methods of the platform's features (careers, campaigns, school, schedules), once per
+backend (tests/bot/storage_backends.py): SQLite always, PostgreSQL when a server answers.  ELITE's
+own tables are tested with the game (tests/elite/test_storage.py)."""
 
 from __future__ import annotations
 
@@ -12,6 +12,9 @@ from typing import Any
 
 import pytest
 
+from bot.games.elite.storage import EliteStore, record_game
+from bot.games.space_alert.stats.storage import Careers
+from bot.games.space_alert.storage import CustomMissions, School, SchoolRecord, save_school_record
 from bot.platform.storage import ChannelBusy, LogbookCrew, LogbookEntry, SqliteStorage, StaleWrite, Storage
 from bot.platform.storage.platform import CampaignRecord, ScheduleRecord
 from tests.bot.storage_backends import open_storage, storage
@@ -76,13 +79,13 @@ ELITE_ROW: dict[str, Any] = {
 async def test_logbook_entry_writes_threat_rows_and_career_totals(storage: Storage) -> None:
     await storage.add_logbook_entry(flight(1, threats=THREATS, total=40))
     await storage.add_logbook_entry(flight(1, outcome="destroyed", total=0, destroyed_by="SE1-01"))
-    rows = await storage.career_rows(ANN)
+    rows = await Careers(storage).career_rows(ANN)
     assert rows.by_difficulty == [("white", "yellow", 2, 1, 40)]
     assert dict(rows.decks) == {"common_external": 1, "serious_external": 1, "serious_internal": 1}
     assert rows.killer == ("SE1-01", 1)
     assert sorted(rows.roles) == [('["captain"]', 2)]
     assert [h[1:] for h in rows.history] == [(0, "destroyed"), (40, "survived")]  # newest first
-    assert (await storage.career_rows(BOB)).decks == rows.decks  # counted for every member aboard
+    assert (await Careers(storage).career_rows(BOB)).decks == rows.decks  # counted for every member aboard
 
 
 async def test_career_scope_shows_own_and_public_servers_only(storage: Storage) -> None:
@@ -90,8 +93,8 @@ async def test_career_scope_shows_own_and_public_servers_only(storage: Storage) 
     await storage.add_logbook_entry(flight(2, total=20))
     await storage.add_logbook_entry(flight(3, total=30))
     await storage.set_setting(3, "leaderboard", "public")
-    everywhere = await storage.career_rows(ANN)
-    from_guild_1 = await storage.career_rows(ANN, 1)
+    everywhere = await Careers(storage).career_rows(ANN)
+    from_guild_1 = await Careers(storage).career_rows(ANN, 1)
     assert everywhere.by_difficulty[0][2] == 3
     assert from_guild_1.by_difficulty == [("white", "yellow", 2, 2, 40)]  # guild 1 and public guild 3
     assert sorted(h[1] for h in from_guild_1.history) == [10, 30]
@@ -101,17 +104,17 @@ async def test_leaderboard_pages_and_campaign_lines_apart(storage: Storage) -> N
     for total in (5, 50, 25, 15):
         await storage.add_logbook_entry(flight(1, total=total))
     await storage.add_logbook_entry(flight(1, total=99, campaign_id="c1"))  # a campaign line: not a single flight
-    first = await storage.leaderboard_page("S2-1", "white", "yellow", guild_id=1, size=3)
+    first = await Careers(storage).leaderboard_page("S2-1", "white", "yellow", guild_id=1, size=3)
     assert (first.count, first.pages) == (4, 2)
     assert [r.total for r in first.rows] == [50, 25, 15] and first.rows[0].crew == ("Ann", "Bob")
-    second = await storage.leaderboard_page("S2-1", "white", "yellow", guild_id=1, page=1, size=3)
+    second = await Careers(storage).leaderboard_page("S2-1", "white", "yellow", guild_id=1, page=1, size=3)
     assert [(r.rank, r.total) for r in second.rows] == [(4, 5)]
-    assert (await storage.leaderboard_page("S2-1", "white", "yellow", guild_id=None)).count == 0  # not public
+    assert (await Careers(storage).leaderboard_page("S2-1", "white", "yellow", guild_id=None)).count == 0  # not public
     await storage.set_setting(1, "leaderboard", "public")
-    assert (await storage.leaderboard_page("S2-1", "white", "yellow", guild_id=None)).count == 4
-    lines = await storage.player_logbook_lines(ANN)
+    assert (await Careers(storage).leaderboard_page("S2-1", "white", "yellow", guild_id=None)).count == 4
+    lines = await Careers(storage).player_logbook_lines(ANN)
     assert len(lines) == 5 and lines[0][5] == "c1"
-    assert [line[4] for line in await storage.guild_logbook_lines(1, size=2)] == [99, 15]
+    assert [line[4] for line in await Careers(storage).guild_logbook_lines(1, size=2)] == [99, 15]
 
 
 # -- campaigns ---------------------------------------------------------------------------------------
@@ -132,7 +135,7 @@ async def test_campaign_session_stored_one_running_per_channel(open_storage: Any
     assert await again.running_campaign(5) is None
     stored = await again.campaign("c1")
     assert stored is not None and stored.finished_at and stored.total == 42
-    board = await again.campaign_leaderboard_page(guild_id=1)
+    board = await Careers(again).campaign_leaderboard_page(guild_id=1)
     assert [(r.total, r.crew) for r in board.rows] == [(42, ("Ann",))]
     await again.save_campaign(CampaignRecord("c2", 1, 5, doc))  # the channel is free again
 
@@ -145,8 +148,8 @@ async def test_school_progress_changes_are_a_versioned_unit_of_work(open_storage
         record.progress["flights"] = record.progress.get("flights", 0) + 1
         return True
 
-    await asyncio.gather(*(storage.change_school_progress(ANN, flown) for _ in range(4)))
-    assert await storage.school_progress(ANN) == {"flights": 4}
+    await asyncio.gather(*(School(storage).change(ANN, flown) for _ in range(4)))
+    assert await School(storage).progress(ANN) == {"flights": 4}
 
 
 async def test_campaign_changes_are_a_versioned_unit_of_work(open_storage: Any) -> None:
@@ -185,11 +188,11 @@ async def test_guild_settings_in_one_read(storage: Storage) -> None:
 
 # -- flight school and schedules --------------------------------------------------------------------
 async def test_school_progress_per_player(storage: Storage) -> None:
-    assert await storage.school_progress(ANN) is None
-    await storage.save_school_progress(ANN, {"done": ["movement"]})
-    await storage.save_school_progress(ANN, {"done": ["movement", "energy"]})
-    assert await storage.school_progress(ANN) == {"done": ["movement", "energy"]}
-    assert await storage.school_progress(BOB) is None
+    assert await School(storage).progress(ANN) is None
+    await School(storage).replace(ANN, {"done": ["movement"]})
+    await School(storage).replace(ANN, {"done": ["movement", "energy"]})
+    assert await School(storage).progress(ANN) == {"done": ["movement", "energy"]}
+    assert await School(storage).progress(BOB) is None
 
 
 async def test_schedules_survive_a_restart(open_storage: Any) -> None:
@@ -215,88 +218,13 @@ async def test_schedules_survive_a_restart(open_storage: Any) -> None:
     assert not await again.mark_schedule(late.id or 0, reminded=True, done=False, was_reminded=False)
 
 
-# -- ELITE ---------------------------------------------------------------------------------------------
-async def test_elite_rows_know_their_game_and_stay_off_space_alert_boards(storage: Storage) -> None:
-    await storage.add_logbook_entry(flight(1, total=12))
-    await storage.record_game(1, ELITE_ROW, channel_id=9)
-    await storage.record_game(1, {**ELITE_ROW, "rounds": 4, "mission": "rescue", "difficulty": "hard"})
-    await storage.record_game(1, {**ELITE_ROW, "result": "defeat", "cause": "hero_died", "rounds": 2})
-    await storage.record_game(2, ELITE_ROW)
-    rows = await storage.game_rows(1, "elite")
-    assert len(rows) == 3 and rows[0]["cause"] == "hero_died" and rows[2] == ELITE_ROW
-    board = await storage.elite_board(1)
-    assert board.games == 3
-    assert board.wins == {"normal": 1, "hard": 1}
-    assert board.fewest_rounds == {"exploration": 6, "rescue": 4}
-    assert [e.game for e in await storage.logbook(1)] == ["space_alert"]  # /logbook shows flights
-    assert [r.mission_id for r in await storage.leaderboard(1)] == ["S2-1"]
-    with pytest.raises(ValueError):
-        await storage.game_rows(1, "space_alert")
-
-
-async def test_elite_game_in_progress_resumes_and_ends_with_its_row(open_storage: Any) -> None:
-    storage = await open_storage()
-    pack = {"swarm_spawn": [], "name": "ours"}
-    await storage.start_elite_game(1, 9, {"actions": []}, pack)
-    assert await storage.update_elite_game(9, {"actions": [[0.0, "next"]]})
-    assert not await storage.update_elite_game(10, {"actions": []})  # no game there
-    again = await open_storage()
-    games = await again.elite_games()
-    assert [(g.guild_id, g.channel_id, g.state, g.pack) for g in games] == [(1, 9, {"actions": [[0.0, "next"]]}, pack)]
-    with pytest.raises(ChannelBusy):  # one game per channel, held by the store's unique index
-        await again.start_elite_game(1, 9, {"actions": []}, None)
-    assert [g.pack for g in await again.elite_games()] == [pack]
-    await again.record_game(1, ELITE_ROW, channel_id=9)
-    assert await again.elite_games() == []
-    await again.start_elite_game(1, 11, {"actions": []}, None)
-    await again.drop_elite_game(11)
-    assert await again.elite_games() == []
-
-
-async def test_elite_steps_are_a_versioned_unit_of_work(open_storage: Any) -> None:
-    """Five steps changing the same game at once: each is applied to the stored document as it
-    is then (a stale save is retried on a fresh load), so none of them is lost."""
-    storage = await open_storage()
-    await storage.start_elite_game(1, 9, {"actions": []}, None, game_id="g1", host_id=77)
-
-    def append(n: int) -> Any:
-        def change(record: Any) -> bool:
-            record.state["actions"].append([float(n), "adjust", 15])
-            return True
-
-        return change
-
-    await asyncio.gather(*(storage.change_elite_game(9, append(n)) for n in range(5)))
-    game = await storage.elite_game(9)
-    assert game is not None and game.host_id == 77 and game.id == "g1"
-    assert sorted(a[0] for a in game.state["actions"]) == [0.0, 1.0, 2.0, 3.0, 4.0]
-    assert game.version == 6
-    stale = await storage.elite_game(9)
-    assert stale is not None
-    async with storage.transaction() as tx:
-        await tx.save_elite_game(stale)  # the current version: written
-    with pytest.raises(StaleWrite):
-        async with storage.transaction() as tx:
-            stale.version -= 1
-            await tx.save_elite_game(stale)
-    assert await storage.change_elite_game(10, append(9)) is None  # no game there
-
-
-async def test_elite_packs_per_server(storage: Storage) -> None:
-    assert await storage.elite_pack(1) is None
-    await storage.save_elite_pack(1, {"v": 1}, ANN)
-    await storage.save_elite_pack(1, {"v": 2, "name": "Ёлка"}, BOB)
-    assert await storage.elite_pack(1) == {"v": 2, "name": "Ёлка"}
-    assert await storage.elite_pack(2) is None
-
-
 async def test_a_failed_unit_of_work_leaves_no_feature_rows(storage: Storage) -> None:
     with pytest.raises(RuntimeError):
         async with storage.transaction() as tx:
-            await tx.record_game(1, ELITE_ROW)
-            await tx.save_school_progress(ANN, {"done": []})
+            await record_game(tx, 1, ELITE_ROW)  # a game's repository writes in the same unit of work
+            await save_school_record(tx, SchoolRecord(ANN, {"done": []}))
             raise RuntimeError("boom")
-    assert await storage.game_rows(1) == [] and await storage.school_progress(ANN) is None
+    assert await EliteStore(storage).rows(1) == [] and await School(storage).progress(ANN) is None
 
 
 async def test_stopgap_campaigns_move_to_their_table(tmp_path: Path) -> None:
@@ -355,18 +283,42 @@ async def test_games_stored_before_migration_0007_carry_on(tmp_path: Path) -> No
     after = SqliteStorage(db)
     await after.open()
     try:
-        game = await after.elite_game(9)
+        elite = EliteStore(after)
+        game = await elite.game(9)
         assert game is not None and (game.id, game.host_id, game.version) == ("legacy-9", 77, 1)
         with pytest.raises(ChannelBusy):
-            await after.start_elite_game(1, 9, {"actions": []}, None)
+            await elite.start(1, 9, {"actions": []}, None)
 
         def step(record: Any) -> bool:
             record.state["actions"].append([0.0, "next"])
             return True
 
-        changed = await after.change_elite_game(9, step)
+        changed = await elite.change(9, step)
         assert changed is not None and changed.version == 2
         campaign = await after.change_campaign(5, lambda r: r.state.update(voted=True) is None)
         assert campaign is not None and campaign.version == 2 and campaign.state["voted"]
     finally:
         await after.close()
+
+
+async def test_a_server_that_never_chose_a_language_speaks_the_bots_default(storage: Storage) -> None:
+    from bot.platform.hosting.server_settings import load_settings
+
+    assert (await load_settings(storage, 1, "ru")).language == "ru"  # DEFAULT_LANGUAGE=ru
+    assert (await load_settings(storage, 1)).language == "en"
+    await storage.set_setting(1, "language", "cs")
+    assert (await load_settings(storage, 1, "ru")).language == "cs"  # the server's own choice wins
+
+
+async def test_two_custom_missions_uploaded_at_once_cannot_both_pass_the_limit(storage: Storage) -> None:
+    """The server's count limit is checked in the unit of work that stores the mission: two uploads
+    at the same moment under a limit of two missions (one stored already) store one, refuse one."""
+    custom = CustomMissions(storage)
+    assert await custom.add(1, "first", "First", {"id": "first"}, ANN) is None
+
+    def refuse(existing: int) -> str | None:
+        return "full" if existing >= 2 else None
+
+    answers = await asyncio.gather(*(custom.add(1, mid, mid, {"id": mid}, BOB, refuse) for mid in ("second", "third")))
+    assert sorted(a or "stored" for a in answers) == ["full", "stored"]
+    assert len(await custom.missions(1)) == 2

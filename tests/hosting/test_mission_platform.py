@@ -11,6 +11,7 @@ import pytest
 
 from bot.games.space_alert.campaign._cog import CampaignButton
 from bot.games.space_alert.mission import _ids
+from bot.games.space_alert.storage import School
 from bot.platform.hosting.scheduler import run_schedules
 from tests.bot.helpers import FakeClock, World, click, find_id, last, new_bot, stop_bot, tick
 
@@ -88,7 +89,7 @@ async def test_a_school_flight_explains_records_and_hints(bot: Any, world: World
     result = await bot.storage.load_flight(fid)
     assert result.status == "finished"
     for user in (ann, bob):
-        progress = await bot.storage.school_progress(user.id)
+        progress = await School(bot.storage).progress(user.id)
         assert progress is not None and progress["attempts"] == {"movement_lasers": 1}
     thread_text = "\n".join(
         s.content or "" for m in world.channel.messages for s in getattr(m.thread, "sent", []) if m.thread.sent
@@ -208,7 +209,7 @@ async def test_an_untimed_school_flight_ends_its_phases_on_everyone_s_finish(tmp
     await service.drain()
     record = await bot.storage.load_flight(fid)
     assert record.status == "finished"
-    progress = await bot.storage.school_progress(ann.id)
+    progress = await School(bot.storage).progress(ann.id)
     assert progress is not None and progress["attempts"] == {"movement_lasers": 1}
     await stop_bot(bot)
 

@@ -49,7 +49,7 @@ async def test_stats_when_the_records_cannot_be_read_still_answers(stats_bot: An
     async def broken(*_args: Any, **_kwargs: Any) -> Any:
         raise OSError("database gone")
 
-    stats_bot.storage.career_rows = broken
+    stats_bot.storage.fetch = broken  # the careers' reads (bot/games/space_alert/stats/storage.py)
     cog = stats_bot.get_cog("Stats")
     inter = world.interaction(world.member("Ann"))
     await cog.stats.callback(cog, inter)

@@ -8,7 +8,8 @@ from typing import Any
 from bot.games.space_alert.replay import _ids
 from bot.games.space_alert.replay._components import ReplayButton, ReplaySelect
 from bot.platform.storage import CrewMember, FlightRecord, LogbookCrew, LogbookEntry
-from engine.flight.machine import Flight, FlightConfig, GiveCard, PlaceCard
+from engine.flight.commands import GiveCard, PlaceCard
+from engine.flight.machine import Flight, FlightConfig
 
 FLIGHT_ID = "0badcafe"
 

@@ -120,7 +120,7 @@ def with_threats(replay: Replay, threat_ids: list[str], crew: tuple[str, ...] = 
 def longest_threats(lang: str, count: int = 12) -> list[str]:
     """The `count` threat cards whose names are widest in `lang` (at the card's bold 17 px)."""
     from bot.games.space_alert.pictures.draw import font
-    from bot.platform.i18n import threat_name
+    from bot.games.space_alert.threat_names import threat_name
     from engine.threats.catalog import base_cards
 
     width = font(17, True).getlength

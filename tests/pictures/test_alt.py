@@ -7,7 +7,7 @@ import pytest
 
 from bot.games.space_alert.pictures.alt import MAX_ALT, overview_alt, turn_alt
 from bot.games.space_alert.pictures.labels import word
-from bot.platform.i18n import threat_name
+from bot.games.space_alert.threat_names import threat_name
 from tests.pictures.helpers import flight_replay, longest_threats, with_threats
 
 
@@ -19,14 +19,14 @@ def replay():  # type: ignore[no-untyped-def]
 @pytest.mark.parametrize("lang", ("en", "ru", "cs", "sk"))
 def test_turn_alt_names_the_turn_the_damage_the_threats_and_the_crew(replay, lang: str) -> None:  # type: ignore[no-untyped-def]
     alt = turn_alt(replay, 7, lang)
-    assert alt.startswith(word(lang, "turn", turn=7) + ":"), alt
+    assert alt.startswith(word(lang, "turn", turn=7, turns=12) + ":"), alt
     state = replay.states[7]
     for th in state.threats:
         if th.appeared and th.fate is None:
             assert threat_name(lang, th.id) in alt
     assert "Bartholomew" in alt and str(len(state.damage["white"])) in alt
     assert turn_alt(replay, 0, lang).startswith(word(lang, "start"))
-    assert turn_alt(replay, len(replay.states) - 1, lang).startswith(word(lang, "jump"))
+    assert turn_alt(replay, len(replay.states) - 1, lang).startswith(word(lang, "jump", turn=13))
 
 
 def test_overview_alt_gives_outcome_score_and_damage(replay) -> None:  # type: ignore[no-untyped-def]

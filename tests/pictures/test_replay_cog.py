@@ -158,6 +158,14 @@ async def test_whatif_edit_and_compare_never_logged(bot: Any, world: Any) -> Non
     assert names == ["real.png", "whatif.png"]
     assert all(png_of(f).size == (1000, 860 + 178) for f in result.kwargs["files"])
     assert len(await bot.storage.logbook(world.guild.id)) == 1  # what-if never enters the logbook
+    # ...but it is kept for the flight's web page: the changed run only, once however often it runs
+    inter = await press(world, ann, ids["run"])
+    kept = await bot.storage.comparisons(FLIGHT_ID)
+    assert [(c.kind, c.asked_by, c.asked_name, c.board, c.plan) for c in kept] == [
+        ("whatif", ann.id, "Ann", "Ann", plan)
+    ]
+    assert [(c["turn"], c["alt"]) for c in kept[0].changes] == [(2, "-")] and kept[0].changes[0]["real"] != "-"
+    assert kept[0].diverges_at == 2 and kept[0].alt_total == kept[0].real_total + kept[0].delta
 
 
 def actions(view: Any) -> dict[str, str]:

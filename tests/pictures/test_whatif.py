@@ -23,7 +23,8 @@ from bot.games.space_alert.replay._whatif import (
     hand_of,
     place,
 )
-from engine.flight.machine import Flight, FlightConfig, PlaceCard
+from engine.flight.commands import PlaceCard
+from engine.flight.machine import Flight, FlightConfig
 from tests.pictures.flights import play, played_flight
 
 

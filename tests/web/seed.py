@@ -11,6 +11,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
+from bot.games.elite.storage import EliteStore
 from bot.platform.storage import CrewMember, FlightRecord, LogbookCrew, LogbookEntry
 from bot.platform.storage.platform import CampaignRecord
 from bot.platform.storage.web import NAME_SETTING
@@ -135,7 +136,7 @@ async def fill(storage: Any) -> dict[str, Any]:
             finished_at="2026-11-03T20:00:00+00:00",
         )
     )
-    await storage.record_game(
+    await EliteStore(storage).record(
         PUBLIC,
         {
             "game": "elite",

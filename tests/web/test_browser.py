@@ -196,3 +196,30 @@ async def test_a_private_flight_is_not_found_in_the_browser(site: str, browser: 
     assert response is not None and response.status == 404
     assert await w.page.get_by_role("heading", level=1).inner_text() == "Not found"
     assert "Secret Base" not in await w.page.content()
+
+
+async def test_the_what_if_comparisons_asked_for(site: str, browser: Browser, tmp_path: Path) -> None:
+    from tests.web.test_comparisons import HINDSIGHT, WHATIF
+
+    writer = SqliteStorage(tmp_path / "sa.sqlite3")  # the site's store: a second process's handle
+    await writer.open()
+    try:
+        await writer.add_comparison(WHATIF)
+        await writer.add_comparison(HINDSIGHT)
+    finally:
+        await writer.close()
+    w = await open_page(browser, javascript=False)
+    page = w.page
+    await page.goto(f"{site}/f/{seed.PUBLIC_FLIGHT}?lang=sk")
+    await page.wait_for_load_state("networkidle")  # leaving while pictures load would abort them
+    section = page.locator("#whatifs")
+    assert await section.get_by_role("heading", level=2).inner_text() == "Porovnania „čo keby“"
+    rows = section.locator("tbody tr")
+    assert await rows.count() == 2
+    assert "kolo 5:" in await rows.nth(0).inner_text() and "+21" in await rows.nth(0).inner_text()
+    assert "spätne" in await rows.nth(1).inner_text() and "+9" in await rows.nth(1).inner_text()
+    # the asker's name leads to their career (not followed: leaving aborts the favicon's request)
+    assert await section.locator("a").first.get_attribute("href") == f"/p/{seed.ANN}?lang=sk"
+    await page.locator("#whatifs").scroll_into_view_if_needed()
+    await compare(page, "flight_whatifs_sk.png")
+    assert w.problems == []

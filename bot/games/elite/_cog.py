@@ -15,16 +15,18 @@ Server's); `/elite start` follows the server's starters role and channels; the d
 uploaded with `/elite-admin pack`, a top-level group Discord hides from members without Manage
 Server (a subcommand cannot carry that), and checked in code too.
 
-Storage (bot/platform/storage/platform.py, both backends): a game in progress is journalled and stored on
-every step and resumed when the cog loads.  One game per channel is held by the store (a unique
-index: a second `/elite start` is refused, never replaces the running game).  Each step is one unit
-of work under the channel's lock: the step is applied, then its journal entry is appended to the
-stored document with a version check (`change_elite_game`, retried on a stale version), so
-simultaneous presses are all kept, in the order they were applied (see _journal.py); and resumed when the cog
-loads; a finished game becomes a logbook row with `game = "elite"` (`record_game`), read back for
-`/elite board` by `elite_board`; a server's data pack is stored with `save_elite_pack`.  A resumed
-game rejoins the voice channel it spoke in (stored in the journal), or posts why not with a
-host-only "Rejoin voice" button (custom id `elite:voice:<channel>`).
+Storage (bot/games/elite/storage.py, both backends): a game in progress is a platform game session
+(bot/platform/sessions.py), its document bot/games/elite/_document.py's (the engine's snapshot and
+the bot's fields).  One game of any kind per channel is held by the store (a second `/elite start`
+is refused, never replaces the running game).  Every step is one unit of work (`change`): load the
+session, restore the game, apply the step, save with a version check, retry on a newer version;
+this process's copy is then what was saved, so simultaneous presses are all kept and nothing
+acknowledged is lost.  The step that ends a game ends its session and writes its logbook row
+(`game = "elite"`, counted for `/elite board`) in the same transaction; a server's data pack is
+kept by `EliteStore.save_pack`.  The Action Phase timer runs only in the process holding the
+game's clock lease (bot/platform/cluster.py).  A resumed game rejoins the voice channel it spoke in
+(stored in the document), or posts why not with a host-only "Rejoin voice" button (custom id
+`elite:voice:<channel>`).
 """
 
 from __future__ import annotations
@@ -44,26 +46,37 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.games.elite._i18n import error_text, ui
-from bot.games.elite._journal import RESTART, Journal, ShiftClock, apply, rebuild, roll_args
+from bot.games.elite._document import (
+    DOC_VERSION,
+    RESTART,
+    GameDoc,
+    apply,
+    migrate,
+    new_state,
+    pause_for_restart,
+    restore,
+    roll_args,
+    write,
+)
+from bot.games.elite._document import record as record_step
+from bot.games.elite._i18n import error_text, text, ui
 from bot.games.elite._session import Session
 from bot.games.elite._voicelink import VoiceLink
+from bot.games.elite.storage import FINISHED, PACK, EliteGameRecord, EliteStore
 from bot.platform import components
 from bot.platform.components import Components, handles
 from bot.platform.hosting.gate import may_start, serves
 from bot.platform.hosting.server_settings import server_language
+from bot.platform.i18n import t
 from bot.platform.locks import FlightLocks
 from bot.platform.permissions import Seats, guard
 from bot.platform.storage.base import ChannelBusy
 from bot.platform.text import user_text
-from engine.elite.activation import HeroRoll
-from engine.elite.datapack import AlienAbility, DataPack, PackError, load_pack, pack_json_schema
+from engine.elite.datapack import DataPack, PackError, load_pack, pack_json_schema
 from engine.elite.errors import EliteError
 from engine.elite.game import EliteGame, GameError
 from engine.elite.logbook import Leaderboard
 from engine.elite.setup import EliteConfig
-from engine.elite.texts import text
-from engine.elite.timer import TimerError
 from engine.elite.vocab import (
     BOSSES,
     DEFEAT_CAUSES,
@@ -75,7 +88,7 @@ from engine.elite.vocab import (
     DefeatCause,
     HeroId,
 )
-from engine.vocab import Language, is_language
+from engine.vocab import LANGUAGES, Language, is_language
 
 if TYPE_CHECKING:
     from bot.platform.client import SpaceAlertBot
@@ -105,6 +118,22 @@ BUTTON_ACTIONS = {
 
 def _choices(values: tuple[str, ...]) -> list[app_commands.Choice[str]]:
     return [app_commands.Choice(name=v.replace("_", " "), value=v) for v in values]
+
+
+def ended(session: Session) -> bool:
+    """Is the session's game over?  (A function: the game is replaced by each stored step, so a
+    phase read before the step says nothing about the one after it.)"""
+    return session.game.phase == "over"
+
+
+class UnreadableGame(Exception):
+    """A stored game's document cannot be restored (corrupt, or of a version nobody migrates):
+    a restart ends it rather than failing on it at every start."""
+
+
+class NotStored(Exception):
+    """A step could not be stored (the database failed): it did not happen, and the player is
+    asked to press again, rather than shown a change a restart would lose."""
 
 
 class InRangeError(ValueError):
@@ -158,6 +187,10 @@ class HeroPicker(discord.ui.View):
     async def _picked(self, interaction: discord.Interaction) -> None:
         config = EliteConfig.model_validate({**self.fields, "heroes": tuple(self.select.values)})
         await self.cog.begin(interaction, config, self.lang)
+
+
+# The Pause button's step: pause a running timer, resume a paused one (resolved in `act`).
+TOGGLE = "pause_or_resume"
 
 
 class ControlView(Components):
@@ -262,16 +295,31 @@ class EliteCog(commands.Cog, name="ELITE"):
 
     def __init__(self, bot: SpaceAlertBot | Any) -> None:
         self.bot = bot
+        # The last stored state of each game in this process: what the status, the voice and the
+        # timer task read.  Never changed in place by a step: each step changes the stored
+        # document (`change`) and this copy is then replaced by what was saved.
         self.sessions: dict[int, Session] = {}
+        self.docs: dict[int, GameDoc] = {}
         self.status_messages: dict[int, discord.Message] = {}
         self.voice = VoiceLink(self)
         self.tasks: dict[int, asyncio.Task[None]] = {}
-        self.packs: dict[int, DataPack] = {}
-        self.journals: dict[int, Journal] = {}
-        self.clock: Callable[[], float] = time.monotonic
+        self.packs: dict[int, DataPack] = {}  # each server's data pack (for new games)
+        self.game_packs: dict[int, DataPack | None] = {}  # the pack each game started with, parsed once
+        # Wall time: every process over one database reads the same instants, so a stored running
+        # timer means the same to all of them (as the cluster's leases do).  Tests replace it.
+        self.clock: Callable[[], float] = time.time
         self.sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
         self.use_voice = True
-        self.locks = FlightLocks()  # one per channel: a step and its stored journal entry go together
+        self.locks = FlightLocks()  # one per channel: this process's steps queue instead of retrying
+
+    @property
+    def store(self) -> EliteStore:
+        """ELITE's tables over the bot's storage (read at each use: tests swap the storage)."""
+        return EliteStore(self.bot.storage)
+
+    def game_clock(self) -> float:
+        """What every game of this cog reads: the cog's clock as it is now (tests swap `clock`)."""
+        return self.clock()
 
     async def cog_load(self) -> None:
         add = getattr(self.bot, "add_dynamic_items", None)
@@ -280,34 +328,35 @@ class EliteCog(commands.Cog, name="ELITE"):
         await self.resume_stored()
 
     async def resume_stored(self) -> None:
-        """Rebuild the games that were in progress when the bot stopped (their buttons route
-        here by custom id; the status message is found again by its id)."""
+        """Take up the games that were in progress when the bot stopped (their buttons route here
+        by custom id; the status message is found again by its id).  A running timer is paused at
+        its last stored instant, in one unit of work; a game that ended without its logbook row
+        (a crash in between) is logged now."""
         try:
-            stored = await self.bot.storage.elite_games()
+            stored = await self.store.games()
         except Exception:
             log.exception("could not read the ELITE games in progress")
             return
         for record in stored:
             if not serves(self.bot, record.guild_id):
                 continue  # several shards: the process that owns the server runs its games
+            channel_id = record.channel_id
             try:
-                pack = load_pack(record.pack) if record.pack is not None else None
-                session, journal = rebuild(record.state, pack, self.clock)
-            except Exception:
-                log.exception("ELITE game in channel %s cannot be resumed; dropped", record.channel_id)
-                await self.bot.storage.drop_elite_game(record.channel_id)
+                await self.change(channel_id, None, [], restart=True)
+            except UnreadableGame:
+                log.exception("ELITE game in channel %s cannot be resumed; dropped", channel_id)
+                await self.store.drop(channel_id)
                 continue
-            if session.game.phase == "over":  # ended but its row stayed (a crash in between)
-                await self.bot.storage.drop_elite_game(record.channel_id)
+            except (EliteError, NotStored):  # the store failed for a moment: the next click takes it up
+                log.warning("ELITE game in channel %s not resumed now; it stays stored", channel_id)
                 continue
-            self.sessions[record.channel_id] = session
-            self.journals[record.channel_id] = journal
-            # the replay may have paused a running timer: the whole journal once, before any click
-            await self.bot.storage.update_elite_game(record.channel_id, journal.state(session))
+            session, doc = self.sessions.get(channel_id), self.docs.get(channel_id)
+            if session is None or doc is None:
+                continue  # it was over: `change` logged it
             timer = session.game.timer
             if session.game.phase == "action" and timer is not None and timer.state in ("running", "paused"):
-                self.tasks[record.channel_id] = asyncio.create_task(self._run_timer(session))
-            self.voice.after_restart(session, record.guild_id, journal.voice_channel_id, journal.paused_at_restart)
+                await self._start_timer(session)
+            self.voice.after_restart(session, record.guild_id, doc.voice_channel_id, doc.paused_at_restart)
 
     async def cog_unload(self) -> None:
         remove = getattr(self.bot, "remove_dynamic_items", None)
@@ -317,11 +366,13 @@ class EliteCog(commands.Cog, name="ELITE"):
         # lock would let the timer tick on, and the stored pause would miss that tick.
         for task in self.tasks.values():
             task.cancel()
-        for session in self.sessions.values():  # a clean stop pauses running timers where they are
+        for session in list(self.sessions.values()):  # a clean stop pauses running timers where they are
             timer = session.game.timer
             if session.game.phase == "action" and timer is not None and timer.state == "running":
-                with contextlib.suppress(GameError, TimerError):
+                with contextlib.suppress(EliteError, NotStored):
                     await self.act(session, "pause", [RESTART])
+        for channel_id in list(self.docs):
+            await self._release(channel_id)
         await self.voice.close_all()
 
     def _lang(self, raw: str | None) -> Language:
@@ -329,8 +380,8 @@ class EliteCog(commands.Cog, name="ELITE"):
         return cast(Language, value) if is_language(value) else "en"
 
     def _guild_of(self, session: Session) -> int:
-        journal = self.journals.get(session.channel_id)
-        return journal.guild_id if journal is not None else 0
+        doc = self.docs.get(session.channel_id)
+        return doc.guild_id if doc is not None else 0
 
     async def server_lang(self, guild_id: int | None) -> str:
         """The server's language setting (en, ru, cs or sk: the locale tables have all four) for
@@ -347,7 +398,7 @@ class EliteCog(commands.Cog, name="ELITE"):
         map=_choices(MAP_SIDES),
         mission=_choices(MISSIONS),
         difficulty=_choices(ELITE_DIFFICULTIES),
-        language=_choices(("en", "ru")),
+        language=_choices(LANGUAGES),
     )
     async def start(
         self,
@@ -359,15 +410,14 @@ class EliteCog(commands.Cog, name="ELITE"):
         language: str | None = None,
     ) -> None:
         channel_id = interaction.channel_id or 0
-        if not await may_start(
-            self.bot.storage, interaction, "elite.start", await self.server_lang(interaction.guild_id)
-        ):
+        server = await self.server_lang(interaction.guild_id)
+        if not await may_start(self.bot.storage, interaction, "elite.start", server):
             return
         running = self.sessions.get(channel_id)
         if running is not None and running.game.phase != "over":
             await interaction.response.send_message(text(running.lang, "ui.running_here"), ephemeral=True)
             return
-        lang = self._lang(language)
+        lang = self._lang(language or server)  # the director speaks the server's language unless asked
         count = 2 if players == 1 else players
         fields = {"map": map, "mission": mission, "difficulty": difficulty, "players": players}
         await interaction.response.send_message(
@@ -380,30 +430,26 @@ class EliteCog(commands.Cog, name="ELITE"):
         guild_id = interaction.guild_id or 0
         pack = await self.pack_of(guild_id)
         seed = secrets.randbelow(2**31)
-        game = EliteGame(config, seed, ShiftClock(self.clock), pack)
+        game = EliteGame(config, seed, self.game_clock, pack)
         session = Session(game, lang, interaction.user.id, channel_id)
-        journal = Journal(guild_id, channel_id, interaction.user.id, lang, seed, config.model_dump(mode="json"))
+        doc = GameDoc(guild_id, channel_id, interaction.user.id, lang, seed, config.model_dump(mode="json"))
         running = self.sessions.get(channel_id)
         if running is not None and running.game.phase != "over":  # two wizards finished in one channel
             await interaction.response.edit_message(content=text(running.lang, "ui.running_here"), view=None)
             return
         try:
             pack_doc = pack.model_dump(mode="json") if pack is not None else None
-            await self.bot.storage.start_elite_game(
-                guild_id,
-                channel_id,
-                journal.state(session),
-                pack_doc,
-                game_id=f"elite-{channel_id}-{seed}",
-                host_id=interaction.user.id,
-            )
+            await self.store.start(guild_id, channel_id, new_state(doc, session), pack_doc, host_id=interaction.user.id)
         except ChannelBusy:  # the store holds one game per channel (another process, a race)
             await interaction.response.edit_message(content=text(lang, "ui.running_here"), view=None)
             return
-        except Exception:
+        except Exception:  # nothing stored: no game, rather than one a restart would lose
             log.exception("could not store the new ELITE game")
+            await interaction.response.edit_message(content=t(lang, "error.busy"), view=None)
+            return
         self.sessions[channel_id] = session
-        self.journals[channel_id] = journal
+        self.docs[channel_id] = doc
+        self.game_packs[channel_id] = pack
         await interaction.response.edit_message(content=text(lang, "ui.setup_posted"), view=None)
         if not isinstance(channel, discord.abc.Messageable):
             return
@@ -412,8 +458,7 @@ class EliteCog(commands.Cog, name="ELITE"):
             session.status(), view=ControlView(self, channel_id, lang), allowed_mentions=NO_PINGS
         )
         self.status_messages[channel_id] = status
-        journal.status_message_id = getattr(status, "id", None)
-        await self._store(session, [])
+        await self.remember(channel_id, status_message_id=getattr(status, "id", None))
         if self.use_voice:
             why = await self.voice.join(session, guild_id, member=interaction.user)
             if why is not None:
@@ -422,14 +467,21 @@ class EliteCog(commands.Cog, name="ELITE"):
                     await interaction.followup.send(text_only, ephemeral=True)
 
     # -- the buttons -------------------------------------------------------------------------------
+    @staticmethod
+    def refusal(lang: str, exc: Exception) -> str:
+        """The words for a step that did not happen: the engine's refusal, or "press again"."""
+        return error_text(lang, exc) if isinstance(exc, EliteError) else t(lang, "error.busy")
+
     async def _host_only(self, interaction: discord.Interaction, session: Session, action: str) -> bool:
         """The platform's check of a director's control (declared Who.HOST): True to go on."""
         return await guard(interaction, f"elite.{action}", session.lang, Seats.of(session.host_id))
 
     async def on_button(self, interaction: discord.Interaction, channel_id: int, action: str) -> None:
-        session = self.sessions.get(channel_id)
+        session = await self._session(channel_id)
         if session is None or session.game.phase == "over":
-            await interaction.response.send_message(text(self._lang(None), "ui.no_game"), ephemeral=True)
+            await interaction.response.send_message(
+                text(await self.server_lang(interaction.guild_id), "ui.no_game"), ephemeral=True
+            )
             return
         if action not in BUTTON_ACTIONS:  # a forged or outdated custom id
             await interaction.response.send_message(text(session.lang, "ui.no_game"), ephemeral=True)
@@ -459,26 +511,27 @@ class EliteCog(commands.Cog, name="ELITE"):
                     text(session.lang, "ui.cause"), view=CausePicker(self, channel_id, session.lang), ephemeral=True
                 )
                 return
-            if action == "pause":
-                timer = game.timer
-                step, args = ("resume" if timer is not None and timer.state == "paused" else "pause"), []
+            if action == "pause":  # pause or resume: decided under the game's lock (act)
+                step, args = TOGGLE, []
             elif action in ("minus", "plus"):
                 step, args = "adjust", [15 if action == "plus" else -15]
             else:
                 step, args = action, []
             lines = await self.act(session, step, args)
-        except EliteError as exc:
-            await interaction.response.send_message(error_text(session.lang, exc), ephemeral=True)
+        except (EliteError, NotStored) as exc:
+            await interaction.response.send_message(self.refusal(session.lang, exc), ephemeral=True)
             return
         # The click's own answer edits the status message (no second edit: rate limits).
-        done: dict[str, Any] = {"view": None} if game.phase == "over" else {}
+        done: dict[str, Any] = {"view": None} if ended(session) else {}
         await interaction.response.edit_message(content=session.status(), allowed_mentions=NO_PINGS, **done)
         await self._after(session, lines, action)
 
     async def on_cell(self, interaction: discord.Interaction, channel_id: int, action: str, cell: int) -> None:
-        session = self.sessions.get(channel_id)
+        session = await self._session(channel_id)
         if session is None or session.game.phase == "over":
-            await interaction.response.edit_message(content=text(self._lang(None), "ui.no_game"), view=None)
+            await interaction.response.edit_message(
+                content=text(await self.server_lang(interaction.guild_id), "ui.no_game"), view=None
+            )
             return
         if not await self._host_only(interaction, session, "peek" if action == "peek" else "reveal"):
             return
@@ -489,8 +542,8 @@ class EliteCog(commands.Cog, name="ELITE"):
                 await self._refresh(session)
                 return
             lines = await self.act(session, "reveal", [cell])
-        except EliteError as exc:
-            await interaction.response.edit_message(content=error_text(session.lang, exc), view=None)
+        except (EliteError, NotStored) as exc:
+            await interaction.response.edit_message(content=self.refusal(session.lang, exc), view=None)
             return
         await interaction.response.edit_message(content=text(session.lang, "ui.revealed"), view=None)
         channel = interaction.channel
@@ -499,76 +552,173 @@ class EliteCog(commands.Cog, name="ELITE"):
         await self._after(session, lines, "reveal")
 
     async def on_defeat(self, interaction: discord.Interaction, channel_id: int, cause: DefeatCause) -> None:
-        session = self.sessions.get(channel_id)
+        session = await self._session(channel_id)
         if session is None or session.game.phase == "over":
-            await interaction.response.edit_message(content=text(self._lang(None), "ui.no_game"), view=None)
+            await interaction.response.edit_message(
+                content=text(await self.server_lang(interaction.guild_id), "ui.no_game"), view=None
+            )
             return
         if not await self._host_only(interaction, session, "defeat"):
             return
         try:
             lines = await self.act(session, "defeat", [cause])
-        except EliteError as exc:  # a press that raced the end of the game
-            await interaction.response.edit_message(content=error_text(session.lang, exc), view=None)
+        except (EliteError, NotStored) as exc:  # a press that raced the end of the game
+            await interaction.response.edit_message(content=self.refusal(session.lang, exc), view=None)
             return
         await interaction.response.edit_message(content=lines[0], view=None)
         await self._after(session, lines, "defeat")
 
     async def _after(self, session: Session, lines: list[str], action: str) -> None:
-        """Speak, refresh the status message, and run or stop the timer task."""
+        """Run the timer task and refresh the status message, then speak, then end a finished game
+        (its logbook row was already stored by the step that ended it, in the same transaction).
+
+        Why in this order: `say` waits for the words to be rendered, which takes seconds when the
+        director has just joined voice (every call is being pre-rendered) or the speech engine is
+        remote.  A timer task started after it ran late or never (the Action Phase stayed at 0:00,
+        "still running")."""
         self.voice.sync(session)  # before the words: a call planned now is never queued behind them
-        await self.voice.say(session, lines)
+        if action in ("start", "pause") and session.channel_id not in self.tasks:
+            await self._start_timer(session)  # "pause" may have resumed a timer taken up after a restart
         if action in ("reveal", "defeat"):  # answered in an ephemeral: the status message needs an edit
             await self._refresh(session)
-        if action == "start":
-            self.tasks[session.channel_id] = asyncio.create_task(self._run_timer(session))
+        await self.voice.say(session, lines)
         if session.game.phase == "over":
             await self._finish(session)
 
     async def act(self, session: Session, step: str, args: list[Any]) -> list[str]:
-        """Run one step of the game and store it as one unit of work under the channel's lock:
-        the step, then its journal entry appended to the stored game (a restart resumes here)."""
-        async with self.locks.get(f"elite:{session.channel_id}"):
-            at = session.game.clock()
-            lines = apply(session, step, args)
-            await self._store(session, [[at, step, *args]])
-        return lines
+        """Run one step of the game as one unit of work (`change`); the lines to post or speak.
+        Raises the engine's refusal (EliteError), or NotStored when the store failed: then the
+        step did not happen, and the player is told to press again.  `TOGGLE` (the Pause button)
+        becomes pause or resume inside the change, from the timer as loaded: decided before it,
+        three presses at once read one state and the last ones were refused."""
+        return await self.change(session.channel_id, step, args)
 
-    async def _store(self, session: Session, actions: list[list[Any]]) -> None:
-        """Append `actions` to the game's journal, in memory and in the store.  The stored change is
-        load -> append -> save with a version check, retried on a stale version
-        (`change_elite_game`), so a step is never written over by another one."""
-        journal = self.journals.get(session.channel_id)
-        if journal is None:
-            return
-        journal.actions.extend(actions)
-        if session.game.phase == "over":
-            return  # a finished game leaves its logbook row instead (_finish)
-        meta = journal.state(session)
+    async def change(
+        self, channel_id: int, step: str | None, args: list[Any], *, restart: bool = False, **meta: Any
+    ) -> list[str]:
+        """Load the channel's stored game, apply `step` (None: none) and the `meta` fields, save it
+        with a version check, and retry all of it on a newer version (EliteStore.change).  The
+        change is pure: it restores the game from the loaded document, so a retry starts afresh.
+        `restart`: the first load after a restart (a version-1 journal is migrated, a running
+        timer paused at its last stored instant).  This process's copy (`sessions`) becomes what
+        was saved; a step that ended the game leaves its logbook row in the same transaction."""
+        out: list[str] = []
+        fresh: Session | None = None
 
-        def append(record: Any) -> bool:
-            """The stored journal is a prefix of this process's: append what it lacks (this step,
-            and any step whose own store failed), never rewrite what is there."""
+        def apply_step(record: EliteGameRecord) -> bool:
+            nonlocal out, fresh
             state = record.state
-            stored = list(state.get("actions", []))
-            state["actions"] = stored + [list(a) for a in meta["actions"][len(stored) :]]
-            for key in ("log", "status_message_id", "voice_channel_id"):
-                state[key] = meta[key]
-            return True
+            pack = self._game_pack(record)
+            changed = False
+            try:
+                if state.get("version") != DOC_VERSION:  # stored before snapshots: migrated, and written
+                    migrated = migrate(state, pack)
+                    if PACK in state:
+                        migrated[PACK] = state[PACK]
+                    state = record.state = migrated
+                    changed = True
+                if restart:
+                    changed = pause_for_restart(state) or changed
+                session = restore(state, pack, self.game_clock)
+            except (ValueError, KeyError, TypeError, IndexError) as exc:  # pydantic's errors are ValueErrors
+                raise UnreadableGame(f"the stored ELITE game in channel {channel_id} cannot be read") from exc
+            lines: list[str] = []
+            current = step
+            if current == TOGGLE:  # from the timer as this unit of work loaded it
+                timer = session.game.timer
+                current = "resume" if timer is not None and timer.state == "paused" else "pause"
+            if current is not None:
+                at = session.game.clock()
+                lines = apply(session, current, args)
+                if current == "poll" and not lines:
+                    fresh, out = session, []
+                    return changed  # no call was due: nothing to write
+                record_step(state, at, current, args)
+                changed = True
+            for key, value in meta.items():
+                changed = changed or state.get(key) != value
+                state[key] = value
+            if current == "resume":
+                state["paused_at_restart"] = False
+            elif current == "pause" and args == [RESTART]:  # a clean stop: the crew resumes when back
+                state["paused_at_restart"] = True
+            if session.game.phase == "over":
+                row = session.row()
+                if row is not None:
+                    state[FINISHED] = row.model_dump(mode="json")
+                    changed = True
+            if changed:
+                write(state, session)
+            fresh, out = session, lines
+            return changed
 
-        try:
-            await self.bot.storage.change_elite_game(session.channel_id, append)
-        except Exception:  # the game goes on; the next step stores its state again
-            log.exception("could not store the ELITE game in channel %s", session.channel_id)
+        async with self.locks.get(f"elite:{channel_id}"):
+            try:
+                record = await self.store.change(channel_id, apply_step)
+            except (EliteError, UnreadableGame):
+                raise
+            except Exception as exc:
+                log.exception("could not store a step of the ELITE game in channel %s", channel_id)
+                raise NotStored from exc
+            if record is None or fresh is None:  # ended (here, or by another process meanwhile)
+                self.docs.pop(channel_id, None)  # this process's copy stays: "game over", not "no game"
+                raise GameError("game_over")
+            self._keep(record, fresh)
+        return out
+
+    async def _session(self, channel_id: int) -> Session | None:
+        """This process's copy of the channel's game; taken up from the store when another process
+        started it (several processes over one database: a click reaches whichever process serves
+        the server, and the stored document, not a process, is the game).  None: no game."""
+        session = self.sessions.get(channel_id)
+        if session is not None and session.game.phase != "over":
+            return session
+        try:  # none here, or ours ended: the channel may run a game another process started
+            await self.change(channel_id, None, [])  # loads it; changes nothing, writes nothing
+        except (EliteError, NotStored, UnreadableGame):
+            return self.sessions.get(channel_id)  # the ended one, if any: the caller says "no game"
+        session = self.sessions.get(channel_id)
+        timer = session.game.timer if session is not None else None
+        if session is not None and timer is not None and timer.state in ("running", "paused"):
+            await self._start_timer(session)  # its clock too, if its process is gone (the lease is free)
+        return session
+
+    def _keep(self, record: EliteGameRecord, fresh: Session) -> None:
+        """This process's copy of a game after a unit of work.  The Session object stays the same
+        (the voice and the status read it), its game and log are the stored ones."""
+        channel_id = record.channel_id
+        if fresh.game.phase == "over":
+            self.docs.pop(channel_id, None)
+            self.game_packs.pop(channel_id, None)
+        else:
+            self.docs[channel_id] = GameDoc.of(record.state)
+        session = self.sessions.get(channel_id)
+        if session is None or (session.game.phase == "over" and fresh.game.phase != "over"):
+            self.sessions[channel_id] = fresh  # a first copy, or the channel's next game
+        else:
+            session.game, session.log, session.lang, session.host_id = fresh.game, fresh.log, fresh.lang, fresh.host_id
+
+    def _game_pack(self, record: EliteGameRecord) -> DataPack | None:
+        """The data pack the game started with (stored with it), parsed once per game."""
+        if record.channel_id not in self.game_packs:
+            stored = record.state.get(PACK)
+            self.game_packs[record.channel_id] = load_pack(stored) if stored is not None else None
+        return self.game_packs[record.channel_id]
+
+    async def remember(self, channel_id: int, **meta: Any) -> None:
+        """Store the bot's own fields of a game (its status message, its voice channel)."""
+        with contextlib.suppress(EliteError, NotStored):
+            await self.change(channel_id, None, [], **meta)
 
     def _status_message(self, channel_id: int) -> Any:
         """The status message: the one posted by this process, else (after a restart) a partial
         message from its stored id."""
         message = self.status_messages.get(channel_id)
-        journal = self.journals.get(channel_id)
-        if message is None and journal is not None and journal.status_message_id:
+        doc = self.docs.get(channel_id)
+        if message is None and doc is not None and doc.status_message_id:
             channel = getattr(self.bot, "get_channel", lambda _id: None)(channel_id)
             if channel is not None and hasattr(channel, "get_partial_message"):
-                message = channel.get_partial_message(journal.status_message_id)
+                message = channel.get_partial_message(doc.status_message_id)
         return message
 
     async def _refresh(self, session: Session) -> None:
@@ -579,49 +729,99 @@ class EliteCog(commands.Cog, name="ELITE"):
         with contextlib.suppress(discord.HTTPException):
             await message.edit(content=session.status(), view=view, allowed_mentions=NO_PINGS)
 
-    async def _run_timer(self, session: Session) -> None:
-        """Sleep to the next call (at most TICK_S at a time) and poll the timer: its state changes are
-        journalled and shown.  The calls are not spoken from here: voice has them planned on the
-        timer's clock (VoiceLink.sync), so the loop's lateness never reaches the audio."""
-        game = session.game
-        while game.phase == "action" and game.timer is not None and game.timer.state in ("running", "paused"):
-            due = game.timer.next_due()
-            await self.sleep(TICK_S if due is None else min(TICK_S, max(0.0, due - game.clock())))
-            if game.phase != "action":
+    # -- the clock -----------------------------------------------------------------------------------
+    @staticmethod
+    def _lease(channel_id: int) -> str:
+        return f"elite-{channel_id}"  # a channel id is unique across servers; one game per channel
+
+    async def _holds(self, channel_id: int, *, take: bool = False) -> bool:
+        """Does this process run the game's clock?  Over a shared database the timer runs only
+        under a lease (bot/platform/cluster.py), so two processes never drive one timer; with
+        SQLite, or without a cluster (tests), it is always ours."""
+        cluster, name = getattr(self.bot, "cluster", None), self._lease(channel_id)
+        if cluster is None:
+            return True
+        try:
+            return bool(await cluster.acquire(name)) if take else bool(cluster.holds(name))
+        except Exception:
+            log.exception("could not take the clock lease of the ELITE game in channel %s", channel_id)
+            return False
+
+    async def _release(self, channel_id: int) -> None:
+        cluster, name = getattr(self.bot, "cluster", None), self._lease(channel_id)
+        if cluster is not None:
+            with contextlib.suppress(Exception):
+                await cluster.release(name)
+
+    async def _start_timer(self, session: Session) -> None:
+        """Run the timer task of a game in its Action Phase, if this process holds its clock."""
+        channel_id = session.channel_id
+        task = self.tasks.get(channel_id)
+        if task is not None and not task.done():
+            return
+        if await self._holds(channel_id, take=True):
+            self.tasks[channel_id] = asyncio.create_task(self._run_timer(channel_id))
+
+    async def _run_timer(self, channel_id: int) -> None:
+        """Sleep to the next call (at most TICK_S at a time); when one is due, poll the timer as a
+        unit of work (its state changes are stored) and show it.  The calls are not spoken from
+        here: voice has them planned on the timer's clock (VoiceLink.sync), so the loop's lateness
+        never reaches the audio.  Stops when the lease on the game's clock is lost."""
+        while True:
+            session = self.sessions.get(channel_id)
+            if session is None:
                 break
-            at = game.clock()
-            words = session.calls()
+            game = session.game
+            timer = game.timer
+            if game.phase != "action" or timer is None or timer.state not in ("running", "paused"):
+                break
+            due = timer.next_due()
+            await self.sleep(TICK_S if due is None else min(TICK_S, max(0.0, due - game.clock())))
+            if not await self._holds(channel_id):
+                log.warning("ELITE game in channel %s: clock lease lost; its timer runs elsewhere", channel_id)
+                break
+            game = session.game
+            timer = game.timer
+            if game.phase != "action" or timer is None:
+                break
+            due = timer.next_due()
+            if due is None or due > game.clock():
+                continue
+            try:
+                words = await self.change(channel_id, "poll", [])
+            except (EliteError, NotStored):
+                continue  # the game ended meanwhile, or the store failed: the next tick tries again
             if not words:
                 continue
-            async with self.locks.get(f"elite:{session.channel_id}"):  # a call changes the timer: journal it
-                await self._store(session, [[at, "poll"]])
             self.voice.sync(session)
             if any(not w.isdigit() for w in words):
                 await self._refresh(session)
+        if self.tasks.get(channel_id) is asyncio.current_task():
+            del self.tasks[channel_id]
+
+    def _current(self, session: Session) -> bool:
+        """Whether `session` is still the channel's game.  A game's end can run late (behind its
+        last words), after the host started the next game in the channel: that game's timer
+        task, clock lease and voice are then not the old game's to stop."""
+        found = self.sessions.get(session.channel_id)
+        return found is None or found is session
 
     async def _finish(self, session: Session) -> None:
-        task = self.tasks.pop(session.channel_id, None)
-        if task is not None and task is not asyncio.current_task():
-            task.cancel()
-        await self.voice.close(session.channel_id)
-        row = session.row()
-        journal = self.journals.pop(session.channel_id, None)
-        gid = journal.guild_id if journal is not None else 0
-        try:
-            if row is not None:
-                await self.bot.storage.record_game(
-                    gid, row.model_dump(mode="json"), channel_id=session.channel_id, language=session.lang
-                )
-            else:
-                await self.bot.storage.drop_elite_game(session.channel_id)
-        except Exception:
-            log.exception("could not store the ELITE logbook row")
+        """The game is over (its logbook row was written by the step that ended it): its clock and
+        voice stop, unless the channel already runs the next game (this end ran late)."""
+        if self._current(session):
+            task = self.tasks.pop(session.channel_id, None)
+            if task is not None and task is not asyncio.current_task():
+                task.cancel()
+            self.docs.pop(session.channel_id, None)
+            await self._release(session.channel_id)
+            await self.voice.close(session.channel_id)
 
     async def pack_of(self, guild_id: int) -> DataPack | None:
         """The server's data pack: this process's copy, else the stored one."""
         if guild_id not in self.packs:
             try:
-                stored = await self.bot.storage.elite_pack(guild_id)
+                stored = await self.store.pack(guild_id)
                 if stored is not None:
                     self.packs[guild_id] = load_pack(stored)
             except Exception:
@@ -643,42 +843,28 @@ class EliteCog(commands.Cog, name="ELITE"):
         in_range: str,
         hit_value: app_commands.Range[int, 1, 6] | None = None,
     ) -> None:
-        session = self.sessions.get(interaction.channel_id or 0)
+        session = await self._session(interaction.channel_id or 0)
         if session is None:
-            await interaction.response.send_message(text(self._lang(None), "ui.no_game"), ephemeral=True)
+            await interaction.response.send_message(
+                text(await self.server_lang(interaction.guild_id), "ui.no_game"), ephemeral=True
+            )
             return
         if not await self._host_only(interaction, session, "roll"):
             return
         kind = next(a for a in (*SWARM_TYPES, *BOSSES) if a == alien)
         try:
             targets = parse_in_range(in_range)
-            ability = AlienAbility(hit_value=hit_value) if hit_value is not None else None
-            at = session.game.clock()
-            rolls: tuple[HeroRoll, ...] = session.game.roll_alien(kind, targets, ability)
+            lines = await self.act(session, "roll", roll_args(kind, targets, hit_value))
         except InRangeError as exc:  # what was typed is shown inert (user_text in the parser)
             await interaction.response.send_message(
                 ui(session.lang, f"in_range.{exc.key}", **exc.values), ephemeral=True
             )
             return
-        except EliteError as exc:
-            await interaction.response.send_message(error_text(session.lang, exc), ephemeral=True)
+        except (EliteError, NotStored) as exc:
+            await interaction.response.send_message(self.refusal(session.lang, exc), ephemeral=True)
             return
-        lang = session.lang
-        lines = [f"**{text(lang, 'swarm.' + kind if kind in SWARM_TYPES else 'boss.' + kind)}**"]
-        for r in rolls:
-            dice = "🎲 " + (" ".join(map(str, r.rolls)) or "—")
-            line = text(lang, "ui.damage", hero=text(lang, f"hero.{r.hero}"), dice=dice, damage=r.damage)
-            moved = session.game.damage_hero(r.hero, r.damage) if session.game.phase != "over" else None
-            if moved is not None and moved.died:
-                line += f"; {text(lang, 'ui.dies')}"
-            elif moved is not None and moved.dice_locked:
-                line += f"; {text(lang, 'ui.locks', count=moved.dice_locked)}"
-            lines.append(line)
-        async with self.locks.get(f"elite:{session.channel_id}"):
-            await self._store(session, [[at, "roll", *roll_args(kind, targets, hit_value)]])
         await interaction.response.send_message("\n".join(lines), allowed_mentions=NO_PINGS)
         if session.game.phase == "over":
-            session.log.extend(session.ending())
             await self._refresh(session)
             await self._finish(session)
 
@@ -698,9 +884,7 @@ class EliteCog(commands.Cog, name="ELITE"):
             await interaction.response.send_message(ui(lang, "pack.not_loaded", why=why), ephemeral=True)
             return
         try:
-            await self.bot.storage.save_elite_pack(
-                interaction.guild_id or 0, pack.model_dump(mode="json"), interaction.user.id
-            )
+            await self.store.save_pack(interaction.guild_id or 0, pack.model_dump(mode="json"), interaction.user.id)
         except Exception:
             log.exception("could not store the ELITE data pack")
             await interaction.response.send_message(ui(lang, "pack.not_stored"), ephemeral=True)
@@ -724,9 +908,9 @@ class EliteCog(commands.Cog, name="ELITE"):
         )
 
     @elite.command(name="board", description="ELITE leaderboard: wins per difficulty, fewest rounds per mission")
-    @app_commands.choices(language=_choices(("en", "ru")))
+    @app_commands.choices(language=_choices(LANGUAGES))
     async def board(self, interaction: discord.Interaction, language: str | None = None) -> None:
-        lang = self._lang(language)
+        lang = self._lang(language or await self.server_lang(interaction.guild_id))
         standing = await self.standing(interaction.guild_id or 0)
         if not standing.games:
             await interaction.response.send_message(text(lang, "ui.board_empty"), ephemeral=True)
@@ -743,7 +927,7 @@ class EliteCog(commands.Cog, name="ELITE"):
 
     async def standing(self, guild_id: int) -> Leaderboard:
         """The server's ELITE boards, counted by the database (indexed)."""
-        counted = await self.bot.storage.elite_board(guild_id)
+        counted = await self.store.board(guild_id)
         wins = {d: counted.wins.get(d, 0) for d in ELITE_DIFFICULTIES}
         fewest = {m: n for m in MISSIONS if (n := counted.fewest_rounds.get(m)) is not None}
         hardest = next((d for d in reversed(ELITE_DIFFICULTIES) if wins[d]), None)

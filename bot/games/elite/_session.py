@@ -7,14 +7,16 @@ returns the public lines to post or speak (and, for a peek, a private line).  Th
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from engine.elite.announce import activation_lines, event_lines, setup_lines, spawn_lines
+from bot.games.elite._announce import activation_lines, event_lines, setup_lines, spawn_lines
+from bot.games.elite._i18n import call_text, text
+from engine.elite.datapack import AlienAbility
 from engine.elite.game import ActivationReport, EliteGame, EventReveal, GameError, RoundEnd, SpawnReport
 from engine.elite.logbook import LogbookRow
-from engine.elite.texts import call_text, text
 from engine.elite.timer import ActionTimer, TimerCall
-from engine.elite.vocab import DefeatCause
+from engine.elite.vocab import SWARM_TYPES, BossId, DefeatCause, HeroId, SwarmType
 from engine.vocab import Language
 
 MAX_LOG_LINES = 12
@@ -140,6 +142,27 @@ class Session:
     def reveal(self, cell: int) -> list[str]:
         result = self.game.reveal(cell)
         return self._note([f"{self._t('ui.cell', cell=cell)}: {self._t(f'exploration.{result.kind}')}"])
+
+    def roll(self, kind: SwarmType | BossId, targets: Mapping[HeroId, int], ability: AlienAbility | None) -> list[str]:
+        """`/elite roll`: the alien's Hit dice against each hero in range, then the damage moved on
+        each hero's track (a death ends the game).  One step, so the stored game holds the dice
+        and the damage together.  Returns the lines to post: the alien, then one per hero."""
+        game = self.game
+        rolls = game.roll_alien(kind, targets, ability)
+        name = self._t(f"swarm.{kind}" if kind in SWARM_TYPES else f"boss.{kind}")
+        lines = [f"**{name}**"]
+        for r in rolls:
+            dice = "🎲 " + (" ".join(map(str, r.rolls)) or "—")
+            line = self._t("ui.damage", hero=self._t(f"hero.{r.hero}"), dice=dice, damage=r.damage)
+            moved = game.damage_hero(r.hero, r.damage) if game.phase != "over" else None
+            if moved is not None and moved.died:
+                line += f"; {self._t('ui.dies')}"
+            elif moved is not None and moved.dice_locked:
+                line += f"; {self._t('ui.locks', count=moved.dice_locked)}"
+            lines.append(line)
+        if game.phase == "over":
+            self._note(self.ending())
+        return lines
 
     def victory(self) -> list[str]:
         self.game.declare_victory()

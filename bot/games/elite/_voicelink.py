@@ -19,12 +19,11 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.games.elite._i18n import ui
+from bot.games.elite._i18n import call_text, text, ui
 from bot.games.elite._session import Session
 from bot.games.elite._voice import EliteVoice, Speech
 from bot.platform.components import Components
 from bot.platform.hosting.server_settings import load_settings
-from engine.elite.texts import TEXTS, call_text, text
 from engine.elite.timer import ALL_CALLS
 from voice.music_bed import MusicBed
 from voice.pcm_speech import speech_for
@@ -89,12 +88,12 @@ class VoiceLink:
         speech = await self.speech(guild_id)
         if isinstance(speech, str):
             return speech
-        game = session.game
+        # The session's game is replaced by each stored step: read it through the session.
         voice = EliteVoice(
-            session.lang if session.lang in TEXTS else "en",  # the words are English where ELITE has no table
-            lambda: game.timer.remaining() if game.timer else 120.0,
+            session.lang,  # every language of the bot has ELITE's words (bot/platform/locales/elite)
+            lambda: session.game.timer.remaining() if session.game.timer else 120.0,
             speech,
-            clock=game.clock,
+            clock=lambda: session.game.clock(),
             bed=self.bed,
         )
         why = await (voice.connect(member) if member is not None else voice.connect_to(channel))
@@ -104,10 +103,9 @@ class VoiceLink:
         if old is not None:
             await old.close()
         self.voices[session.channel_id] = voice
-        journal = self.cog.journals.get(session.channel_id)
-        if journal is not None and journal.voice_channel_id != voice.channel_id:
-            journal.voice_channel_id = voice.channel_id
-            await self.cog._store(session, [])
+        doc = self.cog.docs.get(session.channel_id)
+        if doc is not None and doc.voice_channel_id != voice.channel_id:
+            await self.cog.remember(session.channel_id, voice_channel_id=voice.channel_id)
         self.sync(session)
         lines = [call_text(session.lang, c) for c in ALL_CALLS]
         lines += [text(session.lang, k) for k in ("say.paused", "say.resumed", "say.get_ready")]
@@ -165,6 +163,7 @@ class VoiceLink:
         wait = getattr(self.bot, "wait_until_ready", None)
         if wait is not None:
             await wait()
+        await self.cog._refresh(session)  # the status message shows the game as stored (a paused timer)
         lines: list[str] = []
         view: discord.ui.View | None = None
         if voice_channel_id is not None and self.cog.use_voice:
@@ -203,8 +202,8 @@ class VoiceLink:
         await interaction.response.defer(ephemeral=True)
         channel = getattr(getattr(interaction.user, "voice", None), "channel", None)
         if channel is None:
-            journal = self.cog.journals.get(session.channel_id)
-            stored = journal.voice_channel_id if journal is not None else None
+            doc = self.cog.docs.get(session.channel_id)
+            stored = doc.voice_channel_id if doc is not None else None
             channel = getattr(self.bot, "get_channel", lambda _id: None)(stored) if stored else None
         why = await self.join(session, guild_id, channel=channel) if channel is not None else "no_channel"
         if why is None:

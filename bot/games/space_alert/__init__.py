@@ -1,1 +1,33 @@
-"""Space Alert: the flight, its campaign and school, replays, hindsight, records and pictures."""
+"""Space Alert: the flight, its campaign and school, replays, hindsight, records and pictures.
+
+Importing the game registers what the platform asks of it (the platform never imports a game):
+the names of its command choices in the players' languages, and the threat rows its logbook
+entries add for the careers.  Every extension of the game imports this package first, so both
+are in place before a command is synced or a flight is logged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from bot.platform.command_locale import register_choice_names
+from bot.platform.storage.careers import register_threat_rows
+
+GAME = "space_alert"
+
+
+def _choice_name(lang: str, value: str) -> str | None:
+    from bot.games.space_alert.choices import choice_name
+
+    return choice_name(lang, value)
+
+
+def _threat_rows(logbook_id: int, result: Mapping[str, Any]) -> list[tuple[int, int, str, str, str]]:
+    from bot.games.space_alert.stats.career import threat_rows
+
+    return threat_rows(logbook_id, result)
+
+
+register_choice_names(GAME, _choice_name)
+register_threat_rows(GAME, _threat_rows)

@@ -50,12 +50,19 @@ def starters_of(settings: ServerSettings) -> Starters:
 
 
 async def flight_gate(
-    storage: Any, guild_id: int, channel_id: int, member: Any, *, admin: bool, action: str = "mission.start"
+    storage: Any,
+    guild_id: int,
+    channel_id: int,
+    member: Any,
+    *,
+    admin: bool,
+    action: str = "mission.start",
+    default_language: str = "en",
 ) -> FlightGate:
     """The server's settings for a flight about to start in `channel_id`, and the refusal (or
     None) for `member` (anything with `.roles`; admins, i.e. Manage Server, are never refused).
     The decision is the platform's (`action`, declared Who.STARTER by the game)."""
-    settings = await load_settings(storage, guild_id)
+    settings = await load_settings(storage, guild_id, default_language)
     roles = frozenset(int(getattr(r, "id", r)) for r in getattr(member, "roles", None) or [])
     actor = Actor(int(getattr(member, "id", 0) or 0), admin, roles, channel_id)
     why = decide(action, actor, starters=starters_of(settings))
@@ -67,7 +74,8 @@ async def may_start(storage: Any, interaction: Any, action: str, lang: str | Non
     starters role and channels as `/mission start` reads them; else answers the platform's
     refusal (ephemeral, no pings) and says False.  Any game's start calls this."""
     guild_id = int(getattr(interaction, "guild_id", None) or 0)
-    settings = await load_settings(storage, guild_id) if guild_id else ServerSettings()
+    default = str(getattr(getattr(getattr(interaction, "client", None), "settings", None), "default_language", "en"))
+    settings = await load_settings(storage, guild_id, default) if guild_id else ServerSettings(language=default)
     starters = starters_of(settings)
     why = decide(action, actor_of(interaction), starters=starters)
     if why is None:

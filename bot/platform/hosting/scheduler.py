@@ -72,6 +72,7 @@ async def schedule_flight(
         interaction.user,
         admin=bool(interaction.permissions.manage_guild),
         action="mission.schedule",
+        default_language=str(bot.settings.default_language),
     )
     lang = gate.language
     if gate.refusal is not None:

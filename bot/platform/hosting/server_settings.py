@@ -9,7 +9,7 @@ objects here: the cog passes ids.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from typing import Any, Literal, TypeAlias
 
 SettingKey: TypeAlias = Literal[
@@ -177,10 +177,14 @@ async def server_language(storage: Any, guild_id: int | None, default: str) -> s
     return str(stored) if stored in LANGUAGE_CHOICES else default
 
 
-async def load_settings(storage: Any, guild_id: int) -> ServerSettings:
-    """Read every key of a server in one query (the flight code calls this once per flight)."""
+async def load_settings(storage: Any, guild_id: int, default_language: str = "en") -> ServerSettings:
+    """Read every key of a server in one query (the flight code calls this once per flight).  A
+    server that never chose a language speaks the bot's DEFAULT_LANGUAGE (`default_language`)."""
     stored: dict[str, Any] = await storage.guild_settings(guild_id)
-    return from_stored({k: v for k, v in stored.items() if k in SETTING_KEYS and v is not None})
+    settings = from_stored({k: v for k, v in stored.items() if k in SETTING_KEYS and v is not None})
+    if stored.get("language") not in LANGUAGE_CHOICES and default_language in LANGUAGE_CHOICES:
+        settings = replace(settings, language=default_language)
+    return settings
 
 
 def show(settings: ServerSettings) -> list[tuple[SettingKey, str]]:

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import inspect
 import json
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from bot.platform.sessions import SessionStore
 from bot.platform.storage.features import FeatureStorage, FeatureTransaction
 
 # What an update function returns: the event to append to the flight's log (or None).
@@ -156,6 +157,15 @@ class Transaction(FeatureTransaction, Protocol):
     were.  Never talk to Discord inside a transaction: it holds the database's write lock.
     """
 
+    # -- the SQL core, for a game's repository over its own tables (`?` placeholders) -----------
+    async def rows(self, sql: str, params: Iterable[Any] = ()) -> list[Sequence[Any]]:
+        """Run one statement in this unit of work; its rows."""
+        ...
+
+    async def run(self, sql: str, params: Iterable[Any] = ()) -> int:
+        """Run one statement in this unit of work; the number of rows it changed."""
+        ...
+
     async def load_flight(self, flight_id: str) -> FlightRecord | None:
         """The flight as this transaction sees it (locked against other writers until commit)."""
 
@@ -173,12 +183,6 @@ class Transaction(FeatureTransaction, Protocol):
 
     async def set_setting(self, guild_id: int, key: str, value: Any) -> None: ...
 
-    async def save_custom_mission(
-        self, guild_id: int, mission_id: str, name: str, timeline: dict[str, Any], created_by: int
-    ) -> None: ...
-
-    async def remove_custom_mission(self, guild_id: int, mission_id: str) -> bool: ...
-
     async def store_posts(self, flight_id: str, payloads: list[dict[str, Any]]) -> None: ...
 
     async def update_post(self, post_id: int, payload: dict[str, Any]) -> None: ...
@@ -191,7 +195,7 @@ class Transaction(FeatureTransaction, Protocol):
         ...
 
 
-class Storage(FeatureStorage, Protocol):
+class Storage(FeatureStorage, SessionStore, Protocol):
     """The one persistence interface of the bot.
 
     Every write method is its own atomic unit of work (commits whole or leaves nothing, and never
@@ -207,6 +211,12 @@ class Storage(FeatureStorage, Protocol):
 
     def transaction(self) -> AbstractAsyncContextManager[Transaction]:
         """One unit of work.  Nested use in the same task joins the outer transaction."""
+        ...
+
+    async def fetch(self, sql: str, params: Iterable[Any] = ()) -> list[Sequence[Any]]:
+        """The SQL core's read, for a game's repository over its own tables: one statement in
+        `?` placeholders, the same text on both backends; committed data, or the caller's own
+        transaction when it is in one."""
         ...
 
     # -- flights ---------------------------------------------------------------------------
@@ -267,20 +277,10 @@ class Storage(FeatureStorage, Protocol):
 
     async def leaderboard(self, guild_id: int, *, limit: int = 25) -> list[LeaderboardRow]: ...
 
-    # -- settings and custom missions --------------------------------------------------------
+    # -- settings (custom missions are Space Alert's: bot/games/space_alert/storage.py) ----------
     async def get_setting(self, guild_id: int, key: str) -> Any | None: ...
 
     async def set_setting(self, guild_id: int, key: str, value: Any) -> None: ...
-
-    async def save_custom_mission(
-        self, guild_id: int, mission_id: str, name: str, timeline: dict[str, Any], created_by: int
-    ) -> None: ...
-
-    async def custom_missions(self, guild_id: int) -> dict[str, dict[str, Any]]:
-        """mission_id -> {"name", "timeline"} for the server."""
-
-    async def remove_custom_mission(self, guild_id: int, mission_id: str) -> bool:
-        """Delete one custom mission; False when the server had none by that id."""
 
     # -- posts left unsent at shutdown ---------------------------------------------------------
     async def store_posts(self, flight_id: str, payloads: list[dict[str, Any]]) -> None:
@@ -396,16 +396,6 @@ class UnitsOfWork:
     async def set_setting(self, guild_id: int, key: str, value: Any) -> None:
         async with self.transaction() as tx:
             await tx.set_setting(guild_id, key, value)
-
-    async def save_custom_mission(
-        self, guild_id: int, mission_id: str, name: str, timeline: dict[str, Any], created_by: int
-    ) -> None:
-        async with self.transaction() as tx:
-            await tx.save_custom_mission(guild_id, mission_id, name, timeline, created_by)
-
-    async def remove_custom_mission(self, guild_id: int, mission_id: str) -> bool:
-        async with self.transaction() as tx:
-            return await tx.remove_custom_mission(guild_id, mission_id)
 
     async def store_posts(self, flight_id: str, payloads: list[dict[str, Any]]) -> None:
         async with self.transaction() as tx:

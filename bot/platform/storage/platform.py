@@ -1,6 +1,7 @@
-"""What the platform's other features keep (issues 14 and 16): campaign sessions, flight-school
-progress, scheduled flights, and the second game's (Project: ELITE) logbook rows, games in
-progress and data packs.
+"""What the platform's other features keep (issues 14 and 16): campaign sessions and scheduled
+flights; and the unit-of-work loop every game's document goes through.  (Games keep their own
+tables: ELITE's in bot/games/elite/storage.py, the flight school's in
+bot/games/space_alert/storage.py, the careers' reads in bot/games/space_alert/stats/storage.py.)
 
 A section of its own, mixed into the shared SQL (`PlatformWrites` into `SqlTransaction`,
 `PlatformReads` into `SqlStorage`), so both backends get it from one SQL text and the flight
@@ -19,8 +20,6 @@ from typing import Any, TypeVar
 
 from bot.platform.storage.base import ChannelBusy, LogbookEntry, StaleWrite, Undo
 from bot.platform.storage.rows import now
-
-ELITE = "elite"
 
 
 @dataclass
@@ -43,15 +42,6 @@ class CampaignRecord:
 
 
 @dataclass
-class SchoolRecord:
-    """One player's flight-school progress (engine.school's document) and its version."""
-
-    user_id: int
-    progress: dict[str, Any]
-    version: int = 0  # 0: not stored yet
-
-
-@dataclass
 class ScheduleRecord:
     """One row of `schedules` (/mission schedule)."""
 
@@ -67,45 +57,9 @@ class ScheduleRecord:
     id: int | None = None
 
 
-@dataclass
-class EliteGameRecord:
-    """An ELITE game in progress: the director's journal and the data pack it started with, its
-    host (member id) and its version (a save checks it, so no concurrent step is lost)."""
-
-    guild_id: int
-    channel_id: int
-    state: dict[str, Any]
-    pack: dict[str, Any] | None = None
-    id: str = ""
-    host_id: int = 0
-    version: int = 0
-
-
-@dataclass
-class EliteStanding:
-    """A server's ELITE boards as counted by the database."""
-
-    games: int
-    wins: dict[str, int]  # difficulty -> victories
-    fewest_rounds: dict[str, int]  # mission -> fewest rounds to a victory
-
-
-ELITE_COLUMNS = (
-    "map",
-    "mission",
-    "difficulty",
-    "players",
-    "heroes",
-    "rounds",
-    "result",
-    "cause",
-    "bosses_killed",
-    "seed",
-)
 _CAMPAIGN_COLUMNS = (
     "id, guild_id, channel_id, status, state, missions, total, destroyed_by, started_at, finished_at, version"
 )
-_ELITE_GAME_COLUMNS = "guild_id, channel_id, state, pack, id, host_id, version"
 _SCHEDULE_COLUMNS = "id, guild_id, channel_id, host_id, at, mission, campaign, reminded, done, options"
 
 
@@ -130,12 +84,6 @@ def _campaign_of(row: Sequence[Any], crew: list[tuple[int | None, str]]) -> Camp
     )
 
 
-def _elite_game_of(row: Sequence[Any]) -> EliteGameRecord:
-    g, c, s, p, game_id, host, version = row
-    pack = _doc(p) if p is not None else None
-    return EliteGameRecord(int(g), int(c), _doc(s), pack, str(game_id), int(host), int(version))
-
-
 def _schedule_of(row: Sequence[Any]) -> ScheduleRecord:
     return ScheduleRecord(
         id=int(row[0]),
@@ -151,9 +99,20 @@ def _schedule_of(row: Sequence[Any]) -> ScheduleRecord:
     )
 
 
-def _for_update(tx: object) -> str:
-    """` FOR UPDATE` on PostgreSQL (SQLite's BEGIN IMMEDIATE already holds the write lock)."""
+def for_update(tx: object) -> str:
+    """` FOR UPDATE` on PostgreSQL (SQLite's BEGIN IMMEDIATE already holds the write lock): what a
+    game's repository appends to the read that decides its write."""
     return str(getattr(getattr(tx, "dialect", None), "for_update", ""))
+
+
+_for_update = for_update  # the name storage/sessions.py imports
+
+
+def unique_violation(tx: object) -> tuple[type[BaseException], ...]:
+    """The backend's exception for a violated UNIQUE constraint (a game's repository turns it into
+    ChannelBusy, StaleWrite, ...)."""
+    found: tuple[type[BaseException], ...] = getattr(getattr(tx, "dialect", None), "unique_violation", ())
+    return found
 
 
 R = TypeVar("R")
@@ -184,11 +143,6 @@ async def unit_of_work(
         except StaleWrite:
             continue
     raise StaleWrite(f"{what} kept changing; gave up after {attempts} attempts")
-
-
-def elite_outcome(result: str) -> str:
-    """The logbook's outcome column for an ELITE result (its own result stays in logbook_elite)."""
-    return "survived" if result == "victory" else "destroyed"
 
 
 class PlatformWrites:
@@ -270,7 +224,7 @@ class PlatformWrites:
     async def load_running_campaign(self, channel_id: int) -> CampaignRecord | None:
         """The channel's running campaign as this unit of work sees it (locked for its writes)."""
         found = await self.rows(
-            f"SELECT {_CAMPAIGN_COLUMNS} FROM campaigns WHERE channel_id = ? AND status = 'running'{_for_update(self)}",
+            f"SELECT {_CAMPAIGN_COLUMNS} FROM campaigns WHERE channel_id = ? AND status = 'running'{for_update(self)}",
             (channel_id,),
         )
         if not found:
@@ -279,45 +233,6 @@ class PlatformWrites:
             "SELECT user_id, name FROM campaign_crew WHERE campaign_id = ? ORDER BY position", (found[0][0],)
         )
         return _campaign_of(found[0], [(int(u) if u is not None else None, str(n)) for u, n in crew])
-
-    # -- flight school ----------------------------------------------------------------------------
-    async def save_school_progress(self, user_id: int, progress: dict[str, Any]) -> None:
-        await self.run(
-            "INSERT INTO school_progress (user_id, progress, updated_at) VALUES (?, ?, ?)"
-            " ON CONFLICT (user_id) DO UPDATE SET progress = excluded.progress, updated_at = excluded.updated_at",
-            (user_id, json.dumps(progress), now()),
-        )
-
-    async def load_school_record(self, user_id: int) -> SchoolRecord:
-        """The player's progress as this unit of work sees it (an empty one, version 0, if none)."""
-        found = await self.rows(
-            f"SELECT progress, version FROM school_progress WHERE user_id = ?{_for_update(self)}", (user_id,)
-        )
-        if not found:
-            return SchoolRecord(user_id, {})
-        return SchoolRecord(user_id, _doc(found[0][0]) or {}, int(found[0][1]))
-
-    async def save_school_record(self, record: SchoolRecord) -> None:
-        """Insert (version 0) or update if the version is current; else StaleWrite."""
-        busy: tuple[type[BaseException], ...] = getattr(getattr(self, "dialect", None), "unique_violation", ())
-        doc = json.dumps(record.progress)
-        if record.version == 0:
-            try:
-                await self.run(
-                    "INSERT INTO school_progress (user_id, progress, updated_at, version) VALUES (?, ?, ?, 1)",
-                    (record.user_id, doc, now()),
-                )
-            except busy as exc:  # another writer stored the first progress meanwhile
-                raise StaleWrite(f"school progress of {record.user_id} was stored meanwhile") from exc
-        else:
-            count = await self.run(
-                "UPDATE school_progress SET progress = ?, updated_at = ?, version = ?"
-                " WHERE user_id = ? AND version = ?",
-                (doc, now(), record.version + 1, record.user_id, record.version),
-            )
-            if count != 1:
-                raise StaleWrite(f"school progress of {record.user_id} changed since it was read")
-        self.undo.assign(record, version=record.version + 1)
 
     # -- schedules ----------------------------------------------------------------------------------
     async def add_schedule(self, record: ScheduleRecord) -> int:
@@ -352,109 +267,6 @@ class PlatformWrites:
             params += (int(was_reminded),)
         count = await self.run(sql, params)
         return count > 0
-
-    # -- ELITE ----------------------------------------------------------------------------------------
-    async def start_elite_game(
-        self,
-        guild_id: int,
-        channel_id: int,
-        state: dict[str, Any],
-        pack: dict[str, Any] | None,
-        *,
-        game_id: str = "",
-        host_id: int = 0,
-    ) -> None:
-        """The channel's new game; ChannelBusy when the channel has one already (the unique index
-        elite_games_one_per_channel refuses it: a second /elite start never replaces a game)."""
-        busy: tuple[type[BaseException], ...] = getattr(getattr(self, "dialect", None), "unique_violation", ())
-        try:
-            await self.run(
-                "INSERT INTO elite_games (id, channel_id, guild_id, host_id, state, pack, version, updated_at)"
-                " VALUES (?, ?, ?, ?, ?, ?, 1, ?)",
-                (
-                    game_id or f"elite-{channel_id}-{now()}",
-                    channel_id,
-                    guild_id,
-                    host_id,
-                    json.dumps(state, ensure_ascii=False),
-                    json.dumps(pack, ensure_ascii=False) if pack is not None else None,
-                    now(),
-                ),
-            )
-        except busy as exc:
-            raise ChannelBusy("this channel already has an ELITE game") from exc
-
-    async def load_elite_game(self, channel_id: int) -> EliteGameRecord | None:
-        """The channel's game as this unit of work sees it (locked for its writes)."""
-        found = await self.rows(
-            f"SELECT {_ELITE_GAME_COLUMNS} FROM elite_games WHERE channel_id = ?{_for_update(self)}", (channel_id,)
-        )
-        return _elite_game_of(found[0]) if found else None
-
-    async def save_elite_game(self, record: EliteGameRecord) -> EliteGameRecord:
-        """Write the game's state if its version is still current (else StaleWrite)."""
-        count = await self.run(
-            "UPDATE elite_games SET state = ?, version = ?, updated_at = ? WHERE id = ? AND version = ?",
-            (json.dumps(record.state, ensure_ascii=False), record.version + 1, now(), record.id, record.version),
-        )
-        if count != 1:
-            raise StaleWrite(f"ELITE game {record.id} changed since it was read")
-        self.undo.assign(record, version=record.version + 1)
-        return record
-
-    async def update_elite_game(self, channel_id: int, state: dict[str, Any]) -> bool:
-        """The game's new state, whatever its version (a restart's own rewrite); False when the
-        channel has no game in progress.  Steps go through `change_elite_game`."""
-        count = await self.run(
-            "UPDATE elite_games SET state = ?, version = version + 1, updated_at = ? WHERE channel_id = ?",
-            (json.dumps(state, ensure_ascii=False), now(), channel_id),
-        )
-        return count > 0
-
-    async def drop_elite_game(self, channel_id: int) -> None:
-        await self.run("DELETE FROM elite_games WHERE channel_id = ?", (channel_id,))
-
-    async def record_game(
-        self, guild_id: int, row: dict[str, Any], *, channel_id: int = 0, language: str = "en"
-    ) -> int:
-        """A finished ELITE game: its logbook row (game 'elite') and figures, and the end of the
-        channel's game in progress, in one unit of work.  Returns the logbook id."""
-        if row.get("game", ELITE) != ELITE:
-            raise ValueError(f"not an ELITE row: {row.get('game')!r}")
-        values = [row.get(c) for c in ELITE_COLUMNS]
-        entry = LogbookEntry(
-            guild_id=guild_id,
-            channel_id=channel_id,
-            flown_at=now(),
-            mission_id=str(row["mission"]),
-            normal_difficulty=str(row["difficulty"]),
-            serious_difficulty=str(row["difficulty"]),
-            language=language,
-            outcome=elite_outcome(str(row["result"])),
-            crew=[],
-            result=dict(row),
-            seed=int(row["seed"]),
-            destroyed_by=row.get("cause"),
-            game=ELITE,
-        )
-        logbook_id = await self.add_logbook_entry(entry)
-        values[ELITE_COLUMNS.index("heroes")] = json.dumps(list(row.get("heroes", [])))
-        await self.run(
-            f"INSERT INTO logbook_elite (logbook_id, guild_id, {', '.join(ELITE_COLUMNS)})"
-            f" VALUES (?, ?, {', '.join('?' * len(ELITE_COLUMNS))})",
-            (logbook_id, guild_id, *values),
-        )
-        if channel_id:
-            await self.run("DELETE FROM elite_games WHERE channel_id = ?", (channel_id,))
-        return logbook_id
-
-    async def save_elite_pack(self, guild_id: int, pack: dict[str, Any], uploaded_by: int) -> None:
-        await self.run(
-            "INSERT INTO elite_packs (guild_id, pack, uploaded_by, updated_at) VALUES (?, ?, ?, ?)"
-            " ON CONFLICT (guild_id) DO UPDATE SET pack = excluded.pack, uploaded_by = excluded.uploaded_by,"
-            " updated_at = excluded.updated_at",
-            (guild_id, json.dumps(pack, ensure_ascii=False), uploaded_by, now()),
-        )
 
 
 class PlatformReads:
@@ -529,32 +341,6 @@ class PlatformReads:
         found = await self._fetch("SELECT key, value FROM guild_settings WHERE guild_id = ?", (guild_id,))
         return {str(k): _doc(v) for k, v in found}
 
-    # -- flight school ----------------------------------------------------------------------------
-    async def school_progress(self, user_id: int) -> dict[str, Any] | None:
-        found = await self._fetch("SELECT progress FROM school_progress WHERE user_id = ?", (user_id,))
-        return _doc(found[0][0]) if found else None
-
-    async def save_school_progress(self, user_id: int, progress: dict[str, Any]) -> None:
-        async with self.transaction() as tx:
-            await tx.save_school_progress(user_id, progress)
-
-    async def change_school_progress(
-        self, user_id: int, change: Callable[[SchoolRecord], bool], *, attempts: int = 5
-    ) -> SchoolRecord:
-        """A player's progress through one unit of work (load, pure change, save with a version
-        check, retry on StaleWrite)."""
-
-        async def load(tx: Any) -> SchoolRecord:
-            found: SchoolRecord = await tx.load_school_record(user_id)
-            return found
-
-        async def save(tx: Any, record: SchoolRecord) -> None:
-            await tx.save_school_record(record)
-
-        changed = await unit_of_work(self, load, change, save, attempts=attempts, what=f"school of {user_id}")
-        assert changed is not None  # load never answers None
-        return changed
-
     # -- schedules ----------------------------------------------------------------------------------
     async def pending_schedules(self, guild_id: int | None = None) -> list[ScheduleRecord]:
         """Schedules not yet done (index schedules_due), soonest first; one server's or all."""
@@ -573,97 +359,3 @@ class PlatformReads:
         async with self.transaction() as tx:
             changed: bool = await tx.mark_schedule(schedule_id, reminded=reminded, done=done, was_reminded=was_reminded)
             return changed
-
-    # -- ELITE ----------------------------------------------------------------------------------------
-    async def elite_games(self) -> list[EliteGameRecord]:
-        found = await self._fetch(f"SELECT {_ELITE_GAME_COLUMNS} FROM elite_games ORDER BY updated_at")
-        return [_elite_game_of(r) for r in found]
-
-    async def elite_game(self, channel_id: int) -> EliteGameRecord | None:
-        found = await self._fetch(f"SELECT {_ELITE_GAME_COLUMNS} FROM elite_games WHERE channel_id = ?", (channel_id,))
-        return _elite_game_of(found[0]) if found else None
-
-    async def start_elite_game(
-        self,
-        guild_id: int,
-        channel_id: int,
-        state: dict[str, Any],
-        pack: dict[str, Any] | None,
-        *,
-        game_id: str = "",
-        host_id: int = 0,
-    ) -> None:
-        async with self.transaction() as tx:
-            await tx.start_elite_game(guild_id, channel_id, state, pack, game_id=game_id, host_id=host_id)
-
-    async def change_elite_game(
-        self, channel_id: int, change: Callable[[EliteGameRecord], bool], *, attempts: int = 5
-    ) -> EliteGameRecord | None:
-        """The channel's ELITE game through one unit of work (load, pure change, save with a
-        version check, retry on StaleWrite); None when the channel has no game."""
-
-        async def load(tx: Any) -> EliteGameRecord | None:
-            found: EliteGameRecord | None = await tx.load_elite_game(channel_id)
-            return found
-
-        async def save(tx: Any, record: EliteGameRecord) -> None:
-            await tx.save_elite_game(record)
-
-        return await unit_of_work(self, load, change, save, attempts=attempts, what=f"ELITE game in {channel_id}")
-
-    async def update_elite_game(self, channel_id: int, state: dict[str, Any]) -> bool:
-        async with self.transaction() as tx:
-            changed: bool = await tx.update_elite_game(channel_id, state)
-            return changed
-
-    async def drop_elite_game(self, channel_id: int) -> None:
-        async with self.transaction() as tx:
-            await tx.drop_elite_game(channel_id)
-
-    async def record_game(
-        self, guild_id: int, row: dict[str, Any], *, channel_id: int = 0, language: str = "en"
-    ) -> int:
-        async with self.transaction() as tx:
-            logbook_id: int = await tx.record_game(guild_id, row, channel_id=channel_id, language=language)
-            return logbook_id
-
-    async def game_rows(self, guild_id: int, game: str = ELITE, *, limit: int = 1000) -> list[dict[str, Any]]:
-        """A server's finished ELITE games, newest first, as the engine's LogbookRow fields."""
-        if game != ELITE:
-            raise ValueError("game_rows reads ELITE games; Space Alert flights are in logbook()")
-        found = await self._fetch(
-            f"SELECT {', '.join(ELITE_COLUMNS)} FROM logbook_elite WHERE guild_id = ? ORDER BY logbook_id DESC LIMIT ?",
-            (guild_id, limit),
-        )
-        rows = []
-        for r in found:
-            row = {"game": ELITE, **dict(zip(ELITE_COLUMNS, r, strict=True))}
-            row["heroes"] = list(_doc(row["heroes"]))
-            rows.append(row)
-        return rows
-
-    async def elite_board(self, guild_id: int) -> EliteStanding:
-        """Wins per difficulty and the fewest rounds to a victory per mission (indexed)."""
-        games = await self._fetch("SELECT COUNT(*) FROM logbook_elite WHERE guild_id = ?", (guild_id,))
-        wins = await self._fetch(
-            "SELECT difficulty, COUNT(*) FROM logbook_elite WHERE guild_id = ? AND result = 'victory'"
-            " GROUP BY difficulty",
-            (guild_id,),
-        )
-        fewest = await self._fetch(
-            "SELECT mission, MIN(rounds) FROM logbook_elite WHERE guild_id = ? AND result = 'victory' GROUP BY mission",
-            (guild_id,),
-        )
-        return EliteStanding(
-            games=int(games[0][0]),
-            wins={str(d): int(n) for d, n in wins},
-            fewest_rounds={str(m): int(n) for m, n in fewest},
-        )
-
-    async def elite_pack(self, guild_id: int) -> dict[str, Any] | None:
-        found = await self._fetch("SELECT pack FROM elite_packs WHERE guild_id = ?", (guild_id,))
-        return _doc(found[0][0]) if found else None
-
-    async def save_elite_pack(self, guild_id: int, pack: dict[str, Any], uploaded_by: int) -> None:
-        async with self.transaction() as tx:
-            await tx.save_elite_pack(guild_id, pack, uploaded_by)

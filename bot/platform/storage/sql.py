@@ -29,7 +29,8 @@ from bot.platform.storage.base import (
     Undo,
     UnitsOfWork,
 )
-from bot.platform.storage.careers import CareerReads, CareerWrites
+from bot.platform.storage.careers import CareerWrites
+from bot.platform.storage.comparisons import ComparisonReads, ComparisonWrites
 from bot.platform.storage.platform import PlatformReads, PlatformWrites
 from bot.platform.storage.rows import (
     FLIGHT_COLUMNS,
@@ -43,6 +44,7 @@ from bot.platform.storage.rows import (
     muted_of,
     now,
 )
+from bot.platform.storage.sessions import SessionReads, SessionWrites
 from bot.platform.storage.web import WebReads
 
 _COLS = ", ".join(FLIGHT_COLUMNS)
@@ -71,7 +73,7 @@ def flight_of_row(row: Sequence[Any]) -> FlightRecord:
     return flight_from_row(columns, json.loads(muted) if muted else [])
 
 
-class SqlTransaction(PlatformWrites, CareerWrites):
+class SqlTransaction(PlatformWrites, SessionWrites, CareerWrites, ComparisonWrites):
     """The statements of one unit of work; a backend subclass runs them on its connection."""
 
     dialect: Dialect
@@ -81,6 +83,9 @@ class SqlTransaction(PlatformWrites, CareerWrites):
         self.owner = asyncio.current_task()
         self.open = True
         self.undo = Undo()
+        # the muted ids of each flight as this unit of work read or wrote them: a save compares with
+        # these instead of asking again (the flight's row lock keeps them current until the end)
+        self._muted_seen: dict[str, list[int]] = {}
 
     # -- what a backend provides ---------------------------------------------------------------
     async def rows(self, sql: str, params: Iterable[Any] = ()) -> list[Sequence[Any]]:
@@ -96,7 +101,11 @@ class SqlTransaction(PlatformWrites, CareerWrites):
     # -- flights ---------------------------------------------------------------------------------
     async def load_flight(self, flight_id: str) -> FlightRecord | None:
         found = await self.rows(f"{self.dialect.select_flight} WHERE id = ?{self.dialect.for_update}", (flight_id,))
-        return flight_of_row(found[0]) if found else None
+        if not found:
+            return None
+        record = flight_of_row(found[0])
+        self._muted_seen[flight_id] = list(record.notes["muted"])
+        return record
 
     async def create_flight(self, record: FlightRecord) -> FlightRecord:
         stamp = now()
@@ -154,8 +163,10 @@ class SqlTransaction(PlatformWrites, CareerWrites):
     async def _sync_muted(self, flight_id: str, wanted: list[int] | None) -> None:
         if wanted is None:
             return
-        if await self._muted(flight_id) == wanted:
+        seen = self._muted_seen.get(flight_id)
+        if (seen if seen is not None else await self._muted(flight_id)) == wanted:
             return
+        self._muted_seen[flight_id] = list(wanted)
         await self.run("DELETE FROM flight_muted WHERE flight_id = ?", (flight_id,))
         if wanted:
             await self.many(
@@ -167,7 +178,7 @@ class SqlTransaction(PlatformWrites, CareerWrites):
         found = await self.rows(f"SELECT version FROM flights WHERE id = ?{self.dialect.for_update}", (flight_id,))
         if not found:
             return []
-        before = await self._muted(flight_id)
+        before = self._muted_seen[flight_id] = await self._muted(flight_id)
         gone = {int(u) for u in remove}
         after = [u for u in before if u not in gone] + sorted({int(u) for u in add} - set(before))
         if after != before:
@@ -193,34 +204,17 @@ class SqlTransaction(PlatformWrites, CareerWrites):
                 "INSERT INTO logbook_crew (logbook_id, position, user_id, name, roles) VALUES (?, ?, ?, ?, ?)",
                 [(entry_id, i, c.user_id, c.name, json.dumps(c.roles)) for i, c in enumerate(entry.crew)],
             )
-        await self.add_threat_rows(entry_id, entry.result)  # careers (bot/platform/storage/careers.py)
+        await self.add_threat_rows(entry_id, entry.result, entry.game)  # careers (storage/careers.py)
         self.undo.assign(entry, id=entry_id)
         return entry_id
 
-    # -- settings, custom missions, outbox -----------------------------------------------------------
+    # -- settings, outbox -----------------------------------------------------------
     async def set_setting(self, guild_id: int, key: str, value: Any) -> None:
         await self.run(
             "INSERT INTO guild_settings (guild_id, key, value) VALUES (?, ?, ?)"
             " ON CONFLICT (guild_id, key) DO UPDATE SET value = excluded.value",
             (guild_id, key, json.dumps(value)),
         )
-
-    async def save_custom_mission(
-        self, guild_id: int, mission_id: str, name: str, timeline: dict[str, Any], created_by: int
-    ) -> None:
-        await self.run(
-            "INSERT INTO custom_missions (guild_id, mission_id, name, timeline, created_by, created_at)"
-            " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id, mission_id) DO UPDATE SET"
-            " name = excluded.name, timeline = excluded.timeline, created_by = excluded.created_by,"
-            " created_at = excluded.created_at",
-            (guild_id, mission_id, name, json.dumps(timeline), created_by, now()),
-        )
-
-    async def remove_custom_mission(self, guild_id: int, mission_id: str) -> bool:
-        count = await self.run(
-            "DELETE FROM custom_missions WHERE guild_id = ? AND mission_id = ?", (guild_id, mission_id)
-        )
-        return count > 0
 
     async def store_posts(self, flight_id: str, payloads: list[dict[str, Any]]) -> None:
         stamp = now()
@@ -248,7 +242,7 @@ class SqlTransaction(PlatformWrites, CareerWrites):
 CURRENT_TX: ContextVar[SqlTransaction | None] = ContextVar("storage_transaction", default=None)
 
 
-class SqlStorage(UnitsOfWork, PlatformReads, CareerReads, WebReads):
+class SqlStorage(UnitsOfWork, PlatformReads, SessionReads, WebReads, ComparisonReads):
     """The reads of `Storage` and the frame of a unit of work; a backend provides `_fetch`
     (committed data, or the caller's own transaction), `transaction()`, `open()` and `close()`."""
 
@@ -256,6 +250,10 @@ class SqlStorage(UnitsOfWork, PlatformReads, CareerReads, WebReads):
 
     async def _fetch(self, sql: str, params: Iterable[Any] = ()) -> list[Sequence[Any]]:
         raise NotImplementedError
+
+    async def fetch(self, sql: str, params: Iterable[Any] = ()) -> list[Sequence[Any]]:
+        """The SQL core's read for a game's repository (bot/games/*/storage.py)."""
+        return await self._fetch(sql, params)
 
     def _joined(self) -> SqlTransaction | None:
         """The caller's own open transaction on this storage (same task), if it is in one."""
@@ -411,17 +409,10 @@ class SqlStorage(UnitsOfWork, PlatformReads, CareerReads, WebReads):
             for r in rows
         ]
 
-    # -- settings, custom missions, outbox (reads) ------------------------------------------------------
+    # -- settings, outbox (reads) ------------------------------------------------------
     async def get_setting(self, guild_id: int, key: str) -> Any | None:
         found = await self._fetch("SELECT value FROM guild_settings WHERE guild_id = ? AND key = ?", (guild_id, key))
         return json.loads(found[0][0]) if found else None
-
-    async def custom_missions(self, guild_id: int) -> dict[str, dict[str, Any]]:
-        found = await self._fetch(
-            "SELECT mission_id, name, timeline FROM custom_missions WHERE guild_id = ? ORDER BY mission_id",
-            (guild_id,),
-        )
-        return {mid: {"name": name, "timeline": json.loads(tl)} for mid, name, tl in found}
 
     async def pending_posts(self) -> list[tuple[int, str, dict[str, Any]]]:
         found = await self._fetch("SELECT id, flight_id, payload FROM outbox ORDER BY id")

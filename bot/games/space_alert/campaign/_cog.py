@@ -7,7 +7,8 @@ campaign leaderboard.  Flights stay the Mission cog's: when the crew has voted, 
 announces the recording and difficulties; the flight code asks `flight_handoff(channel)` for the
 campaign id and the `carried` block to put into its GAME.json, and dispatches
 `flight_resolved(record, result)` when the mission is resolved; the campaign takes it from there
-(repairs, next vote, score).  Texts follow the server's language (_text.py).
+(repairs, next vote, score).  Texts follow the server's language (the catalogue's `campaign.`
+keys, read through _text.py).
 
 Every change of a campaign (a vote, a repair, the clock, a flown mission, the end) is one unit of
 work through the store (`change_campaign`: load, pure change, save with a version check, retry),

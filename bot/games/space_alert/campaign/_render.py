@@ -2,7 +2,7 @@
 
 Custom ids carry the channel and the choice (`sa-camp:<channel>:<what>:<value>`), so a press is
 routed after a restart by reading the session stored for that channel.  Every text takes the
-server's language (strings in _text.py).
+server's language (the catalogue's `campaign.` keys, through _text.py).
 """
 
 from __future__ import annotations
@@ -13,9 +13,10 @@ from typing import Any
 import discord
 
 from bot.games.space_alert.campaign._text import option_label, tx
+from bot.games.space_alert.threat_names import threat_name
 from bot.platform import components
 from bot.platform.components import Components
-from bot.platform.i18n import t, threat_name
+from bot.platform.i18n import t
 from engine.campaign.repairs import Repair
 from engine.campaign.scoring import CampaignScore
 from engine.campaign.session import CampaignSession

@@ -29,6 +29,7 @@ from discord.ext import commands
 
 from bot.games.space_alert.campaign._text import tx
 from bot.games.space_alert.campaign.handoff import after_result
+from bot.games.space_alert.storage import School
 from bot.platform.hosting.server_settings import server_language
 from bot.platform.i18n import t
 from engine.model import Result
@@ -90,7 +91,7 @@ def flight_lesson_embed(lang: str, options: Mapping[str, Any]) -> discord.Embed 
 
 
 async def load_progress(storage: Any, user_id: int) -> SchoolProgress:
-    return SchoolProgress.from_dict(await storage.school_progress(user_id) or {})
+    return SchoolProgress.from_dict(await School(storage).progress(user_id) or {})
 
 
 async def prepare_school_flight(
@@ -154,7 +155,7 @@ async def record_school_flight(storage: Any, record: Any, result: Result) -> lis
         return True
 
     for member in record.crew:
-        await storage.change_school_progress(member.user_id, count)
+        await School(storage).change(member.user_id, count)
         if counted:
             names.append(member.name)
     return names

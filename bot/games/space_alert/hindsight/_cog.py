@@ -1,8 +1,9 @@
 """`/hindsight flight:` and the result post's Hindsight button.
 
 Both answer within Discord's 3 seconds by deferring, then run the search in a worker thread (it
-may take seconds; the event loop keeps serving everyone else) and post the sentence with the two
-pictures in the captain's log thread under the flight's result post (the command finds that post
+may take seconds; the event loop keeps serving everyone else) and post the sentence with the
+pictures (both plans side by side, then the real flight's and the changed one's overview) in the
+captain's log thread under the flight's result post (the command finds that post
 among the channel's recent messages; without a thread, or when the post is too far back, it
 answers where it was asked).  Only the flight's crew may ask; anyone else gets a polite private
 refusal.  The flight is read from the store at each press (the button's custom id `hs:<flight>:go` is its
@@ -20,18 +21,22 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.games.space_alert.hindsight._answer import Found, search, sentence
+from bot.games.space_alert.hindsight._answer import SEARCH_BUDGET_S, Found, gifts_of, search, sentence, summary
+from bot.games.space_alert.hindsight._picture import plans_picture
 from bot.games.space_alert.mission._components import FlightButton
 from bot.games.space_alert.pictures import render_overview, resolve_with_states
 from bot.platform import components
 from bot.platform.components import handles
 from bot.platform.errors import report_interaction_error
+from bot.platform.hosting.server_settings import server_language
 from bot.platform.i18n import t
 from bot.platform.permissions import Seats, actor_of, decide, refusal
+from bot.platform.storage.comparisons import Comparison
 
 if TYPE_CHECKING:
     from bot.games.space_alert.replay._cog import Logged
     from bot.platform.client import SpaceAlertBot
+    from engine.hindsight.flight_boards import Gift
 
 log = logging.getLogger(__name__)
 RESULT_SEARCH = 100  # how many recent channel messages /hindsight looks through for the result post
@@ -102,17 +107,22 @@ class HindsightCog(commands.Cog, name="Hindsight"):
         if isinstance(logged, str):
             await interaction.response.send_message(logged, ephemeral=True)
             return
-        lang = logged.lang
+        # the server's language now (the flight's own when the server has none set)
+        lang = await server_language(self.bot.storage, interaction.guild_id, logged.lang)
         seats = Seats.of(None, (m.user_id for m in logged.record.crew))
         if (refused := decide("hindsight.ask", actor_of(interaction), seats)) is not None:
             text = t(lang, "hindsight.not_crew") if refused == "seated" else refusal(lang, refused)
             await interaction.response.send_message(text, ephemeral=True)
             return
         await interaction.response.defer(ephemeral=in_thread, thinking=True)
-        found = await asyncio.to_thread(search, logged.flight, logged.game)
+        gifts = await self._gifts(logged.record.id)
+        found = await asyncio.to_thread(search, logged.flight, logged.game, SEARCH_BUDGET_S, gifts)
         real_png, changed_png = await asyncio.to_thread(pictures, found, logged.game, lang)
+        plans_png = await asyncio.to_thread(plans_picture, found, logged.game, lang)
         content = sentence(lang, found, logged.game)[:1900]
+        await self._keep(interaction, logged, found)
         files = [
+            discord.File(io.BytesIO(plans_png), filename="plans.png", description=t(lang, "hindsight.plans")[:100]),
             discord.File(io.BytesIO(real_png), filename="real.png", description=t(lang, "hindsight.real")[:100]),
             discord.File(
                 io.BytesIO(changed_png), filename="hindsight.png", description=t(lang, "hindsight.changed")[:100]
@@ -127,6 +137,37 @@ class HindsightCog(commands.Cog, name="Hindsight"):
             return
         await thread.send(content, files=files)
         await interaction.followup.send(t(lang, "hindsight.posted", thread=thread.mention), ephemeral=True)
+
+    async def _keep(self, interaction: discord.Interaction, logged: Logged, found: Found) -> None:
+        """Keep the answer as a comparison for the flight's web page.  Best effort: the answer is
+        posted whether or not the store takes it."""
+        answer = found.answer
+        member = logged.record.member(interaction.user.id)
+        comparison = Comparison(
+            flight_id=logged.record.id,
+            kind="hindsight",
+            asked_by=interaction.user.id,
+            asked_name=member.name if member is not None else interaction.user.display_name,
+            changes=summary(found, logged.game),
+            real_outcome=answer.played.outcome,
+            real_total=answer.played.score.total,
+            alt_outcome=answer.result.outcome,
+            alt_total=answer.result.score.total,
+            diverges_at=min((c.turn for c in answer.changes), default=None),
+        )
+        try:
+            await self.bot.storage.add_comparison(comparison)
+        except Exception:
+            log.exception("flight %s: cannot keep the Hindsight answer", logged.record.id)
+
+    async def _gifts(self, flight_id: str) -> list[Gift] | None:
+        """The flight's data-transfer gifts from its journal, so that a given card is suggested from
+        the phase it arrived in; None (the search then assumes the latest) when the store fails."""
+        try:
+            return gifts_of(await self.bot.storage.flight_events(flight_id))
+        except Exception:
+            log.exception("flight %s: no journal for hindsight; given cards count as late as can be", flight_id)
+            return None
 
     async def _thread_of_flight(self, interaction: discord.Interaction, flight_id: str) -> Any:
         """For `/hindsight`: the captain's log thread under that flight's result post, found by the

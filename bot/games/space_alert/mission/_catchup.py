@@ -6,6 +6,10 @@ short written summary in their own station instead: the threats announced (turn,
 the incoming data and data transfers so far (and whether one is open now), the communications
 failures.  It is shown when they join the flight's voice channel (their open station is redrawn)
 and the next time they open the station, then it goes away.
+
+Who is owed it is part of the flight's stored document (`notes["catch_up"]`, user ids), changed
+only inside the flight's unit of work: a restart neither forgets a summary still owed nor shows
+one again that was already read.
 """
 
 from __future__ import annotations
@@ -15,9 +19,11 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.games.space_alert.mission._render import ZONE_EMOJI
-from bot.platform.i18n import t, threat_name
+from bot.games.space_alert.threat_names import threat_name
+from bot.platform.i18n import t
 
 if TYPE_CHECKING:
+    from bot.platform.storage import FlightRecord
     from engine.flight.machine import Flight
 
 FIELD_LIMIT = 1024
@@ -49,20 +55,25 @@ def with_summary(embed: discord.Embed, lang: str, flight: Flight) -> discord.Emb
     return embed.add_field(name=t(lang, "catchup.title"), value=said_so_far(lang, flight), inline=False)
 
 
-class CatchUps:
-    """Which crew members (per flight) are owed the summary: joined voice late, not seen it yet."""
+NOTE = "catch_up"  # the flight record's note: ids of the crew members owed the summary
 
-    def __init__(self) -> None:
-        self._owed: set[tuple[str, int]] = set()
 
-    def owe(self, flight_id: str, user_id: int) -> None:
-        self._owed.add((flight_id, user_id))
+def owed(record: FlightRecord, user_id: int) -> bool:
+    """Whether `user_id` joined this flight's voice late and has not seen the summary yet."""
+    return user_id in record.notes.get(NOTE, [])
 
-    def owed(self, flight_id: str, user_id: int) -> bool:
-        return (flight_id, user_id) in self._owed
 
-    def paid(self, flight_id: str, user_id: int) -> None:
-        self._owed.discard((flight_id, user_id))
+def owe(record: FlightRecord, user_id: int) -> None:
+    """Mark `user_id` as owed the summary (a pure change of the record, for the store's unit of work)."""
+    if record.status == "flying" and not owed(record, user_id):
+        record.notes[NOTE] = sorted({*record.notes.get(NOTE, []), user_id})
 
-    def forget(self, flight_id: str) -> None:
-        self._owed = {key for key in self._owed if key[0] != flight_id}
+
+def paid(record: FlightRecord, user_id: int) -> None:
+    """`user_id` has seen the summary: drop the mark (a pure change of the record)."""
+    if owed(record, user_id):
+        left = [uid for uid in record.notes[NOTE] if uid != user_id]
+        if left:
+            record.notes[NOTE] = left
+        else:
+            del record.notes[NOTE]

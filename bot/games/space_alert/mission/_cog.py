@@ -26,12 +26,13 @@ from bot.games.space_alert.mission._flights import FlightService
 from bot.games.space_alert.mission._missions import RANDOM, MissionCatalog
 from bot.games.space_alert.mission._render import ROLE_EMOJI, closed_embed, lobby_embed
 from bot.games.space_alert.mission._respond import Reply
+from bot.games.space_alert.storage import CustomMissions
 from bot.platform import perms
 from bot.platform.command_line import command_line
 from bot.platform.hosting._text import tx as hosting_text
 from bot.platform.hosting.gate import FlightGate, flight_gate
 from bot.platform.hosting.scheduler import schedule_flight
-from bot.platform.hosting.server_settings import custom_refusal, load_settings, server_language
+from bot.platform.hosting.server_settings import ServerSettings, custom_refusal, load_settings, server_language
 from bot.platform.i18n import t
 from bot.platform.permissions import Seats, actor_of, decide
 from bot.platform.settings import LANGUAGES
@@ -65,6 +66,18 @@ MAX_MISSION_FILE = MAX_TIMELINE_BYTES  # the engine's own cap, checked here befo
 
 def new_flight_id() -> str:
     return secrets.token_hex(4)
+
+
+def custom_limits(settings: ServerSettings, existing: int, size_bytes: int) -> str | None:
+    """The server's refusal of one more custom mission (`custom_max_count`, `custom_max_kb` in
+    /settings), in its language, or None; `existing` counts the server's other missions (replacing
+    one of the same id adds none).  Checked inside the unit of work that stores it."""
+    why = custom_refusal(settings, existing, size_bytes)
+    if why is None:
+        return None
+    size = -(-size_bytes // 1024)  # rounded up, as the limit is checked on bytes
+    limit = settings.custom_max_count if why == "count" else settings.custom_max_kb
+    return t(settings.language, f"custom.refused.{why}", limit=limit, existing=existing, size=size)
 
 
 class MissionCog(commands.Cog, name="Mission"):
@@ -189,6 +202,7 @@ class MissionCog(commands.Cog, name="Mission"):
             interaction.user,
             admin=self._manages_guild(interaction),
             action=action,
+            default_language=self.bot.settings.default_language,
         )
         if language not in LANGUAGES and gate.language in LANGUAGES:
             lang = gate.language
@@ -353,7 +367,14 @@ class MissionCog(commands.Cog, name="Mission"):
         guild = getattr(channel, "guild", None)
         if channel is None or guild is None:
             return
-        gate = await flight_gate(self.bot.storage, schedule.guild_id, schedule.channel_id, None, admin=True)
+        gate = await flight_gate(
+            self.bot.storage,
+            schedule.guild_id,
+            schedule.channel_id,
+            None,
+            admin=True,
+            default_language=self.bot.settings.default_language,
+        )
         lang = gate.language if gate.language in LANGUAGES else self.bot.settings.default_language
         if schedule.campaign:  # a campaign night: its first vote opens, as /campaign start would
             campaign: Any = self.bot.get_cog("Campaign")
@@ -398,9 +419,14 @@ class MissionCog(commands.Cog, name="Mission"):
         hits = [(mid, label) for mid, label in names if current in mid.lower() or current in label.lower()]
         return [app_commands.Choice(name=plain_text(label, 100), value=mid) for mid, label in hits[:25]]
 
+    async def server_lang(self, interaction: discord.Interaction) -> str:
+        """The server's language (/settings language), else the bot's default: every answer of
+        these commands, refusals included, speaks what the server chose."""
+        return await server_language(self.bot.storage, interaction.guild_id, self.bot.settings.default_language)
+
     @mission.command(name="status", description="Show the flight in this channel")
     async def mission_status(self, interaction: discord.Interaction) -> None:
-        lang = self.bot.settings.default_language
+        lang = await self.server_lang(interaction)
         record = await self.flights.store.active_in_channel(interaction.channel_id or 0)
         if record is None:
             await interaction.response.send_message(t(lang, "error.no_flight"), ephemeral=True)
@@ -413,7 +439,7 @@ class MissionCog(commands.Cog, name="Mission"):
 
     @mission.command(name="abort", description="Abort the flight in this channel (host or Manage Server)")
     async def mission_abort(self, interaction: discord.Interaction) -> None:
-        lang: str = self.bot.settings.default_language
+        lang: str = await self.server_lang(interaction)
         found = await self.flights.store.active_in_channel(interaction.channel_id or 0)
         if found is None:
             await interaction.response.send_message(t(lang, "error.no_flight"), ephemeral=True)
@@ -457,7 +483,7 @@ class MissionCog(commands.Cog, name="Mission"):
     @custom.command(name="add", description="Upload a mission timeline (JSON) for this server (Manage Server)")
     @app_commands.describe(file="A timeline in the format of `python -m engine timeline S2-1`")
     async def custom_add(self, interaction: discord.Interaction, file: discord.Attachment) -> None:
-        lang = self.bot.settings.default_language
+        lang = await self.server_lang(interaction)
         guild_id = interaction.guild_id
         if guild_id is None:
             await interaction.response.send_message(t(lang, "error.guild_only"), ephemeral=True)
@@ -467,13 +493,14 @@ class MissionCog(commands.Cog, name="Mission"):
             return
         async with Reply(interaction) as reply:
             if file.size > MAX_MISSION_FILE:
-                reason = f"too large: {file.size} bytes, the limit is {MAX_MISSION_FILE} bytes"
+                reason = t(lang, "custom.file_too_large", size=file.size, limit=MAX_MISSION_FILE)
                 await reply.reject(t(lang, "error.bad_file", reason=code_text(reason, 320)))
                 return
             try:
                 raw = await file.read()
             except discord.HTTPException as exc:
-                await reply.reject(t(lang, "error.bad_file", reason=code_text(f"cannot download it ({exc.status})")))
+                reason = t(lang, "custom.file_unreachable", status=exc.status)
+                await reply.reject(t(lang, "error.bad_file", reason=code_text(reason)))
                 return
             problem, timeline = validate_timeline(raw)
             if timeline is None:
@@ -482,34 +509,27 @@ class MissionCog(commands.Cog, name="Mission"):
             if timeline.id.upper() in {m.upper() for m in _official_ids()} or timeline.id.lower() == RANDOM:
                 await reply.reject(t(lang, "custom.reserved_id", mission=code_inner(timeline.id)))
                 return
-            refusal = await self._custom_limits(guild_id, timeline.id, len(raw))
+            settings = await load_settings(self.bot.storage, guild_id)
+            refusal = await CustomMissions(self.bot.storage).add(
+                guild_id,
+                timeline.id,
+                timeline.name or timeline.id,
+                timeline.to_json_dict(),
+                interaction.user.id,
+                lambda existing: custom_limits(settings, existing, len(raw)),
+            )
             if refusal is not None:
                 await reply.reject(refusal)
                 return
-            await self.bot.storage.save_custom_mission(
-                guild_id, timeline.id, timeline.name or timeline.id, timeline.to_json_dict(), interaction.user.id
-            )
             await reply.send(t(lang, "custom.saved", mission=code_inner(timeline.id)))
-
-    async def _custom_limits(self, guild_id: int, mission_id: str, size_bytes: int) -> str | None:
-        """The server's refusal of one more custom mission (`custom_max_count`, `custom_max_kb` in
-        /settings), in its language, or None.  Replacing a mission of the same id adds none."""
-        settings = await load_settings(self.bot.storage, guild_id)
-        existing = {mid for mid in await self.bot.storage.custom_missions(guild_id) if mid != mission_id}
-        why = custom_refusal(settings, len(existing), size_bytes)
-        if why is None:
-            return None
-        size = -(-size_bytes // 1024)  # rounded up, as the limit is checked on bytes
-        limit = settings.custom_max_count if why == "count" else settings.custom_max_kb
-        return t(settings.language, f"custom.refused.{why}", limit=limit, existing=len(existing), size=size)
 
     @custom.command(name="list", description="List this server's custom missions")
     async def custom_list(self, interaction: discord.Interaction) -> None:
-        lang = self.bot.settings.default_language
+        lang = await self.server_lang(interaction)
         if interaction.guild_id is None:
             await interaction.response.send_message(t(lang, "error.guild_only"), ephemeral=True)
             return
-        missions = await self.bot.storage.custom_missions(interaction.guild_id)
+        missions = await CustomMissions(self.bot.storage).missions(interaction.guild_id)
         if not missions:
             await interaction.response.send_message(t(lang, "custom.none"), ephemeral=True)
             return
@@ -533,14 +553,14 @@ class MissionCog(commands.Cog, name="Mission"):
     @custom.command(name="remove", description="Delete one of this server's custom missions (Manage Server)")
     @app_commands.describe(mission="The custom mission's id")
     async def custom_remove(self, interaction: discord.Interaction, mission: str) -> None:
-        lang = self.bot.settings.default_language
+        lang = await self.server_lang(interaction)
         if interaction.guild_id is None:
             await interaction.response.send_message(t(lang, "error.guild_only"), ephemeral=True)
             return
         if decide("mission.custom_remove", actor_of(interaction)) is not None:
             await interaction.response.send_message(t(lang, "custom.need_manage"), ephemeral=True)
             return
-        removed = await self.bot.storage.remove_custom_mission(interaction.guild_id, mission.strip())
+        removed = await CustomMissions(self.bot.storage).remove(interaction.guild_id, mission.strip())
         key = "custom.removed" if removed else "custom.unknown"
         await interaction.response.send_message(t(lang, key, mission=code_inner(mission)), ephemeral=True)
 
@@ -550,7 +570,7 @@ class MissionCog(commands.Cog, name="Mission"):
     ) -> list[app_commands.Choice[str]]:
         if interaction.guild_id is None:
             return []
-        missions = await self.bot.storage.custom_missions(interaction.guild_id)
+        missions = await CustomMissions(self.bot.storage).missions(interaction.guild_id)
         current = current.lower()
         return [
             app_commands.Choice(name=plain_text(f"{mid} · {data['name']}", 100), value=mid)

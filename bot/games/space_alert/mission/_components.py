@@ -15,7 +15,8 @@ import discord
 
 from bot.games.space_alert.mission import _ids
 from bot.platform.components import Components, handles
-from bot.platform.errors import report_interaction_error
+from bot.platform.errors import language_of, report_interaction_error
+from bot.platform.i18n import t
 
 if TYPE_CHECKING:
     from bot.games.space_alert.mission._cog import MissionCog
@@ -30,7 +31,7 @@ async def _route(interaction: discord.Interaction, custom_id: str, values: list[
     cog = _router(interaction)
     parsed = _ids.parse(custom_id)
     if cog is None or parsed is None:  # extension unloaded: still answer within 3 s
-        await interaction.response.send_message("This button is not available right now.", ephemeral=True)
+        await interaction.response.send_message(t(language_of(interaction), "interaction.unavailable"), ephemeral=True)
         return
     try:
         await cog.on_component(interaction, parsed, values)

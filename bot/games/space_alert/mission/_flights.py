@@ -24,8 +24,8 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.games.space_alert.mission import _ids
-from bot.games.space_alert.mission._catchup import CatchUps, with_summary
+from bot.games.space_alert.mission import _catchup, _ids
+from bot.games.space_alert.mission._catchup import with_summary
 from bot.games.space_alert.mission._comms import Comms
 from bot.games.space_alert.mission._deck import deck_message, threat_line
 from bot.games.space_alert.mission._hands import LiveHands
@@ -42,15 +42,16 @@ from bot.games.space_alert.mission._result import (
     result_payload,
 )
 from bot.games.space_alert.mission._station import Selection, command_for, station_message
-from bot.games.space_alert.mission._store import Ending, FlightStore, abandon, journal, trying
+from bot.games.space_alert.mission._store import Ending, FlightStore, abandon, journal
 from bot.games.space_alert.mission._voice import VoiceLink
 from bot.platform.i18n import t
 from bot.platform.permissions import Seats, actor_of, decide
 from bot.platform.storage import FlightRecord, StaleWrite
 from bot.platform.text import code_text
 from bot.web.links import flight_link
+from engine.flight.commands import FlightEvent, Rejected
 from engine.flight.lobby import Seat, role_holder
-from engine.flight.machine import Flight, FlightConfig, FlightError, FlightEvent, Rejected
+from engine.flight.machine import Flight, FlightConfig, FlightError
 from engine.flight.snapshot import SnapshotError
 
 if TYPE_CHECKING:
@@ -99,6 +100,7 @@ class Step:
     said: list[list[str]] | None = None  # the posts staged in the outbox (`FlightService.stage`)
     row: int | None = None  # their outbox row
     muting: list[int] = field(default_factory=list)  # muted by the change: their mutes go out after it
+    catch_up: bool = False  # the clicker joined voice late: their station shows what was said so far
 
 
 class FlightService:
@@ -111,7 +113,6 @@ class FlightService:
         self.voice = VoiceLink(bot, self.store, self.posts)
         self.hands = LiveHands(self._render_hand)
         self.pauses = Pauses(self)
-        self.catch_ups = CatchUps()  # late voice joiners owed a summary of the intercom so far
         self._timers: dict[str, asyncio.Task[None]] = {}
         self._wakers: dict[str, asyncio.Event] = {}  # a timer's sleep, cut short by Resume
         self._background: set[asyncio.Task[Any]] = set()
@@ -301,7 +302,8 @@ class FlightService:
             await self.stage(record, flight, step)
             return entry
 
-        record = await self.store.update(flight_id, advance)
+        # a tick with nothing due (most of them) writes nothing: read it without the writer's lock
+        record = await self.store.read_or_update(flight_id, advance, current)
         if record is not None and step.unrestorable:
             await self._unrestorable(record)
         flight, events = step.flight, step.events
@@ -372,10 +374,9 @@ class FlightService:
 
     async def stage(self, record: FlightRecord, flight: Flight, step: Step) -> None:
         """Inside the change's unit of work: the posts its events make due, into the outbox, so
-        they commit with the change and a process taking over sends what this one did not.
-        Run as `read_or_update`'s read-only try it writes nothing: the real run stages."""
+        they commit with the change and a process taking over sends what this one did not."""
         step.said = self.compose(record, flight, step.events, step)
-        if trying():
+        if self.store.reading():  # a read pass: it runs again as a unit of work, which stages
             return
         if any(kind != "phase" for kind, _text in step.said):
             payload = {"op": "said", "channel_id": record.channel_id, "items": step.said, "at": self.bot.clock()}
@@ -495,6 +496,9 @@ class FlightService:
             except SnapshotError as exc:
                 step.refusal, step.unrestorable = t(lang, "error.unrestorable"), True
                 return abandon(record, exc)
+            step.catch_up = _catchup.owed(record, user_id)
+            if step.catch_up and opening:  # shown now: paid in the same unit of work
+                _catchup.paid(record, user_id)
             events = flight.advance_to(max(flight.now_s, self.flight_time(record)))
             parts = cid.parts[1:] if not opening else []
             sel = Selection(values[0] if cid.action == "pick" and values else parts[0] if parts else "-")
@@ -528,10 +532,8 @@ class FlightService:
                 await self.refuse_unapplied(reply, record, step.refusal, step.unrestorable)
                 return
             embed, view = station_message(record.language, record.id, user_id, flight.station(step.name), step.sel)
-            if self.catch_ups.owed(record.id, user_id):  # joined voice late: what was said so far
+            if step.catch_up:  # joined voice late: what was said so far
                 embed = with_summary(embed, record.language, flight)
-                if opening:
-                    self.catch_ups.paid(record.id, user_id)
             await reply.send(embed=embed, view=view)
             self.hands.remember(record.id, user_id, interaction, step.sel)
         await self.publish(record, flight, step.events, step)
@@ -551,7 +553,7 @@ class FlightService:
         except SnapshotError:
             return None  # the next tick or click ends the flight and says why
         embed, view = station_message(record.language, flight_id, user_id, flight.station(member.name), sel)
-        if self.catch_ups.owed(flight_id, user_id):
+        if _catchup.owed(record, user_id):
             embed = with_summary(embed, record.language, flight)
         return embed, view
 
@@ -565,8 +567,9 @@ class FlightService:
                 continue
             if record.notes.get("voice_channel_id") != channel_id:
                 continue
-            self.catch_ups.owe(record.id, member.id)
-            self.hands.changed(record.id, {member.id})
+            stored = await self.store.update(record.id, lambda r: _catchup.owe(r, member.id))
+            if stored is not None and _catchup.owed(stored, member.id):
+                self.hands.changed(record.id, {member.id})
 
     # -- the end of the operation ----------------------------------------------------------------------------
     async def finish(self, flight_id: str) -> None:
@@ -679,7 +682,6 @@ class FlightService:
 
     def _wind_down(self, flight_id: str) -> None:
         self.hands.forget(flight_id)
-        self.catch_ups.forget(flight_id)
         self._spawn(self.refresh_deck(flight_id))
         self._spawn(self.posts.retire(flight_id))
         self._spawn(self.comms.retire(flight_id))

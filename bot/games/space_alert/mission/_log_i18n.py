@@ -2,15 +2,15 @@
 
 Every language's words live in engine/log_text (one table per language, English included); this
 module only supplies the threat card names and X/Y/Z texts in the flight's language, which the
-bot keeps in bot/platform/locales/threats.json (bot.platform.i18n reads them).  Events carry codes and card ids, so
-nothing here parses English.
+bot keeps in bot/platform/locales/threats.json (bot/games/space_alert/threat_names.py reads
+them).  Events carry codes and card ids, so nothing here parses English.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from bot.platform.i18n import threat_name, threat_text
+from bot.games.space_alert.threat_names import threat_name, threat_text
 from engine import log_text
 from engine.log_text.base import Table
 from engine.vocab import Language, is_language

@@ -7,6 +7,7 @@ import logging
 from pathlib import Path
 from typing import Any
 
+from bot.games.space_alert.storage import CustomMissions
 from bot.platform.storage import Storage
 
 log = logging.getLogger(__name__)
@@ -79,7 +80,7 @@ class MissionCatalog:
         out.append((RANDOM, "random (generated from the seed)"))
         out += [(mid, f"{mid} · {label}") for mid, (label, _) in self.file_missions().items()]
         if guild_id is not None:
-            custom = await self.storage.custom_missions(guild_id)
+            custom = await CustomMissions(self.storage).missions(guild_id)
             out += [(mid, f"{mid} · {data['name']}") for mid, data in custom.items()]
         return out
 
@@ -95,7 +96,7 @@ class MissionCatalog:
         files = self.file_missions()
         if mission in files:
             return {"file": str(files[mission][1])}
-        custom = await self.storage.custom_missions(guild_id)
+        custom = await CustomMissions(self.storage).missions(guild_id)
         if mission in custom:
             return {"data": custom[mission]["timeline"]}
         return None

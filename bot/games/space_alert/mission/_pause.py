@@ -20,7 +20,8 @@ from bot.games.space_alert.mission._store import abandon, journal
 from bot.platform.i18n import t
 from bot.platform.storage import FlightRecord, StaleWrite
 from bot.platform.text import user_text
-from engine.flight.machine import Flight, FlightEvent, Rejected
+from engine.flight.commands import FlightEvent, Rejected
+from engine.flight.machine import Flight
 from engine.flight.snapshot import SnapshotError
 
 if TYPE_CHECKING:

@@ -27,7 +27,8 @@ from bot.games.space_alert.mission._pause import duration_text, paused_total
 from bot.games.space_alert.mission._render import captains_log, mission_label, result_embed, threat_points
 from bot.games.space_alert.pictures import Replay, render_overview, resolve_with_states
 from bot.games.space_alert.pictures.alt import overview_alt
-from bot.platform.i18n import t, threat_name
+from bot.games.space_alert.threat_names import threat_name
+from bot.platform.i18n import t
 from bot.platform.storage import FlightRecord, LogbookCrew, LogbookEntry
 from engine import resolve
 from engine.flight.machine import Flight

@@ -31,16 +31,7 @@ from bot.games.space_alert.mission._components import FlightButton, view_of
 from bot.games.space_alert.mission._render import COLOR_FLIGHT
 from bot.platform.i18n import t
 from bot.platform.text import user_text
-from engine.flight.machine import (
-    AgreeEnd,
-    Command,
-    DrawCard,
-    FinishPhase,
-    GiveCard,
-    MoveCard,
-    PlaceCard,
-    TakeBack,
-)
+from engine.flight.commands import AgreeEnd, Command, DrawCard, FinishPhase, GiveCard, MoveCard, PlaceCard, TakeBack
 from engine.flight.views import StationView
 
 __all__ = ["Selection", "card_key", "card_text", "code_text", "command_for", "slot_text", "station_message"]
@@ -126,7 +117,9 @@ def _buttons(lang: str, fid: str, uid: int, view: StationView, sel: Selection) -
     ):
         if shown:
             label = t(lang, f"hand.{action}")
-            items.append(FlightButton(_ids.make(fid, action, uid), label=label, style=style, emoji=emoji, row=row))
+            # Finish names the phase it finishes, so a double click finishes that one only.
+            args = (uid, f"p{view.planning_phase}") if action == "finish" else (uid,)
+            items.append(FlightButton(_ids.make(fid, action, *args), label=label, style=style, emoji=emoji, row=row))
     items.append(
         FlightButton(_ids.make(fid, "refresh", uid, sel.key), label=t(lang, "hand.refresh"), emoji="🔄", row=row)
     )
@@ -142,8 +135,9 @@ def command_for(view: StationView, action: str, sel: Selection, values: list[str
     try:
         if action == "draw":
             return DrawCard(player=name)
-        if action == "finish":
-            return FinishPhase(player=name)
+        if action == "finish":  # `p<n>`: the phase the pressed button finishes (older hands: none)
+            shown = sel.key[1:] if sel.key.startswith("p") else ""
+            return FinishPhase(player=name, phase=int(shown) if shown.isdigit() else None)
         if action == "agree":
             return AgreeEnd(player=name)
         if action == "back" and (turn := sel.turn()) is not None:

@@ -22,21 +22,14 @@ from typing import TYPE_CHECKING, Any
 
 from bot.platform.storage import FlightRecord, LogbookEntry, StaleWrite
 from bot.platform.storage.base import FlightChange, fingerprint
-from engine.flight.machine import FlightEvent
+from engine.flight.commands import FlightEvent
 
 if TYPE_CHECKING:
     from bot.platform.client import SpaceAlertBot
 
 FINISH_ATTEMPTS = 5
-
-# Set while `read_or_update` tries a change on the committed record outside any unit of work.
-_TRYING: ContextVar[bool] = ContextVar("flight_change_tried_read_only", default=False)
-
-
-def trying() -> bool:
-    """True while a change runs as `read_or_update`'s read-only try: it must write nothing (no
-    outbox row: whatever it would stage is staged when it runs again as the unit of work)."""
-    return _TRYING.get()
+# set while `read_or_update` tries a change outside a unit of work (see `FlightStore.reading`)
+_READING: ContextVar[bool] = ContextVar("flight_read_pass", default=False)
 
 
 def journal(actor: int | None, kind: str, events: list[FlightEvent], command: Any = None) -> dict[str, Any]:
@@ -76,26 +69,35 @@ class FlightStore:
         async with self.bot.locks.get(flight_id):
             return await self.bot.storage.update_flight(flight_id, change)
 
-    async def read_or_update(self, flight_id: str, change: FlightChange) -> FlightRecord | None:
+    async def read_or_update(
+        self, flight_id: str, change: FlightChange, current: FlightRecord | None = None
+    ) -> FlightRecord | None:
         """`update` for a click that usually only reads (opening a station, choosing a card): the
         change runs first on the record as stored now, read without the write lock; when it wants
         to write nothing, that record is the answer, else the change runs again as a unit of work.
+        `current`: the record just peeked, if the caller has it (it is changed in place).
         Either way the answer reflects a committed state, and a write only ever happens in `update`;
         the reads stop queueing behind every other flight's writes for the database's one writer."""
-        record = await self.peek(flight_id)
+        record = current if current is not None else await self.peek(flight_id)
         if record is None:
             return None
         before = fingerprint(record)
-        token = _TRYING.set(True)
-        try:  # a coroutine change (a click's `play`) is awaited: never created and dropped
-            outcome = change(record)
-            if inspect.isawaitable(outcome):
-                outcome = await outcome
+        token = _READING.set(True)
+        try:  # an async change (one that stages posts) is awaited: unawaited, it always "wanted" to write
+            wanted = change(record)
+            if inspect.isawaitable(wanted):
+                wanted = await wanted
         finally:
-            _TRYING.reset(token)
-        if outcome is None and fingerprint(record) == before:
+            _READING.reset(token)
+        if wanted is None and fingerprint(record) == before:
             return record
         return await self.update(flight_id, change)
+
+    @staticmethod
+    def reading() -> bool:
+        """True while `read_or_update` tries a change on a record read without the lock: the change
+        must write nothing itself (stage no post); if it wants to write, it runs again in `update`."""
+        return _READING.get()
 
     async def finish(
         self, flight_id: str, conclude: Callable[[FlightRecord], Awaitable[Ending | None]]

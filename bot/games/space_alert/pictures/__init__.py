@@ -1,8 +1,8 @@
 """Pictures of a resolved flight: any turn's board, and an overview for the result post.
 
 Pure: a `Replay` (game, result, per-turn snapshots) in, PNG bytes out; no Discord, no I/O besides
-reading the bundled DejaVu fonts (shipped in bot/games/space_alert/pictures/fonts with their licence so a picture
-is identical on every machine).  Rendering takes tens of milliseconds, so the bot calls these
+reading the platform's bundled DejaVu fonts (bot/platform/fonts, shipped with their licence so a
+picture is identical on every machine).  Rendering takes tens of milliseconds, so the bot calls these
 functions through `asyncio.to_thread`.
 
     replay = resolve_with_states(game)          # engine.resolve with an observer
@@ -31,7 +31,7 @@ __all__ = [
 
 def render_state(replay: Replay, index: int, lang: str = "en") -> Painter:
     """The painted board of snapshot `index` (for callers that add to the picture)."""
-    painter = Painter(replay.states[index], lang, replay.track_columns)
+    painter = Painter(replay.states[index], lang, replay.track_columns, turns=replay.turns)
     painter.paint()
     return painter
 

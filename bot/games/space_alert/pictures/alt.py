@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from bot.games.space_alert.pictures.labels import crew_label, threat_label, word
+from bot.games.space_alert.pictures.labels import crew_label, threat_label, turn_title, word
 from bot.platform.i18n import t
 from bot.platform.text import strip_unsafe
 from engine import board
@@ -38,12 +38,7 @@ def _cap(text: str) -> str:
 def turn_alt(replay: Replay, index: int, lang: str) -> str:
     """The alt text of `render_turn(replay, index, lang)`."""
     state = replay.states[index]
-    if state.turn == 0:
-        title = word(lang, "start")
-    elif state.turn > board.TURNS:
-        title = word(lang, "jump")
-    else:
-        title = word(lang, "turn", turn=state.turn)
+    title = turn_title(lang, state.turn, replay.turns)
     if state.lost:
         title = f"{title}, {word(lang, 'lost')}"
     crew = ", ".join(crew_label(lang, strip_unsafe(c.name)) for c in state.crew)

@@ -14,15 +14,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import cache
-from importlib import resources
 from io import BytesIO
 from typing import Any
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
-from bot.games.space_alert.pictures.labels import crew_label, threat_label, token_short, word
+from bot.games.space_alert.pictures.labels import crew_label, threat_label, token_short, turn_title, word
 from bot.games.space_alert.pictures.states import CrewView, ThreatView, TurnState
+from bot.platform.fonts import font as font  # the platform's DejaVu (stats/chart.py reads it here)
 from bot.platform.text import strip_unsafe
 from engine import board
 from engine.vocab import Station
@@ -48,13 +47,6 @@ TRACK_TOP, TRACK_BOTTOM = 92, 462
 DAMAGE_Y = 470
 SHIP_Y = 514
 DECK_H = 166
-
-
-@cache
-def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
-    name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
-    with resources.as_file(resources.files("bot.games.space_alert.pictures").joinpath("fonts", name)) as path:
-        return ImageFont.truetype(str(path), size)
 
 
 def fit(text: str, size: int, width: int, bold: bool = False) -> str:
@@ -192,9 +184,16 @@ class Painter:
     """One picture: a canvas and the drawing steps, in painting order."""
 
     def __init__(
-        self, state: TurnState, lang: str, track_ids: dict[str, str], height: int = H, every_fate: bool = False
+        self,
+        state: TurnState,
+        lang: str,
+        track_ids: dict[str, str],
+        height: int = H,
+        every_fate: bool = False,
+        turns: int = board.TURNS,
     ) -> None:
         self.s = state
+        self.turns = turns  # the resolution's turns (Replay.turns): "Turn 5/12", then the jump
         self.every_fate = every_fate  # the overview keeps every threat on its track with its fate
         self.lang = lang
         self.tracks = track_ids  # column -> track id
@@ -252,13 +251,9 @@ class Painter:
     # -- header --------------------------------------------------------------------------------------
     def header(self, title_right: str | None = None) -> None:
         s = self.s
-        if s.turn == 0:
-            title = word(self.lang, "start")
-        elif s.turn >= 13:
-            title = word(self.lang, "jump")
-        else:
-            phase = word(self.lang, "phase", phase=board.phase_of(s.turn))
-            title = f"{word(self.lang, 'turn', turn=s.turn)} · {phase}"
+        title = turn_title(self.lang, s.turn, self.turns)
+        if 0 < s.turn <= self.turns:
+            title = f"{title} · {word(self.lang, 'phase', phase=board.phase_of(s.turn))}"
         self.d.rectangle((0, 0, W, 48), fill=PANEL)
         self.text((14, 24), title, 26, bold=True, anchor="lm")
         if s.lost:

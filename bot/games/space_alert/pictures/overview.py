@@ -29,7 +29,7 @@ def render_overview(replay: Replay, lang: str = "en") -> bytes:
     right = (
         word(lang, "lost") if result.outcome == "destroyed" else word(lang, "survived_flight")
     ) + f" · {word(lang, 'score', total=result.score.total)}"
-    painter = Painter(final, lang, replay.track_columns, height=H, every_fate=True)
+    painter = Painter(final, lang, replay.track_columns, height=H, every_fate=True, turns=replay.turns)
     painter.paint(title_right=right if not final.lost else None)
     img = Image.new("RGB", (W, H + STORY_H), BG)
     img.paste(painter.img, (0, 0))
@@ -41,7 +41,8 @@ def _story(d: ImageDraw.ImageDraw, replay: Replay, lang: str, top: int) -> None:
     d.rectangle((0, top, W, top + STORY_H), fill=PANEL)
     d.text((14, top + 6), word(lang, "story"), font=font(18, True), fill=INK)
     turns = [s for s in replay.states if s.turn >= 1]
-    col_w = (W - 110) // 13
+    columns = replay.turns + 1  # every turn and the jump
+    col_w = (W - 110) // columns
     for zi, zone in enumerate(board.ZONES):
         y = top + 54 + zi * 30
         d.rectangle((14, y + 2, 34, y + 22), fill=ZONE_RGB[zone])
@@ -50,7 +51,7 @@ def _story(d: ImageDraw.ImageDraw, replay: Replay, lang: str, top: int) -> None:
     fates_y = top + 54 + 3 * 30
     prev = {z: 0 for z in board.ZONES}
     for s in turns:
-        x = 110 + (min(s.turn, 13) - 1) * col_w
+        x = 110 + (min(s.turn, columns) - 1) * col_w
         d.text((x + col_w / 2, top + 42), str(s.turn), font=font(15, True), fill=DIM, anchor="mm")
         for zi, zone in enumerate(board.ZONES):
             y = top + 54 + zi * 30

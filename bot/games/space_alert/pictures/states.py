@@ -82,6 +82,17 @@ class Replay:
         return self.states[-1]
 
     @property
+    def turns(self) -> int:
+        """The turns the resolution covers (the hyperspace jump is the turn after them): the one
+        number behind "Turn 5/12" in a picture, its alt text and the replay's buttons.
+
+        The engine resolves every mission on the full action board (`board.TURNS`), so a two-phase
+        test run, whose crew plans turns 1-7, still flies turns 8-12 with its threats acting: its
+        pictures count to 12 like the engine does.  Texts take the number from here, never a
+        literal, so a change of the rules changes every place at once."""
+        return board.TURNS
+
+    @property
     def track_columns(self) -> dict[str, str]:
         """Picture column (the three zones, then "internal") -> the trajectory lying there."""
         t = self.game.tracks

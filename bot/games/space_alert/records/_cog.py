@@ -24,6 +24,9 @@ from bot.games.space_alert.mission._result import (
     resolve_game,
     with_picture,
 )
+from bot.games.space_alert.records import games
+from bot.games.space_alert.stats._board import show_leaderboard
+from bot.platform.hosting.server_settings import server_language
 from bot.platform.i18n import t
 from bot.platform.text import MESSAGE_LIMIT, code_text, no_mentions, plain_text
 from bot.web.links import server_link
@@ -48,9 +51,10 @@ class RecordsCog(commands.Cog, name="Records"):
     def __init__(self, bot: SpaceAlertBot) -> None:
         self.bot = bot
 
-    @property
-    def lang(self) -> str:
-        return self.bot.settings.default_language
+    async def lang(self, guild_id: int | None) -> str:
+        """The server's language (/settings language), else the bot's default: the logbook and
+        the leaderboard are the server's pages, so they speak what its admins chose."""
+        return await server_language(self.bot.storage, guild_id, self.bot.settings.default_language)
 
     @app_commands.command(name="logbook", description="This server's recent flights")
     @app_commands.guild_only()
@@ -73,14 +77,33 @@ class RecordsCog(commands.Cog, name="Records"):
             mission_id=mission.strip() if mission else None,
             difficulty=difficulty,
         )
-        embed = logbook_embed(self.lang, entries)
+        lang = await self.lang(interaction.guild_id)
+        embed = logbook_embed(lang, entries)
+        if not mission and not difficulty:  # missions and difficulties are Space Alert's: no other game matches
+            await self._other_games(embed, lang, interaction.guild_id or 0, crew_member.id if crew_member else None)
         embed.url = await server_link(self.bot.storage, self.bot.settings, interaction.guild_id)  # web logbook
         await interaction.response.send_message(embed=embed)
+
+    async def _other_games(self, embed: discord.Embed, lang: str, guild_id: int, user_id: int | None) -> None:
+        """A short section per other game with records here (Legion voyages, Escape games), after
+        the flights; nothing at all when there are none, so a Space Alert server's logbook is as before."""
+        found = {
+            game: await self.bot.storage.session_results(
+                game=game, guild_id=guild_id, user_id=user_id, limit=games.SHOWN
+            )
+            for game in games.GAMES
+        }
+        for title, text in games.logbook_sections(lang, found):
+            embed.add_field(name=title, value=text, inline=False)
 
     @logbook.autocomplete("mission")
     async def _mission_autocomplete(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
+        return await self._missions(interaction, current)
+
+    async def _missions(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        """The missions a /logbook or /leaderboard option may name, filtered by what was typed."""
         cog: Any = self.bot.get_cog("Mission")
         names = await cog.catalog.choices(interaction.guild_id) if cog else []
         return [
@@ -91,11 +114,48 @@ class RecordsCog(commands.Cog, name="Records"):
 
     @app_commands.command(name="leaderboard", description="Best scores per mission and difficulty on this server")
     @app_commands.guild_only()
-    async def leaderboard(self, interaction: discord.Interaction) -> None:
+    @app_commands.describe(
+        mission="One mission's board, page by page (e.g. S2-1)",
+        normal="Normal threats of that board (default white)",
+        serious="Serious threats of that board (default white)",
+        everywhere="Every public server, not only this one",
+        campaigns="Campaign totals instead of single flights",
+    )
+    @app_commands.choices(normal=DIFFICULTY_CHOICES, serious=DIFFICULTY_CHOICES)
+    async def leaderboard(
+        self,
+        interaction: discord.Interaction,
+        mission: str | None = None,
+        normal: str | None = None,
+        serious: str | None = None,
+        everywhere: bool = False,
+        campaigns: bool = False,
+    ) -> None:
+        """Without options: the best flight of every mission and difficulty here, and the lost ones.
+        With any: the paged board of one mission and difficulty pair (or of campaigns), here or on
+        every public server, with Previous / Next (stats/_board.py)."""
+        if mission or normal or serious or everywhere or campaigns:
+            await show_leaderboard(
+                self.bot,
+                interaction,
+                mission=mission.strip().upper() if mission else None,
+                normal=normal,
+                serious=serious,
+                everywhere=everywhere,
+                campaigns=campaigns,
+            )
+            return
         rows = await self.bot.storage.leaderboard(interaction.guild_id or 0)
         recent = await self.bot.storage.logbook(interaction.guild_id or 0, limit=50)
         lost = [e for e in recent if e.outcome == "destroyed"]
-        await interaction.response.send_message(embed=leaderboard_embed(self.lang, rows, lost))
+        lang = await self.lang(interaction.guild_id)
+        await interaction.response.send_message(embed=leaderboard_embed(lang, rows, lost))
+
+    @leaderboard.autocomplete("mission")
+    async def _board_mission_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await self._missions(interaction, current)
 
     @app_commands.command(name="resolve", description="Resolve a physical game: attach or paste GAME.json")
     @app_commands.describe(
@@ -117,14 +177,15 @@ class RecordsCog(commands.Cog, name="Records"):
         json_text: str | None = None,
         language: str | None = None,
     ) -> None:
-        lang = language or self.lang  # the public result: the chosen language, else the server's
-        mine = language or _client_language(interaction) or self.lang  # private errors: the caller's own
+        server = await self.lang(interaction.guild_id)
+        lang = language or server  # the public result: the chosen language, else the server's
+        mine = language or _client_language(interaction) or server  # private errors: the caller's own
         if game is None and not json_text:
             await interaction.response.send_message(t(mine, "resolve.need_input"), ephemeral=True)
             return
         # Refused by declared size before anything is downloaded.
         if game is not None and game.size > MAX_GAME_BYTES:
-            reason = f"too large: {game.size} bytes, the limit is {MAX_GAME_BYTES} bytes"
+            reason = t(mine, "custom.file_too_large", size=game.size, limit=MAX_GAME_BYTES)
             await interaction.response.send_message(
                 t(mine, "resolve.invalid", reason=code_text(reason, 320)), ephemeral=True
             )
@@ -136,7 +197,8 @@ class RecordsCog(commands.Cog, name="Records"):
             parsed = await asyncio.to_thread(parse_game, raw_bytes)  # up to ~0.1 s at the size cap
         except discord.HTTPException as exc:
             await self._private(
-                interaction, t(mine, "resolve.invalid", reason=code_text(f"cannot download: {exc.status}", 80))
+                interaction,
+                t(mine, "resolve.invalid", reason=code_text(t(mine, "custom.file_unreachable", status=exc.status), 80)),
             )
             return
         except DocumentError as exc:

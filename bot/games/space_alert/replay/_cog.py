@@ -6,7 +6,8 @@ _posting.py posts them at its end).
 Both re-resolve the stored game (the engine is deterministic: same game and seed, same flight), so
 nothing but the game needs storing.  Resolution and drawing run in `asyncio.to_thread`; every
 click answers within Discord's 3 seconds (a deferral first where the work is heavier).  What-if
-results are only ever shown ephemerally: nothing here writes to the store.
+results are shown ephemerally; each is also kept (table flight_comparisons) so the flight's web
+page lists the comparisons that were asked for.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from bot.games.space_alert.replay import _ids
 from bot.games.space_alert.replay._components import turn_buttons
 from bot.games.space_alert.replay._editor import EditorState, apply_click, editor_message, parse_state
 from bot.games.space_alert.replay._text import text
+from bot.games.space_alert.replay._whatif import Comparison as Outcome
 from bot.games.space_alert.replay._whatif import (
     Hand,
     Slot,
@@ -37,10 +39,13 @@ from bot.games.space_alert.replay._whatif import (
     alternative,
     boards_of,
     compare,
+    encode,
     given_away,
     hand_of,
+    plan_changes,
 )
 from bot.platform.permissions import Seats, actor_of, decide
+from bot.platform.storage.comparisons import Comparison
 from bot.platform.text import code_text, plain_text, user_text
 from engine import board
 from engine.flight.machine import Flight
@@ -178,7 +183,7 @@ class ReplayCog(commands.Cog, name="Replay"):
         embed.set_image(url=f"attachment://{name}")
         embed.set_footer(text=text(lang, "replay_footer", flight=fid))
         last = len(replay.states) - 1
-        view = view_of(*turn_buttons(fid, index, last))
+        view = view_of(*turn_buttons(fid, index, last, replay.turns))
         alt = turn_alt(replay, index, lang)  # what the picture shows, for a screen reader
         return embed, discord.File(io.BytesIO(picture), filename=name, description=alt), view
 
@@ -266,11 +271,40 @@ class ReplayCog(commands.Cog, name="Replay"):
             colour=discord.Colour.green() if cmp.delta > 0 else discord.Colour.dark_grey(),
         )
         embed.set_footer(text=text(lang, "not_logged"))
+        await self.keep_comparison(interaction, logged, hand, plan, cmp)
         files = [
             discord.File(io.BytesIO(real_png), filename="real.png", description=text(lang, "real")),
             discord.File(io.BytesIO(alt_png), filename="whatif.png", description=text(lang, "alt")),
         ]
         await interaction.followup.send(embed=embed, files=files, ephemeral=True)
+
+    async def keep_comparison(
+        self, interaction: discord.Interaction, logged: Logged, hand: Hand, plan: tuple[Slot, ...], cmp: Outcome
+    ) -> None:
+        """Keep the comparison for the flight's web page (what was asked for, by whom, and how it
+        came out).  An unchanged plan is nothing to compare and is not kept.  Best effort: the
+        player's answer never fails with the store."""
+        changes = plan_changes(hand, plan)
+        if not changes:
+            return
+        comparison = Comparison(
+            flight_id=logged.record.id,
+            kind="whatif",
+            asked_by=interaction.user.id,
+            asked_name=hand.name,
+            board=hand.board,
+            plan=encode(plan),
+            changes=changes,
+            real_outcome=cmp.real_outcome,
+            real_total=cmp.real_total,
+            alt_outcome=cmp.alt_outcome,
+            alt_total=cmp.alt_total,
+            diverges_at=cmp.first_divergence,
+        )
+        try:
+            await self.bot.storage.add_comparison(comparison)
+        except Exception:
+            log.exception("flight %s: cannot keep a what-if comparison", logged.record.id)
 
     # -- the one router --------------------------------------------------------------------------------------
     async def on_component(self, interaction: discord.Interaction, cid: _ids.ReplayId, values: list[str]) -> None:

@@ -14,7 +14,8 @@ import discord
 from bot.games.space_alert.mission._components import FlightButton, FlightSelect
 from bot.games.space_alert.replay import _ids
 from bot.platform.components import handles
-from bot.platform.errors import report_interaction_error
+from bot.platform.errors import language_of, report_interaction_error
+from bot.platform.i18n import t
 from engine import board
 
 
@@ -23,7 +24,7 @@ async def _route(interaction: discord.Interaction, custom_id: str, values: list[
     cog = client.get_cog("Replay") if client is not None else None
     parsed = _ids.parse(custom_id)
     if cog is None or parsed is None:  # extension unloaded: still answer within 3 s
-        await interaction.response.send_message("This button is not available right now.", ephemeral=True)
+        await interaction.response.send_message(t(language_of(interaction), "interaction.unavailable"), ephemeral=True)
         return
     try:
         await cog.on_component(interaction, parsed, values)
@@ -52,14 +53,15 @@ def pictures_button(flight_id: str, label: str = "🖼️ Turn by turn", start: 
 TURN_SLOTS = ("first", "prev", "at", "next", "last")  # the five places of the turn navigation
 
 
-def turn_counter(turn: int) -> str:
+def turn_counter(turn: int, turns: int = board.TURNS) -> str:
     """Where the buttons are, numbered as the picture's title numbers it (snapshot n is the board
-    after turn n): "5/12", and the hyperspace jump after turn 12 as "⤴ 13"; never the count of
-    snapshots ("5/13"), which disagreed with the picture's "Turn 5/12"."""
-    return f"⤴ {turn}" if turn > board.TURNS else f"{turn}/{board.TURNS}"
+    after turn n; `turns` is `Replay.turns`, the picture's own count): "5/12", and the hyperspace
+    jump after the last turn as "⤴ 13"; never the count of snapshots ("5/7" for a ship lost in
+    turn 7), which disagreed with the picture's "Turn 5/12"."""
+    return f"⤴ {turn}" if turn > turns else f"{turn}/{turns}"
 
 
-def turn_buttons(flight_id: str, index: int, last: int) -> list[ReplayButton]:
+def turn_buttons(flight_id: str, index: int, last: int, turns: int = board.TURNS) -> list[ReplayButton]:
     """First, previous, where we are, next, last: each edits the message it is on to that turn's
     picture (the `turn` action), on /replay's post and on the captain's log alike.
 
@@ -68,7 +70,7 @@ def turn_buttons(flight_id: str, index: int, last: int) -> list[ReplayButton]:
     repeat, so the slot keeps them apart; the router reads only the turn.
     """
     targets = (0, max(index - 1, 0), index, min(index + 1, last), last)
-    labels = ("⏮", "◀", turn_counter(index), "▶", "⏭")
+    labels = ("⏮", "◀", turn_counter(index, turns), "▶", "⏭")
     disabled = (index == 0, index == 0, True, index == last, index == last)
     return [
         ReplayButton(

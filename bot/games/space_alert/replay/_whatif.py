@@ -219,3 +219,10 @@ def compare(real: Replay, alt: Replay) -> Comparison:
         alt_damage=dict(alt.result.damage),
         first_divergence=diverged,
     )
+
+
+def plan_changes(hand: Hand, plan: tuple[Slot, ...]) -> list[dict[str, Any]]:
+    """The turns whose code the what-if changed, as language-free JSON (kept for the web logbook's
+    flight page): `{"turn", "real", "alt"}` with action codes ("-" for an empty turn)."""
+    real, alt = codes(hand.real, hand), codes(plan, hand)
+    return [{"turn": i + 1, "real": r, "alt": a} for i, (r, a) in enumerate(zip(real, alt, strict=True)) if r != a]

@@ -19,7 +19,7 @@ from bot.games.space_alert.stats._text import tx
 from bot.platform import components
 from bot.platform.components import Components, handles
 from bot.platform.hosting.server_settings import server_language
-from bot.platform.storage.features import FeatureStorage
+from bot.platform.storage.base import Storage
 from bot.platform.text import user_text
 
 log = logging.getLogger(__name__)
@@ -47,7 +47,7 @@ def board_id(kind: str, scope: str, page: int, mission: str, normal: str, seriou
 
 
 async def board_page(
-    storage: FeatureStorage,
+    storage: Storage,
     lang: str,
     *,
     kind: str,

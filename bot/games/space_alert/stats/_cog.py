@@ -15,12 +15,14 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.games.space_alert.records import games
 from bot.games.space_alert.stats import queries
 from bot.games.space_alert.stats._board import NO_PINGS, guild_language
 from bot.games.space_alert.stats._text import tx
 from bot.games.space_alert.stats.career import Career
 from bot.games.space_alert.stats.chart import chart_alt, score_chart
-from bot.platform.i18n import t, threat_name
+from bot.games.space_alert.threat_names import threat_name
+from bot.platform.i18n import t
 from bot.platform.text import user_text
 
 if TYPE_CHECKING:
@@ -29,7 +31,9 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-def career_embed(lang: str, name: str, career: Career, *, everywhere: bool) -> discord.Embed:
+def career_embed(
+    lang: str, name: str, career: Career, *, everywhere: bool, others: list[games.Tally] | None = None
+) -> discord.Embed:
     embed = discord.Embed(title=tx(lang, "stats.title", name=name))
     rate = round(100 * career.survival_rate)
     embed.add_field(
@@ -55,6 +59,12 @@ def career_embed(lang: str, name: str, career: Career, *, everywhere: bool) -> d
             name=tx(lang, "stats.killer"),
             value=tx(lang, "stats.killer_value", threat=threat_name(lang, career.killer), n=career.killer_count),
         )
+    if others:  # Legion voyages, Escape games: one line each (their boards have the rest)
+        embed.add_field(
+            name=t(lang, "records.other_games"),
+            value="\n".join(games.career_line(lang, o) for o in others),
+            inline=False,
+        )
     embed.set_footer(text=tx(lang, "stats.scope_all" if everywhere else "stats.scope_here"))
     embed.set_image(url="attachment://scores.png")
     return embed
@@ -75,17 +85,20 @@ class StatsCog(commands.Cog, name="Stats"):
         scope = queries.Scope(None if everywhere else interaction.guild_id)
         try:
             career = await queries.career(self.bot.storage, who.id, scope)
+            others = await games.tallies(self.bot.storage, who.id, scope.guild_id)
         except Exception:  # the records cannot be read (database down): say so, never stay silent
             log.exception("/stats failed")
             await interaction.followup.send(tx(lang, "stats.unavailable"), ephemeral=True)
             return
         name = user_text(who.display_name)
         if not career.flights:
-            await interaction.followup.send(tx(lang, "stats.none", name=name), allowed_mentions=NO_PINGS)
+            lines = [tx(lang, "stats.none", name=name)] if not others else [tx(lang, "stats.title", name=name)]
+            lines += [games.career_line(lang, o) for o in others]  # a Legion-only player still has a career
+            await interaction.followup.send("\n".join(lines), allowed_mentions=NO_PINGS)
             return
         png = await score_chart(career.history, lang=lang)
         await interaction.followup.send(
-            embed=career_embed(lang, name, career, everywhere=everywhere),
+            embed=career_embed(lang, name, career, everywhere=everywhere, others=others),
             file=discord.File(io.BytesIO(png), filename="scores.png", description=chart_alt(career.history, lang)),
             allowed_mentions=NO_PINGS,
         )

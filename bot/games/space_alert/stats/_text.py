@@ -1,111 +1,17 @@
-"""The statistics commands' strings (en, ru, cs, sk), kept beside the cog until the shared
-catalogues settle (same keys can move to bot/platform/locales/*.json)."""
+"""The statistics commands' strings: the `stats.` keys of the one catalogue.
+
+The words are in `bot/platform/locales/stats/<lang>.json` (en, ru, cs, sk); `tx` adds the area's
+prefix to a key that does not carry it already (`board.title` is `stats.board.title`).
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from bot.platform.hosting._text import lookup
-
-TEXT: dict[str, dict[str, str]] = {
-    "en": {
-        "stats.title": "Career of {name}",
-        "stats.none": "{name} has no logged flights here yet.",
-        "stats.flights": "Flights",
-        "stats.flights_value": "{flights} flown, {survived} survived ({rate} %)",
-        "stats.by_difficulty": "Average score by difficulty (survived flights)",
-        "stats.role": "Favourite role",
-        "stats.decks": "Threats destroyed",
-        "stats.killer": "Destroyed most often by",
-        "stats.killer_value": "{threat} ({n}×)",
-        "stats.scope_all": "All servers",
-        "stats.scope_here": "This server and public servers",
-        "stats.unavailable": "The records cannot be read right now; try again in a moment.",
-        "board.title": "Leaderboard — {mission}, {normal}/{serious}",
-        "board.campaigns": "Leaderboard — exploration campaigns",
-        "board.empty": "No surviving flights here yet.",
-        "board.page": "page {page}/{pages} · {count} entries · {scope}",
-        "board.prev": "Previous",
-        "board.next": "Next",
-        "deck.common_external": "common external",
-        "deck.serious_external": "serious external",
-        "deck.common_internal": "common internal",
-        "deck.serious_internal": "serious internal",
-    },
-    "ru": {
-        "stats.title": "Послужной список: {name}",
-        "stats.none": "У {name} здесь ещё нет записанных полётов.",
-        "stats.flights": "Полёты",
-        "stats.flights_value": "всего {flights}, вернулись {survived} ({rate} %)",
-        "stats.by_difficulty": "Средний счёт по сложности (удачные полёты)",
-        "stats.role": "Любимая роль",
-        "stats.decks": "Уничтожено угроз",
-        "stats.killer": "Чаще всего корабль губила",
-        "stats.killer_value": "{threat} ({n}×)",
-        "stats.scope_all": "Все серверы",
-        "stats.scope_here": "Этот сервер и открытые серверы",
-        "stats.unavailable": "Записи сейчас недоступны; попробуйте чуть позже.",
-        "board.title": "Таблица рекордов — {mission}, {normal}/{serious}",
-        "board.campaigns": "Таблица рекордов — исследовательские кампании",
-        "board.empty": "Здесь пока нет удачных полётов.",
-        "board.page": "страница {page}/{pages} · записей: {count} · {scope}",
-        "board.prev": "Назад",
-        "board.next": "Дальше",
-        "deck.common_external": "обычные внешние",
-        "deck.serious_external": "серьёзные внешние",
-        "deck.common_internal": "обычные внутренние",
-        "deck.serious_internal": "серьёзные внутренние",
-    },
-    "cs": {
-        "stats.title": "Kariéra: {name}",
-        "stats.none": "{name} tu zatím nemá žádné zaznamenané lety.",
-        "stats.flights": "Lety",
-        "stats.flights_value": "celkem {flights}, přežito {survived} ({rate} %)",
-        "stats.by_difficulty": "Průměrné skóre podle obtížnosti (úspěšné lety)",
-        "stats.role": "Oblíbená role",
-        "stats.decks": "Zničená ohrožení",
-        "stats.killer": "Loď nejčastěji zničilo",
-        "stats.killer_value": "{threat} ({n}×)",
-        "stats.scope_all": "Všechny servery",
-        "stats.scope_here": "Tento server a veřejné servery",
-        "stats.unavailable": "Záznamy teď nelze načíst; zkuste to za chvíli.",
-        "board.title": "Žebříček — {mission}, {normal}/{serious}",
-        "board.campaigns": "Žebříček — průzkumné kampaně",
-        "board.empty": "Zatím žádné úspěšné lety.",
-        "board.page": "strana {page}/{pages} · záznamů: {count} · {scope}",
-        "board.prev": "Předchozí",
-        "board.next": "Další",
-        "deck.common_external": "běžná vnější",
-        "deck.serious_external": "vážná vnější",
-        "deck.common_internal": "běžná vnitřní",
-        "deck.serious_internal": "vážná vnitřní",
-    },
-    "sk": {
-        "stats.title": "Kariéra: {name}",
-        "stats.none": "{name} tu zatiaľ nemá žiadne zapísané lety.",
-        "stats.flights": "Lety",
-        "stats.flights_value": "spolu {flights}, návrat {survived} ({rate} %)",
-        "stats.by_difficulty": "Priemerné skóre podľa obťažnosti (úspešné lety)",
-        "stats.role": "Obľúbená rola",
-        "stats.decks": "Zneškodnené ohrozenia",
-        "stats.killer": "Loď najčastejšie zničilo",
-        "stats.killer_value": "{threat} ({n}×)",
-        "stats.scope_all": "Všetky servery",
-        "stats.scope_here": "Tento server a verejné servery",
-        "stats.unavailable": "Záznamy sa teraz nedajú načítať; skúste to o chvíľu.",
-        "board.title": "Rebríček — {mission}, {normal}/{serious}",
-        "board.campaigns": "Rebríček — prieskumné kampane",
-        "board.empty": "Zatiaľ žiadne úspešné lety.",
-        "board.page": "strana {page}/{pages} · záznamov: {count} · {scope}",
-        "board.prev": "Predchádzajúca",
-        "board.next": "Ďalšia",
-        "deck.common_external": "bežné vonkajšie",
-        "deck.serious_external": "vážne vonkajšie",
-        "deck.common_internal": "bežné vnútorné",
-        "deck.serious_internal": "vážne vnútorné",
-    },
-}
+from bot.platform.i18n import t
 
 
 def tx(lang: str, text_key: str, /, **params: Any) -> str:
-    return lookup(TEXT, lang, text_key, **params)
+    """`stats.<text_key>` in `lang` (English for a missing key), formatted with `params`."""
+    key = text_key if text_key.startswith("stats.") else f"stats.{text_key}"
+    return t(lang, key, **params)

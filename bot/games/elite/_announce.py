@@ -1,14 +1,16 @@
 """What the director says and posts for each step: short lines built from the step reports.
 
-The same lines serve the status message (text) and the voice (speech), in English or Russian.
-Card names and effects appear only when the owner's data pack has them.
+The same lines serve the status message (text) and the voice (speech), in the game's language
+(words from the one catalogue, `bot/platform/locales/elite/<lang>.json`).  Card names and effects
+appear only when the owner's data pack has them.  Presentation, so it lives in the bot: the rules in
+engine/elite report steps, never sentences.
 """
 
 from __future__ import annotations
 
+from bot.games.elite._i18n import text
 from engine.elite.game import ActivationReport, EventReveal, SpawnReport
 from engine.elite.setup import EliteSetup
-from engine.elite.texts import text
 from engine.vocab import Language
 
 

@@ -1,0 +1,679 @@
+"""`/escape start|stop|board|schema` and `/escape-admin pack`: Star World: Escape in a channel, on
+the platform's game-session store.
+
+One game per channel (the store refuses a second lobby or game: `ChannelBusy`).  `/escape start`
+posts the platform's lobby (bot/platform/tables.py: join / leave; the host begins with 2-4 players
+or cancels; the table also routes every later click here, permission checked).  Starting deals the
+game (`_doc.begin`) and posts ONE public station post (the clock, whose move it is, each pawn's
+public numbers, the last lines and, in digital mode, the station picture with fog of war), edited
+after every step.  Everything a player owns is on their private panel ("My panel", answered
+ephemerally): the secret mission, the character, gear, Health and AP, their own map, and the
+controls of the moves the engine allows them now.  A command from a member whose move it is not
+is refused by the engine's code, worded politely; a member without a seat is refused by the
+platform's permission check.  After a step the player to move is pinged, and only them, and
+every other seat's open panel is redrawn: an ephemeral message can be edited through the token of
+the interaction that answered with it for 15 minutes, so each seat's newest panel token is kept in
+the session document (`_doc.remember_panel`) and an expired or refused token is simply dropped.
+
+The bot plays the station's people in every fight (the engine's rule D8, docs/escape-rules.md):
+the seed has the next player act out the enemy, which the issue asks to remove so no player ever
+plays an enemy against a rival; the next player is still the one pinged when a duel is theirs to
+answer.
+
+Nothing of a game lives in this process: every click loads the session by the id in its custom id
+(the table does) and changes it with `change_session` (one unit of work, version-checked), so a restart in the
+middle simply goes on.  The change that ends a game carries its `SessionResult`, so the store
+records it in the same unit of work (_logbook.py).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import logging
+import secrets
+import time
+from importlib import resources
+from typing import Any, cast
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.games.escape import _doc
+from bot.games.escape._logbook import board_text, session_result
+from bot.games.escape._picture import station_png
+from bot.games.escape._render import (
+    event_lines,
+    lobby_text,
+    panel_controls,
+    panel_text,
+    result_text,
+    spoken_lines,
+    station_text,
+    turn_line,
+)
+from bot.platform import tables
+from bot.platform.components import Components
+from bot.platform.hosting.gate import may_start
+from bot.platform.hosting.server_settings import server_language
+from bot.platform.i18n import t
+from bot.platform.permissions import Seats, guard
+from bot.platform.sessions import GameSession
+from bot.platform.storage.base import ChannelBusy
+from bot.platform.text import mention_users, no_mentions, user_text
+from engine.escape.content import Pack
+from engine.escape.pack import PackRefusal, load_pack
+from engine.escape.policy import actor
+from engine.escape.rules import Command
+from engine.escape.snapshot import SnapshotError
+from engine.escape.state import State
+from engine.escape.views import player_view, public_view
+
+log = logging.getLogger(__name__)
+
+GAME = "escape"
+LANGUAGES = ("en", "ru", "cs", "sk")
+# Referee commands whose card numbers the crew types in (a modal asks for them).
+# Discord allows about 5 edits of a channel's messages per 5 s; one edit of the post per interval
+# (the newest state, coalesced) stays under it, so the library never has to hold a request back.
+EDIT_INTERVAL_S = 1.2
+PACK_SETTING = "escape_pack"  # the server's own content pack (raw JSON), loaded by /escape-admin pack
+MAX_PACK_BYTES = 256_000
+NUMBERED = {"ref_encounter": 5, "ref_gear": 9, "ref_damage": 1, "ref_guard": 2, "ref_hold_fight": 2}
+
+
+def _choices(values: tuple[str, ...]) -> list[app_commands.Choice[str]]:
+    return [app_commands.Choice(name=v, value=v) for v in values]
+
+
+# ---------------------------------------------------------------- components
+
+
+def pack_answer(lang: str, data: bytes, filename: str, *, too_large: bool = False) -> tuple[Pack | None, str]:
+    """A pack an admin uploaded: the pack to store and the answer, or None and why it was refused
+    (the engine's code, worded; what they typed is shown inert)."""
+    if too_large:
+        why = t(lang, "escape.pack.too_large", where=user_text(filename, 60))
+        return None, t(lang, "escape.ui.pack_refused", why=why)
+    loaded = load_pack(data)
+    if isinstance(loaded, PackRefusal):
+        why = t(lang, f"escape.pack.{loaded.code}", where=user_text(loaded.where or filename, 120))
+        return None, t(lang, "escape.ui.pack_refused", why=why)
+    counts = {
+        "characters": len(loaded.characters),
+        "gear": len(loaded.gear_outer) + len(loaded.gear_inner),
+        "events": len(loaded.local_outer) + len(loaded.local_inner) + len(loaded.general),
+        "missions": len(loaded.missions),
+    }
+    return loaded, t(lang, "escape.ui.pack_loaded", pack=user_text(loaded.id, 60), **counts)
+
+
+class NumbersModal(discord.ui.Modal):
+    """Referee mode: the numbers off a physical card, typed once, checked by the engine."""
+
+    def __init__(self, cog: EscapeCog, sid: str, lang: str, command: Command | None) -> None:
+        """`command` None: the seat's own character card (_doc.set_character)."""
+        super().__init__(title=t(lang, "escape.ui.numbers_title")[:45], timeout=600)
+        self.cog, self.sid, self.command = cog, sid, command
+        key = command.kind if command is not None else _doc.CHARACTER
+        self.numbers: discord.ui.TextInput[NumbersModal] = discord.ui.TextInput(
+            label=t(lang, f"escape.ui.numbers_{key}")[:45],
+            placeholder=t(lang, f"escape.ui.numbers_hint_{key}")[:100],
+            max_length=60,
+            custom_id="numbers",
+        )
+        self.add_item(self.numbers)
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        try:
+            numbers = tuple(int(x) for x in str(self.numbers.value).replace(",", " ").split())
+        except ValueError:
+            numbers = ()
+        c = self.command
+        if c is None:
+            await self.cog.set_character(interaction, self.sid, numbers)
+            return
+        await self.cog.play(interaction, self.sid, Command(c.kind, -1, c.target, c.cell, numbers), from_modal=True)
+
+
+def _panel_button(sid: str, lang: str) -> Components:
+    return Components(
+        tables.button(GAME, sid, "panel", label=t(lang, "escape.ui.panel"), style=discord.ButtonStyle.primary)
+    )
+
+
+def _panel_view(sid: str, doc: dict[str, Any], state: State, seat: int) -> Components:
+    """The private panel's controls: moves and end turn as buttons, the rest in one select."""
+    lang = doc["lang"]
+    view = Components()
+    buttons, options = panel_controls(doc, state, seat)
+    for label, value, enabled in buttons:
+        row = 0 if value.startswith("move.") else 1
+        view.add_item(tables.button(GAME, sid, "do", value, label=label, disabled=not enabled, row=row))
+    if options:
+        view.add_item(
+            tables.select(
+                GAME,
+                sid,
+                "pick_act",
+                [(value, label) for label, value in options],
+                placeholder=t(lang, "escape.ui.actions"),
+                row=2,
+            )
+        )
+    return view
+
+
+# ---------------------------------------------------------------- the cog
+
+
+class EscapeCog(commands.Cog, name="Escape"):
+    escape = app_commands.Group(name="escape", description="Star World: Escape", guild_only=True)
+    # A top-level group: only there does Discord honour default_member_permissions (hidden from members).
+    escape_admin = app_commands.Group(
+        name="escape-admin",
+        description="Star World: Escape server setup (Manage Server)",
+        guild_only=True,
+        default_permissions=discord.Permissions(manage_guild=True),
+    )
+
+    rules = _doc.RULES  # the platform's table: 2-4 seats
+
+    def __init__(self, bot: Any) -> None:
+        self.bot = bot
+        # Output only (never game state): station-post edits waiting to be sent, by post id.
+        self._edits: dict[int, tuple[int, dict[str, Any]]] = {}
+        self._editors: dict[int, asyncio.Task[None]] = {}
+        # Output only as well: the panel refresher of each game, and the step each panel token shows.
+        self._refreshers: dict[str, asyncio.Task[None]] = {}
+        self._refresh_again: set[str] = set()
+        self._shown: dict[str, dict[str, int]] = {}
+
+    async def cog_load(self) -> None:
+        """Nothing to rebuild: every click reads its session from the store.  Count the games a
+        restart left running, for the log."""
+        try:
+            running = await self.bot.storage.active_sessions("escape")
+            log.info("Escape: %d games in progress resume on their next click", len(running))
+        except Exception:
+            log.exception("could not read the Escape games in progress")
+
+    async def _lang(self, interaction: discord.Interaction, chosen: str | None) -> str:
+        if chosen in LANGUAGES:
+            return str(chosen)
+        default = getattr(getattr(self.bot, "settings", None), "default_language", "en")
+        try:
+            return await server_language(self.bot.storage, interaction.guild_id, default)
+        except Exception:
+            return str(default)
+
+    # -- slash commands --------------------------------------------------------------------------
+    @escape.command(name="start", description="Open a game of Star World: Escape in this channel")
+    @app_commands.describe(
+        mode="digital: the station on Discord; referee: the bot referees the box on your table",
+        difficulty="easy 20 hours, medium 15, hard 10",
+        language="Language of this game",
+        seed="Replay a deal: the same seed deals the same missions, station and dice",
+        missions="Referee mode: your box's mission texts, separated by | (dealt secretly, one each)",
+        enemy="Digital mode: who rolls for the station's enemies (the rulebook: the next player)",
+    )
+    @app_commands.choices(
+        mode=_choices(_doc.MODES),
+        difficulty=_choices(_doc.DIFFICULTIES),
+        language=_choices(LANGUAGES),
+        enemy=_choices(("next_player", "bot")),
+    )
+    async def start(
+        self,
+        interaction: discord.Interaction,
+        mode: str,
+        difficulty: str,
+        language: str | None = None,
+        seed: app_commands.Range[int, 0, 2**31 - 1] | None = None,
+        missions: str | None = None,
+        enemy: str | None = None,
+    ) -> None:
+        lang = await self._lang(interaction, language)
+        if not await may_start(self.bot.storage, interaction, "escape.start", lang):
+            return
+        if mode not in _doc.MODES or difficulty not in _doc.DIFFICULTIES:
+            await interaction.response.send_message(t(lang, "escape.ui.no_game"), ephemeral=True)
+            return
+        name = str(getattr(interaction.user, "display_name", None) or interaction.user)
+        pack = await self.bot.storage.get_setting(interaction.guild_id or 0, PACK_SETTING)
+        seed = secrets.randbelow(2**31) if seed is None else seed
+        doc = _doc.new_document(lang, mode, difficulty, seed, interaction.user.id, name, pack)
+        if mode == "referee":
+            doc["mission_texts"] = _doc.mission_texts(missions)
+        elif enemy in ("next_player", "bot"):
+            doc["enemy"] = enemy
+        try:
+            session = await self.bot.storage.open_session(
+                "escape", interaction.guild_id or 0, interaction.channel_id or 0, interaction.user.id, doc
+            )
+        except ChannelBusy:
+            await interaction.response.send_message(
+                t(lang, "escape.ui.busy"), ephemeral=True, allowed_mentions=no_mentions()
+            )
+            return
+        await interaction.response.send_message(
+            lobby_text(doc), view=tables.lobby_view(GAME, session.id, lang), allowed_mentions=no_mentions()
+        )
+
+    @escape.command(name="stop", description="End this channel's Escape game (the host or Manage Server)")
+    async def stop(self, interaction: discord.Interaction) -> None:
+        lang = await self._lang(interaction, None)
+        found = await self.bot.storage.session_in_channel(interaction.channel_id or 0)
+        if found is None or found.game != "escape":
+            await interaction.response.send_message(t(lang, "escape.ui.no_game"), ephemeral=True)
+            return
+        lang = found.state.get("lang", lang)
+        if not await guard(interaction, "escape.stop", lang, Seats.of(found.host_id, found.state["seats"])):
+            return
+
+        def abandon(s: Any) -> bool:
+            if s.status not in ("lobby", "running"):
+                return False
+            s.status = "abandoned"
+            s.state.pop("panels", None)  # the panels' tokens need not outlive the game
+            return True
+
+        await self.bot.storage.change_session(found.id, abandon)
+        await interaction.response.send_message(t(lang, "escape.ui.stopped"), allowed_mentions=no_mentions())
+        post_id = found.state.get("post_id")
+        if post_id:
+            self._edit_post(interaction.channel_id or 0, int(post_id), view=None)
+
+    @escape.command(name="board", description="This server's Escape record, or a member's career")
+    @app_commands.describe(member="Show this member's games and wins too")
+    async def board(self, interaction: discord.Interaction, member: discord.Member | None = None) -> None:
+        lang = await self._lang(interaction, None)
+        if not await guard(interaction, "escape.board", lang):
+            return
+        member_id = member.id if member is not None else None
+        results = await self.bot.storage.session_results(
+            game="escape", guild_id=interaction.guild_id or 0, user_id=member_id, limit=500
+        )
+        await interaction.response.send_message(board_text(lang, results, member_id), allowed_mentions=no_mentions())
+
+    @escape_admin.command(name="pack", description="Load this server's Escape content pack (JSON; Manage Server)")
+    async def pack(self, interaction: discord.Interaction, file: discord.Attachment) -> None:
+        lang = await self._lang(interaction, None)
+        if not await guard(interaction, "escape.pack", lang):  # Discord hides it; a stale client may not
+            return
+        data = b"" if file.size > MAX_PACK_BYTES else await file.read()
+        loaded, answer = pack_answer(lang, data, file.filename, too_large=file.size > MAX_PACK_BYTES)
+        if loaded is not None:
+            await self.bot.storage.set_setting(interaction.guild_id or 0, PACK_SETTING, loaded.raw)
+        await interaction.response.send_message(answer, ephemeral=True, allowed_mentions=no_mentions())
+
+    @escape.command(name="schema", description="The JSON Schema of an Escape content pack")
+    async def schema(self, interaction: discord.Interaction) -> None:
+        text = resources.files("engine.escape").joinpath("data", "pack.schema.json").read_bytes()
+        await interaction.response.send_message(
+            t(await self._lang(interaction, None), "escape.ui.schema"),
+            file=discord.File(io.BytesIO(text), filename="escape-pack.schema.json"),
+            ephemeral=True,
+        )
+
+    # -- the platform's table (bot/platform/tables.py) calls these ------------------------------------
+    def begin(self, session: GameSession) -> str | None:
+        """The host's Begin: deal the game into the document (pure; the table's unit of work).
+        A refusal of our own is returned worded (the table shows a game's own text as it is)."""
+        why = _doc.begin(session.state)
+        if why in tables.REFUSALS or why is None:
+            return why
+        return t(str(session.state["lang"]), f"escape.ui.refuse_{why}")
+
+    async def on_lobby(self, interaction: discord.Interaction, session: GameSession, action: str) -> None:
+        """A lobby press the table has applied: redraw the lobby, or post the station."""
+        doc = session.state
+        if action in ("join", "leave"):
+            await interaction.response.edit_message(content=lobby_text(doc), allowed_mentions=no_mentions())
+        elif action == "cancel":
+            await interaction.response.edit_message(content=t(doc["lang"], "escape.ui.cancelled"), view=None)
+        else:
+            await interaction.response.edit_message(content=lobby_text(doc), view=None, allowed_mentions=no_mentions())
+            await self._post_station(interaction, session)
+
+    async def on_press(
+        self, interaction: discord.Interaction, session: GameSession, action: str, arg: str, values: list[str]
+    ) -> None:
+        """A seated member's click (the table has checked `escape.<action>`): My panel, or a move
+        from a panel (a button's `do` with the command in its id, or the select's value)."""
+        lang = str(session.state["lang"])
+        if session.status != "running":
+            await interaction.response.send_message(t(lang, "escape.ui.not_started"), ephemeral=True)
+            return
+        if action == "panel":
+            await self._send_panel(interaction, session)
+            return
+        if action == "pick_act" and values == [_doc.CHARACTER]:  # referee mode: my card's numbers
+            await interaction.response.send_modal(NumbersModal(self, session.id, lang, None))
+            return
+        command = _doc.decode(values[0] if action == "pick_act" and values else arg)
+        if command is None or action not in ("do", "pick_act"):
+            await interaction.response.send_message(t(lang, "escape.reject.unknown_command"), ephemeral=True)
+            return
+        if command.kind in NUMBERED and not command.numbers:
+            await interaction.response.send_modal(NumbersModal(self, session.id, lang, command))
+            return
+        await self.play(interaction, session.id, command)
+
+    async def _post_station(self, interaction: discord.Interaction, session: Any) -> None:
+        """The game's one public post, then its id into the document, then the first ping."""
+        channel = interaction.channel
+        if not isinstance(channel, discord.abc.Messageable):
+            return
+        doc = session.state
+        state = _doc.state_of(doc)
+        message = await channel.send(
+            station_text(doc, state),
+            view=_panel_button(session.id, doc["lang"]),
+            allowed_mentions=no_mentions(),
+            **self._picture(doc, state),
+        )
+
+        def remember(s: Any) -> bool:
+            s.state["post_id"] = message.id
+            return True
+
+        await self.bot.storage.change_session(session.id, remember)
+        await self._ping(channel, session.id, doc, int(doc["actor"]))
+        await self._say(session, [turn_line(doc, int(doc["actor"]))])
+
+    def _picture(self, doc: dict[str, Any], state: State) -> dict[str, Any]:
+        """The station picture (digital mode; the referee's board is on the table)."""
+        if doc["mode"] != "digital":
+            return {}
+        png = station_png(doc["lang"], public_view(state))
+        return {"file": discord.File(io.BytesIO(png), filename="station.png")}
+
+    def _own_picture(self, doc: dict[str, Any], state: State, seat: int) -> dict[str, Any]:
+        """The seat's own station (digital mode): the tiles it has seen, for its eyes only."""
+        if doc["mode"] != "digital":
+            return {}
+        png = station_png(doc["lang"], player_view(state, seat))
+        return {"file": discord.File(io.BytesIO(png), filename="my-station.png")}
+
+    async def _send_panel(self, interaction: discord.Interaction, session: Any) -> None:
+        doc = session.state
+        seat = _doc.seat_of(doc, interaction.user.id)
+        try:
+            state = _doc.state_of(doc)
+        except SnapshotError:
+            await interaction.response.send_message(t(doc["lang"], "escape.ui.no_game"), ephemeral=True)
+            return
+        if seat < 0:  # the permission check seats the member first; a race with a leave
+            await interaction.response.send_message(t(doc["lang"], "permissions.seated"), ephemeral=True)
+            return
+        await interaction.response.send_message(
+            panel_text(doc, state, seat),
+            view=_panel_view(session.id, doc, state, seat),
+            ephemeral=True,
+            allowed_mentions=no_mentions(),
+            **self._own_picture(doc, state, seat),
+        )
+        token, now, shows = interaction.token, time.time(), int(doc.get("step", 0))
+
+        def remember(s: GameSession) -> bool:
+            _doc.remember_panel(s.state, seat, token, now, shows)
+            return True
+
+        await self.bot.storage.change_session(session.id, remember)
+
+    async def set_character(self, interaction: discord.Interaction, sid: str, numbers: tuple[int, ...]) -> None:
+        """Referee mode: a seat's own character card typed in (one unit of work), then its panel."""
+        uid = interaction.user.id
+        refused: list[str] = []
+
+        def change(s: GameSession) -> bool:
+            refused.clear()
+            why = _doc.set_character(s.state, uid, numbers) if s.status == "running" else "game_over"
+            if why is not None:
+                refused.append(why)
+            else:  # the modal's answer below is the seat's panel now
+                _doc.remember_panel(s.state, _doc.seat_of(s.state, uid), interaction.token, time.time())
+            return why is None
+
+        session = await self.bot.storage.change_session(sid, change)
+        lang = str(session.state["lang"]) if session is not None else "en"
+        if session is None or refused:
+            code = refused[0] if refused else "game_over"
+            await interaction.response.send_message(t(lang, f"escape.reject.{code}"), ephemeral=True)
+            return
+        doc = session.state
+        state = _doc.state_of(doc)
+        seat = _doc.seat_of(doc, uid)
+        await interaction.response.send_message(
+            panel_text(doc, state, seat),
+            view=_panel_view(sid, doc, state, seat),
+            ephemeral=True,
+            allowed_mentions=no_mentions(),
+        )
+        post_id = doc.get("post_id")
+        if post_id:
+            self._edit_post(
+                interaction.channel_id or session.channel_id, int(post_id), content=station_text(doc, state)
+            )
+
+    async def play(
+        self, interaction: discord.Interaction, sid: str, command: Command, *, from_modal: bool = False
+    ) -> None:
+        """One command of a seated member: applied in one unit of work, then the panel, the public
+        post, the ping of whoever moves next, and the logbook when the game ends."""
+        uid = interaction.user.id
+        outcome: list[_doc.Step | str] = []
+
+        def change(s: Any) -> bool:
+            outcome.clear()
+            if s.status != "running":
+                outcome.append("game_over")
+                return False
+            step = _doc.act(s.state, uid, command)
+            outcome.append(step)
+            if isinstance(step, str):
+                return False
+            _doc.add_log(s.state, event_lines(s.state["lang"], s.state, step.events))
+            _doc.count_step(s.state)  # every other open panel is out of date now
+            _doc.remember_panel(s.state, _doc.seat_of(s.state, uid), interaction.token, time.time())
+            if step.over:
+                s.status = "finished"
+                s.result = session_result(s.state, _doc.state_of(s.state))  # recorded with this change
+            return True
+
+        session = await self.bot.storage.change_session(sid, change)
+        step = outcome[0] if outcome else "game_over"
+        lang = session.state["lang"] if session is not None else await self._lang(interaction, None)
+        if isinstance(step, str) or session is None:
+            code = step if isinstance(step, str) else "game_over"
+            key = f"escape.reject.{code}" if code != "seated" else "permissions.seated"
+            await interaction.response.send_message(t(lang, key), ephemeral=True, allowed_mentions=no_mentions())
+            return
+        doc = session.state
+        state = _doc.state_of(doc)
+        seat = _doc.seat_of(doc, uid)
+        content = panel_text(doc, state, seat)
+        view = None if state.over else _panel_view(sid, doc, state, seat)
+        own = self._own_picture(doc, state, seat)
+        if from_modal:
+            await interaction.response.send_message(
+                content, view=view or discord.utils.MISSING, ephemeral=True, allowed_mentions=no_mentions(), **own
+            )
+        else:
+            await interaction.response.edit_message(
+                content=content,
+                view=view,
+                allowed_mentions=no_mentions(),
+                attachments=[own["file"]] if own else discord.utils.MISSING,
+            )
+        channel_id = interaction.channel_id or session.channel_id
+        post_id = doc.get("post_id")
+        if post_id:
+            fields: dict[str, Any] = {"content": station_text(doc, state)}
+            if state.over:
+                fields["view"] = None
+            if doc["mode"] == "digital":
+                fields["picture"] = lambda: self._picture(doc, state)["file"]
+            self._edit_post(channel_id, int(post_id), **fields)
+        channel = interaction.channel
+        spoken = spoken_lines(lang, doc, step.events)
+        if state.over:
+            await self._finish(channel, session, state)
+        elif step.actor_after != step.actor_before or any(e.code == "turn_started" for e in step.events):
+            await self._ping(channel, sid, doc, step.actor_after)
+            spoken.append(turn_line(doc, step.actor_after))
+        await self._say(session, spoken)
+        self._refresh_panels(sid)
+
+    def _edit_post(self, channel_id: int, post_id: int, **fields: Any) -> None:
+        """Queue an edit of the station post.  Edits of one post are coalesced: while one is on
+        its way, later steps only replace the fields waiting (the newest wins), so a quick crew
+        never builds a backlog behind Discord's rate limit on edits, and edits are paced to stay
+        under it.  `picture`, if given, is a
+        callable that draws the picture when the edit is actually sent (only the last is drawn)."""
+        waiting = self._edits.setdefault(post_id, (channel_id, {}))[1]
+        waiting.update(fields)
+        task = self._editors.get(post_id)
+        if task is None or task.done():
+            self._editors[post_id] = asyncio.create_task(self._send_edits(post_id))
+
+    async def _send_edits(self, post_id: int) -> None:
+        while post_id in self._edits:
+            channel_id, fields = self._edits.pop(post_id)
+            channel = self.bot.get_channel(channel_id)
+            if channel is None or not hasattr(channel, "get_partial_message"):
+                log.warning("Escape: channel %s of a station post is not in the cache", channel_id)
+                continue
+            picture = fields.pop("picture", None)
+            if picture is not None:
+                fields["attachments"] = [picture()]
+            try:
+                await channel.get_partial_message(post_id).edit(allowed_mentions=no_mentions(), **fields)
+            except discord.HTTPException as exc:  # the game goes on; the next step edits it again
+                log.warning("Escape: the station post %s could not be edited: %s", post_id, exc)
+            await asyncio.sleep(EDIT_INTERVAL_S)  # never empty the edit bucket: steps wait here, coalesced
+        self._editors.pop(post_id, None)
+
+    def _refresh_panels(self, sid: str) -> None:
+        """Redraw the other seats' open panels after a step, in the background.  Coalesced per
+        game: while one round of edits is on its way, later steps only ask for another round,
+        which reads the newest document, so a panel never ends on an older state."""
+        task = self._refreshers.get(sid)
+        if task is not None and not task.done():
+            self._refresh_again.add(sid)
+            return
+        self._refreshers[sid] = asyncio.create_task(self._send_panel_edits(sid))
+
+    async def _send_panel_edits(self, sid: str) -> None:
+        try:
+            while True:
+                self._refresh_again.discard(sid)
+                await self.refresh_panels(sid)
+                if sid not in self._refresh_again:
+                    break
+        except Exception:  # a panel is a convenience: the game goes on, My panel redraws it
+            log.exception("Escape %s: refreshing the panels failed", sid)
+        finally:
+            self._refreshers.pop(sid, None)
+
+    async def refresh_panels(self, sid: str) -> None:
+        """Edit every seat's open panel drawn before the last step (through the token kept in the
+        document); a token Discord no longer accepts, and every expired one, is dropped."""
+        session = await self.bot.storage.load_session(sid)
+        if session is None or session.state.get("engine") is None:
+            return
+        doc, now = session.state, time.time()
+        state = _doc.state_of(doc)
+        step = int(doc.get("step", 0))
+        shown = self._shown.setdefault(sid, {})
+        dead: set[str] = set()
+        for seat, token in _doc.stale_panels(doc, now):
+            if shown.get(token, -1) >= step:
+                continue
+            # The seat's own map is drawn again only when the move is now theirs: a waiting seat's
+            # map changes little, and a picture per panel per step would cost more than the text.
+            own = self._own_picture(doc, state, seat) if seat == actor(state) and not state.over else {}
+            try:
+                await self._edit_panel(
+                    token,
+                    content=panel_text(doc, state, seat),
+                    view=None if state.over else _panel_view(sid, doc, state, seat),
+                    attachments=[own["file"]] if own else discord.utils.MISSING,
+                )
+            except discord.HTTPException as exc:
+                if exc.status in (401, 403, 404):  # expired token, or the panel was dismissed
+                    dead.add(token)
+                else:
+                    log.info("Escape %s: panel of seat %d not refreshed: %s", sid, seat, exc)
+                continue
+            shown[token] = step
+        tokens = {str(p["token"]) for p in (doc.get("panels") or {}).values()}
+        self._shown[sid] = {k: v for k, v in shown.items() if k in tokens and k not in dead}
+        if state.over:  # the panels show the end: no token need outlive the game in the store
+            self._shown.pop(sid, None)
+            dead |= tokens
+        panels = (doc.get("panels") or {}).values()
+        expired = any(now - float(p["at"]) >= _doc.PANEL_TOKEN_S for p in panels)
+        if dead or expired:
+            await self.bot.storage.change_session(sid, lambda s: _doc.forget_panels(s.state, dead, now))
+
+    async def _edit_panel(self, token: str, **fields: Any) -> None:
+        """Edit the ephemeral panel a token answered with (its interaction's original response)."""
+        webhook = discord.Webhook.partial(int(self.bot.application_id), token, client=self.bot)
+        await webhook.edit_message(cast(int, "@original"), allowed_mentions=no_mentions(), **fields)
+
+    async def _say(self, session: GameSession, lines: list[str]) -> None:
+        """The station's announcements (each hour, a general event, the reactor, the alarm, whose
+        move it is), spoken by the platform's voice (`say_now`) in the voice channel of the first
+        seated member found in one, the host first.  The same words are already in the station
+        post and the ping, so when nobody sits in voice, or voice is unavailable or fails, the game
+        simply stays in text: voice never stops or delays a step."""
+        lines = [line for line in lines if line]
+        voice = getattr(self.bot, "voice", None)
+        if not lines or voice is None or not hasattr(voice, "say_now"):
+            return
+        channel_id = self._voice_channel_of(session)
+        if channel_id is None:
+            return
+        try:
+            why = await voice.say_now(session.guild_id, channel_id, lines, str(session.state["lang"]))
+        except Exception:
+            log.exception("Escape %s: announcing in voice failed", session.id)
+            return
+        if why is not None:
+            log.info("Escape %s: announcements stay in text (%s)", session.id, why)
+
+    def _voice_channel_of(self, session: GameSession) -> int | None:
+        """Where the crew sits: the voice channel of the first seat found in one (seat order, so
+        the host first); None when nobody is in voice."""
+        get_guild = getattr(self.bot, "get_guild", None)
+        guild = get_guild(session.guild_id) if callable(get_guild) else None
+        if guild is None:
+            return None
+        for member_id in session.state["seats"]:
+            member = guild.get_member(int(member_id))
+            channel = getattr(getattr(member, "voice", None), "channel", None)
+            if channel is not None:
+                return int(channel.id)
+        return None
+
+    async def _ping(self, channel: Any, sid: str, doc: dict[str, Any], seat: int) -> None:
+        """Name the one member whose move it is (the only ping the game sends), with their panel."""
+        if channel is None or not 0 <= seat < len(doc["seats"]):
+            return
+        member_id = int(doc["seats"][seat])
+        with contextlib.suppress(discord.HTTPException):
+            await channel.send(
+                t(doc["lang"], "escape.ui.ping", mention=f"<@{member_id}>"),
+                view=_panel_button(sid, doc["lang"]),
+                allowed_mentions=mention_users([discord.Object(member_id)]),
+            )
+
+    async def _finish(self, channel: Any, session: Any, state: State) -> None:
+        """The result, in public (the record was written with the game's last change)."""
+        if channel is not None:
+            with contextlib.suppress(discord.HTTPException):
+                await channel.send(result_text(session.state, state), allowed_mentions=no_mentions())
