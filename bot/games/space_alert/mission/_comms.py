@@ -71,21 +71,36 @@ class Comms:
         ids = {m.user_id for m in record.crew}
         return [m for m in getattr(channel, "members", []) if m.id in ids], None
 
-    async def down(self, record: FlightRecord, seconds: int) -> str:
-        """Mute the crew in voice (queued); the line to post about it."""
+    def stage_down(self, record: FlightRecord, seconds: int) -> tuple[str, list[int]]:
+        """Inside the change that starts a communication failure (no Discord call): add the crew
+        in voice to the record's muted members, saved with the change, and return the line to
+        post and whom to mute once it is committed (`mute`).  The muted list is what a process
+        restarting or taking over reconciles from, so a crash after the commit neither loses the
+        mutes nor the unmutes that end them; the "cannot mute" notice is claimed in the same
+        record, so it is said once per flight even when the change is retried."""
         lang = record.language
         members, problem = self._crew_in_voice(record)
         if problem:
-            first = await self.store.claim_note(record.id, "mute_notice_sent")
-            return t(lang, "comm.cannot_mute", s=seconds, reason=problem) if first else t(lang, "comm.down", s=seconds)
-        await self.store.update_muted(record.id, add={m.id for m in members})
-        for member in members:
-            self.queue(record.id).put(self._mute_job(record.id, record.guild_id, member.id, True, member))
-        return t(lang, "comm.muted", s=seconds)
+            first = not record.notes.get("mute_notice_sent")
+            record.notes["mute_notice_sent"] = True
+            text = t(lang, "comm.cannot_mute", s=seconds, reason=problem) if first else t(lang, "comm.down", s=seconds)
+            return text, []
+        muted = [int(u) for u in record.notes.get("muted") or []]
+        new = [m.id for m in members if m.id not in muted]  # the others are muted (or owed) already
+        record.notes["muted"] = muted + new
+        return t(lang, "comm.muted", s=seconds), new
 
-    async def restored(self, record: FlightRecord) -> str:
-        await self.unmute(record)
-        return t(record.language, "comm.restored")
+    def unstage(self, record: FlightRecord, user_ids: list[int]) -> None:
+        """Inside the change: take back mutes `stage_down` recorded in this same change (its
+        failure ended in it too, so they were never sent and no unmute is owed for them)."""
+        record.notes["muted"] = [u for u in record.notes.get("muted") or [] if u not in set(user_ids)]
+
+    def mute(self, record: FlightRecord, user_ids: list[int]) -> None:
+        """After the commit: queue the server mutes `stage_down` recorded (returns at once)."""
+        guild = self.bot.get_guild(record.guild_id)
+        for user_id in dict.fromkeys(user_ids):
+            member = guild.get_member(user_id) if guild is not None else None
+            self.queue(record.id).put(self._mute_job(record.id, record.guild_id, user_id, True, member))
 
     async def unmute(self, record: FlightRecord) -> None:
         """Queue an unmute for everyone the bot muted (or meant to); returns once they are queued."""
@@ -168,14 +183,30 @@ class Comms:
         self.queue(flight_id).put(self._mute_job(flight_id, key[0], member.id, False, member))
 
     async def _mute_failed(self, flight_id: str, exc: discord.HTTPException) -> None:
-        """Discord refused a server mute: tell the channel once per flight, then carry on."""
-        record = await self.store.claim_note(flight_id, "mute_error_sent")
-        if record is None:
+        """Discord refused a server mute: tell the channel once per flight, then carry on.  The
+        once-per-flight flag and the notice's outbox row are one unit of work, so a crash after
+        it neither loses the notice nor lets a successor say it again."""
+        said: list[list[str]] = []
+        row: int | None = None
+
+        async def claim(record: FlightRecord) -> dict[str, Any] | None:
+            nonlocal said, row
+            said, row = [], None
+            if record.notes.get("mute_error_sent"):
+                return None
+            record.notes["mute_error_sent"] = True
+            text = t(record.language, "comm.mute_failed", error=getattr(exc, "text", "") or exc.status)
+            said = [["alert", text]]
+            payload = {"op": "said", "channel_id": record.channel_id, "items": said, "at": self.bot.clock()}
+            row = await self.bot.storage.stage_post(record.id, payload)
+            return None  # a flag, not a move of the game: nothing for the journal
+
+        record = await self.store.update(flight_id, claim)
+        if record is None or not said:
             log.debug("flight %s: mute refused again: %s", flight_id, exc)
             return
         log.warning("flight %s: server mute refused: %s", flight_id, exc)
-        text = t(record.language, "comm.mute_failed", error=getattr(exc, "text", "") or exc.status)
-        self.posts.say(record.id, record.channel_id, alerts=[text])
+        self.posts.say_items(record.id, record.channel_id, said, row)
 
     async def join(self) -> None:
         await self._queues.join()

@@ -100,6 +100,7 @@ class Step:
     sel: Selection = field(default_factory=Selection)
     said: list[list[str]] | None = None  # the posts staged in the outbox (`FlightService.stage`)
     row: int | None = None  # their outbox row
+    muting: list[int] = field(default_factory=list)  # muted by the change: their mutes go out after it
     catch_up: bool = False  # the clicker joined voice late: their station shows what was said so far
 
 
@@ -320,12 +321,17 @@ class FlightService:
         return min(MAX_SLEEP_S, max(0.0, wait))
 
     # -- publishing ---------------------------------------------------------------------------------
-    def compose(self, record: FlightRecord, flight: Flight, events: list[FlightEvent]) -> list[list[str]]:
+    def compose(
+        self, record: FlightRecord, flight: Flight, events: list[FlightEvent], step: Step | None = None
+    ) -> list[list[str]]:
         """What the channel is to be told of these events, as outbox items: ["line", text],
-        ["alert", text] or ["phase", ""] (the next line starts a new message).  Pure, so it runs
-        inside the change's unit of work and the items commit with it (`stage`); the
-        communication alerts come from `Comms` when it mutes.  An intercom line whose moment
-        passed while no process ran the flight is marked as missed."""
+        ["alert", text] or ["phase", ""] (the next line starts a new message).  No Discord call,
+        so it runs inside the change's unit of work and the items commit with it (`stage`).
+        A communication failure also writes on `record` whom it mutes (`Comms.stage_down`; the
+        mutes themselves go out after the commit, `step.muting`), so the alert, the muted list
+        and the move of the game are one transaction: a crash after it loses and repeats none of
+        them.  An intercom line whose moment passed while no process ran the flight is marked as
+        missed."""
         lang, deck = record.language, flight.deck()
         now_s = self.flight_time(record)
         items: list[list[str]] = []
@@ -353,6 +359,16 @@ class FlightService:
                 items.append(["phase", ""])
             elif ev.kind in ("paused", "resumed"):
                 alert = pause_line(lang, ev)
+            elif ev.kind == "comm_down":
+                seconds = round(ev.data.get("until_s", ev.at_s) - ev.at_s)
+                alert, muting = self.comms.stage_down(record, seconds)
+                if step is not None:
+                    step.muting = [*step.muting, *muting]
+            elif ev.kind == "comm_restored":
+                alert = t(lang, "comm.restored")
+                if step is not None:  # a failure begun and ended in this one change muted nobody yet
+                    self.comms.unstage(record, step.muting)
+                    step.muting = []
             if alert:
                 items.append(["alert", alert])
         return items
@@ -360,23 +376,22 @@ class FlightService:
     async def stage(self, record: FlightRecord, flight: Flight, step: Step) -> None:
         """Inside the change's unit of work: the posts its events make due, into the outbox, so
         they commit with the change and a process taking over sends what this one did not."""
-        step.said = self.compose(record, flight, step.events)
+        step.said = self.compose(record, flight, step.events, step)
         if self.store.reading():  # a read pass: it runs again as a unit of work, which stages
             return
         if any(kind != "phase" for kind, _text in step.said):
             payload = {"op": "said", "channel_id": record.channel_id, "items": step.said, "at": self.bot.clock()}
             step.row = await self.bot.storage.stage_post(record.id, payload)
 
-    async def publish(
-        self, record: FlightRecord, flight: Flight, events: list[FlightEvent], step: Step | None = None
-    ) -> None:
-        """Text mirror and alerts (staged in the change's unit of work when `step` has them),
-        mutes, station redraws; the deck redraw in the background."""
+    async def publish(self, record: FlightRecord, flight: Flight, events: list[FlightEvent], step: Step) -> None:
+        """After the change committed: the text mirror and alerts it staged (`stage`), the mutes
+        and unmutes of its communication failures, station redraws; the deck redraw in the
+        background."""
         if not events:
             return
         fid, channel_id = record.id, record.channel_id
-        said = step.said if step is not None and step.said is not None else self.compose(record, flight, events)
-        self.posts.say_items(fid, channel_id, said, step.row if step is not None else None)
+        said = step.said if step.said is not None else self.compose(record, flight, events, step)
+        self.posts.say_items(fid, channel_id, said, step.row)
         user_of = {m.name: m.user_id for m in record.crew}
         redraw: set[int] = set()
         deck = flight.deck()
@@ -387,13 +402,12 @@ class FlightService:
                 redraw.add(user_of[ev.data["to"]])
             if ev.private_to is not None:
                 continue
-            alert: str | None = None
-            if ev.kind == "comm_down":
-                alert = await self.comms.down(record, round(ev.data.get("until_s", ev.at_s) - ev.at_s))
-            elif ev.kind == "comm_restored":
-                alert = await self.comms.restored(record)
-            if alert:
-                self.posts.say(fid, channel_id, alerts=[alert])
+        # only the state the change ends in: a tick catching up over several failures (after a
+        # stall or a takeover) mutes and unmutes nobody in between
+        if step.muting:
+            self.comms.mute(record, step.muting)
+        if any(ev.kind == "comm_restored" for ev in events):
+            await self.comms.unmute(record)
         if redraw:
             self.hands.changed(fid, redraw)
         # untimed: each Finish changes whom the phase's end waits for, which the deck shows

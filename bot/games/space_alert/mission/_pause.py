@@ -25,7 +25,7 @@ from engine.flight.machine import Flight
 from engine.flight.snapshot import SnapshotError
 
 if TYPE_CHECKING:
-    from bot.games.space_alert.mission._flights import FlightService
+    from bot.games.space_alert.mission._flights import FlightService, Step
     from bot.games.space_alert.mission.ids import ComponentId
 
 
@@ -70,6 +70,7 @@ class _Found:
     events: list[FlightEvent] = field(default_factory=list)
     refusal: str | None = None
     unrestorable: bool = False
+    step: Step | None = None  # what the change staged for the channel
 
 
 class Pauses:
@@ -79,12 +80,14 @@ class Pauses:
         self.service = service
 
     async def clicked(self, interaction: discord.Interaction, cid: ComponentId) -> None:
+        from bot.games.space_alert.mission._flights import Step  # _flights imports this module
+
         service = self.service
         user = interaction.user
         resume = cid.action == "resume"
         found = _Found()
 
-        def change(record: FlightRecord) -> dict[str, Any] | None:
+        async def change(record: FlightRecord) -> dict[str, Any] | None:
             nonlocal found
             found = _Found()
             lang = record.language
@@ -109,6 +112,8 @@ class Pauses:
                 return None
             found.flight, found.events = flight, [*events, *outcome.events]
             record.state = flight.to_dict()
+            found.step = Step(flight=flight, events=found.events)
+            await service.stage(record, flight, found.step)  # the pause line commits with the pause
             return journal(user.id, cid.action, found.events)
 
         async with Reply(interaction, update=True) as reply:
@@ -117,13 +122,13 @@ class Pauses:
             except StaleWrite:
                 await reply.reject(t(service.bot.settings.default_language, "error.busy"))
                 return
-            flight = found.flight
-            if record is None or flight is None:
+            flight, step = found.flight, found.step
+            if record is None or flight is None or step is None:
                 await service.refuse_unapplied(reply, record, found.refusal, found.unrestorable)
                 return
             embed, view = service.deck(record)
             await reply.send(embed=embed, view=view)
-        await service.publish(record, flight, found.events)
+        await service.publish(record, flight, found.events, step)
         if resume:
             service.wake(record.id)
             service.spawn(service.voice.resume(record, flight.timeline, flight.paused_s))

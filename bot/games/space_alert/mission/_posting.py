@@ -274,11 +274,14 @@ class ChannelPosts:
         `row_id`: its outbox row, deleted once it is out."""
         self._queue(flight_id, payload, row_id=row_id)
 
-    def _queue(self, flight_id: str, payload: dict[str, Any], row_id: int | None = None) -> None:
-        """Queue one storable job (`payload` is what a shutdown writes to the outbox table)."""
+    def _queue(
+        self, flight_id: str, payload: dict[str, Any], row_id: int | None = None, *, restored: bool = False
+    ) -> None:
+        """Queue one storable job (`payload` is what a shutdown writes to the outbox table);
+        `restored`: its row was left by an earlier process, which may have sent part of it."""
         op = payload.get("op")
         if op == "result":
-            post = ResultPost(self, payload)
+            post = ResultPost(self, payload, row_id, restored=restored)
             self.outbox(flight_id).put(post, spec=post.spec, row_id=row_id)
         elif op == "said":  # staged by a change, restored after a crash or a takeover
             self.outbox(flight_id).put(self._unconfirmed(payload), spec=lambda: payload, row_id=row_id)
@@ -378,7 +381,7 @@ class ChannelPosts:
             if payload.get("op") == "said" and record is not None:
                 payload = {**payload, "language": record.language}
             log.info("flight %s: sending a post committed but not confirmed sent", flight_id)
-            self._queue(flight_id, payload, row_id=row_id)
+            self._queue(flight_id, payload, row_id=row_id, restored=True)
 
     def _unconfirmed(self, payload: dict[str, Any]) -> Job:
         """The job of a staged row left by a crash: looked up in the channel when it runs (after
@@ -456,19 +459,37 @@ class ResultPost:
     """The result embed, a thread under it, then the captain's log in the thread ending with the turn
     navigation: one outbox job.
 
-    It remembers how far it got, so a 429 retry (or a restart, through `spec()`) resumes after the
-    last piece that went out instead of posting the result twice.
+    It remembers how far it got, in memory (a 429 retry resumes after the last piece that went
+    out) and in its outbox row after every piece, so a process killed mid-way leaves a row its
+    successor resumes from the next piece.  The one piece a crash may cut between its send and
+    that record is looked up in the channel (or thread) before anything is sent again: the result
+    by its buttons' ids, the thread by the result's id (a message's thread has the message's id),
+    the log's chunks and navigation by their text.  Every piece goes out once.
     """
 
-    def __init__(self, posts: ChannelPosts, payload: dict[str, Any]) -> None:
+    def __init__(
+        self, posts: ChannelPosts, payload: dict[str, Any], row_id: int | None = None, *, restored: bool = False
+    ) -> None:
         self.posts = posts
         self.state = dict(payload)
         self.state.setdefault("sent", 0)
+        self.row_id = row_id
+        self._look = restored  # a row a crash left: what went out is looked up before sending
         self._message: Any = None
         self._target: Any = None
 
     def spec(self) -> dict[str, Any]:
         return dict(self.state)
+
+    async def _progress(self) -> None:
+        """Store how far the post got in its row (after every piece); a failure only costs a
+        look-up after a crash, never a second post."""
+        if self.row_id is None:
+            return
+        try:
+            await self.posts.store.update_post(self.row_id, self.spec())
+        except Exception as exc:
+            log.warning("result row %s: progress not stored (%s); looked up after a crash", self.row_id, exc)
 
     async def __call__(self) -> None:
         state = self.state
@@ -477,34 +498,87 @@ class ResultPost:
             log.info("result for channel %s: the channel is gone; dropped", state["channel_id"])
             return
         if state.get("message_id") is None:
-            self._message = await self._send_result(channel)
+            found = await self._find_result(channel) if self._look else None
+            self._message = found or await self._send_result(channel)
             state["message_id"] = self._message.id
             state["picture"] = None  # sent: a job stored from here on need not carry ~100 kB
+            await self._progress()
         if not state.get("thread_tried"):
-            message = self._message or channel.get_partial_message(state["message_id"])
-            try:
-                self._target = await message.create_thread(name=state["thread_name"])
-                state["target_id"] = self._target.id
-            except discord.HTTPException as exc:
-                if exc.status == 429:
-                    raise
-                log.info("no thread for the captain's log (%s); posting in the channel", exc)
-            except (AttributeError, ValueError, TypeError) as exc:
-                log.info("no thread for the captain's log (%s); posting in the channel", exc)
+            await self._thread(channel)
             state["thread_tried"] = True
+            await self._progress()
         target = self._target
         if target is None and state.get("target_id") is not None:
             target = await self.posts.channel(state["target_id"])
         target = target or channel
         chunks = state.get("chunks") or []
+        navigation = log_navigation(state)
+        if self._look:
+            await self._count_sent(target, chunks, navigation)
         while state["sent"] < len(chunks):
             await target.send(chunks[state["sent"]])
             state["sent"] += 1
-        navigation = log_navigation(state)
+            await self._progress()
         if navigation is not None and not state.get("nav_sent"):
             content, view = navigation
             await target.send(content, view=view)
             state["nav_sent"] = True
+            await self._progress()
+        self._look = False
+
+    async def _thread(self, channel: Any) -> None:
+        """The captain's log's thread under the result: found (a crash after Discord made it) or made."""
+        state = self.state
+        if self._look:
+            existing = await self.posts.channel(state["message_id"])  # a thread has its message's id
+            if existing is not None and existing is not channel:
+                self._target, state["target_id"] = existing, existing.id
+                return
+        message = self._message or channel.get_partial_message(state["message_id"])
+        try:
+            self._target = await message.create_thread(name=state["thread_name"])
+            state["target_id"] = self._target.id
+        except discord.HTTPException as exc:
+            if exc.status == 429:
+                raise
+            log.info("no thread for the captain's log (%s); posting in the channel", exc)
+        except (AttributeError, ValueError, TypeError) as exc:
+            log.info("no thread for the captain's log (%s); posting in the channel", exc)
+
+    async def _find_result(self, channel: Any) -> Any:
+        """The result message an earlier process sent but did not record: the bot's recent
+        message carrying this flight's result buttons (None when there is none, or no flight id)."""
+        view = result_view(self.state)
+        wanted = {cid for item in view.children if (cid := getattr(item, "custom_id", None))} if view else set()
+        if not wanted:
+            return None
+        for message in await self._recent(channel, 25):
+            if wanted & custom_ids_of(message):
+                log.info("result for channel %s: found already sent; not sent again", self.state["channel_id"])
+                return message
+        return None
+
+    async def _count_sent(self, target: Any, chunks: list[str], navigation: Any) -> None:
+        """Skip the captain's log's pieces already in the thread (sent before a crash, unrecorded)."""
+        state = self.state
+        seen = [getattr(m, "content", None) for m in await self._recent(target, len(chunks) + 10)]
+        found = [i for i, chunk in enumerate(chunks) if chunk in seen]
+        if found:
+            state["sent"] = max(state["sent"], found[-1] + 1)
+        if navigation is not None and navigation[0] in seen:
+            state["nav_sent"] = True
+
+    async def _recent(self, channel: Any, limit: int) -> list[Any]:
+        """The bot's own recent messages in a channel or thread (none when it cannot be read)."""
+        me = getattr(self.posts.bot.user, "id", None)
+        found: list[Any] = []
+        try:
+            async for message in channel.history(limit=limit):
+                if getattr(message.author, "id", None) == me:
+                    found.append(message)
+        except (discord.HTTPException, AttributeError, TypeError) as exc:
+            log.info("cannot read channel %s to look for sent pieces (%s)", getattr(channel, "id", "?"), exc)
+        return found
 
     async def _send_result(self, channel: Any) -> Any:
         """The result embed with its overview picture and the pictures button.
@@ -527,6 +601,16 @@ class ResultPost:
                 log.warning("result for channel %s: picture refused (%s); sent without it", state["channel_id"], exc)
                 state["picture"] = None
         return await channel.send(embed=discord.Embed.from_dict(state["embed"]), view=view)
+
+
+def custom_ids_of(message: Any) -> set[str]:
+    """The custom ids of a message's components (its action rows' buttons and selects)."""
+    ids: set[str] = set()
+    for row in getattr(message, "components", None) or []:
+        for item in getattr(row, "children", None) or [row]:
+            if isinstance(cid := getattr(item, "custom_id", None), str):
+                ids.add(cid)
+    return ids
 
 
 def log_navigation(state: dict[str, Any]) -> tuple[str, discord.ui.View] | None:
