@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.games.elite.storage import EliteStore
+from bot.games.space_alert.campaign.storage import CampaignRecord, Campaigns
 from bot.games.space_alert.hindsight.answer import summary_text
 from bot.games.space_alert.mission._log_i18n import cause_text, describe
 from bot.games.space_alert.mission.cards import code_text
@@ -20,7 +21,6 @@ from bot.games.space_alert.threat_names import threat_name
 from bot.platform.i18n import t
 from bot.platform.storage.base import LogbookEntry
 from bot.platform.storage.comparisons import Comparison
-from bot.platform.storage.platform import CampaignRecord
 from bot.platform.storage.web import PublicServer, WebStore
 from bot.web.replays import Replays, log_by_turn, turn_alt
 
@@ -181,7 +181,7 @@ async def server_page(store: WebStore, guild_id: int, asked: str | None, default
         "server": server_doc(server),
         "boards": [{"mission": m, "normal": n, "serious": s, "places": places} for (m, n, s), places in boards.items()],
         "latest": [line_doc(e, lang) for e in await store.latest_entries(guild_id)],
-        "campaigns": [campaign_doc(c) for c in await store.server_campaigns(guild_id)],
+        "campaigns": [campaign_doc(c) for c in await Campaigns(store).ended_on_server(guild_id)],
         "elite": {
             "games": standing.games,
             "wins": standing.wins,

@@ -9,6 +9,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from bot.games.space_alert.campaign._cog import CampaignButton, CampaignSelect
+from bot.games.space_alert.campaign.storage import Campaigns
 from bot.games.space_alert.stats.storage import Careers
 from engine.campaign.session import REPAIR_SECONDS
 from engine.resolution.mission import resolve
@@ -81,7 +82,7 @@ async def test_a_campaign_night_in_discord(bot: Any, world: Any, clock: Any, tmp
         vote_post = world.channel.sent[-1]
         cont = ids_of(vote_post.view, "continue")
         assert set(cont) == {"end", "continue"}
-        stored = await bot2.storage.running_campaign(world.channel.id)
+        stored = await Campaigns(bot2.storage).running(world.channel.id)
         assert stored is not None and stored.guild_id == world.guild.id
         assert "lift" not in stored.state["session"]["campaign"]["carried"]["damage"].get("red", [])
 
@@ -92,8 +93,8 @@ async def test_a_campaign_night_in_discord(bot: Any, world: Any, clock: Any, tmp
             inter = await press(world, user, ids_of(vote_post.view, "serious")["white"])
         final = inter.log[0].kwargs["embed"]
         assert final.title == "Exploration campaign — final score" and "**Total:" in final.description
-        assert await bot2.storage.running_campaigns() == []
-        ended = await bot2.storage.latest_campaign(world.channel.id)
+        assert await Campaigns(bot2.storage).all_running() == []
+        ended = await Campaigns(bot2.storage).latest(world.channel.id)
         assert ended is not None and ended.status == "finished" and ended.missions == 1
         assert ended.total is not None and ended.crew == [(ann.id, "Ann"), (bob.id, "Bob"), (cid.id, "Cid")]
         board = await Careers(bot2.storage).campaign_leaderboard_page(guild_id=world.guild.id)
@@ -150,7 +151,7 @@ async def test_the_flight_handoff_carries_the_ship_into_the_game(bot: Any, world
     for what, choice in (("common", "white"), ("serious", "white")):
         await press(world, ann, ids_of(start.log[0].view, what)[choice])
     options = await campaign_options(bot, world.channel.id)
-    running = await bot.storage.running_campaign(world.channel.id)
+    running = await Campaigns(bot.storage).running(world.channel.id)
     assert running is not None and options["campaign_id"] == running.id
     carried = {"damage": {"red": ["structural", "shield"]}, "battlebots": ["lower_red"]}
     base = Game.model_validate(
@@ -182,7 +183,7 @@ async def test_simultaneous_votes_are_all_stored_and_keyed_by_member_id(bot: Any
     presses = await asyncio.gather(*(press(world, user, white) for user in (ann, *crew)))
     acknowledged = {p.user.id for p in presses if p.log and p.log[0].kind == "edit_message"}
     assert len(acknowledged) == 5
-    stored = await bot.storage.running_campaign(world.channel.id)
+    stored = await Campaigns(bot.storage).running(world.channel.id)
     assert stored is not None
     assert set(stored.state["session"]["votes"]["common"]) == {str(i) for i in acknowledged}
     assert stored.state["session"]["campaign"]["crew"] == [str(m.id) for m in (ann, *crew)]
@@ -214,10 +215,10 @@ async def test_a_stranger_and_a_scheduled_repeat_never_reset_a_running_campaign(
     cog = bot.get_cog("Campaign")
     ann = world.member("Ann")
     assert await cog.open("same", world.guild.id, world.channel.id, [(ann.id, "Ann")], seed=1) is not None
-    record = await bot.storage.running_campaign(world.channel.id)
+    record = await Campaigns(bot.storage).running(world.channel.id)
     assert record is not None
     # the same campaign opened again (a retried schedule) and another one: both refused by the store
     assert await cog.open("same", world.guild.id, world.channel.id, [(ann.id, "Ann")], seed=2) is None
     assert await cog.open("other", world.guild.id, world.channel.id, [(ann.id, "Ann")], seed=3) is None
-    again = await bot.storage.running_campaign(world.channel.id)
+    again = await Campaigns(bot.storage).running(world.channel.id)
     assert again is not None and again.id == "same" and again.state == record.state

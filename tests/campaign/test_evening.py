@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from bot.games.space_alert.campaign._cog import CampaignButton
+from bot.games.space_alert.campaign.storage import Campaigns
 from bot.platform.command_line import UnknownCommand, command_line, find_command
 from engine.campaign.flow import Campaign, CampaignError
 
@@ -130,7 +131,7 @@ async def test_follow_ups_wait_for_the_flight_s_result_post(bot: Any, world: Any
     sent = len(world.channel.sent)
     listener = asyncio.create_task(cog.on_flight_resolved(record, resolve(game, log=True)))
     await asyncio.sleep(0.05)
-    stored = await bot.storage.running_campaign(world.channel.id)
+    stored = await Campaigns(bot.storage).running(world.channel.id)
     assert stored.state["session"]["phase"] == "repair"  # the step is stored already
     assert len(world.channel.sent) == sent  # but nothing is posted before the result
     posted.set()

@@ -13,10 +13,11 @@ from typing import Any
 import pytest
 
 from bot.games.elite.storage import EliteStore, record_game
+from bot.games.space_alert.campaign.storage import CampaignRecord, Campaigns
 from bot.games.space_alert.stats.storage import Careers
 from bot.games.space_alert.storage import CustomMissions, School, SchoolRecord, save_school_record
 from bot.platform.storage import ChannelBusy, LogbookCrew, LogbookEntry, SqliteStorage, StaleWrite, Storage
-from bot.platform.storage.platform import CampaignRecord, ScheduleRecord
+from bot.platform.storage.platform import ScheduleRecord
 from tests.bot.storage_backends import open_storage, storage
 
 __all__ = ["open_storage", "storage"]  # fixtures used by the tests below
@@ -121,23 +122,23 @@ async def test_leaderboard_pages_and_campaign_lines_apart(storage: Storage) -> N
 async def test_campaign_session_stored_one_running_per_channel(open_storage: Any) -> None:
     storage = await open_storage()
     doc = {"session": {"phase": "vote"}, "members": {str(ANN): "Ann"}, "host": ANN}
-    await storage.save_campaign(CampaignRecord("c1", 1, 5, doc, crew=[(ANN, "Ann"), (None, "android")]))
+    await Campaigns(storage).save(CampaignRecord("c1", 1, 5, doc, crew=[(ANN, "Ann"), (None, "android")]))
     with pytest.raises(ChannelBusy):
-        await storage.save_campaign(CampaignRecord("c2", 1, 5, doc))
+        await Campaigns(storage).save(CampaignRecord("c2", 1, 5, doc))
     again = await open_storage()  # a restart
-    running = await again.running_campaign(5)
+    running = await Campaigns(again).running(5)
     assert running is not None and running.id == "c1" and running.state == doc
     assert running.crew == [(ANN, "Ann"), (None, "android")]
-    assert [c.id for c in await again.running_campaigns()] == ["c1"]
+    assert [c.id for c in await Campaigns(again).all_running()] == ["c1"]
 
     running.status, running.total, running.missions = "finished", 42, 3
-    await again.save_campaign(running)
-    assert await again.running_campaign(5) is None
-    stored = await again.campaign("c1")
+    await Campaigns(again).save(running)
+    assert await Campaigns(again).running(5) is None
+    stored = await Campaigns(again).campaign("c1")
     assert stored is not None and stored.finished_at and stored.total == 42
     board = await Careers(again).campaign_leaderboard_page(guild_id=1)
     assert [(r.total, r.crew) for r in board.rows] == [(42, ("Ann",))]
-    await again.save_campaign(CampaignRecord("c2", 1, 5, doc))  # the channel is free again
+    await Campaigns(again).save(CampaignRecord("c2", 1, 5, doc))  # the channel is free again
 
 
 async def test_school_progress_changes_are_a_versioned_unit_of_work(open_storage: Any) -> None:
@@ -157,7 +158,7 @@ async def test_campaign_changes_are_a_versioned_unit_of_work(open_storage: Any) 
     five are stored; a save of an outdated copy is refused (StaleWrite), not written over."""
     storage = await open_storage()
     doc: dict[str, Any] = {"session": {"phase": "vote"}, "votes": {}, "members": {}, "host": ANN}
-    await storage.save_campaign(CampaignRecord("c1", 1, 5, doc))
+    await Campaigns(storage).save(CampaignRecord("c1", 1, 5, doc))
 
     def vote(member: int) -> Any:
         def change(record: CampaignRecord) -> bool:
@@ -166,15 +167,15 @@ async def test_campaign_changes_are_a_versioned_unit_of_work(open_storage: Any) 
 
         return change
 
-    await asyncio.gather(*(storage.change_campaign(5, vote(m)) for m in range(5)))
-    stored = await storage.running_campaign(5)
+    await asyncio.gather(*(Campaigns(storage).change(5, vote(m)) for m in range(5)))
+    stored = await Campaigns(storage).running(5)
     assert stored is not None and sorted(stored.state["votes"]) == ["0", "1", "2", "3", "4"]
-    stale = await storage.running_campaign(5)
+    stale = await Campaigns(storage).running(5)
     assert stale is not None
-    await storage.change_campaign(5, vote(9))
+    await Campaigns(storage).change(5, vote(9))
     with pytest.raises(StaleWrite):
-        await storage.save_campaign(stale)
-    assert await storage.change_campaign(6, vote(1)) is None  # no campaign there
+        await Campaigns(storage).save(stale)
+    assert await Campaigns(storage).change(6, vote(1)) is None  # no campaign there
 
 
 async def test_guild_settings_in_one_read(storage: Storage) -> None:
@@ -247,9 +248,9 @@ async def test_stopgap_campaigns_move_to_their_table(tmp_path: Path) -> None:
     after = SqliteStorage(db)
     await after.open()
     try:
-        moved = await after.running_campaign(55)
+        moved = await Campaigns(after).running(55)
         assert moved is not None and moved.state == doc and moved.guild_id == 1 and moved.missions == 1
-        assert await after.running_campaign(56) is None  # a finished one is not revived
+        assert await Campaigns(after).running(56) is None  # a finished one is not revived
         assert await after.guild_settings(1) == {"language": "cs"}
     finally:
         await after.close()
@@ -295,7 +296,7 @@ async def test_games_stored_before_migration_0007_carry_on(tmp_path: Path) -> No
 
         changed = await elite.change(9, step)
         assert changed is not None and changed.version == 2
-        campaign = await after.change_campaign(5, lambda r: r.state.update(voted=True) is None)
+        campaign = await Campaigns(after).change(5, lambda r: r.state.update(voted=True) is None)
         assert campaign is not None and campaign.version == 2 and campaign.state["voted"]
     finally:
         await after.close()

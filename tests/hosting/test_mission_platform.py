@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from bot.games.space_alert.campaign._cog import CampaignButton
+from bot.games.space_alert.campaign.storage import Campaigns
 from bot.games.space_alert.mission import ids as _ids
 from bot.games.space_alert.storage import School
 from bot.platform.hosting.scheduler import run_schedules
@@ -108,7 +109,7 @@ async def test_a_campaign_mission_is_handed_over_and_back(bot: Any, world: World
         for user in (ann, bob):
             cid = next(c for c in (i.custom_id for i in view.children) if f":{what}:white" in c)
             await CampaignButton(cid).callback(world.interaction(user, custom_id=cid))
-    running = await bot.storage.running_campaign(world.channel.id)
+    running = await Campaigns(bot.storage).running(world.channel.id)
     assert running is not None and running.state["session"]["phase"] == "flying"
 
     due = await campaign.due_flight(world.channel.id)
@@ -129,7 +130,7 @@ async def test_a_campaign_mission_is_handed_over_and_back(bot: Any, world: World
     await fly_lobby(bot, world, clock, lobby, ann, bob)
     (entry,) = await bot.storage.logbook(world.guild.id)
     assert entry.campaign_id == running.id
-    after = await bot.storage.latest_campaign(world.channel.id)
+    after = await Campaigns(bot.storage).latest(world.channel.id)
     assert after is not None and after.state["session"]["phase"] in ("repair", "finished")
     assert after.missions == 1
 
@@ -240,7 +241,7 @@ async def test_a_scheduled_campaign_night_opens_the_campaign_once_across_restart
     assert [action for _, action in await run_schedules(bot, clock())] == ["open"]
     assert await run_schedules(bot, clock()) == []  # marked done before it fired: once
     await bot.get_cog("Mission").on_scheduled_flight(fired[0])
-    running = await bot.storage.running_campaign(world.channel.id)
+    running = await Campaigns(bot.storage).running(world.channel.id)
     assert running is not None and running.state["host"] == ann.id
     # the crew named when it was scheduled, each once, the host included once
     assert running.state["members"] == {str(ann.id): "Ann", str(bob.id): "Bob", str(cy.id): "Cy"}
@@ -255,6 +256,6 @@ async def test_a_scheduled_campaign_night_opens_the_campaign_once_across_restart
 
     bot = await new_bot(db, clock, world=world)
     assert await run_schedules(bot, clock()) == [] and await bot.storage.pending_schedules() == []
-    again = await bot.storage.running_campaign(world.channel.id)
+    again = await Campaigns(bot.storage).running(world.channel.id)
     assert again is not None and again.id == running.id
     await stop_bot(bot)

@@ -12,8 +12,8 @@ from functools import cache
 from typing import Any
 
 from bot.games.elite.storage import EliteStore
+from bot.games.space_alert.campaign.storage import CampaignRecord, Campaigns
 from bot.platform.storage import CrewMember, FlightRecord, LogbookCrew, LogbookEntry
-from bot.platform.storage.platform import CampaignRecord
 from bot.platform.storage.web import NAME_SETTING
 from engine.flight.machine import Flight
 from tests.pictures.flights import play
@@ -122,7 +122,7 @@ async def fill(storage: Any) -> dict[str, Any]:
             threat_points_destroyed=4,
         )
     )
-    await storage.save_campaign(
+    await Campaigns(storage).save(
         CampaignRecord(
             id="camp1",
             guild_id=PUBLIC,

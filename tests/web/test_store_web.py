@@ -8,8 +8,8 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+from bot.games.space_alert.campaign.storage import CampaignRecord, Campaigns
 from bot.platform.storage import LogbookCrew, SqliteStorage
-from bot.platform.storage.platform import CampaignRecord
 from tests.web import seed
 
 RESULT = {"outcome": "survived", "threats": [], "score": {"total": 5}}
@@ -42,7 +42,7 @@ async def test_a_servers_mark_changes_with_its_settings_and_ended_campaigns(stor
     await storage.set_setting(1, "language", "cs")
     (renamed,) = await storage.public_marks([1])
     assert renamed != first and renamed.language == "cs"
-    await storage.save_campaign(
+    await Campaigns(storage).save(
         CampaignRecord(id="c1", guild_id=1, channel_id=5, state={}, status="finished", missions=3, total=9)
     )
     (ended,) = await storage.public_marks([1])

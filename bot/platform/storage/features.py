@@ -1,33 +1,28 @@
-"""The storage interface's part for the platform's features (issues 14 and 16): campaign sessions
+"""The storage interface's part for the platform's features (issues 14 and 16): server settings
 and schedules, and the logbook's threat rows a game adds.
 
 A game keeps its own tables' statements, over the SQL core (`Storage.fetch`, and
 `Transaction.rows/run` in a unit of work): ELITE in bot/games/elite/storage.py, the flight school
-and custom missions in bot/games/space_alert/storage.py, the careers' reads in
+and custom missions in bot/games/space_alert/storage.py, the campaigns in
+bot/games/space_alert/campaign/storage.py, the careers' reads in
 bot/games/space_alert/stats/storage.py.
 Only protocols: `Storage` and `Transaction` (base.py) extend them; the SQL lives in platform.py.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from bot.platform.storage.comparisons import Comparison
-    from bot.platform.storage.platform import CampaignRecord, ScheduleRecord
+    from bot.platform.storage.platform import ScheduleRecord
 
 
 class FeatureTransaction(Protocol):
     """The feature writes inside a unit of work (`async with storage.transaction() as tx`)."""
 
     async def add_threat_rows(self, logbook_id: int, result: Mapping[str, Any], game: str = "space_alert") -> None: ...
-
-    async def save_campaign(self, record: CampaignRecord) -> CampaignRecord:
-        """Insert a new one (version 0) or write a stored one if its version is current."""
-        ...
-
-    async def load_running_campaign(self, channel_id: int) -> CampaignRecord | None: ...
 
     async def add_schedule(self, record: ScheduleRecord) -> int: ...
 
@@ -42,28 +37,6 @@ class FeatureTransaction(Protocol):
 
 class FeatureStorage(Protocol):
     """The feature reads, and each feature write as a unit of work of its own."""
-
-    # -- campaigns (platform.py) ----------------------------------------------------------------------
-    async def campaign(self, campaign_id: str) -> CampaignRecord | None: ...
-
-    async def running_campaign(self, channel_id: int) -> CampaignRecord | None: ...
-
-    async def latest_campaign(self, channel_id: int) -> CampaignRecord | None:
-        """The channel's running campaign, else the one that ended last."""
-        ...
-
-    async def running_campaigns(self) -> list[CampaignRecord]: ...
-
-    async def save_campaign(self, record: CampaignRecord) -> CampaignRecord:
-        """Insert a new one (ChannelBusy when another campaign already runs in the channel) or
-        write a stored one if its version is still current (else StaleWrite)."""
-        ...
-
-    async def change_campaign(
-        self, channel_id: int, change: Callable[[CampaignRecord], bool], *, attempts: int = 5
-    ) -> CampaignRecord | None:
-        """Load the running campaign, apply a pure change, save with a version check, retry."""
-        ...
 
     # -- server settings --------------------------------------------------------------------------------
     async def guild_settings(self, guild_id: int) -> dict[str, Any]:

@@ -17,7 +17,6 @@ from bot.platform.sessions import StoredResult
 from bot.platform.storage.base import FlightRecord, LogbookCrew, LogbookEntry
 from bot.platform.storage.careers import PUBLIC_GUILDS, PUBLIC_SETTING, PUBLIC_VALUE
 from bot.platform.storage.comparisons import Comparison
-from bot.platform.storage.platform import CampaignRecord
 from bot.platform.storage.rows import LOGBOOK_COLUMNS, logbook_from_row
 
 # The guild_settings key where the bot keeps a public server's name as Discord showed it (written
@@ -117,8 +116,6 @@ class WebStore(Protocol):
     async def server_boards(self, guild_id: int, *, per_board: int = 3) -> list[BoardLine]: ...
 
     async def latest_entries(self, guild_id: int, *, limit: int = 20) -> list[LogbookEntry]: ...
-
-    async def server_campaigns(self, guild_id: int, *, limit: int = 10) -> list[CampaignRecord]: ...
 
     async def fetch(self, sql: str, params: Iterable[Any] = ()) -> list[Sequence[Any]]:
         """The SQL core's read (a game's repository reads its own tables with it)."""
@@ -290,28 +287,6 @@ class WebReads:
             f"SELECT {_LOGBOOK} FROM logbook WHERE guild_id = ? ORDER BY flown_at DESC, id DESC LIMIT ?",
             [guild_id, limit],
         )
-
-    async def server_campaigns(self, guild_id: int, *, limit: int = 10) -> list[CampaignRecord]:
-        """A server's campaigns that are over, best finished first, then the newest ended."""
-        from bot.platform.storage.platform import _campaign_of
-
-        found = await self._fetch(
-            "SELECT id, guild_id, channel_id, status, '{}', missions, total, destroyed_by, started_at, finished_at,"
-            " version FROM campaigns WHERE guild_id = ? AND status != 'running'"
-            " ORDER BY total IS NULL, total DESC, started_at DESC, id LIMIT ?",
-            [guild_id, limit],
-        )
-        ids = [r[0] for r in found]
-        crews: dict[str, list[tuple[int | None, str]]] = {}
-        if ids:
-            marks = ", ".join("?" * len(ids))
-            for cid, uid, name in await self._fetch(
-                f"SELECT campaign_id, user_id, name FROM campaign_crew WHERE campaign_id IN ({marks})"
-                " ORDER BY campaign_id, position",
-                ids,
-            ):
-                crews.setdefault(cid, []).append((uid, name))
-        return [_campaign_of(r, crews.get(r[0], [])) for r in found]
 
     async def public_flight(self, flight_id: str) -> tuple[LogbookEntry, FlightRecord | None] | None:
         """A logged flight of a public server by its random id (logbook's UNIQUE flight_id), with

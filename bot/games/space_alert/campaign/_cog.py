@@ -1,7 +1,7 @@
 """`/campaign start|status|end`, the vote buttons and the repair menu (rulebook §6).
 
-One running campaign per channel, stored in the `campaigns` table through the storage interface
-(`save_campaign` / `running_campaign`; the row's state is {"session", "members", "host"}), so it
+One running campaign per channel, stored in the `campaigns` table through the game's repository
+(storage.py: `Campaigns.save` / `Campaigns.running`; the row's state is {"session", "members", "host"}), so it
 survives restarts; when it ends the row keeps its status, mission count, total and crew for the
 campaign leaderboard.  Flights stay the Mission cog's: when the crew has voted, the campaign
 announces the recording and difficulties; the flight code asks `flight_handoff(channel)` for the
@@ -11,7 +11,7 @@ campaign id and the `carried` block to put into its GAME.json, and dispatches
 keys, read through _text.py).
 
 Every change of a campaign (a vote, a repair, the clock, a flown mission, the end) is one unit of
-work through the store (`change_campaign`: load, pure change, save with a version check, retry),
+work through the repository (`Campaigns.change`: load, pure change, save with a version check, retry),
 so three members voting at the same instant are three stored votes.  Voters and crew are member
 ids (as strings in the engine's session); names live in `members` and are only rendered.  Who
 may do what is declared once below (`PERMISSIONS`) and checked by the platform.
@@ -42,6 +42,7 @@ from bot.games.space_alert.campaign._render import (
 )
 from bot.games.space_alert.campaign._text import tx
 from bot.games.space_alert.campaign.handoff import CAMPAIGN_OPTION, CampaignDue, after_result
+from bot.games.space_alert.campaign.storage import CampaignRecord, Campaigns
 from bot.platform.command_line import bare, command_line
 from bot.platform.components import handles
 from bot.platform.hosting.gate import may_start, serves
@@ -49,7 +50,7 @@ from bot.platform.hosting.server_settings import server_language
 from bot.platform.i18n import t
 from bot.platform.permissions import Seats, actor_of, answer_refusal, decide, refusal
 from bot.platform.storage.base import ChannelBusy, StaleWrite
-from bot.platform.storage.platform import CampaignRecord, ScheduleRecord
+from bot.platform.storage.platform import ScheduleRecord
 from bot.platform.text import code_inner, user_text
 from engine.campaign.flow import Campaign
 from engine.campaign.session import CampaignSession, Due, Ended, FlyNext, SessionError
@@ -166,12 +167,17 @@ class CampaignCog(commands.Cog, name="Campaign"):
             await self.tick_all()
 
     # --- storage -----------------------------------------------------------------------------
+    @property
+    def campaigns(self) -> Campaigns:
+        """The campaigns' repository over the bot's storage (read each time: tests swap it)."""
+        return Campaigns(self.bot.storage)
+
     async def lang(self, guild_id: int | None) -> str:
         return await server_language(self.bot.storage, guild_id, self.bot.settings.default_language)
 
     async def load(self, channel_id: int) -> CampaignRecord | None:
         """The channel's running campaign (a read: changes go through `change`)."""
-        record = await self.bot.storage.running_campaign(channel_id)
+        record = await self.campaigns.running(channel_id)
         if record is not None:
             keyed_by_id(record.state)
         return record
@@ -191,7 +197,7 @@ class CampaignCog(commands.Cog, name="Campaign"):
             put_session(record, session)
             return True
 
-        return await self.bot.storage.change_campaign(channel_id, change)
+        return await self.campaigns.change(channel_id, change)
 
     async def due_flight(self, channel_id: int) -> CampaignDue | None:
         """The campaign mission about to be flown in this channel (its recording, difficulties
@@ -253,7 +259,7 @@ class CampaignCog(commands.Cog, name="Campaign"):
         record = CampaignRecord(campaign_id, guild_id, channel_id, doc, crew=[(int(u), n) for u, n in members.items()])
         put_session(record, session)
         try:
-            await self.bot.storage.save_campaign(record)
+            await self.campaigns.save(record)
         except ChannelBusy:
             return None
         return vote_embed(lang, session), vote_view(lang, session, channel_id, CampaignButton)
@@ -287,7 +293,7 @@ class CampaignCog(commands.Cog, name="Campaign"):
     @campaign.command(name="status", description="The campaign of this channel so far")
     async def status(self, interaction: discord.Interaction) -> None:
         lang = await self.lang(interaction.guild_id)
-        record = await self.bot.storage.latest_campaign(interaction.channel_id or 0)
+        record = await self.campaigns.latest(interaction.channel_id or 0)
         if record is None:
             await interaction.response.send_message(tx(lang, "none"), ephemeral=True)
             return
@@ -340,7 +346,7 @@ class CampaignCog(commands.Cog, name="Campaign"):
 
     async def _nothing_running(self, lang: str, interaction: discord.Interaction) -> str:
         """Why there is nothing to end: no campaign at all, or the last one is over (and how)."""
-        latest = await self.bot.storage.latest_campaign(interaction.channel_id or 0)
+        latest = await self.campaigns.latest(interaction.channel_id or 0)
         start = bare(self.bot.tree, "campaign start")
         if latest is None or latest.status not in ("lost", "finished"):
             return t(lang, "evening.campaign.none_to_end", start=start)
@@ -552,7 +558,7 @@ class CampaignCog(commands.Cog, name="Campaign"):
     async def tick_all(self) -> None:
         """Close votes and repair steps whose time is up, in every running campaign."""
         now = self.bot.clock()
-        for record in await self.bot.storage.running_campaigns():
+        for record in await self.campaigns.all_running():
             if serves(self.bot, record.guild_id):  # several shards: the owner of the server ticks it
                 await self.tick_channel(record.guild_id, record.channel_id, now)
 
