@@ -130,6 +130,27 @@ def all_text(fd: Any, channel: Any = "bridge", guild: Any = None) -> str:
     return "\n".join(m.text for m in public(fd, channel, guild))
 
 
+MANAGE_GUILD = 1 << 5
+# The default world with the Captain role (alice) allowed to manage the server; bob, carol and
+# dave are Crew, erin has no role at all.
+ADMIN_WORLD: dict[str, Any] = {
+    "guild": {
+        "roles": [
+            {"name": "Bot", "permissions": 8, "managed": True},
+            {"name": "Captain", "color": 0xE67E22, "permissions": MANAGE_GUILD},
+            {"name": "Crew", "color": 0x3498DB},
+        ]
+    }
+}
+
+
+async def private(fd: Any, ix: Any) -> Any:
+    """The interaction's answer, which must be visible to the caller alone."""
+    message = await answer(fd, ix)
+    assert message.ephemeral and message.visible_to == ix.user_id, message
+    return message
+
+
 async def answer(fd: Any, ix: Any, predicate: Callable[[Any], bool] | None = None) -> Any:
     """The message an interaction was answered with (the response or a follow-up) once it matches."""
 

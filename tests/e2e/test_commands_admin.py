@@ -19,29 +19,10 @@ import pytest
 from bot.platform.hosting._text import tx
 from bot.platform.i18n import t
 from engine.flight.timeline import load_official
-from tests.e2e.harness import WAIT, answer, assert_clean, fake_discord, has, public, start_bot
+from tests.e2e.harness import ADMIN_WORLD as WORLD
+from tests.e2e.harness import WAIT, answer, assert_clean, fake_discord, has, private, public, start_bot
 
 pytestmark = pytest.mark.e2e
-
-MANAGE_GUILD = 1 << 5
-# The default world, with the Captain role (alice) allowed to manage the server; bob, carol and
-# dave are Crew, erin has no role at all.
-WORLD: dict[str, Any] = {
-    "guild": {
-        "roles": [
-            {"name": "Bot", "permissions": 8, "managed": True},
-            {"name": "Captain", "color": 0xE67E22, "permissions": MANAGE_GUILD},
-            {"name": "Crew", "color": 0x3498DB},
-        ]
-    }
-}
-
-
-async def private(fd: Any, ix: Any) -> Any:
-    """The interaction's answer, which must be visible to the caller alone."""
-    message = await answer(fd, ix)
-    assert message.ephemeral and message.visible_to == ix.user_id, message
-    return message
 
 
 async def slash_text(fd: Any, command: str, user: str, channel: str = "bridge", **opts: Any) -> str:

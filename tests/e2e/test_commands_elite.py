@@ -19,20 +19,11 @@ import pytest
 
 from bot.platform.hosting._text import tx
 from bot.platform.i18n import t
+from tests.e2e.harness import ADMIN_WORLD as WORLD
 from tests.e2e.harness import WAIT, answer, assert_clean, fake_discord, public, start_bot
 
 pytestmark = pytest.mark.e2e
 
-MANAGE_GUILD = 1 << 5
-WORLD: dict[str, Any] = {
-    "guild": {
-        "roles": [
-            {"name": "Bot", "permissions": 8, "managed": True},
-            {"name": "Captain", "color": 0xE67E22, "permissions": MANAGE_GUILD},
-            {"name": "Crew", "color": 0x3498DB},
-        ]
-    }
-}
 CYRILLIC = re.compile(r"[а-яё]", re.I)
 # The director's own words on a Russian server (what players read; English would be a bug).
 NO_GAME_RU = "Здесь не идёт игра."

@@ -24,27 +24,22 @@ from bot.games.space_alert.replay.text import text as replay_text
 from bot.games.space_alert.stats._text import tx as stats_tx
 from bot.platform.hosting._text import tx
 from bot.platform.i18n import t
-from tests.e2e.harness import WAIT, Flight, answer, assert_clean, cid, fake_discord, has, options, public, start_bot
+from tests.e2e.harness import ADMIN_WORLD as WORLD
+from tests.e2e.harness import (
+    WAIT,
+    Flight,
+    answer,
+    assert_clean,
+    cid,
+    fake_discord,
+    has,
+    options,
+    private,
+    public,
+    start_bot,
+)
 
 pytestmark = pytest.mark.e2e
-
-MANAGE_GUILD = 1 << 5
-WORLD: dict[str, Any] = {
-    "guild": {
-        "roles": [
-            {"name": "Bot", "permissions": 8, "managed": True},
-            {"name": "Captain", "color": 0xE67E22, "permissions": MANAGE_GUILD},
-            {"name": "Crew", "color": 0x3498DB},
-        ]
-    }
-}
-
-
-async def private(fd: Any, ix: Any) -> Any:
-    """The interaction's answer, which must be visible to the caller alone."""
-    message = await answer(fd, ix)
-    assert message.ephemeral and message.visible_to == ix.user_id, message
-    return message
 
 
 async def set_language(fd: Any, lang: str) -> None:

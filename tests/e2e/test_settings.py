@@ -12,21 +12,11 @@ import pytest
 from bot.platform.hosting._text import tx
 from bot.platform.i18n import t
 from engine.flight.timeline import load_official
+from tests.e2e.harness import ADMIN_WORLD as WORLD
 from tests.e2e.harness import answer, assert_clean, fake_discord, public, start_bot
 
 pytestmark = pytest.mark.e2e
 
-MANAGE_GUILD = 1 << 5
-# The default world, with the Captain role (alice) allowed to manage the server.
-WORLD: dict[str, Any] = {
-    "guild": {
-        "roles": [
-            {"name": "Bot", "permissions": 8, "managed": True},
-            {"name": "Captain", "color": 0xE67E22, "permissions": MANAGE_GUILD},
-            {"name": "Crew", "color": 0x3498DB},
-        ]
-    }
-}
 LANGUAGES = ("en", "ru", "cs", "sk")
 
 
