@@ -5,18 +5,24 @@ discord.py's `app_commands.Translator` (`CommandTranslator`), so a Russian or Cz
 shows them in its language.  Discord has no Slovak locale (see `discord.Locale`): a Slovak client
 shows the English texts, and Slovak servers read them in `/help`, which renders the same catalogue.
 
-Command and option *names* stay English on purpose: a crew mixes clients in several languages,
-and every message that teaches a command prints it once (`bot/platform/command_line.py`); a localized name
-would make that line wrong for every client in another language.
+Command, group, subcommand and option *names* are localized too (`evening.name.<command>` and
+`evening.name.<command>.<option>`, in `bot/platform/locales/names/`): a Russian client's picker
+lists `/миссия начать`, a Czech one `/mise začít`.  The English name stays the command's real
+name: Discord matches what a player types against both, so `/mission start` still works on every
+client, and it is the one name every message prints (`bot/platform/command_line.py`), because a
+crew mixes clients in several languages and a message cannot know who reads it.  `/help` shows
+the localized name beside the English one on a Russian or Czech server, so players can find in
+their picker what the messages teach.
 
-Strings live in `bot/platform/locales/evening/<lang>.json` under `evening.cmd.<command>` and
-`evening.opt.<command>.<option>`; the English entries repeat the tree's own descriptions (a test
-checks they agree, so the code stays the one source of the English text).  The names of a game's
-own choices come from the game (`register_choice_names`), since the platform knows no game.
+Descriptions live in `bot/platform/locales/<area>/<lang>.json` under `evening.cmd.<command>` and
+`evening.opt.<command>.<option>`; the English entries repeat the tree's own descriptions and names
+(a test checks they agree, so the code stays the one source of the English text).  The names of a
+game's own choices come from the game (`register_choice_names`), since the platform knows no game.
 """
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable
 from typing import Any
 
@@ -50,6 +56,51 @@ def option_key(command: Any, name: str) -> str:
     return f"evening.opt.{command.qualified_name}.{name}"
 
 
+def name_key(command: Any, option: str | None = None) -> str:
+    """`evening.name.mission start` (the command) or `evening.name.mission start.seed` (an option)."""
+    key = f"evening.name.{command.qualified_name}"
+    return f"{key}.{option}" if option else key
+
+
+def is_discord_name(name: str) -> bool:
+    """Discord's rule for a (localized) command or option name: 1-32 characters, each a letter, a
+    digit, `-` or `_` (`^[-_\\p{L}\\p{N}\\p{sc=Deva}\\p{sc=Thai}]{1,32}$`), and lowercase.
+
+    Why checked at run time too: Discord refuses the whole command sync for one bad name, so a
+    name that breaks the rule is left out (the client then shows the English one) instead."""
+    if not 1 <= len(name) <= 32 or name != name.lower():
+        return False
+    return all(
+        ch in "-_"
+        or unicodedata.category(ch)[0] in "LN"
+        or "\u0900" <= ch <= "\u097f"  # Devanagari
+        or "\ua8e0" <= ch <= "\ua8ff"  # Devanagari Extended
+        or "\u0e00" <= ch <= "\u0e7f"  # Thai
+        for ch in name
+    )
+
+
+def localized_name(lang: str, command: Any, option: str | None = None) -> str | None:
+    """The name a `lang` client shows for a command or option (None: not named in lang, or a
+    name Discord would refuse)."""
+    name = _local(lang, name_key(command, option))
+    return name if name and is_discord_name(name) else None
+
+
+def localized_path(lang: str, command: Any) -> str | None:
+    """ "/миссия начать": the command as a `lang` client's picker lists it (None: `lang` is not a
+    Discord locale, or nothing of it is named in `lang`)."""
+    if lang not in CLIENT_LANGUAGES.values():
+        return None
+    words: list[str] = []
+    node: Any = command
+    while node is not None:
+        words.append(localized_name(lang, node) or node.name)
+        node = node.parent
+    path = "/" + " ".join(reversed(words))
+    return None if path == f"/{command.qualified_name}" else path
+
+
 def _local(lang: str, key: str) -> str | None:
     """The catalogue's text of `key` in `lang`, no English fallback (None: not translated)."""
     return catalogue(lang).get(key)
@@ -77,7 +128,7 @@ def choice_name(lang: str, choice: app_commands.Choice[Any]) -> str | None:
 
 
 class CommandTranslator(app_commands.Translator):
-    """Descriptions and choice names for the Russian and Czech Discord clients."""
+    """Names, descriptions and choice names for the Russian and Czech Discord clients."""
 
     async def translate(
         self, string: app_commands.locale_str, locale: discord.Locale, context: app_commands.TranslationContextTypes
@@ -88,6 +139,13 @@ class CommandTranslator(app_commands.Translator):
         where, data = context.location, context.data
         data_any: Any = data
         text: str | None = None
+        if where in (
+            app_commands.TranslationContextLocation.command_name,
+            app_commands.TranslationContextLocation.group_name,
+        ):
+            return localized_name(lang, data)
+        if where is app_commands.TranslationContextLocation.parameter_name:
+            return localized_name(lang, data_any.command, data_any.name)
         if where in (
             app_commands.TranslationContextLocation.command_description,
             app_commands.TranslationContextLocation.group_description,

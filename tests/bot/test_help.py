@@ -46,8 +46,9 @@ async def test_the_translator_speaks_russian_and_czech_and_leaves_the_rest(bot: 
     payload = await start.get_translated_payload(bot.tree, translator)
     assert payload["description_localizations"]["ru"] == "Открыть лобби задания в этом канале"
     assert payload["description_localizations"]["cs"] == "Otevřít lobby mise v tomto kanálu"
-    assert "name_localizations" not in payload or not payload["name_localizations"]  # names stay as printed
+    assert payload["name"] == "start" and payload["name_localizations"] == {"ru": "начать", "cs": "začít"}
     normal = next(o for o in payload["options"] if o["name"] == "normal_threats")
+    assert normal["name_localizations"] == {"ru": "обычные_угрозы", "cs": "běžná_ohrožení"}
     assert normal["description_localizations"]["ru"] == "Сложность обычных угроз"
     white = next(c for c in normal["choices"] if c["value"] == "white")
     assert white["name_localizations"]["cs"] == "bílá" and "de" not in white["name_localizations"]

@@ -26,6 +26,7 @@ SAME_NAMES = frozenset(
         "elite.hero.gerid",
         "elite.boss.traex",
         "picture.android",
+        "evening.name.elite",  # the game's title as a command name (`/elite`), like "Project: ELITE"
     }
 )
 

@@ -2,6 +2,12 @@
 in the server's language, generated from the command tree (one source: a renamed option cannot
 be taught wrong here).
 
+On a Russian or Czech server each command and option also shows its localized name, the one a
+client in that language lists in its picker (`/mission start` (`/миссия начать`)).  The English
+name comes first and is the one the steps and every other message print: it works on every
+client (Discord matches typed English names too), and a server's players may use any client
+language.  Slovak servers see only the English names: Discord has no Slovak locale.
+
 Also where a new server gets its language: a server without a language setting starts in its
 Discord preferred locale when the bot speaks it (Russian, Czech; Discord has no Slovak locale).
 """
@@ -15,7 +21,13 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.platform.command_line import bare, command_line
-from bot.platform.command_locale import CLIENT_LANGUAGES, command_description, option_description
+from bot.platform.command_locale import (
+    CLIENT_LANGUAGES,
+    command_description,
+    localized_name,
+    localized_path,
+    option_description,
+)
 from bot.platform.hosting.server_settings import server_language
 from bot.platform.i18n import t
 from bot.platform.text import no_mentions
@@ -37,10 +49,18 @@ def command_lines(tree: app_commands.CommandTree[Any], lang: str) -> list[tuple[
         for command in leaves:
             if not isinstance(command, app_commands.Command):
                 continue
-            lines.append(f"**/{command.qualified_name}** — {command_description(lang, command)}")
+            local = localized_path(lang, command)
+            also = f" (`{local}`)" if local else ""
+            lines.append(f"**/{command.qualified_name}**{also} — {command_description(lang, command)}")
             for parameter in command.parameters:
-                lines.append(f"  · `{parameter.name}` {option_description(lang, command, parameter)}")
-        title = f"/{top.name} — {command_description(lang, top)}" if isinstance(top, app_commands.Group) else ""
+                name = localized_name(lang, command, parameter.name) if lang in CLIENT_LANGUAGES.values() else None
+                also = f" (`{name}`)" if name and name != parameter.display_name else ""
+                described = option_description(lang, command, parameter)
+                lines.append(f"  · `{parameter.display_name}`{also} {described}")  # as Discord shows it
+        title = ""
+        if isinstance(top, app_commands.Group):
+            local = localized_path(lang, top)
+            title = f"/{top.name}{f' ({local})' if local else ''} — {command_description(lang, top)}"
         groups.append((title, lines))
     return groups
 
