@@ -30,14 +30,17 @@ def find_command(tree: app_commands.CommandTree[Any], qualified: str) -> app_com
 
 def command_line(tree: app_commands.CommandTree[Any], qualified: str, /, **values: Any) -> str:
     """ "`/mission start mission:S2-5 normal_threats:white`": the command with `values` in the
-    order the command lists its options (None values are left out), in inline code."""
+    order the command lists its options (None values are left out), in inline code.
+
+    `values` are keyed by the option's Python name; the line prints the name Discord shows (an
+    `@app_commands.rename`d `json_text` is typed as `json:`)."""
     command = find_command(tree, qualified)
-    names = [param.name for param in command.parameters]
-    unknown = sorted(set(values) - set(names))
+    shown = {param.name: param.display_name for param in command.parameters}
+    unknown = sorted(set(values) - set(shown))
     if unknown:
         raise UnknownCommand(f"/{qualified} has no option {', '.join(unknown)}")
     parts = [f"/{command.qualified_name}"]
-    parts += [f"{name}:{values[name]}" for name in names if values.get(name) is not None]
+    parts += [f"{shown[name]}:{values[name]}" for name in shown if values.get(name) is not None]
     return "`" + " ".join(parts) + "`"
 
 

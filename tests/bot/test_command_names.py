@@ -12,6 +12,7 @@ import discord
 from discord import app_commands
 
 from bot.platform.about.help import help_embeds
+from bot.platform.command_line import command_line
 from bot.platform.command_locale import (
     CLIENT_LANGUAGES,
     CommandTranslator,
@@ -136,3 +137,9 @@ def test_help_shows_the_localized_names_on_russian_and_czech_servers(bot: Any) -
     assert "`/mission start mission:S1-1`" in czech  # the steps teach the name that works everywhere
     assert "**/mission start** —" in slovak and "(`" not in slovak  # no Slovak client, no Slovak names
     assert "`json` (`текст_json`)" in russian  # an option shows the name Discord shows (renamed)
+
+
+def test_a_taught_line_prints_the_option_as_discord_shows_it(bot: Any) -> None:
+    """`json_text` is renamed `json` for Discord: a message teaching it must print `json:`."""
+    assert command_line(bot.tree, "resolve", json_text="{}") == "`/resolve json:{}`"
+    assert command_line(bot.tree, "mission start", mission="S1-1") == "`/mission start mission:S1-1`"
