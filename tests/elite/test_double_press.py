@@ -17,14 +17,14 @@ from bot.games.elite._cog import GUARDED, CausePicker, ControlView, EliteButton,
 from bot.games.elite._document import MOVES_KEY, count_move, moves
 from bot.games.elite.storage import EliteStore
 from bot.platform.storage import SqliteStorage
-from tests.elite.test_cog import PRESSING, Msg, ix, new_cog, press, rig, start_game, storage
+from tests.elite.test_cog import PRESSING, ix, new_cog, press, rig, start_game, storage
 
 __all__ = ["rig", "storage"]  # the fixtures of test_cog.py
 
 ALREADY = "Already done"
 
 
-def shown(status: Msg, action: str) -> int | None:
+def shown(status: Any, action: str) -> int | None:
     """The move count the status message's `action` button carries (None: it carries none)."""
     assert isinstance(status.view, ControlView)
     (button,) = [b for b in status.view.children if isinstance(b, EliteButton) and b.action == action]
@@ -33,7 +33,8 @@ def shown(status: Msg, action: str) -> int | None:
 
 async def click(cog: EliteCog, channel: Any, action: str, move: int | None, user: int = 1) -> Any:
     """One press of `action` with the id's move count, answered on the status message."""
-    inter = ix(channel, user, on=cog.status_messages.get(channel.id))
+    status: Any = cog.status_messages.get(channel.id)  # the fakes' message
+    inter = ix(channel, user, on=status)
     PRESSING[0] += 1
     try:
         await cog.on_button(inter, channel.id, action, move)
@@ -111,8 +112,8 @@ async def test_start_and_pause_double_clicked_apply_once(rig: Any) -> None:
     assert [a[1] for a in state["actions"] if a[1] in ("start", "pause", "resume")] == ["start", "pause"]
     applied, refused = await double_click(cog, channel, "pause")  # the fresh button resumes
     assert len(applied) == 1 and refused_as_done(refused[0])
-    assert timer is not cog.sessions[channel.id].game.timer  # each step restores the stored game
-    assert cog.sessions[channel.id].game.timer.state == "running"  # type: ignore[union-attr]
+    timer = cog.sessions[channel.id].game.timer  # each step restores the stored game: read it again
+    assert timer is not None and timer.state == "running"
     # ±15 s carry no count: presses add up however fast they come.
     await asyncio.gather(*(click(cog, channel, "plus", shown(status, "plus")) for _ in range(3)))
     assert steps(await stored(storage, channel), "adjust") == 3
