@@ -10,7 +10,9 @@ pattern and the length limit at build time, and `Components` (the view every mes
 built in) refuses a second equal id when the item is added, in the code that made the mistake.
 
 A kind is `prefix:part:part...`; prefixes never contain ':' and are unique, so the first segment
-of an id names its kind, and `parse` finds it again.  A game marks the DynamicItem class that
+of an id names its kind, and `parse` finds it again.  A kind's last parts may be optional: a part
+added to a kind after its ids were sent (e.g. the state a button was shown at), so the buttons of
+messages posted before it still route.  A game marks the DynamicItem class that
 routes its kind with `handles(kind)`; the meta-test checks every kind has one.
 """
 
@@ -48,6 +50,9 @@ class IdKind:
     parts: tuple[tuple[str, str], ...]
     summary: str
     example: tuple[str, ...]  # parts of one valid id (the meta-test routes it)
+    # How many of the last parts an id may leave out: parts added after ids of the kind were
+    # sent, so a message posted before still routes (its parts are then absent from `parse`).
+    optional: int = 0
 
     def pattern(self, **narrow: str) -> str:
         """The regex of this kind's ids, with some parts narrowed (e.g. the actions one
@@ -56,11 +61,16 @@ class IdKind:
         if unknown:
             raise ComponentIdError(f"{self.prefix}: no part named {sorted(unknown)}")
         groups = [f"(?P<{name}>{narrow.get(name, regex)})" for name, regex in self.parts]
-        return SEP.join([re.escape(self.prefix), *groups])
+        required = len(groups) - self.optional
+        tail = ""
+        for group in reversed(groups[required:]):  # each optional part only after the one before it
+            tail = f"(?:{SEP}{group}{tail})?"
+        return SEP.join([re.escape(self.prefix), *groups[:required]]) + tail
 
     def make(self, *parts: object) -> str:
-        """`prefix:part:...`; raises ComponentIdError when a part does not fit or the id is long."""
-        if len(parts) != len(self.parts):
+        """`prefix:part:...`; raises ComponentIdError when a part does not fit or the id is long.
+        The optional last parts may be left out (an id that does not need them)."""
+        if not len(self.parts) - self.optional <= len(parts) <= len(self.parts):
             raise ComponentIdError(f"{self.prefix}: {len(self.parts)} parts expected, got {len(parts)}")
         value = SEP.join([self.prefix, *(str(p) for p in parts)])
         if len(value) > MAX_LEN:
@@ -74,7 +84,7 @@ class IdKind:
         if not isinstance(custom_id, str) or len(custom_id) > MAX_LEN:
             return None
         match = re.fullmatch(self.pattern(), custom_id)
-        return match.groupdict() if match else None
+        return {name: value for name, value in match.groupdict().items() if value is not None} if match else None
 
 
 @dataclass
@@ -84,12 +94,25 @@ class Registry:
     kinds: dict[str, IdKind] = field(default_factory=dict)
     handlers: dict[str, list[type]] = field(default_factory=dict)
 
-    def register(self, prefix: str, parts: Mapping[str, str], *, summary: str, example: tuple[str, ...]) -> IdKind:
+    def register(
+        self,
+        prefix: str,
+        parts: Mapping[str, str],
+        *,
+        summary: str,
+        example: tuple[str, ...],
+        optional: tuple[str, ...] = (),
+    ) -> IdKind:
+        """A new kind.  `optional`: the names of its last parts that an id may leave out (parts
+        added later: ids already sent without them keep routing)."""
         if not _PREFIX.fullmatch(prefix):
             raise ComponentIdError(f"prefix {prefix!r}: lower-case letters, digits and '-', at most 16")
         if prefix in self.kinds:
             raise ComponentIdError(f"prefix {prefix!r} is registered twice")
-        kind = IdKind(prefix, tuple(parts.items()), summary, example)
+        names = tuple(parts)
+        if optional and names[len(names) - len(optional) :] != tuple(optional):
+            raise ComponentIdError(f"{prefix}: optional parts {optional} must be the last ones of {names}")
+        kind = IdKind(prefix, tuple(parts.items()), summary, example, len(optional))
         kind.make(*example)  # the example must be a valid id: checked at import time
         self.kinds[prefix] = kind
         self.handlers.setdefault(prefix, [])

@@ -74,6 +74,21 @@ def test_ids_are_built_and_parsed_by_their_kind() -> None:
     assert re.fullmatch(kind.pattern(n="7"), "t:abcd:7") and not re.fullmatch(kind.pattern(n="7"), "t:abcd:8")
 
 
+def test_a_part_added_later_is_optional_so_ids_already_sent_still_parse() -> None:
+    registry = Registry()
+    kind = registry.register(
+        "t", {"a": "[a-z]+", "n": r"\d{1,3}", "m": r"\d{1,3}"}, summary="test", example=("x", "1", "2"), optional=("m",)
+    )
+    assert kind.make("x", 1, 2) == "t:x:1:2" and kind.make("x", 1) == "t:x:1"
+    assert registry.parse("t:x:1:2") == (kind, {"a": "x", "n": "1", "m": "2"})
+    assert registry.parse("t:x:1") == (kind, {"a": "x", "n": "1"})  # an absent part is not in the parts
+    assert registry.parse("t:x:1:") is None and registry.parse("t:x") is None and registry.parse("t:x:1:2:3") is None
+    with pytest.raises(ComponentIdError):
+        kind.make("x")  # a required part missing
+    with pytest.raises(ComponentIdError, match="last"):
+        registry.register("u", {"a": "a", "b": "b"}, summary="test", example=("a", "b"), optional=("a",))
+
+
 def test_an_id_longer_than_discord_allows_is_refused_at_build_time() -> None:
     registry = Registry()
     kind = registry.register("long", {"arg": "[a-z]{0,200}"}, summary="test", example=("a",))

@@ -20,7 +20,7 @@ import pytest
 from bot.platform.hosting._text import tx
 from bot.platform.i18n import t
 from tests.e2e.harness import ADMIN_WORLD as WORLD
-from tests.e2e.harness import WAIT, answer, assert_clean, fake_discord, public, start_bot
+from tests.e2e.harness import WAIT, answer, assert_clean, cid, fake_discord, public, start_bot
 
 pytestmark = pytest.mark.e2e
 
@@ -69,12 +69,12 @@ async def test_elite_commands_and_controls_by_host_and_strangers_in_russian(tmp_
 
         # An exploration game: its tokens can be peeked at and revealed.
         status = await start_game(fd, "exploration")
-        channel = status.channel_id
         # The director joins the host's voice channel; like a person, wait for it before going on.
         await fd.wait_for(lambda: fd.voice.packets, WAIT, "the director's voice connection")
 
-        def press(action: str, user: str = "alice") -> Any:
-            return fd.click(fd.world.messages_by_id[status.id], f"elite:{action}:{channel}", user=user)
+        def press(action: str, user: str = "alice") -> Any:  # the button as the status message shows it now
+            message = fd.world.messages_by_id[status.id]
+            return fd.click(message, cid(message, action), user=user)
 
         # Every control, pressed by a member who is not the host: refused privately, in Russian.
         # (Peek is every player's: a hero's player looks at a token, privately; tried below.)

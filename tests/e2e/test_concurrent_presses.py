@@ -266,24 +266,29 @@ async def test_elite_controls_and_table_lobbies_at_once(tmp_path: Path) -> None:
         status = await fd.wait_for_message(
             "Project: ELITE", channel="bridge", predicate=lambda m: bool(m.buttons), timeout=WAIT
         )
-        channel = status.channel_id
 
         async def round_of(action: str, users: list[str]) -> tuple[list[str], list[Any]]:
+            """Every member presses the button as the status message shows it now, at once (a
+            double click: two presses of one id)."""
             message = fd.world.messages_by_id[status.id]
-            presses = [(message, f"elite:{action}:{channel}", u, None) for u in users]
+            presses = [(message, cid(message, action), u, None) for u in users]
             return await sort_out(fd, users, await press_at_once(fd, presses))
+
+        already = t("en", "elite.ui.already_done")
 
         def steps(name: str) -> list[list[Any]]:
             return [a for a in elite_actions(workdir) if a[1] == name]
 
-        # Next: two of the host's presses and three others' at once.
-        # (Next names no phase in its id, so both of the host's presses are steps today; what must
-        # hold either way is that each applied press is one stored step and no other is.)
+        # Next: the host's double click and three others' presses at once.  Next's id names the
+        # game's move count, so the host's second press is "already done": one phase, not two.
         done, refused = await round_of("next", ["bob", "carol", "bob", "dave", "erin"])
         others = [ix for ix in refused if ix.user_id != uid(fd, "bob")]
-        assert set(done) == {"bob"} and len(others) == 3
+        (second,) = [ix for ix in refused if ix.user_id == uid(fd, "bob")]
+        assert done == ["bob"] and len(others) == 3
         assert all("only the host" in text for text in [(await answer(fd, ix)).text for ix in others])
-        assert len(steps("next")) == len(done)
+        assert (await answer(fd, second)).text == already
+        assert len(steps("next")) == 1
+        assert "Event Phase" in fd.world.messages_by_id[status.id].text  # round 1's first phase only
         while "Action Phase" not in fd.world.messages_by_id[status.id].text:
             done, _ = await round_of("next", ["bob"])
             assert done == ["bob"]
@@ -299,11 +304,14 @@ async def test_elite_controls_and_table_lobbies_at_once(tmp_path: Path) -> None:
         adjusts = steps("adjust")
         assert [a[2] for a in adjusts].count(15) == 3 and [a[2] for a in adjusts].count(-15) == 1
 
-        # Pause: three of the host's presses at once toggle the clock three times; two others' refused.
+        # Pause: three of the host's presses at once pause the clock once (a toggle pressed three
+        # times used to pause, resume and pause); the others' two are refused.
         paused, refused = await round_of("pause", ["bob", "bob", "carol", "bob", "dave"])
-        assert paused == ["bob"] * 3 and len(refused) == 2
+        assert paused == ["bob"] and len(refused) == 4
+        said = [(await answer(fd, ix)).text for ix in refused]
+        assert said.count(already) == 2 and sum("only the host" in x for x in said) == 2, said
         toggles = [a[1] for a in elite_actions(workdir) if a[1] in ("pause", "resume")]
-        assert toggles == ["pause", "resume", "pause"]
+        assert toggles == ["pause"]
         assert "(paused)" in fd.world.messages_by_id[status.id].text
         assert len(steps("next")) == nexts  # nothing else was stored for the refused presses
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.harness import WAIT, answer, assert_clean, fake_discord, public, start_bot
+from tests.e2e.harness import WAIT, answer, assert_clean, cid, fake_discord, public, start_bot
 
 pytestmark = pytest.mark.e2e
 
@@ -23,12 +23,12 @@ async def test_elite_setup_to_the_first_action_phase_with_voice(tmp_path: Path) 
         status = await fd.wait_for_message(
             "Project: ELITE", channel="bridge", predicate=lambda m: bool(m.buttons), timeout=WAIT
         )
-        channel = status.channel_id
         # The director joins the host's voice channel; like a person, wait for it before going on.
         await fd.wait_for(lambda: fd.voice.packets, WAIT, "the director's voice connection")
 
-        def press(action: str) -> Any:
-            return fd.click(fd.world.messages_by_id[status.id], f"elite:{action}:{channel}", user="alice")
+        def press(action: str) -> Any:  # the button as the status message shows it now (its id names the move)
+            message = fd.world.messages_by_id[status.id]
+            return fd.click(message, cid(message, action), user="alice")
 
         early = await press("start")  # not yet: the timer runs only in the action phase
         refusal = await answer(fd, early)

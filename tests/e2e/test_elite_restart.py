@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.harness import WAIT, answer, assert_clean, fake_discord, kill_bot, start_bot
+from tests.e2e.harness import WAIT, answer, assert_clean, cid, fake_discord, kill_bot, start_bot
 
 pytestmark = pytest.mark.e2e
 
@@ -33,13 +33,13 @@ async def test_elite_comes_back_paused_after_a_crash_and_the_host_carries_on(tmp
         status = await fd.wait_for_message(
             "Project: ELITE", channel="bridge", predicate=lambda m: bool(m.buttons), timeout=WAIT
         )
-        channel = status.channel_id
 
         def shown() -> Any:
             return fd.world.messages_by_id[status.id]
 
         def press(action: str, user: str = "alice") -> Any:
-            return fd.click(shown(), f"elite:{action}:{channel}", user=user)
+            message = shown()  # the button as the status message shows it now (its id names the move)
+            return fd.click(message, cid(message, action), user=user)
 
         for _ in range(3):  # event phase, alien spawn, action phase
             assert (await press("next")).ack_type == 7

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.harness import WAIT, answer, assert_clean, fake_discord, start_bot
+from tests.e2e.harness import WAIT, answer, assert_clean, cid, fake_discord, start_bot
 
 pytestmark = pytest.mark.e2e
 OPTIONS = {"map": "abandoned_lab", "mission": "extermination", "difficulty": "easy", "players": 2}
@@ -31,10 +31,10 @@ async def test_elite_is_the_hosts_game(tmp_path: Path) -> None:
     async with fake_discord() as fd:
         await start_bot(fd, tmp_path / "bot", time_scale=20)
         status = await open_elite(fd, "bob")  # bob hosts; alice owns the server (Manage Server)
-        channel = status.channel_id
 
-        def press(action: str, user: str) -> Any:
-            return fd.click(fd.world.messages_by_id[status.id], f"elite:{action}:{channel}", user=user)
+        def press(action: str, user: str) -> Any:  # the button as the status message shows it now
+            message = fd.world.messages_by_id[status.id]
+            return fd.click(message, cid(message, action), user=user)
 
         for action in ("stop", "victory", "next", "plus"):
             refused = await answer(fd, await press(action, "carol"))

@@ -118,7 +118,8 @@ async def test_an_elite_game_is_set_up_and_run_in_czech_and_slovak(tmp_path: Pat
             "Project: ELITE", channel="bridge", predicate=lambda m: bool(m.buttons), timeout=WAIT
         )
         for _ in range(3):  # event phase, alien spawn, action phase
-            await fd.click(fd.world.messages_by_id[status.id], f"elite:next:{status.channel_id}", user="alice")
+            shown = fd.world.messages_by_id[status.id]
+            await fd.click(shown, cid(shown, "next"), user="alice")
         action = t(lang, "elite.phase.action")
         await fd.wait_for(lambda: action in fd.world.messages_by_id[status.id].text, WAIT, "the action phase")
         texts = [m.text for m in public(fd)] + [fd.world.messages_by_id[status.id].text]
@@ -127,5 +128,6 @@ async def test_an_elite_game_is_set_up_and_run_in_czech_and_slovak(tmp_path: Pat
         assert words == []
         labels = [b["label"] for b in fd.world.messages_by_id[status.id].buttons if b.get("label")]
         assert t(lang, "elite.ui.next") in labels or t(lang, "elite.ui.start") in labels
-        await fd.click(fd.world.messages_by_id[status.id], f"elite:stop:{status.channel_id}", user="alice")
+        shown = fd.world.messages_by_id[status.id]
+        await fd.click(shown, cid(shown, "stop"), user="alice")
         assert_clean(fd)

@@ -348,16 +348,32 @@ async def test_status_buttons_are_routed_by_custom_id_even_after_a_restart(rig: 
 
     cog, channel, _, _ = rig
     status = await start_game(cog, channel, mission="recon")
-    button = next(i for i in status.view.children if i.custom_id == f"elite:next:{channel.id}")
+    button = next(i for i in status.view.children if i.custom_id == f"elite:next:{channel.id}:0")  # no move yet
     match = re.fullmatch(EliteButton.__discord_ui_compiled_template__, button.custom_id)
     assert match is not None
     rebuilt = await EliteButton.from_custom_id(ix(channel), button.item, match)
-    assert rebuilt.item.label == "Next ▶"
+    assert rebuilt.item.label == "Next ▶" and rebuilt.move == 0
     inter = ix(channel, on=status)
     inter.client = MagicMock(spec=commands.Bot)
     inter.client.get_cog.return_value = cog
     await rebuilt.callback(inter)
     assert cog.sessions[channel.id].game.phase == "event"
+    assert f"elite:next:{channel.id}:1" in status.view.custom_ids()  # the answer drew the buttons afresh
+    # The same id again (a double click, or a restart's routing of it) does not move the game on.
+    again = ix(channel, on=status)
+    again.client = inter.client
+    await rebuilt.callback(again)
+    assert again.response.calls[0][1].startswith("Already done") and again.response.calls[0][2]["ephemeral"]
+    assert cog.sessions[channel.id].game.phase == "event"
+    # An id without the move count (a status message posted before ids carried it) still steps.
+    legacy = re.fullmatch(EliteButton.__discord_ui_compiled_template__, f"elite:next:{channel.id}")
+    assert legacy is not None
+    old = await EliteButton.from_custom_id(ix(channel), button.item, legacy)
+    assert old.move is None and old.custom_id == f"elite:next:{channel.id}"
+    pressed = ix(channel, on=status)
+    pressed.client = inter.client
+    await old.callback(pressed)
+    assert pressed.response.calls[0][0] == "edit" and cog.sessions[channel.id].game.phase == "spawn"
     # After a restart the game is gone: the click still gets an answer.
     fresh = EliteCog(SimpleNamespace(settings=SimpleNamespace(default_language="en"), storage=None))
     late = ix(channel)

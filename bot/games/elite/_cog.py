@@ -27,6 +27,16 @@ kept by `EliteStore.save_pack`.  The Action Phase timer runs only in the process
 game's clock lease (bot/platform/cluster.py).  A resumed game rejoins the voice channel it spoke in
 (stored in the document), or posts why not with a host-only "Rejoin voice" button (custom id
 `elite:voice:<channel>`).
+
+A double click is one press: the buttons that move the game on (Next, Start, Pause/Resume,
+Victory, Defeat, Stop; `GUARDED`) carry in their custom id how many moves the game had made when
+the status message was drawn (`elite:<action>:<channel>:<moves>`, _document.py's `moves`).  The
+press is checked against the stored count inside its unit of work: a second press of the same
+button (or any press from a status message that has since moved on) is refused with "already
+done" instead of moving the game on twice.  Every edit of the status message (the click's answer,
+`_refresh` after a peek, a reveal, a timer call, a restart) draws the buttons afresh.  Ids without
+the count (messages posted before it existed, the Rejoin voice button, ±15 s, Peek, Reveal) act
+on the game as it is.
 """
 
 from __future__ import annotations
@@ -51,6 +61,7 @@ from bot.games.elite._document import (
     RESTART,
     GameDoc,
     apply,
+    count_move,
     migrate,
     new_state,
     pause_for_restart,
@@ -59,6 +70,7 @@ from bot.games.elite._document import (
     timer_running,
     write,
 )
+from bot.games.elite._document import moves as stored_moves
 from bot.games.elite._document import record as record_step
 from bot.games.elite._i18n import error_text, text, ui
 from bot.games.elite._session import Session
@@ -115,6 +127,9 @@ BUTTON_ACTIONS = {
     "stop": "stop",
     "voice": "voice",
 }
+# The buttons that move the game on: their ids carry the game's move count, checked at the press,
+# so a double click (or a press from an outdated status message) does not move the game on twice.
+GUARDED = frozenset({"next", "start", "pause", "victory", "defeat", "stop"})
 
 
 def _choices(values: tuple[str, ...]) -> list[app_commands.Choice[str]]:
@@ -130,6 +145,11 @@ def ended(session: Session) -> bool:
 class UnreadableGame(Exception):
     """A stored game's document cannot be restored (corrupt, or of a version nobody migrates):
     a restart ends it rather than failing on it at every start."""
+
+
+class AlreadyDone(Exception):
+    """A press made from a status message that has since moved on (the second press of a double
+    click): the game is not moved on again, and the player hears it was already done."""
 
 
 class NotStored(Exception):
@@ -195,9 +215,10 @@ TOGGLE = "pause_or_resume"
 
 
 class ControlView(Components):
-    """The status message's buttons; each one is a step of the director."""
+    """The status message's buttons; each one is a step of the director.  `moves`: the game's
+    move count as drawn, carried by the ids of the buttons that move the game on (`GUARDED`)."""
 
-    def __init__(self, cog: EliteCog, channel_id: int, lang: Language) -> None:
+    def __init__(self, cog: EliteCog, channel_id: int, lang: Language, moves: int = 0) -> None:
         super().__init__(timeout=None)
         self.cog, self.channel_id = cog, channel_id
         buttons: list[tuple[str, str, discord.ButtonStyle, int]] = [
@@ -214,14 +235,17 @@ class ControlView(Components):
             ("voice", ui(lang, "voice.rejoin"), discord.ButtonStyle.secondary, 2),  # the host's, any time
         ]
         for action, label, style, row in buttons:
-            self.add_item(EliteButton(action, channel_id, label=label, style=style, row=row))
+            move = moves if action in GUARDED else None
+            self.add_item(EliteButton(action, channel_id, move, label=label, style=style, row=row))
 
 
 KIND = components.register(
     "elite",
-    {"action": "[a-z]+", "channel": r"\d{1,21}"},
-    summary="the ELITE status message's controls and the Rejoin voice button",
-    example=("next", "123456789012345678"),
+    {"action": "[a-z]+", "channel": r"\d{1,21}", "move": r"\d{1,9}"},
+    summary="the ELITE status message's controls (those that move the game on name its move count)"
+    " and the Rejoin voice button",
+    example=("next", "123456789012345678", "7"),
+    optional=("move",),  # ids sent before the count existed act on the game as it is
 )
 
 
@@ -229,15 +253,17 @@ KIND = components.register(
 class EliteButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=KIND.pattern()):
     """A status-message button, routed by its custom id, so a click is answered even after a restart."""
 
-    def __init__(self, action: str, channel_id: int, **button: Any) -> None:
-        super().__init__(discord.ui.Button(custom_id=KIND.make(action, channel_id), **button))
-        self.action, self.channel_id = action, channel_id
+    def __init__(self, action: str, channel_id: int, move: int | None = None, **button: Any) -> None:
+        parts = (action, channel_id) if move is None else (action, channel_id, move)
+        super().__init__(discord.ui.Button(custom_id=KIND.make(*parts), **button))
+        self.action, self.channel_id, self.move = action, channel_id, move
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> EliteButton:
-        return cls(match["action"], int(match["channel"]), label=getattr(item, "label", None))
+        move = int(match["move"]) if match["move"] is not None else None
+        return cls(match["action"], int(match["channel"]), move, label=getattr(item, "label", None))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         cog = interaction.client.get_cog("ELITE") if isinstance(interaction.client, commands.Bot) else None
@@ -245,7 +271,7 @@ class EliteButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=KIND.
             lang = getattr(getattr(interaction.client, "settings", None), "default_language", "en")
             await interaction.response.send_message(ui(lang, "not_loaded"), ephemeral=True)
             return
-        await cog.on_button(interaction, self.channel_id, self.action)
+        await cog.on_button(interaction, self.channel_id, self.action, self.move)
 
 
 class CellPicker(discord.ui.View):
@@ -267,9 +293,12 @@ class CellPicker(discord.ui.View):
 
 
 class CausePicker(discord.ui.View):
-    def __init__(self, cog: EliteCog, channel_id: int, lang: Language) -> None:
+    """Ephemeral: the cause of a defeat.  `move`: the move count the Defeat press was made at (the
+    defeat is refused if the game moved on meanwhile; None: the game as it is)."""
+
+    def __init__(self, cog: EliteCog, channel_id: int, lang: Language, move: int | None = None) -> None:
         super().__init__(timeout=120)
-        self.cog, self.channel_id = cog, channel_id
+        self.cog, self.channel_id, self.move = cog, channel_id, move
         select: discord.ui.Select[CausePicker] = discord.ui.Select(
             placeholder=ui(lang, "cause_placeholder"),
             options=[discord.SelectOption(label=text(lang, f"cause.{c}")[:100], value=c) for c in DEFEAT_CAUSES],
@@ -280,7 +309,7 @@ class CausePicker(discord.ui.View):
 
     async def _picked(self, interaction: discord.Interaction) -> None:
         cause = next(c for c in DEFEAT_CAUSES if c == self.select.values[0])
-        await self.cog.on_defeat(interaction, self.channel_id, cause)
+        await self.cog.on_defeat(interaction, self.channel_id, cause, self.move)
 
 
 class EliteCog(commands.Cog, name="ELITE"):
@@ -491,9 +520,7 @@ class EliteCog(commands.Cog, name="ELITE"):
         if not isinstance(channel, discord.abc.Messageable):
             return
         await channel.send(session.setup_text(), allowed_mentions=NO_PINGS)
-        status = await channel.send(
-            session.status(), view=ControlView(self, channel_id, lang), allowed_mentions=NO_PINGS
-        )
+        status = await channel.send(session.status(), view=self.controls(session), allowed_mentions=NO_PINGS)
         self.status_messages[channel_id] = status
         await self.remember(channel_id, status_message_id=getattr(status, "id", None))
         if self.use_voice:
@@ -506,14 +533,27 @@ class EliteCog(commands.Cog, name="ELITE"):
     # -- the buttons -------------------------------------------------------------------------------
     @staticmethod
     def refusal(lang: str, exc: Exception) -> str:
-        """The words for a step that did not happen: the engine's refusal, or "press again"."""
-        return error_text(lang, exc) if isinstance(exc, EliteError) else t(lang, "error.busy")
+        """The words for a step that did not happen: the engine's refusal, "already done" (a press
+        from an outdated status message), or "press again"."""
+        if isinstance(exc, EliteError):
+            return error_text(lang, exc)
+        return ui(lang, "ui.already_done") if isinstance(exc, AlreadyDone) else t(lang, "error.busy")
+
+    def controls(self, session: Session) -> ControlView:
+        """The status message's buttons for the game as this process last stored it (its ids carry
+        the move count, so they are drawn afresh at every edit of the message)."""
+        doc = self.docs.get(session.channel_id)
+        return ControlView(self, session.channel_id, session.lang, doc.moves if doc is not None else 0)
 
     async def _host_only(self, interaction: discord.Interaction, session: Session, action: str) -> bool:
         """The platform's check of a director's control (declared Who.HOST): True to go on."""
         return await guard(interaction, f"elite.{action}", session.lang, Seats.of(session.host_id))
 
-    async def on_button(self, interaction: discord.Interaction, channel_id: int, action: str) -> None:
+    async def on_button(
+        self, interaction: discord.Interaction, channel_id: int, action: str, move: int | None = None
+    ) -> None:
+        """A status-message button.  `move`: the move count its id carries (None: an id without it,
+        acted on against the game as it is); checked only for the buttons that move the game on."""
         session = await self._session(channel_id)
         if session is None or session.game.phase == "over":
             await interaction.response.send_message(
@@ -526,6 +566,7 @@ class EliteCog(commands.Cog, name="ELITE"):
         if not await self._host_only(interaction, session, BUTTON_ACTIONS[action]):
             return
         game = session.game
+        move = move if action in GUARDED else None
         try:
             if action == "voice":
                 await self.voice.rejoin_clicked(interaction, session, self._guild_of(session))
@@ -544,9 +585,10 @@ class EliteCog(commands.Cog, name="ELITE"):
                 )
                 return
             if action == "defeat":
-                await interaction.response.send_message(
-                    text(session.lang, "ui.cause"), view=CausePicker(self, channel_id, session.lang), ephemeral=True
-                )
+                if move is not None:  # a picker from an outdated message would not be used
+                    await self.change(channel_id, None, [], move=move)  # checks the count, writes nothing
+                picker = CausePicker(self, channel_id, session.lang, move)
+                await interaction.response.send_message(text(session.lang, "ui.cause"), view=picker, ephemeral=True)
                 return
             if action == "pause":  # pause or resume: decided under the game's lock (act)
                 step, args = TOGGLE, []
@@ -554,13 +596,14 @@ class EliteCog(commands.Cog, name="ELITE"):
                 step, args = "adjust", [15 if action == "plus" else -15]
             else:
                 step, args = action, []
-            lines = await self.act(session, step, args)
-        except (EliteError, NotStored) as exc:
+            lines = await self.act(session, step, args, move=move)
+        except (EliteError, NotStored, AlreadyDone) as exc:
             await interaction.response.send_message(self.refusal(session.lang, exc), ephemeral=True)
             return
-        # The click's own answer edits the status message (no second edit: rate limits).
-        done: dict[str, Any] = {"view": None} if ended(session) else {}
-        await interaction.response.edit_message(content=session.status(), allowed_mentions=NO_PINGS, **done)
+        # The click's own answer edits the status message (no second edit: rate limits), with its
+        # buttons drawn afresh: they carry the move count this step may have changed.
+        controls = None if ended(session) else self.controls(session)
+        await interaction.response.edit_message(content=session.status(), view=controls, allowed_mentions=NO_PINGS)
         await self._after(session, lines, action)
 
     async def on_cell(self, interaction: discord.Interaction, channel_id: int, action: str, cell: int) -> None:
@@ -588,7 +631,9 @@ class EliteCog(commands.Cog, name="ELITE"):
             await channel.send("\n".join(lines), allowed_mentions=NO_PINGS)
         await self._after(session, lines, "reveal")
 
-    async def on_defeat(self, interaction: discord.Interaction, channel_id: int, cause: DefeatCause) -> None:
+    async def on_defeat(
+        self, interaction: discord.Interaction, channel_id: int, cause: DefeatCause, move: int | None = None
+    ) -> None:
         session = await self._session(channel_id)
         if session is None or session.game.phase == "over":
             await interaction.response.edit_message(
@@ -598,8 +643,8 @@ class EliteCog(commands.Cog, name="ELITE"):
         if not await self._host_only(interaction, session, "defeat"):
             return
         try:
-            lines = await self.act(session, "defeat", [cause])
-        except (EliteError, NotStored) as exc:  # a press that raced the end of the game
+            lines = await self.act(session, "defeat", [cause], move=move)
+        except (EliteError, NotStored, AlreadyDone) as exc:  # a press that raced the end of the game
             await interaction.response.edit_message(content=self.refusal(session.lang, exc), view=None)
             return
         await interaction.response.edit_message(content=lines[0], view=None)
@@ -622,23 +667,34 @@ class EliteCog(commands.Cog, name="ELITE"):
         if session.game.phase == "over":
             await self._finish(session)
 
-    async def act(self, session: Session, step: str, args: list[Any]) -> list[str]:
+    async def act(self, session: Session, step: str, args: list[Any], *, move: int | None = None) -> list[str]:
         """Run one step of the game as one unit of work (`change`); the lines to post or speak.
         Raises the engine's refusal (EliteError), or NotStored when the store failed: then the
         step did not happen, and the player is told to press again.  `TOGGLE` (the Pause button)
         becomes pause or resume inside the change, from the timer as loaded: decided before it,
-        three presses at once read one state and the last ones were refused."""
-        return await self.change(session.channel_id, step, args)
+        three presses at once read one state and the last ones were refused.  `move`: the move
+        count the press was made at (AlreadyDone when the game has moved on since)."""
+        return await self.change(session.channel_id, step, args, move=move)
 
     async def change(
-        self, channel_id: int, step: str | None, args: list[Any], *, restart: bool = False, **meta: Any
+        self,
+        channel_id: int,
+        step: str | None,
+        args: list[Any],
+        *,
+        restart: bool = False,
+        move: int | None = None,
+        **meta: Any,
     ) -> list[str]:
         """Load the channel's stored game, apply `step` (None: none) and the `meta` fields, save it
         with a version check, and retry all of it on a newer version (EliteStore.change).  The
         change is pure: it restores the game from the loaded document, so a retry starts afresh.
         `restart`: the first load after a restart (a version-1 journal is migrated, a running
         timer paused at its last stored instant).  This process's copy (`sessions`) becomes what
-        was saved; a step that ended the game leaves its logbook row in the same transaction."""
+        was saved; a step that ended the game leaves its logbook row in the same transaction.
+        `move`: the move count the press was made at; when the stored game has made another number
+        of moves (the press came from an outdated status message: the second of a double click),
+        AlreadyDone is raised and nothing is written."""
         out: list[str] = []
         fresh: Session | None = None
 
@@ -659,6 +715,8 @@ class EliteCog(commands.Cog, name="ELITE"):
                 session = restore(state, pack, self.game_clock)
             except (ValueError, KeyError, TypeError, IndexError) as exc:  # pydantic's errors are ValueErrors
                 raise UnreadableGame(f"the stored ELITE game in channel {channel_id} cannot be read") from exc
+            if move is not None and stored_moves(state) != move:  # checked on the loaded game, not a copy
+                raise AlreadyDone(f"move {move} of the ELITE game in channel {channel_id} is past")
             lines: list[str] = []
             current = step
             if current == TOGGLE:  # from the timer as this unit of work loaded it
@@ -671,6 +729,7 @@ class EliteCog(commands.Cog, name="ELITE"):
                     fresh, out = session, []
                     return changed  # no call was due: nothing to write
                 record_step(state, at, current, args)
+                count_move(state, current, args)
                 changed = True
             for key, value in meta.items():
                 changed = changed or state.get(key) != value
@@ -692,7 +751,7 @@ class EliteCog(commands.Cog, name="ELITE"):
         async with self.locks.get(f"elite:{channel_id}"):
             try:
                 record = await self.store.change(channel_id, apply_step)
-            except (EliteError, UnreadableGame):
+            except (EliteError, UnreadableGame, AlreadyDone):
                 raise
             except Exception as exc:
                 log.exception("could not store a step of the ELITE game in channel %s", channel_id)
@@ -762,7 +821,7 @@ class EliteCog(commands.Cog, name="ELITE"):
         message = self._status_message(session.channel_id)
         if message is None:
             return
-        view = None if session.game.phase == "over" else discord.utils.MISSING
+        view = None if session.game.phase == "over" else self.controls(session)  # fresh move counts
         with contextlib.suppress(discord.HTTPException):
             await message.edit(content=session.status(), view=view, allowed_mentions=NO_PINGS)
 

@@ -15,6 +15,13 @@ same instants, as the cluster's leases do).  A restart pauses a running timer at
 last stored instant (`saved_at`), so the downtime does not eat into the crew's Action Phase; they
 press Resume when they are back at the table.
 
+Moves: the document counts the steps that move the game on (`MOVES`: Next, Start, Pause/Resume
+and the endings), under `moves`.  The status message's buttons for them carry that count in their
+custom id, so a press made from a status message that has since moved on (a double click: both
+presses carry the same count) is refused inside the unit of work instead of moving the game on
+twice.  Steps a repeat of which is meant (±15 s, a peek, a timer call, `/elite roll`) and the pause
+a restart makes do not count: they leave the buttons on the status message valid.
+
 Documents of version 1 (a journal without a snapshot, stored before this change) are migrated
 once by running their steps through `apply` (`migrate`).
 """
@@ -36,6 +43,9 @@ from engine.vocab import Language
 DOC_VERSION = 2
 RESTART = "restart"  # the argument of a pause the bot made when it stopped (`[time, "pause", RESTART]`)
 MAX_ACTIONS = 2000  # the record of steps keeps the newest ones (a game has a few hundred)
+MOVES_KEY = "moves"  # the document key of how many steps moved the game on
+# The steps that move the game on: a second press of the same button would do what nobody meant.
+MOVES = frozenset({"next", "start", "pause", "resume", "victory", "defeat", "stop"})
 
 
 @dataclass
@@ -51,6 +61,7 @@ class GameDoc:
     status_message_id: int | None = None
     voice_channel_id: int | None = None
     paused_at_restart: bool = False  # a restart paused the running timer; Resume clears it
+    moves: int = 0  # steps that moved the game on (`MOVES`): what the status buttons carry
 
     @classmethod
     def of(cls, state: dict[str, Any]) -> GameDoc:
@@ -64,6 +75,7 @@ class GameDoc:
             status_message_id=state.get("status_message_id"),
             voice_channel_id=state.get("voice_channel_id"),
             paused_at_restart=bool(state.get("paused_at_restart", False)),
+            moves=moves(state),
         )
 
 
@@ -106,6 +118,18 @@ def record(state: dict[str, Any], at: float, step: str, args: list[Any]) -> None
     actions = state.setdefault("actions", [])
     actions.append([at, step, *args])
     del actions[:-MAX_ACTIONS]
+
+
+def moves(state: dict[str, Any]) -> int:
+    """How many steps moved the stored game on (0 for a document stored before they were counted)."""
+    return int(state.get(MOVES_KEY) or 0)
+
+
+def count_move(state: dict[str, Any], step: str, args: list[Any]) -> None:
+    """Count `step` when it moves the game on (in place).  The pause a restart or a clean stop makes
+    is not the crew's: the status message's buttons stay valid across it."""
+    if step in MOVES and args != [RESTART]:
+        state[MOVES_KEY] = moves(state) + 1
 
 
 def timer_running(state: dict[str, Any]) -> bool:
