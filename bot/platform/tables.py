@@ -32,7 +32,7 @@ from bot.platform import components
 from bot.platform.components import Components, handles
 from bot.platform.errors import report_interaction_error
 from bot.platform.i18n import t
-from bot.platform.permissions import Seats, answer_refusal, guard
+from bot.platform.permissions import RULES, Seats, answer_refusal, guard
 from bot.platform.sessions import GameSession
 from bot.platform.text import user_text
 
@@ -207,6 +207,9 @@ async def _route(interaction: discord.Interaction, custom_id: str, values: list[
             return
         lang = str(session.state.get("lang", "en"))
         action = parts["action"]
+        if action not in RULES.games.get(session.game, {}):  # a forged or outdated id: no such move
+            await answer_refusal(interaction, t(lang, "table.unavailable"))
+            return
         if not await guard(interaction, f"{session.game}.{action}", lang, seats_of(session)):
             return
         if action in LOBBY_ACTIONS:

@@ -168,3 +168,10 @@ def test_a_discord_select_is_built_within_limits() -> None:
     inner: Any = item.item
     assert isinstance(inner, discord.ui.Select) and len(inner.options) == 25
     assert all(len(o.label) <= 100 for o in inner.options) and len(inner.placeholder or "") <= 150
+
+
+async def test_a_forged_action_is_refused_not_an_error(storage: Any, game: Game) -> None:
+    session = await storage.open_session("tabletest", 1, CID, HOST, tables.new_table(HOST, "Host", "en"))
+    forged = interaction(storage, HOST)
+    await tables._route(forged, TABLE.make("tabletest", session.id, "zzz", "-"), [])
+    assert forged.response.sent == [("This button is not available right now.", True)] and game.presses == []
