@@ -659,8 +659,10 @@ class EliteCog(commands.Cog, name="ELITE"):
         remote.  A timer task started after it ran late or never (the Action Phase stayed at 0:00,
         "still running")."""
         self.voice.sync(session)  # before the words: a call planned now is never queued behind them
-        if action in ("start", "pause") and session.channel_id not in self.tasks:
-            await self._start_timer(session)  # "pause" may have resumed a timer taken up after a restart
+        if action in ("start", "pause"):  # "pause" may have resumed a timer taken up after a restart
+            # `_start_timer` leaves a live task alone; a finished one left in `tasks` (the
+            # channel's previous game, still speaking its last words) must not block this game's.
+            await self._start_timer(session)
         if action in ("reveal", "defeat"):  # answered in an ephemeral: the status message needs an edit
             await self._refresh(session)
         await self.voice.say(session, lines)
