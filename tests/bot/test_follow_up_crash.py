@@ -1,0 +1,148 @@
+"""A process killed between a flight's finish and its sends (issue 25), on SQLite and PostgreSQL:
+the follow-ups of the result (here the flight school's progress and its "progress saved" post)
+commit with the finish, so a crash after the commit loses none of them; the process taking over
+sends them after the result, once, also when the crashed one had sent them but not recorded it.
+The unrestorable flight's goodbye commits with the change that ends the flight, the same way."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.games.space_alert.storage import School
+from tests.bot.helpers import World, new_bot, start_flight, stop_bot
+from tests.bot.storage_backends import bot_backend
+from tests.bot.test_outbox_crash import history_of
+from tests.bot.test_outbox_staging import crash
+from tests.bot.test_shutdown import block, unblock
+
+__all__ = ["bot_backend"]  # the fixture: each test on SQLite and on PostgreSQL
+
+pytestmark = pytest.mark.filterwarnings("error::RuntimeWarning")
+
+SAVED = "Lesson **"
+
+
+async def school_flight(bot: Any, world: World) -> tuple[str, Any, Any]:
+    """A running flight that is a flight-school lesson (the hints go in the follow-up)."""
+    fid, ann, bob = await start_flight(bot, world)
+
+    def lesson(record: Any) -> None:
+        record.options.update(school="movement_lasers", hints_in_log=False)
+
+    await bot.storage.update_flight(fid, lesson)
+    return fid, ann, bob
+
+
+def kinds(channel: Any, start: int) -> list[str]:
+    """What the channel got since `start`: "result", "saved" (the school's follow-up) or "other"."""
+    found = []
+    for sent in channel.sent[start:]:
+        if sent.embed is not None and "result" in (sent.embed.title or "").lower():
+            found.append("result")
+        elif (sent.content or "").startswith(SAVED):
+            found.append("saved")
+        else:
+            found.append("other")
+    return found
+
+
+async def attempts(bot: Any, user_id: int) -> int:
+    stored = await School(bot.storage).progress(user_id)
+    return int((stored or {}).get("attempts", {}).get("movement_lasers", 0))
+
+
+async def test_the_school_s_follow_up_survives_a_crash_before_anything_is_sent(
+    tmp_path: Path, clock: Any, bot_backend: str
+) -> None:
+    db = tmp_path / "sa.sqlite3"
+    bot1 = await new_bot(db, clock)
+    world = World(bot1)
+    fid, ann, bob = await school_flight(bot1, world)
+    service = bot1.get_cog("Mission").flights
+    await service.drain()
+    before = len(world.channel.sent)
+    block(world.channel)  # Discord hangs: nothing of the finish goes out
+    clock.advance(2000)
+    assert await service.tick(fid) is None  # resolved and finished
+    staged = [p["op"] for _id, f, p in await bot1.storage.pending_posts() if f == fid]
+    # the result and the follow-up committed with the finish, in sending order
+    assert staged[-2:] == ["result", "follow_up"], staged
+    assert await attempts(bot1, ann.id) == 1 and await attempts(bot1, bob.id) == 1  # progress too
+    await crash(bot1)
+
+    unblock(world.channel)
+    bot2 = await new_bot(db, clock, world=world)
+    await bot2.get_cog("Mission").flights.drain()
+    got = [k for k in kinds(world.channel, before) if k != "other"]
+    assert got == ["result", "saved"]  # each once, the follow-up after the result it follows
+    saved = next(s.content for s in world.channel.sent[before:] if (s.content or "").startswith(SAVED))
+    assert "Ann, Bob" in saved
+    assert await attempts(bot2, ann.id) == 1  # counted once, not again by the restart
+    assert await bot2.storage.pending_posts() == []
+    await stop_bot(bot2)
+
+
+async def test_a_follow_up_sent_but_not_recorded_is_not_sent_again(
+    tmp_path: Path, clock: Any, bot_backend: str
+) -> None:
+    db = tmp_path / "sa.sqlite3"
+    bot1 = await new_bot(db, clock)
+    world = World(bot1)
+    fid, _ann, _bob = await school_flight(bot1, world)
+    service = bot1.get_cog("Mission").flights
+    await service.drain()
+    before = len(world.channel.sent)
+
+    async def keep(_row: int) -> None:  # the process dies before any sent row is deleted
+        return None
+
+    bot1.storage.delete_post = keep
+    clock.advance(2000)
+    assert await service.tick(fid) is None
+    await service.drain()
+    assert [k for k in kinds(world.channel, before) if k != "other"] == ["result", "saved"]
+    assert [p["op"] for _id, f, p in await bot1.storage.pending_posts() if f == fid][-2:] == ["result", "follow_up"]
+    sent_then = len(world.channel.sent)
+    await crash(bot1)
+
+    world.channel.history = history_of(world.channel, clock)
+    bot2 = await new_bot(db, clock, world=world)
+    await bot2.get_cog("Mission").flights.drain()
+    assert [k for k in kinds(world.channel, before) if k != "other"] == ["result", "saved"]  # nothing twice
+    assert len(world.channel.sent) == sent_then
+    assert await bot2.storage.pending_posts() == []
+    await stop_bot(bot2)
+
+
+async def test_an_unrestorable_flight_s_goodbye_survives_a_crash(tmp_path: Path, clock: Any, bot_backend: str) -> None:
+    db = tmp_path / "sa.sqlite3"
+    bot1 = await new_bot(db, clock)
+    world = World(bot1)
+    fid, _ann, _bob = await start_flight(bot1, world)
+    service = bot1.get_cog("Mission").flights
+    await service.drain()
+
+    def spoil(record: Any) -> None:
+        record.state = {**(record.state or {}), "schema_version": 10**6}  # written by a far newer bot
+
+    await bot1.storage.update_flight(fid, spoil)
+    before = len(world.channel.sent)
+    block(world.channel)
+    clock.advance(5)
+    assert await service.tick(fid) is None
+    record = await bot1.storage.load_flight(fid)
+    assert record.status == "aborted"
+    staged = [p for _id, f, p in await bot1.storage.pending_posts() if f == fid]
+    assert [p["op"] for p in staged] == ["said"] and staged[0]["items"][0][0] == "alert"
+    goodbye = staged[0]["items"][0][1]
+    await crash(bot1)
+
+    unblock(world.channel)
+    bot2 = await new_bot(db, clock, world=world)
+    await bot2.get_cog("Mission").flights.drain()
+    assert [s.content for s in world.channel.sent[before:]].count(goodbye) == 1
+    assert await bot2.storage.pending_posts() == []
+    await stop_bot(bot2)
