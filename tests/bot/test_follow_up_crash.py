@@ -146,3 +146,56 @@ async def test_an_unrestorable_flight_s_goodbye_survives_a_crash(tmp_path: Path,
     assert [s.content for s in world.channel.sent[before:]].count(goodbye) == 1
     assert await bot2.storage.pending_posts() == []
     await stop_bot(bot2)
+
+
+async def test_the_campaign_s_next_step_survives_a_crash_before_anything_is_sent(
+    tmp_path: Path, clock: Any, bot_backend: str
+) -> None:
+    from bot.games.space_alert.campaign.storage import Campaigns
+    from tests.campaign.test_evening import voted
+
+    db = tmp_path / "sa.sqlite3"
+    bot1 = await new_bot(db, clock)
+    world = World(bot1)
+    fid, ann, bob = await start_flight(bot1, world)
+    cog = await voted(bot1, world, ann, bob)
+    due = await cog.due_flight(world.channel.id)
+
+    def campaign_mission(record: Any) -> None:
+        record.options.update(due.options)
+
+    await bot1.storage.update_flight(fid, campaign_mission)
+    service = bot1.get_cog("Mission").flights
+    await service.drain()
+    before = len(world.channel.sent)
+    block(world.channel)
+    clock.advance(2000)
+    assert await service.tick(fid) is None
+    staged = [p for _id, f, p in await bot1.storage.pending_posts() if f == fid]
+    ops = [p["op"] for p in staged]
+    follows = [p for p in staged if p["op"] == "follow_up"]
+    assert follows and ops[-len(follows) - 1 :] == ["result"] + ["follow_up"] * len(follows), ops
+    title = follows[0]["embed"]["title"]  # the next step (or the score), then a loss's end
+    stored = await Campaigns(bot1.storage).running(world.channel.id)
+    phase = stored.state["session"]["phase"] if stored is not None else "ended"
+    assert phase != "flying"  # the campaign's step (or its end) committed with the finish
+    await crash(bot1)
+
+    unblock(world.channel)
+    bot2 = await new_bot(db, clock, world=world)
+    await bot2.get_cog("Mission").flights.drain()
+    titles = [s.embed.title for s in world.channel.sent[before:] if s.embed is not None]
+    assert titles.count(title) == 1 and "result" in titles[0].lower()  # the result first, the step once
+    contents = [s.content for s in world.channel.sent[before:]]
+    for extra in follows[1:]:  # a lost campaign's end, once, after the step
+        assert contents.count(extra["content"]) == 1 and contents[-1] == follows[-1]["content"]
+    step = next(s for s in world.channel.sent[before:] if s.embed is not None and s.embed.title == title)
+    if phase in ("vote", "repair"):
+        assert step.kwargs.get("view") is not None  # its buttons drawn from the campaign as it stands
+    again = await Campaigns(bot2.storage).running(world.channel.id)
+    if stored is None:
+        assert again is None
+    else:  # not flown twice
+        assert again is not None and again.state["session"] == stored.state["session"]
+    assert await bot2.storage.pending_posts() == []
+    await stop_bot(bot2)
