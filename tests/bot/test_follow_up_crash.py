@@ -199,3 +199,84 @@ async def test_the_campaign_s_next_step_survives_a_crash_before_anything_is_sent
         assert again is not None and again.state["session"] == stored.state["session"]
     assert await bot2.storage.pending_posts() == []
     await stop_bot(bot2)
+
+
+async def started_then_crashed(tmp_path: Path, clock: Any, world_of: Any, stall: Any) -> tuple[Any, Any, str, int]:
+    """A flight whose start committed, then the process died in the deck's first post (`stall`
+    makes it hang where the test wants); the world, the db, the flight and the sends before."""
+    import asyncio
+
+    from bot.games.space_alert.mission import ids as _ids
+    from tests.bot.helpers import click, open_lobby
+
+    db = tmp_path / "sa.sqlite3"
+    bot1 = await new_bot(db, clock)
+    world = world_of(bot1)
+    ann, bob = world.member("Ann", in_voice=True), world.member("Bob", in_voice=True)
+    fid, _ = await open_lobby(bot1, world, ann)
+    await click(world, bob, _ids.make(fid, "join"))
+    await click(world, ann, _ids.make(fid, "roles"), ["captain", "security"])
+    await click(world, bob, _ids.make(fid, "roles"), ["comms"])
+    before = len(world.channel.sent)
+    stalled = stall(bot1, world)
+    pressed = asyncio.create_task(click(world, ann, _ids.make(fid, "start")))
+    for _ in range(500):
+        if stalled():
+            break
+        await asyncio.sleep(0.01)
+    assert stalled()
+    assert (await bot1.storage.load_flight(fid)).status == "flying"  # the start committed
+    await crash(bot1)
+    pressed.cancel()
+    return world, db, fid, before
+
+
+def decks(channel: Any, fid: str, start: int) -> int:
+    return sum(1 for s in channel.sent[start:] if s.view is not None and any(fid in c for c in _ids_of(s.view)))
+
+
+def _ids_of(view: Any) -> list[str]:
+    return [c for item in view.children if isinstance(c := getattr(item, "custom_id", None), str)]
+
+
+async def test_a_deck_never_posted_is_posted_by_the_next_process(tmp_path: Path, clock: Any, bot_backend: str) -> None:
+    def stall(_bot: Any, world: Any) -> Any:
+        tried = block(world.channel)
+        return lambda: len(tried) > 0
+
+    world, db, fid, before = await started_then_crashed(tmp_path, clock, World, stall)
+    unblock(world.channel)
+    bot2 = await new_bot(db, clock, world=world)
+    await bot2.get_cog("Mission").flights.drain()
+    assert decks(world.channel, fid, before) == 1
+    record = await bot2.storage.load_flight(fid)
+    assert record.deck_message_id is not None
+    await stop_bot(bot2)
+
+
+async def test_a_deck_posted_but_not_recorded_is_not_posted_again(tmp_path: Path, clock: Any, bot_backend: str) -> None:
+    import asyncio
+
+    def stall(bot: Any, world: Any) -> Any:
+        store = bot.get_cog("Mission").flights.store
+        update = store.update
+        reached: list[bool] = []
+
+        async def hang_on_the_deck(flight_id: str, change: Any) -> Any:
+            if getattr(change, "__name__", "") == "remember_deck":
+                reached.append(True)
+                await asyncio.Event().wait()
+            return await update(flight_id, change)
+
+        store.update = hang_on_the_deck
+        return lambda: bool(reached)
+
+    world, db, fid, before = await started_then_crashed(tmp_path, clock, World, stall)
+    assert decks(world.channel, fid, before) == 1  # sent; its id never stored
+    world.channel.history = history_of(world.channel, clock)
+    bot2 = await new_bot(db, clock, world=world)
+    await bot2.get_cog("Mission").flights.drain()
+    assert decks(world.channel, fid, before) == 1  # found, not posted again
+    record = await bot2.storage.load_flight(fid)
+    assert record.deck_message_id == world.channel.messages[before].id
+    await stop_bot(bot2)

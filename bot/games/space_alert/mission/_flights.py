@@ -32,7 +32,7 @@ from bot.games.space_alert.mission._comms import Comms
 from bot.games.space_alert.mission._deck import deck_message, threat_line
 from bot.games.space_alert.mission._hands import LiveHands
 from bot.games.space_alert.mission._pause import Pauses, pause_line
-from bot.games.space_alert.mission._posting import MISSED_AFTER_S, ChannelPosts
+from bot.games.space_alert.mission._posting import MISSED_AFTER_S, ChannelPosts, custom_ids_of
 from bot.games.space_alert.mission._respond import FOREGROUND, Reply
 from bot.games.space_alert.mission._station import Selection, command_for, station_message
 from bot.games.space_alert.mission._store import Ending, FlightStore, abandon, journal
@@ -121,6 +121,7 @@ class FlightService:
         self._results: dict[str, asyncio.Event] = {}  # flight -> set once its result post is out
         self._deck_busy: set[str] = set()
         self._deck_dirty: set[str] = set()
+        self._deck_posting: set[str] = set()  # flights whose deck's first post is under way
         bot.cluster.watch(on_lost=self.lost_lease, on_sweep=self.claim_orphans)
 
     @property
@@ -196,24 +197,64 @@ class FlightService:
         """Post the flight deck, arm the timer, start the voice (all after the click is answered).
 
         The clock never waits for voice: the timer is armed first and voice joins and renders in
-        the background, its 0 s line due at the flight's own start."""
+        the background, its 0 s line due at the flight's own start.
+
+        The deck's first post is not an outbox row: the start commits `deck_message_id` None,
+        which is the flag that it is due.  A process that takes the flight over (`_resume`) posts
+        it when the id is still missing, after looking for a deck with this flight's buttons
+        among the bot's recent messages (a crash between the send and the stored id), so a
+        crash neither loses it nor shows it twice."""
         channel = self.bot.get_channel(record.channel_id)
-        embed, view = self.deck(record)
-        message_id = None
-        if channel is not None and hasattr(channel, "send"):
-            try:
-                message = await channel.send(embed=embed, view=view or discord.utils.MISSING)
-                message_id = message.id
-            except discord.HTTPException as exc:
-                log.warning("flight %s: cannot post the flight deck: %s", record.id, exc)
-        if message_id is not None:
-
-            def remember_deck(fresh: FlightRecord) -> None:
-                fresh.deck_message_id = message_id
-
-            record = await self.store.update(record.id, remember_deck) or record
+        record = await self._post_deck(record, channel, look=False)
         self.arm(record.id)
         self._spawn(self._start_voice(record, resumed=False))
+
+    async def _post_deck(self, record: FlightRecord, channel: Any, *, look: bool) -> FlightRecord:
+        """Post the flight deck and store its id (`look`: first adopt one already sent)."""
+        if record.id in self._deck_posting:
+            return record
+        self._deck_posting.add(record.id)
+        try:
+            embed, view = self.deck(record)
+            message_id = await self._find_deck(channel, view) if look else None
+            if message_id is None and channel is not None and hasattr(channel, "send"):
+                try:
+                    message = await channel.send(embed=embed, view=view or discord.utils.MISSING)
+                    message_id = message.id
+                except discord.HTTPException as exc:
+                    log.warning("flight %s: cannot post the flight deck: %s", record.id, exc)
+            if message_id is None:
+                return record
+
+            def remember_deck(fresh: FlightRecord) -> None:
+                if fresh.deck_message_id is None:
+                    fresh.deck_message_id = message_id
+
+            return await self.store.update(record.id, remember_deck) or record
+        finally:
+            self._deck_posting.discard(record.id)
+
+    async def _find_deck(self, channel: Any, view: discord.ui.View | None) -> int | None:
+        """The id of a flight deck an earlier process sent but did not record: the bot's recent
+        message carrying this deck's buttons (None when there is none)."""
+        wanted = {cid for item in (view.children if view else []) if (cid := getattr(item, "custom_id", None))}
+        if not wanted or channel is None or not hasattr(channel, "history"):
+            return None
+        me = getattr(self.bot.user, "id", None)
+        try:
+            async for message in channel.history(limit=25):
+                if getattr(message.author, "id", None) == me and wanted & custom_ids_of(message):
+                    return int(message.id)
+        except (discord.HTTPException, AttributeError, TypeError) as exc:
+            log.info("cannot read channel %s to look for the flight deck (%s)", getattr(channel, "id", "?"), exc)
+        return None
+
+    async def _restore_deck(self, record: FlightRecord) -> None:
+        """A flight taken over before its deck was recorded: find it or post it (after the gateway
+        is ready: never on the start-up path)."""
+        channel = await self.posts.channel(record.channel_id)
+        if channel is not None:
+            await self._post_deck(record, channel, look=True)
 
     async def _start_voice(self, record: FlightRecord, *, resumed: bool) -> None:
         """Every line to voice (a "voice unavailable" line if it cannot speak); never on the clock's path."""
@@ -796,6 +837,8 @@ class FlightService:
             await self.end_unrestorable(record.id, exc)
             return
         await self.comms.reconcile(record, deck.comm_down_until_s, self.flight_time(record))
+        if record.deck_message_id is None:  # its start committed, its deck never recorded
+            self._spawn(self._restore_deck(record))
         self.arm(record.id)
         if self.bot.run_timers:  # rejoin voice in the background; text goes on meanwhile
             self._spawn(self._start_voice(record, resumed=True))
