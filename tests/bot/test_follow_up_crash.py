@@ -280,3 +280,36 @@ async def test_a_deck_posted_but_not_recorded_is_not_posted_again(tmp_path: Path
     record = await bot2.storage.load_flight(fid)
     assert record.deck_message_id == world.channel.messages[before].id
     await stop_bot(bot2)
+
+
+async def test_the_resolution_failed_alert_survives_a_crash(
+    tmp_path: Path, clock: Any, bot_backend: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bot.games.space_alert.mission import _flights
+
+    def broken(*_args: Any) -> Any:
+        raise RuntimeError("engine broke")
+
+    monkeypatch.setattr(_flights, "resolve_flight", broken)
+    db = tmp_path / "sa.sqlite3"
+    bot1 = await new_bot(db, clock)
+    world = World(bot1)
+    fid, _ann, _bob = await start_flight(bot1, world)
+    service = bot1.get_cog("Mission").flights
+    await service.drain()
+    before = len(world.channel.sent)
+    block(world.channel)
+    clock.advance(2000)
+    assert await service.tick(fid) is None
+    assert (await bot1.storage.load_flight(fid)).status == "finished"
+    staged = [p for _id, f, p in await bot1.storage.pending_posts() if f == fid]
+    alerts = [said for p in staged if p["op"] == "said" for kind, said in p["items"] if "engine broke" in said]
+    assert len(alerts) == 1  # committed with the finish
+    await crash(bot1)
+
+    unblock(world.channel)
+    bot2 = await new_bot(db, clock, world=world)
+    await bot2.get_cog("Mission").flights.drain()
+    assert sum("engine broke" in (s.content or "") for s in world.channel.sent[before:]) == 1
+    assert await bot2.storage.pending_posts() == []
+    await stop_bot(bot2)

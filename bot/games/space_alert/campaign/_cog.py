@@ -5,9 +5,10 @@ One running campaign per channel, stored in the `campaigns` table through the ga
 survives restarts; when it ends the row keeps its status, mission count, total and crew for the
 campaign leaderboard.  Flights stay the Mission cog's: when the crew has voted, the campaign
 announces the recording and difficulties; the flight code asks `flight_handoff(channel)` for the
-campaign id and the `carried` block to put into its GAME.json, and dispatches
-`flight_resolved(record, result)` when the mission is resolved; the campaign takes it from there
-(repairs, next vote, score).  Texts follow the server's language (the catalogue's `campaign.`
+campaign id and the `carried` block to put into its GAME.json, and calls `flight_follow_ups(record,
+result)` inside the transaction that finishes the flight; the campaign takes it from there
+(repairs, next vote, score), its step committing with the finish and its posts queued behind
+the flight's result.  Texts follow the server's language (the catalogue's `campaign.`
 keys, read through _text.py).
 
 Every change of a campaign (a vote, a repair, the clock, a flown mission, the end) is one unit of
