@@ -313,3 +313,29 @@ async def test_the_resolution_failed_alert_survives_a_crash(
     assert sum("engine broke" in (s.content or "") for s in world.channel.sent[before:]) == 1
     assert await bot2.storage.pending_posts() == []
     await stop_bot(bot2)
+
+
+async def test_a_failing_follow_up_still_lets_the_flight_finish(tmp_path: Path, clock: Any) -> None:
+    db = tmp_path / "sa.sqlite3"
+    bot = await new_bot(db, clock)
+    world = World(bot)
+    fid, ann, _bob = await school_flight(bot, world)
+    school = bot.get_cog("School")
+    counted = school.flight_follow_ups
+
+    async def broken(record: Any, result: Any) -> Any:
+        await counted(record, result)  # progress written, then the follow-up breaks: rolled back
+        raise RuntimeError("school broke")
+
+    school.flight_follow_ups = broken
+    service = bot.get_cog("Mission").flights
+    await service.drain()
+    before = len(world.channel.sent)
+    clock.advance(2000)
+    assert await service.tick(fid) is None
+    await service.drain()
+    assert (await bot.storage.load_flight(fid)).status == "finished"
+    assert [k for k in kinds(world.channel, before) if k != "other"] == ["result"]
+    assert await attempts(bot, ann.id) == 0  # nothing of the failed follow-up committed
+    assert await bot.storage.pending_posts() == []
+    await stop_bot(bot)

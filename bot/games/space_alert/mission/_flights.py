@@ -105,6 +105,11 @@ class Step:
     catch_up: bool = False  # the clicker joined voice late: their station shows what was said so far
 
 
+class FollowUpFailed(Exception):
+    """A cog's follow-ups of a flight failed inside the finish's transaction (rolled back whole);
+    the flight is then finished without them rather than left flying."""
+
+
 class FlightService:
     def __init__(self, bot: SpaceAlertBot, catalog: MissionCatalog) -> None:
         self.bot = bot
@@ -677,9 +682,7 @@ class FlightService:
         follow_ups = True
         try:
             record = await self.store.finish(flight_id, conclude, then)
-        except StaleWrite:
-            raise
-        except Exception:  # a follow-up's failure must not leave the flight flying: end it without them
+        except FollowUpFailed:  # a follow-up's failure must not leave the flight flying: end it without them
             log.exception("flight %s: its follow-ups could not be staged; finishing without them", flight_id)
             follow_ups = False
             record = await self.store.finish(flight_id, conclude, then)
@@ -722,7 +725,13 @@ class FlightService:
             make = getattr(cog, FOLLOW_UPS, None)
             if make is None:
                 continue
-            for payload in await make(record, result):
+            try:
+                made = await make(record, result)
+            except StaleWrite:
+                raise  # the finish runs again on fresh state
+            except Exception as exc:
+                raise FollowUpFailed(f"{type(cog).__name__}: {exc}") from exc
+            for payload in made:
                 payload = {**payload, "at": self.bot.clock()}
                 rows.append((await self.bot.storage.stage_post(record.id, payload), payload))
         return rows
