@@ -5,9 +5,10 @@ One running campaign per channel, stored in the `campaigns` table through the ga
 survives restarts; when it ends the row keeps its status, mission count, total and crew for the
 campaign leaderboard.  Flights stay the Mission cog's: when the crew has voted, the campaign
 announces the recording and difficulties; the flight code asks `flight_handoff(channel)` for the
-campaign id and the `carried` block to put into its GAME.json, and dispatches
-`flight_resolved(record, result)` when the mission is resolved; the campaign takes it from there
-(repairs, next vote, score).  Texts follow the server's language (the catalogue's `campaign.`
+campaign id and the `carried` block to put into its GAME.json, and calls `flight_follow_ups(record,
+result)` inside the transaction that finishes the flight; the campaign takes it from there
+(repairs, next vote, score), its step committing with the finish and its posts queued behind
+the flight's result.  Texts follow the server's language (the catalogue's `campaign.`
 keys, read through _text.py).
 
 Every change of a campaign (a vote, a repair, the clock, a flown mission, the end) is one unit of
@@ -41,7 +42,13 @@ from bot.games.space_alert.campaign._render import (
     vote_view,
 )
 from bot.games.space_alert.campaign._text import tx
-from bot.games.space_alert.campaign.handoff import CAMPAIGN_OPTION, CampaignDue, after_result
+from bot.games.space_alert.campaign.handoff import (
+    CAMPAIGN_OPTION,
+    CampaignDue,
+    after_result,
+    follow_up,
+    send_follow_up,
+)
 from bot.games.space_alert.campaign.storage import CampaignRecord, Campaigns
 from bot.platform.command_line import bare, command_line
 from bot.platform.components import handles
@@ -511,10 +518,11 @@ class CampaignCog(commands.Cog, name="Campaign"):
         )
 
     # --- results and the clock -----------------------------------------------------------------
-    @commands.Cog.listener()
-    async def on_flight_resolved(self, record: Any, result: Result) -> None:
-        """A flight ended; if it was this channel's campaign mission, carry on with the campaign:
-        the step is stored at once (one unit of work), its post goes out after the flight's result."""
+    async def flight_follow_ups(self, record: Any, result: Result) -> list[dict[str, Any]]:
+        """A flight ended; if it was this channel's campaign mission, carry on with the campaign.
+        Called inside the flight's finishing transaction (`handoff`): the step commits with the
+        finished flight, and its posts (the score or the next step, and the loss) are returned as
+        outbox payloads that go out after the flight's result, exactly once."""
         now = self.bot.clock()
         mission = str(record.options.get("mission", "?"))
         flown = {str(m.name): str(m.user_id) for m in getattr(record, "crew", None) or []}
@@ -535,25 +543,41 @@ class CampaignCog(commands.Cog, name="Campaign"):
 
         stored = await self.change(record.channel_id, resolved)
         if stored is None or not applied:
-            return
-        channel: Any = self.bot.get_channel(record.channel_id)
-        if channel is None:
-            return
+            return []
         lang = await self.lang(stored.guild_id)
         session = CampaignSession.from_dict(stored.state["session"])
         embed, view = self._message(lang, stored, session, record.channel_id, step)
-        await after_result(self.bot, record)
-        await channel.send(embed=embed, view=view, allowed_mentions=NO_PINGS)
+        posts = [follow_up(record.channel_id, lang, embed=embed, view="Campaign" if view is not None else "")]
         if isinstance(step, Ended) and step.reason == "lost":
-            await channel.send(
-                t(
-                    lang,
-                    "evening.campaign.lost",
-                    n=session.campaign.flown,
-                    start=bare(self.bot.tree, "campaign start"),
-                ),
-                allowed_mentions=NO_PINGS,
-            )
+            start = bare(self.bot.tree, "campaign start")
+            lost = t(lang, "evening.campaign.lost", n=session.campaign.flown, start=start)
+            posts.append(follow_up(record.channel_id, lang, content=lost))
+        return posts
+
+    async def follow_up_view(self, channel_id: int, lang: str) -> discord.ui.View | None:
+        """The buttons of a follow-up post as the campaign stands when it goes out (the vote's or
+        the repairs'; none once the step is over)."""
+        stored = await self.load(channel_id)
+        if stored is None:
+            return None
+        session = CampaignSession.from_dict(stored.state["session"])
+        if session.phase == "repair":
+            return repair_view(lang, session, channel_id, CampaignSelect)
+        if session.phase == "vote":
+            return vote_view(lang, session, channel_id, CampaignButton)
+        return None
+
+    async def on_flight_resolved(self, record: Any, result: Result) -> None:
+        """The campaign's follow-ups of a flight resolved outside a flight's finish (tests, tools):
+        the step as one unit of work at once, its posts after the flight's result."""
+        async with self.bot.storage.transaction():
+            posts = await self.flight_follow_ups(record, result)
+        channel: Any = self.bot.get_channel(record.channel_id)
+        if not posts or channel is None:
+            return
+        await after_result(self.bot, record)
+        for payload in posts:
+            await send_follow_up(self.bot, channel, payload)
 
     async def tick_all(self) -> None:
         """Close votes and repair steps whose time is up, in every running campaign."""

@@ -6,15 +6,20 @@ channel (its recording and difficulties, as announced, or as the host changed th
 campaign adds to the lobby (`campaign_id`, `carried`, the mission's number).  At the end:
 `resolve_flight(flight, options)` resolves the engine flight with the carried ship (the rulebook
 §6.2 damage, energy and squads) when the options hold one; the flight code then writes
-`campaign_id` on the logbook entry and dispatches `flight_resolved(record, result)`, which
-CampaignCog (next vote or score) and SchoolCog (progress, hints) take from there.  Their posts
-wait for `after_result`: a follow-up never comes before the result it follows.
+`campaign_id` on the logbook entry and asks every cog with `flight_follow_ups(record, result)`
+(CampaignCog: the next vote or the score; SchoolCog: progress and hints) for what follows, inside
+the finish's own transaction: their steps commit with the finished flight or not at all, and they
+answer with their posts as JSON (`follow_up`), which go into the flight's outbox after its result.
+A process that crashes after the commit leaves the rows; the one taking over sends them, after the
+result, looked up in the channel first so none goes out twice (issue 25).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any, Protocol
+
+import discord
 
 from engine.campaign.carried import Carried
 from engine.campaign.session import Due
@@ -61,6 +66,41 @@ async def campaign_options(bot: Any, channel_id: int) -> dict[str, Any]:
     """The lobby options of the campaign mission due in this channel ({} when none is)."""
     due = await campaign_due(bot, channel_id)
     return due.options if due is not None else {}
+
+
+FOLLOW_UPS = "flight_follow_ups"  # the cog method the flight's finish asks for its follow-ups
+NO_PINGS = discord.AllowedMentions.none()
+
+
+def follow_up(
+    channel_id: int, lang: str, *, content: str | None = None, embed: discord.Embed | None = None, view: str = ""
+) -> dict[str, Any]:
+    """One follow-up post as an outbox payload (JSON only: it is stored before it is sent).
+    `view`: the cog whose `follow_up_view(channel_id, lang)` draws its buttons when it goes out
+    (from the state then, so a vote reopened by a restart shows its current choices)."""
+    return {
+        "op": "follow_up",
+        "channel_id": channel_id,
+        "language": lang,
+        "content": content,
+        "embed": embed.to_dict() if embed is not None else None,
+        "view": view,
+    }
+
+
+async def send_follow_up(bot: Any, channel: Any, payload: dict[str, Any]) -> Any:
+    """Send one `follow_up` payload in `channel`; the message."""
+    embed = discord.Embed.from_dict(payload["embed"]) if payload.get("embed") else None
+    view: Any = None
+    cog: Any = bot.get_cog(payload["view"]) if payload.get("view") else None
+    if cog is not None:
+        view = await cog.follow_up_view(int(payload["channel_id"]), str(payload.get("language", "en")))
+    kwargs: dict[str, Any] = {"allowed_mentions": NO_PINGS}
+    if embed is not None:
+        kwargs["embed"] = embed
+    if view is not None:
+        kwargs["view"] = view
+    return await channel.send(payload.get("content"), **kwargs)
 
 
 async def after_result(bot: Any, record: Any) -> None:

@@ -6,8 +6,8 @@ to fly; when the flight is resolved, every human crew member's progress is store
 The flight itself is the Mission cog's (`/mission school`): `prepare_school_flight` answers
 refusals and returns the lesson, the explanation embed and the lobby options (`school`,
 `untimed`, the recording); the flight code opens the lobby with them, closes the captain's log
-with `hint_lines` and dispatches `flight_resolved(record, result)`, which `SchoolCog` listens to
-(progress for the crew).
+with `hint_lines` and asks `SchoolCog.flight_follow_ups` inside its finishing transaction (progress for the crew, and
+the post that says so, staged in the flight's outbox after the result).
 
 An untimed lesson (the lesson's default, or `/mission school untimed:`) flies with the flight
 machine's untimed mode: a phase ends when every human has pressed Finish (engine/flight/machine.py
@@ -28,7 +28,7 @@ import discord
 from discord.ext import commands
 
 from bot.games.space_alert.campaign._text import tx
-from bot.games.space_alert.campaign.handoff import after_result
+from bot.games.space_alert.campaign.handoff import after_result, follow_up, send_follow_up
 from bot.games.space_alert.storage import School
 from bot.platform.hosting.server_settings import server_language
 from bot.platform.i18n import t
@@ -167,14 +167,13 @@ class SchoolCog(commands.Cog, name="School"):
     def __init__(self, bot: Any) -> None:
         self.bot = bot
 
-    @commands.Cog.listener()
-    async def on_flight_resolved(self, record: Any, result: Result) -> None:
+    async def flight_follow_ups(self, record: Any, result: Result) -> list[dict[str, Any]]:
+        """A school flight ended: every human's progress, stored inside the flight's finishing
+        transaction (`handoff`), and the "progress saved" post with the hints, returned as an
+        outbox payload that goes out after the flight's result, exactly once."""
         if not record.options.get(SCHOOL_OPTION):
-            return
+            return []
         names = await record_school_flight(self.bot.storage, record, result)
-        channel: Any = self.bot.get_channel(record.channel_id)
-        if channel is None:
-            return
         lang = await server_language(self.bot.storage, record.guild_id, self.bot.settings.default_language)
         item = lesson(str(record.options[SCHOOL_OPTION]))
         lines = [
@@ -188,5 +187,16 @@ class SchoolCog(commands.Cog, name="School"):
         ]
         if not record.options.get("hints_in_log"):  # the flight code did not close its log with them
             lines += hint_lines(lang, result)
+        return [follow_up(record.channel_id, lang, content="\n".join(lines)[:2000])]
+
+    async def on_flight_resolved(self, record: Any, result: Result) -> None:
+        """The school's follow-ups of a flight resolved outside a flight's finish (tests, tools):
+        progress at once, the post after the flight's result."""
+        async with self.bot.storage.transaction():
+            posts = await self.flight_follow_ups(record, result)
+        channel: Any = self.bot.get_channel(record.channel_id)
+        if not posts or channel is None:
+            return
         await after_result(self.bot, record)  # progress is stored; the post follows the result
-        await channel.send("\n".join(lines)[:2000], allowed_mentions=NO_PINGS)
+        for payload in posts:
+            await send_follow_up(self.bot, channel, payload)

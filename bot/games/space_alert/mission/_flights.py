@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.games.space_alert.campaign.handoff import FOLLOW_UPS
 from bot.games.space_alert.mission import _catchup
 from bot.games.space_alert.mission import ids as _ids
 from bot.games.space_alert.mission._catchup import with_summary
@@ -31,7 +32,7 @@ from bot.games.space_alert.mission._comms import Comms
 from bot.games.space_alert.mission._deck import deck_message, threat_line
 from bot.games.space_alert.mission._hands import LiveHands
 from bot.games.space_alert.mission._pause import Pauses, pause_line
-from bot.games.space_alert.mission._posting import MISSED_AFTER_S, ChannelPosts
+from bot.games.space_alert.mission._posting import MISSED_AFTER_S, ChannelPosts, custom_ids_of
 from bot.games.space_alert.mission._respond import FOREGROUND, Reply
 from bot.games.space_alert.mission._station import Selection, command_for, station_message
 from bot.games.space_alert.mission._store import Ending, FlightStore, abandon, journal
@@ -104,6 +105,11 @@ class Step:
     catch_up: bool = False  # the clicker joined voice late: their station shows what was said so far
 
 
+class FollowUpFailed(Exception):
+    """A cog's follow-ups of a flight failed inside the finish's transaction (rolled back whole);
+    the flight is then finished without them rather than left flying."""
+
+
 class FlightService:
     def __init__(self, bot: SpaceAlertBot, catalog: MissionCatalog) -> None:
         self.bot = bot
@@ -120,6 +126,7 @@ class FlightService:
         self._results: dict[str, asyncio.Event] = {}  # flight -> set once its result post is out
         self._deck_busy: set[str] = set()
         self._deck_dirty: set[str] = set()
+        self._deck_posting: set[str] = set()  # flights whose deck's first post is under way
         bot.cluster.watch(on_lost=self.lost_lease, on_sweep=self.claim_orphans)
 
     @property
@@ -195,24 +202,64 @@ class FlightService:
         """Post the flight deck, arm the timer, start the voice (all after the click is answered).
 
         The clock never waits for voice: the timer is armed first and voice joins and renders in
-        the background, its 0 s line due at the flight's own start."""
+        the background, its 0 s line due at the flight's own start.
+
+        The deck's first post is not an outbox row: the start commits `deck_message_id` None,
+        which is the flag that it is due.  A process that takes the flight over (`_resume`) posts
+        it when the id is still missing, after looking for a deck with this flight's buttons
+        among the bot's recent messages (a crash between the send and the stored id), so a
+        crash neither loses it nor shows it twice."""
         channel = self.bot.get_channel(record.channel_id)
-        embed, view = self.deck(record)
-        message_id = None
-        if channel is not None and hasattr(channel, "send"):
-            try:
-                message = await channel.send(embed=embed, view=view or discord.utils.MISSING)
-                message_id = message.id
-            except discord.HTTPException as exc:
-                log.warning("flight %s: cannot post the flight deck: %s", record.id, exc)
-        if message_id is not None:
-
-            def remember_deck(fresh: FlightRecord) -> None:
-                fresh.deck_message_id = message_id
-
-            record = await self.store.update(record.id, remember_deck) or record
+        record = await self._post_deck(record, channel, look=False)
         self.arm(record.id)
         self._spawn(self._start_voice(record, resumed=False))
+
+    async def _post_deck(self, record: FlightRecord, channel: Any, *, look: bool) -> FlightRecord:
+        """Post the flight deck and store its id (`look`: first adopt one already sent)."""
+        if record.id in self._deck_posting:
+            return record
+        self._deck_posting.add(record.id)
+        try:
+            embed, view = self.deck(record)
+            message_id = await self._find_deck(channel, view) if look else None
+            if message_id is None and channel is not None and hasattr(channel, "send"):
+                try:
+                    message = await channel.send(embed=embed, view=view or discord.utils.MISSING)
+                    message_id = message.id
+                except discord.HTTPException as exc:
+                    log.warning("flight %s: cannot post the flight deck: %s", record.id, exc)
+            if message_id is None:
+                return record
+
+            def remember_deck(fresh: FlightRecord) -> None:
+                if fresh.deck_message_id is None:
+                    fresh.deck_message_id = message_id
+
+            return await self.store.update(record.id, remember_deck) or record
+        finally:
+            self._deck_posting.discard(record.id)
+
+    async def _find_deck(self, channel: Any, view: discord.ui.View | None) -> int | None:
+        """The id of a flight deck an earlier process sent but did not record: the bot's recent
+        message carrying this deck's buttons (None when there is none)."""
+        wanted = {cid for item in (view.children if view else []) if (cid := getattr(item, "custom_id", None))}
+        if not wanted or channel is None or not hasattr(channel, "history"):
+            return None
+        me = getattr(self.bot.user, "id", None)
+        try:
+            async for message in channel.history(limit=25):
+                if getattr(message.author, "id", None) == me and wanted & custom_ids_of(message):
+                    return int(message.id)
+        except (discord.HTTPException, AttributeError, TypeError) as exc:
+            log.info("cannot read channel %s to look for the flight deck (%s)", getattr(channel, "id", "?"), exc)
+        return None
+
+    async def _restore_deck(self, record: FlightRecord) -> None:
+        """A flight taken over before its deck was recorded: find it or post it (after the gateway
+        is ready: never on the start-up path)."""
+        channel = await self.posts.channel(record.channel_id)
+        if channel is not None:
+            await self._post_deck(record, channel, look=True)
 
     async def _start_voice(self, record: FlightRecord, *, resumed: bool) -> None:
         """Every line to voice (a "voice unavailable" line if it cannot speak); never on the clock's path."""
@@ -293,7 +340,9 @@ class FlightService:
                 flight = Flight.from_dict(record.state)
             except SnapshotError as exc:
                 step.unrestorable = True
-                return abandon(record, exc)
+                entry = abandon(record, exc)
+                step.row = await self.stage_goodbye(record)
+                return entry
             step.flight, step.events = flight, flight.advance_to(max(flight.now_s, self.flight_time(record)))
             if not step.events:
                 return None  # nothing fell due: nothing to write
@@ -306,7 +355,7 @@ class FlightService:
         # a tick with nothing due (most of them) writes nothing: read it without the writer's lock
         record = await self.store.read_or_update(flight_id, advance, current)
         if record is not None and step.unrestorable:
-            await self._unrestorable(record)
+            await self._unrestorable(record, step.row)
         flight, events = step.flight, step.events
         if record is None or flight is None:
             return None
@@ -423,14 +472,20 @@ class FlightService:
         return deck_message(record, flight.deck() if flight is not None else None)
 
     async def refuse_unapplied(
-        self, reply: Reply, record: FlightRecord | None, refusal: str | None, unrestorable: bool
+        self,
+        reply: Reply,
+        record: FlightRecord | None,
+        refusal: str | None,
+        unrestorable: bool,
+        row: int | None = None,
     ) -> None:
         """A click whose change did not apply: the engine's refusal, else "the flight is over"; a
-        flight whose stored state cannot be restored is ended politely as well."""
+        flight whose stored state cannot be restored is ended politely as well (`row`: the
+        goodbye's outbox row, staged with the change that ended it)."""
         lang = record.language if record is not None else self.bot.settings.default_language
         await reply.reject(refusal or t(lang, "error.flight_over"))
         if record is not None and unrestorable:
-            await self._unrestorable(record)
+            await self._unrestorable(record, row)
 
     async def refresh_deck(self, flight_id: str) -> None:
         """Redraw the flight deck from the stored flight.  The last edit wins: one edit per flight
@@ -496,7 +551,9 @@ class FlightService:
                 flight = Flight.from_dict(record.state)
             except SnapshotError as exc:
                 step.refusal, step.unrestorable = t(lang, "error.unrestorable"), True
-                return abandon(record, exc)
+                entry = abandon(record, exc)
+                step.row = await self.stage_goodbye(record)
+                return entry
             step.catch_up = _catchup.owed(record, user_id)
             if step.catch_up and opening:  # shown now: paid in the same unit of work
                 _catchup.paid(record, user_id)
@@ -530,7 +587,7 @@ class FlightService:
                 return
             flight = step.flight
             if record is None or flight is None:
-                await self.refuse_unapplied(reply, record, step.refusal, step.unrestorable)
+                await self.refuse_unapplied(reply, record, step.refusal, step.unrestorable, step.row)
                 return
             embed, view = station_message(record.language, record.id, user_id, flight.station(step.name), step.sel)
             if step.catch_up:  # joined voice late: what was said so far
@@ -603,15 +660,39 @@ class FlightService:
             event = {"kind": "finished", "payload": {"outcome": data["outcome"]}}
             return Ending(event, logbook_entry(record, flight, data))
 
-        record = await self.store.finish(flight_id, conclude)
+        staged: dict[str, Any] = {}
+
+        async def then(record: FlightRecord, _ending: Ending) -> None:
+            """In the finish's transaction: the outbox rows of what the end makes due."""
+            staged.clear()
+            if outcome.get("unrestorable"):
+                staged["said"] = [["alert", t(record.language, "flight.unrestorable")]]
+            elif "failed" in outcome:
+                failed = t(record.language, "resolve.failed", reason=code_text(outcome["failed"], 300))
+                staged["said"] = [["alert", failed]]
+            else:
+                payload = result_payload(record, outcome["data"], None, outcome["result"])
+                staged["result"] = await self.bot.storage.stage_post(record.id, payload)
+                if follow_ups:
+                    staged["follow_ups"] = await self._stage_follow_ups(record, outcome["result"])
+            if "said" in staged:
+                said = {"op": "said", "channel_id": record.channel_id, "items": staged["said"], "at": self.bot.clock()}
+                staged["row"] = await self.bot.storage.stage_post(record.id, said)
+
+        follow_ups = True
+        try:
+            record = await self.store.finish(flight_id, conclude, then)
+        except FollowUpFailed:  # a follow-up's failure must not leave the flight flying: end it without them
+            log.exception("flight %s: its follow-ups could not be staged; finishing without them", flight_id)
+            follow_ups = False
+            record = await self.store.finish(flight_id, conclude, then)
         if record is None:
             return  # not flying any more: finished (or ended) by an earlier call
         if outcome.get("unrestorable"):
-            await self._unrestorable(record)
+            await self._unrestorable(record, staged.get("row"))
             return
         if "failed" in outcome:  # no result, but the crew is unmuted and the intercom ends as usual
-            failed = t(record.language, "resolve.failed", reason=code_text(outcome["failed"], 300))
-            self.posts.say(flight_id, record.channel_id, alerts=[failed])
+            self.posts.say_items(flight_id, record.channel_id, staged["said"], staged.get("row"))
             await self.comms.unmute(record)
             await self.voice.finish(record)
             self._wind_down(record.id)
@@ -619,9 +700,8 @@ class FlightService:
         data, result = outcome["data"], outcome["result"]
         await self.comms.unmute(record)
         await self.voice.finish(record)  # the last lines still play while the result goes out
-        # into the outbox before the picture is drawn: a crash from here on costs the picture at
+        # the result's row committed with the finish: a crash from here on costs the picture at
         # most, never the result (the process taking over sends the stored row)
-        row = await self._stage_result(record, result_payload(record, data, None, result))
         picture = await overview_picture(outcome["replay"], record.language)  # None (logged) if drawing fails
         # queued behind the flight's last intercom lines, so the result never overtakes them
         alt = overview_description(outcome["replay"], record.language) if picture else None
@@ -630,10 +710,31 @@ class FlightService:
         link = await flight_link(self.bot.storage, self.bot.settings, record.guild_id, record.id)
         if link:  # a public server with the web logbook: the title opens the flight's page
             payload["embed"]["url"] = link
-        self.posts.post_result(record.id, payload, row_id=row)
+        self.posts.post_result(record.id, payload, row_id=staged.get("result"))
         self._mark_result(record.id)
+        for row, follow in staged.get("follow_ups", []):  # after the result, in the same ordered outbox
+            self.posts.post_follow_up(record.id, follow, row_id=row)
         self._wind_down(record.id)
-        self._resolved(record, result)
+
+    async def _stage_follow_ups(self, record: FlightRecord, result: Any) -> list[tuple[int, dict[str, Any]]]:
+        """In the finish's transaction: each cog's follow-ups of the flight (`handoff.FOLLOW_UPS`:
+        the campaign's step, the school's progress) applied, and their posts into the outbox
+        behind the result's row; (row, payload) in sending order."""
+        rows: list[tuple[int, dict[str, Any]]] = []
+        for cog in list(self.bot.cogs.values()):
+            make = getattr(cog, FOLLOW_UPS, None)
+            if make is None:
+                continue
+            try:
+                made = await make(record, result)
+            except StaleWrite:
+                raise  # the finish runs again on fresh state
+            except Exception as exc:
+                raise FollowUpFailed(f"{type(cog).__name__}: {exc}") from exc
+            for payload in made:
+                payload = {**payload, "at": self.bot.clock()}
+                rows.append((await self.bot.storage.stage_post(record.id, payload), payload))
+        return rows
 
     def _mark_result(self, flight_id: str) -> None:
         """Queue, behind the result post, the moment that releases the flight's follow-ups."""
@@ -649,9 +750,10 @@ class FlightService:
     async def result_posted(self, flight_id: str, timeout: float = RESULT_WAIT_S) -> None:
         """Return once the flight's result post is out (at once if none is queued here).
 
-        Why: listeners of `flight_resolved` run when the engine has resolved, while the result
-        still waits behind the intercom's last lines; a campaign's next vote or the school's
-        "progress saved" posted then would come before the result it follows."""
+        Why: a follow-up sent outside the flight's outbox (`on_flight_resolved` called directly)
+        must wait for the result, which itself waits behind the intercom's last lines; a
+        campaign's next vote or the school's "progress saved" posted earlier would come before
+        the result it follows.  The finish's own follow-ups queue behind the result instead."""
         posted = self._results.get(flight_id)
         if posted is None:
             return
@@ -659,27 +761,6 @@ class FlightService:
             await asyncio.wait_for(posted.wait(), timeout)
         except TimeoutError:
             log.info("flight %s: the result post is late; its follow-ups go out anyway", flight_id)
-
-    async def _stage_result(self, record: FlightRecord, payload: dict[str, Any]) -> int | None:
-        try:
-            return await self.bot.storage.stage_post(record.id, payload)
-        except Exception as exc:  # the post still goes out from memory
-            log.warning("flight %s: the result could not be stored in the outbox (%s)", record.id, exc)
-            return None
-
-    def _resolved(self, record: FlightRecord, result: Any) -> None:
-        """`flight_resolved(record, result)` to the cogs listening (campaign: next vote or score;
-        school: progress), as background work drained like the posts (`bot.dispatch` would need a
-        logged-in client); a listener's failure is logged, never the flight's."""
-
-        async def call(listener: Any) -> None:
-            try:
-                await listener(record, result)
-            except Exception:
-                log.exception("flight %s: a flight_resolved listener failed", record.id)
-
-        for listener in self.bot.extra_events.get("on_flight_resolved", []):
-            self._spawn(call(listener))
 
     def _wind_down(self, flight_id: str) -> None:
         self.hands.forget(flight_id)
@@ -702,23 +783,42 @@ class FlightService:
         """End a flight whose stored state cannot be restored, found outside a tick or a click
         (at a restart, when the voice starts): aborted once, then the same goodbye as theirs."""
         ended = False
+        row: int | None = None
 
-        def end(record: FlightRecord) -> dict[str, Any] | None:
-            nonlocal ended
+        async def end(record: FlightRecord) -> dict[str, Any] | None:
+            nonlocal ended, row
             ended = record.active
-            return abandon(record, error) if ended else None
+            if not ended:
+                return None
+            entry = abandon(record, error)
+            row = await self.stage_goodbye(record)
+            return entry
 
         record = await self.store.update(flight_id, end)
         if record is not None and ended:
-            await self._unrestorable(record)
+            await self._unrestorable(record, row)
 
-    async def _unrestorable(self, record: FlightRecord) -> None:
-        """After a change ended the flight for an unrestorable state: say so once in its channel,
-        unmute the crew, stop the voice and the timer."""
+    def _goodbye(self, record: FlightRecord) -> list[list[str]]:
+        return [["alert", t(record.language, "flight.unrestorable")]]
+
+    async def stage_goodbye(self, record: FlightRecord) -> int | None:
+        """Inside the change that ends a flight for an unrestorable state: its goodbye into the
+        outbox, so it commits with the end (a crash after the commit cannot lose it, and the
+        process taking over looks it up before sending it).  None on a read pass (it runs again
+        as a unit of work, which stages)."""
+        if self.store.reading():
+            return None
+        items = self._goodbye(record)
+        payload = {"op": "said", "channel_id": record.channel_id, "items": items, "at": self.bot.clock()}
+        return await self.bot.storage.stage_post(record.id, payload)
+
+    async def _unrestorable(self, record: FlightRecord, row: int | None = None) -> None:
+        """After a change ended the flight for an unrestorable state: say so once in its channel
+        (`row`: the goodbye staged with that change), unmute the crew, stop the voice and the timer."""
         log.warning(
             "flight %s: stored state cannot be restored (%s); flight ended", record.id, record.notes.get("unrestorable")
         )
-        self.posts.say(record.id, record.channel_id, alerts=[t(record.language, "flight.unrestorable")])
+        self.posts.say_items(record.id, record.channel_id, self._goodbye(record), row)
         await self.after_abort(record)
 
     async def resume_all(self) -> None:
@@ -746,6 +846,8 @@ class FlightService:
             await self.end_unrestorable(record.id, exc)
             return
         await self.comms.reconcile(record, deck.comm_down_until_s, self.flight_time(record))
+        if record.deck_message_id is None:  # its start committed, its deck never recorded
+            self._spawn(self._restore_deck(record))
         self.arm(record.id)
         if self.bot.run_timers:  # rejoin voice in the background; text goes on meanwhile
             self._spawn(self._start_voice(record, resumed=True))

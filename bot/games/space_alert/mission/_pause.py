@@ -70,6 +70,7 @@ class _Found:
     events: list[FlightEvent] = field(default_factory=list)
     refusal: str | None = None
     unrestorable: bool = False
+    goodbye: int | None = None  # the unrestorable flight's goodbye, staged in the outbox
     step: Step | None = None  # what the change staged for the channel
 
 
@@ -101,7 +102,9 @@ class Pauses:
                 flight = Flight.from_dict(record.state)
             except SnapshotError as exc:
                 found.refusal, found.unrestorable = t(lang, "error.unrestorable"), True
-                return abandon(record, exc)
+                entry = abandon(record, exc)
+                found.goodbye = await service.stage_goodbye(record)  # commits with the end
+                return entry
             elapsed = service.elapsed(record)
             events = flight.advance_to(flight.clock(elapsed))
             member = record.member(user.id)
@@ -124,7 +127,7 @@ class Pauses:
                 return
             flight, step = found.flight, found.step
             if record is None or flight is None or step is None:
-                await service.refuse_unapplied(reply, record, found.refusal, found.unrestorable)
+                await service.refuse_unapplied(reply, record, found.refusal, found.unrestorable, found.goodbye)
                 return
             embed, view = service.deck(record)
             await reply.send(embed=embed, view=view)

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.games.space_alert.campaign.handoff import send_follow_up
 from bot.games.space_alert.hindsight.cog import hindsight_button
 from bot.games.space_alert.mission._poster import Entry, Job, Outbox, Outboxes
 from bot.games.space_alert.mission._store import FlightStore
@@ -274,6 +275,11 @@ class ChannelPosts:
         `row_id`: its outbox row, deleted once it is out."""
         self._queue(flight_id, payload, row_id=row_id)
 
+    def post_follow_up(self, flight_id: str, payload: dict[str, Any], row_id: int | None = None) -> None:
+        """Queue a follow-up of the flight (the campaign's next step, the school's progress;
+        staged in `row_id` with the finish) behind its result."""
+        self._queue(flight_id, payload, row_id=row_id)
+
     def _queue(
         self, flight_id: str, payload: dict[str, Any], row_id: int | None = None, *, restored: bool = False
     ) -> None:
@@ -283,6 +289,9 @@ class ChannelPosts:
         if op == "result":
             post = ResultPost(self, payload, row_id, restored=restored)
             self.outbox(flight_id).put(post, spec=post.spec, row_id=row_id)
+        elif op == "follow_up":
+            follow = FollowUpPost(self, payload, restored=restored)
+            self.outbox(flight_id).put(follow, spec=lambda: payload, row_id=row_id)
         elif op == "said":  # staged by a change, restored after a crash or a takeover
             self.outbox(flight_id).put(self._unconfirmed(payload), spec=lambda: payload, row_id=row_id)
         elif op == "mirror":
@@ -453,6 +462,52 @@ class ChannelPosts:
         if fresh:
             await self.store.store_posts(flight_id, fresh)
             log.info("flight %s: %d post(s) stored at shutdown, sent after the restart", flight_id, len(fresh))
+
+
+class FollowUpPost:
+    """One follow-up of a flight's result (`handoff.follow_up`), as an outbox job queued behind
+    the result.  Its row committed with the finish; a row a crash left is looked up first: the
+    bot's recent messages in the channel since it was staged, by their text and embed, so a post
+    the crashed process sent (but did not delete the row of) is not sent again."""
+
+    def __init__(self, posts: ChannelPosts, payload: dict[str, Any], *, restored: bool = False) -> None:
+        self.posts = posts
+        self.payload = payload
+        self._look = restored
+
+    async def __call__(self) -> None:
+        payload = self.payload
+        channel = await self.posts.channel(int(payload["channel_id"]))
+        if channel is None:
+            log.info("follow-up for channel %s: the channel is gone; dropped", payload["channel_id"])
+            return
+        if self._look and await self._sent_already(channel):
+            log.info("follow-up for channel %s: found already sent; not sent again", payload["channel_id"])
+            return
+        await send_follow_up(self.posts.bot, channel, payload)
+
+    async def _sent_already(self, channel: Any) -> bool:
+        payload = self.payload
+        at = float(payload.get("at", 0.0))
+        embed = payload.get("embed") or {}
+        wanted = (payload.get("content") or None, embed.get("title"), embed.get("description"))
+        me = getattr(self.posts.bot.user, "id", None)
+        try:
+            async for message in channel.history(limit=25):
+                stamp = getattr(message, "created_at", None)
+                if getattr(message.author, "id", None) != me or (stamp is not None and stamp.timestamp() < at - 1.0):
+                    continue
+                first = (getattr(message, "embeds", None) or [None])[0]
+                found = (
+                    getattr(message, "content", None) or None,
+                    getattr(first, "title", None),
+                    getattr(first, "description", None),
+                )
+                if found == wanted:
+                    return True
+        except (discord.HTTPException, AttributeError, TypeError) as exc:
+            log.info("cannot read channel %s to look for a sent follow-up (%s)", payload["channel_id"], exc)
+        return False
 
 
 class ResultPost:

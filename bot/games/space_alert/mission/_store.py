@@ -100,14 +100,21 @@ class FlightStore:
         return _READING.get()
 
     async def finish(
-        self, flight_id: str, conclude: Callable[[FlightRecord], Awaitable[Ending | None]]
+        self,
+        flight_id: str,
+        conclude: Callable[[FlightRecord], Awaitable[Ending | None]],
+        then: Callable[[FlightRecord, Ending], Awaitable[None]] | None = None,
     ) -> FlightRecord | None:
         """End a flying flight once: `conclude(record)` (no Discord calls; it resolves before the
         transaction, so the database is not held meanwhile) sets the final status and notes and says
         how it ended (None: leave it be).  The logbook entry and the final status are one
         transaction (`finish_flight`), so a crash in between leaves neither, and a second finish (a
         retried tick, a click racing the timer) finds the flight over and writes nothing.
-        The record this call ended, or None when it did not end it."""
+        The record this call ended, or None when it did not end it.
+
+        `then(record, ending)` runs in the same transaction once the flight is ended there: what
+        the end makes due (the result's outbox row, the campaign's step and the school's
+        progress with their posts) commits with it or not at all."""
         async with self.bot.locks.get(flight_id):
             for _attempt in range(FINISH_ATTEMPTS):
                 record = await self.bot.storage.load_flight(flight_id)
@@ -116,13 +123,22 @@ class FlightStore:
                 ending = await conclude(record)
                 if ending is None:
                     return None
+                status = record.status
                 try:
-                    if ending.entry is None:
-                        await self.bot.storage.save_flight(record, ending.event)
-                        return record
-                    return record if await self.bot.storage.finish_flight(record, ending.entry, ending.event) else None
+                    async with self.bot.storage.transaction():
+                        if ending.entry is None:
+                            await self.bot.storage.save_flight(record, ending.event)
+                        elif not await self.bot.storage.finish_flight(record, ending.entry, ending.event):
+                            return None
+                        if then is not None:
+                            await then(record, ending)
+                    return record
                 except StaleWrite:
+                    record.status = status
                     continue  # a mute or a click landed since the load: resolve the fresh state
+                except BaseException:
+                    record.status = status  # rolled back: the record is as it was loaded
+                    raise
         raise StaleWrite(f"flight {flight_id} kept changing; could not finish it")
 
     async def create(self, record: FlightRecord) -> None:
