@@ -42,10 +42,10 @@ log = logging.getLogger(__name__)
 
 #: A flight further along than this (mission seconds) when voice starts is a resume.
 RESUME_AFTER_S = 2.0
-#: Why a flight speaks in text only while another flight of its server holds the voice connection.
 # How long a voice client may stay after the bot left voice before it counts as the library's own
 # reconnect (a Disconnect drops it within milliseconds).
 DISCONNECT_VERDICT_S = 3.0
+#: Why a flight speaks in text only while another flight of its server holds the voice connection.
 BUSY_REASON = "another flight in this server is using voice"
 
 TextOnlyHandler = Callable[[str, str], Awaitable[None] | None]

@@ -49,7 +49,7 @@ from engine.flight.crew import Member, androids_needed, cards_per_phase
 from engine.flight.phrases import LANGS
 from engine.flight.schedule import Step, build_schedule
 from engine.flight.script import Cue
-from engine.flight.snapshot import SCHEMA_VERSION, SnapshotError, migrate
+from engine.flight.snapshot import SCHEMA_VERSION, SnapshotError, migrate, mission_clock
 from engine.flight.timeline import TRANSFER_BEEP_AFTER_S, Timeline, load_official, official_ids
 from engine.flight.views import DeckView, StationView
 from engine.model import Game, PlayerPlan, Result, ThreatPlacement, Tracks
@@ -304,9 +304,7 @@ class Flight:
     def clock(self, elapsed_s: float) -> float:
         """Mission time after `elapsed_s` seconds on the caller's clock since the start: pauses do
         not count, and while paused mission time stands still.  Callers advance to this."""
-        if self.paused_by is not None:
-            return self.now_s
-        return max(self.now_s, elapsed_s - self.paused_s)
+        return mission_clock(self.paused_by is not None, self.now_s, self.paused_s, elapsed_s)
 
     def pause(self, by: str) -> Accepted | Rejected:
         """Stop the clock at the current mission time (advance to `clock(elapsed)` first).

@@ -88,3 +88,23 @@ def migrate(
         version += 1
         data["schema_version"] = version
     return data
+
+
+def mission_clock(paused: bool, now_s: float, paused_s: float, elapsed_s: float) -> float:
+    """Mission time after `elapsed_s` seconds on the caller's clock since the start: pauses do
+    not count, while paused mission time stands still, and it never runs backwards.  The one rule
+    `Flight.clock` and `clock_of` share."""
+    if paused:
+        return now_s
+    return max(now_s, elapsed_s - paused_s)
+
+
+def clock_of(snapshot: Mapping[str, Any], elapsed_s: float) -> float:
+    """`Flight.clock` read off a stored snapshot without restoring the flight (the bot asks it on
+    every tick of every flight, where a restore would cost far more than the answer)."""
+    return mission_clock(
+        snapshot.get("paused_by") is not None,
+        float(snapshot.get("now_s", 0.0)),
+        float(snapshot.get("paused_s", 0.0)),
+        elapsed_s,
+    )

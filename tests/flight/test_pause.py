@@ -84,3 +84,17 @@ def test_untimed_flight_pauses_too() -> None:
     assert flight.next_due_s() is None and flight.advance_to(flight.clock(200.0)) == []
     flight.resume("Host", 200.0)
     assert flight.next_due_s() is not None and flight.clock(200.0) == 20.0
+
+
+def test_the_stored_snapshot_tells_the_same_clock_as_the_flight() -> None:
+    """The bot reads mission time off the stored snapshot (`clock_of`) on every tick; it must be
+    `Flight.clock` exactly: running, paused (standing still), and never running backwards."""
+    from engine.flight.snapshot import clock_of
+
+    flight = Flight.start({"crew": ["Ann", "Bob"], "mission": "S1-1", "seed": 3})
+    flight.advance_to(0.0)
+    flight.advance_to(40.0)
+    for elapsed in (10.0, 40.0, 55.5):
+        assert clock_of(flight.to_dict(), elapsed) == flight.clock(elapsed)
+    flight.pause("Ann")
+    assert clock_of(flight.to_dict(), 90.0) == flight.clock(90.0) == 40.0

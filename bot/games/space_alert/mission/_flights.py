@@ -54,7 +54,7 @@ from bot.web.links import flight_link
 from engine.flight.commands import FlightEvent, Rejected
 from engine.flight.lobby import Seat, role_holder
 from engine.flight.machine import Flight, FlightConfig, FlightError
-from engine.flight.snapshot import SnapshotError
+from engine.flight.snapshot import SnapshotError, clock_of
 
 if TYPE_CHECKING:
     from bot.games.space_alert.mission._missions import MissionCatalog
@@ -285,12 +285,9 @@ class FlightService:
         return max(0.0, (self.bot.clock() - record.started_at) * record.time_scale)
 
     def flight_time(self, record: FlightRecord) -> float:
-        """Mission time now: the elapsed time less the pauses so far (`Flight.clock` on the stored
-        state, read without restoring the whole flight); standing still while paused."""
-        state = record.state or {}
-        if state.get("paused_by") is not None:
-            return float(state.get("now_s", 0.0))
-        return max(0.0, self.elapsed(record) - float(state.get("paused_s", 0.0)))
+        """Mission time now: the engine's clock rule on the stored state (`clock_of`), read without
+        restoring the whole flight; standing still while paused, never before the start."""
+        return max(0.0, clock_of(record.state or {}, self.elapsed(record)))
 
     def arm(self, flight_id: str) -> None:
         """Start the timer task for a flight (no-op in tests, which call `tick` themselves)."""
