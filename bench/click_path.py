@@ -46,7 +46,7 @@ from bot.games.space_alert.mission import ids as _ids
 from bot.games.space_alert.mission._station import Selection, command_for, station_message
 from bot.games.space_alert.mission.cards import card_key
 from bot.games.space_alert.mission.components import FlightButton, FlightSelect
-from bot.platform.storage.base import fingerprint
+from bot.games.space_alert.mission.storage import Flights, fingerprint
 from bot.platform.storage.sqlite import SqliteTransaction
 from engine.flight.machine import Flight
 from tests.bot.helpers import FakeClock, World, click, new_bot, open_lobby, stop_bot
@@ -128,7 +128,7 @@ async def flying(db: Path) -> tuple[Any, World, FakeClock, str]:
     await click(world, members[0], _ids.make(fid, "start"))
     service = bot.get_cog("Mission").flights
     for _ in range(60):  # until the cards are dealt and can be placed
-        record = await bot.storage.load_flight(fid)
+        record = await Flights(bot.storage).load_flight(fid)
         if Flight.from_dict(record.state).station("Bob").placements:
             break
         clock.advance(1.0)
@@ -159,7 +159,7 @@ async def steps(bot: Any, fid: str, timer: Timer, repeat: int) -> None:
         timer.sync("fingerprint", lambda r=record: (fingerprint(r), fingerprint(r)))
         event = {"kind": "bench", "actor_id": None, "payload": {"events": []}}
         # the state as loaded is saved (as large as the changed one): the next round starts alike
-        saved = await timer.step("save", lambda r=record, e=event: storage.save_flight(r, e))
+        saved = await timer.step("save", lambda r=record, e=event: Flights(storage).save_flight(r, e))
         restored = Flight.from_dict(saved.state)
         timer.sync(
             "answer",
@@ -194,7 +194,7 @@ async def clicks(world: World, bot: Any, fid: str, timer: Timer, repeat: int) ->
     uid = member.id
     for _ in range(repeat):
         await press(world, member, _ids.make(fid, "station"), None, timer, "click:station")
-        record = await bot.storage.load_flight(fid)
+        record = await Flights(bot.storage).load_flight(fid)
         placement = Flight.from_dict(record.state).station("Bob").placements[0]
         card, turn = card_key(placement.card), placement.turns[0]
         await press(world, member, _ids.make(fid, "pick", uid), [card], timer, "click:pick")
@@ -218,7 +218,7 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
             if profile is not None:
                 profile.disable()
                 pstats.Stats(profile, stream=sys.stderr).sort_stats("cumulative").print_stats(args.profile)
-            size = len(json.dumps((await bot.storage.load_flight(fid)).state))
+            size = len(json.dumps((await Flights(bot.storage).load_flight(fid)).state))
         finally:
             await stop_bot(bot)
     return {"steps": timer.table(), "state_bytes": size}

@@ -27,7 +27,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.platform.storage import CrewMember, FlightRecord, SqliteStorage, Storage
+from bot.games.space_alert.mission.storage import CrewMember, FlightRecord, Flights
+from bot.platform.storage import SqliteStorage, Storage
 from engine.flight.machine import Flight, FlightConfig
 
 
@@ -69,7 +70,7 @@ async def run(backend: str, flights: int, seconds: float, pace_s: float = 0.0) -
                     crew=[CrewMember(7 + n, f"P{n}", []) for n in range(5)],
                     state=dict(state),
                 )
-                await storage.create_flight(record)
+                await Flights(storage).create_flight(record)
                 ids.append(record.id)
             latencies: list[float] = []
             jitter = random.Random(flights)
@@ -87,7 +88,7 @@ async def run(backend: str, flights: int, seconds: float, pace_s: float = 0.0) -
                         return {"kind": "click", "actor_id": 7, "payload": {"n": n}}
 
                     started = time.perf_counter()
-                    await storage.update_flight(fid, click)
+                    await Flights(storage).update_flight(fid, click)
                     took = time.perf_counter() - started
                     latencies.append(took)
                     if pace_s:

@@ -319,7 +319,7 @@ async def picture(request: web.Request) -> web.Response:
     fid = request.match_info["fid"]
     which = request.match_info.get("n", "overview")
     store = request.app[STORE]
-    found = await store.public_flight(fid)
+    found = await views.public_flight(store, fid)
     entry, record = found if found is not None else (None, None)
     if entry is None or record is None:
         raise web.HTTPNotFound()

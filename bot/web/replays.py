@@ -16,9 +16,9 @@ from collections.abc import Callable, Hashable
 from typing import Any, Generic, TypeVar
 
 from bot.games.space_alert.campaign.handoff import game_of
+from bot.games.space_alert.mission.storage import FlightRecord
 from bot.games.space_alert.pictures import Replay, render_overview, render_turn, resolve_with_states
 from bot.games.space_alert.pictures.states import TurnState
-from bot.platform.storage.base import FlightRecord
 from engine.flight.machine import Flight
 from engine.model import Game
 

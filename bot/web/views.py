@@ -16,6 +16,7 @@ from bot.games.space_alert.campaign.storage import CampaignRecord, Campaigns
 from bot.games.space_alert.hindsight.answer import summary_text
 from bot.games.space_alert.mission._log_i18n import cause_text, describe
 from bot.games.space_alert.mission.cards import code_text
+from bot.games.space_alert.mission.storage import FlightRecord, Flights
 from bot.games.space_alert.records import games as session_games
 from bot.games.space_alert.threat_names import threat_name
 from bot.platform.i18n import t
@@ -201,6 +202,16 @@ async def server_page(store: WebStore, guild_id: int, asked: str | None, default
     }
 
 
+async def public_flight(store: WebStore, flight_id: str) -> tuple[LogbookEntry, FlightRecord | None] | None:
+    """A logged flight of a public server by its random id: its logbook entry (the platform's
+    public read) and its flight row, read through Space Alert's flight repository (the final
+    snapshot the captain's log and pictures are rebuilt from); None when it is not public."""
+    entry = await store.public_entry(flight_id)
+    if entry is None:
+        return None
+    return entry, await Flights(store).load_flight(flight_id)
+
+
 async def flight_page(
     store: WebStore,
     replays: Replays,
@@ -209,7 +220,7 @@ async def flight_page(
     default: str = "en",
 ) -> dict[str, Any] | None:
     """The flight's document, in `?lang=` or the server's language."""
-    found = await store.public_flight(flight_id)
+    found = await public_flight(store, flight_id)
     if found is None:
         return None
     entry, record = found

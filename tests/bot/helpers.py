@@ -20,6 +20,7 @@ import discord
 
 from bot.games.space_alert.mission import ids as _ids
 from bot.games.space_alert.mission.components import FlightButton, FlightSelect
+from bot.games.space_alert.mission.storage import Flights
 from bot.platform.client import SpaceAlertBot
 from bot.platform.settings import Settings
 from bot.platform.storage import SqliteStorage
@@ -469,7 +470,7 @@ async def station_view(bot: Any, fid: str, name: str) -> Any:
     """`name`'s station as the engine sees it now (what a test asserts on instead of the stored state)."""
     from engine.flight.machine import Flight
 
-    record = await bot.storage.load_flight(fid)
+    record = await Flights(bot.storage).load_flight(fid)
     return Flight.from_dict(record.state).station(name)
 
 

@@ -10,9 +10,9 @@ from typing import Any
 import discord
 
 from bot.games.space_alert.mission._catchup import NOTE, owe, owed, paid, said_so_far, with_summary
+from bot.games.space_alert.mission.storage import FlightRecord, Flights
 from bot.games.space_alert.threat_names import threat_name
 from bot.platform.i18n import t
-from bot.platform.storage import FlightRecord
 from engine.flight.machine import Flight
 from tests.bot.helpers import World, new_bot, open_station, start_flight, stop_bot, tick
 
@@ -54,12 +54,12 @@ async def test_the_owed_summary_survives_a_restart_and_is_shown_once(tmp_path: P
     bot1 = await new_bot(db, clock)
     world = World(bot1)
     fid, ann, bob = await start_flight(bot1, world)
-    await bot1.storage.update_flight(fid, lambda r: r.notes.__setitem__("voice_channel_id", 555))
+    await Flights(bot1.storage).update_flight(fid, lambda r: r.notes.__setitem__("voice_channel_id", 555))
     clock.advance(60)
     await tick(bot1.get_cog("Mission").flights, fid)
     await bot1.get_cog("Mission").flights.voice_joined(ann, 555)
     await bot1.get_cog("Mission").flights.voice_joined(ann, 556)  # another channel: not this flight's
-    stored = await bot1.storage.load_flight(fid)
+    stored = await Flights(bot1.storage).load_flight(fid)
     assert stored is not None and stored.notes[NOTE] == [ann.id]
     await stop_bot(bot1)
 
@@ -69,7 +69,7 @@ async def test_the_owed_summary_survives_a_restart_and_is_shown_once(tmp_path: P
     bot2.get_guild = lambda gid: world.guild
     assert not _summary_shown(await open_station(world, bob, fid))
     assert _summary_shown(await open_station(world, ann, fid))
-    stored = await bot2.storage.load_flight(fid)
+    stored = await Flights(bot2.storage).load_flight(fid)
     assert stored is not None and NOTE not in stored.notes
     assert not _summary_shown(await open_station(world, ann, fid))  # read once: not again
     await stop_bot(bot2)

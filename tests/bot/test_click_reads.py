@@ -11,6 +11,7 @@ from typing import Any
 
 from bot.games.space_alert.mission import ids as _ids
 from bot.games.space_alert.mission.cards import card_key
+from bot.games.space_alert.mission.storage import Flights
 from tests.bot.helpers import click, open_station, start_flight, station_view
 
 
@@ -32,7 +33,7 @@ async def test_opening_a_station_and_choosing_a_card_at_a_quiet_moment_write_not
     service = bot.get_cog("Mission").flights
     await service.tick(fid)  # whatever was due at the start is written now
     await service.drain()
-    version = (await bot.storage.load_flight(fid)).version
+    version = (await Flights(bot.storage).load_flight(fid)).version
     units = count_units(bot)
     sent = await open_station(world, ann, fid)
     assert sent.embed is not None and "Ann" in (sent.embed.title or "")
@@ -41,7 +42,7 @@ async def test_opening_a_station_and_choosing_a_card_at_a_quiet_moment_write_not
     assert inter.log[-1].kind == "edit_message"
     assert await service.tick(fid) is not None  # nothing due: the timer sleeps on
     assert units == [0]
-    assert (await bot.storage.load_flight(fid)).version == version
+    assert (await Flights(bot.storage).load_flight(fid)).version == version
 
 
 async def test_a_station_opened_after_the_clock_moved_writes_once_and_stages_once(
@@ -51,7 +52,7 @@ async def test_a_station_opened_after_the_clock_moved_writes_once_and_stages_onc
     service = bot.get_cog("Mission").flights
     await service.tick(fid)
     await service.drain()
-    version = (await bot.storage.load_flight(fid)).version
+    version = (await Flights(bot.storage).load_flight(fid)).version
     staged: list[dict[str, Any]] = []
     stage_post = bot.storage.stage_post
 
@@ -62,5 +63,5 @@ async def test_a_station_opened_after_the_clock_moved_writes_once_and_stages_onc
     bot.storage.stage_post = recording
     clock.advance(12)  # 0:10 on the mission clock: the first threat is due, nobody ticked yet
     await open_station(world, ann, fid)
-    assert (await bot.storage.load_flight(fid)).version == version + 1  # saved once
+    assert (await Flights(bot.storage).load_flight(fid)).version == version + 1  # saved once
     assert len(staged) == 1 and any("T+2" in text for _kind, text in staged[0]["items"]), staged

@@ -20,7 +20,8 @@ import pytest
 
 from bot.games.space_alert.mission import ids as _ids
 from bot.games.space_alert.mission._station import card_key
-from bot.platform.storage import ChannelBusy, FlightRecord, StaleWrite, Storage
+from bot.games.space_alert.mission.storage import FlightRecord, Flights
+from bot.platform.storage import ChannelBusy, StaleWrite, Storage
 from engine.flight.views import card_view
 from tests.bot.helpers import World, click, new_bot, open_lobby, stop_bot
 from tests.bot.storage_backends import bot_backend, open_storage, storage
@@ -40,7 +41,7 @@ async def test_concurrent_clicks_with_failing_traffic_are_never_lost(storage: St
     for i, fid in enumerate(fids):
         r = record(fid, channel=1000 + i)
         r.status, r.state = "flying", {"clicks": []}
-        await storage.create_flight(r)
+        await Flights(storage).create_flight(r)
     acknowledged: dict[str, set[str]] = {fid: set() for fid in fids}
     failures = {"busy": 0, "stale": 0}
 
@@ -50,18 +51,18 @@ async def test_concurrent_clicks_with_failing_traffic_are_never_lost(storage: St
             r.state["clicks"].append(name)
             return {"kind": "click", "actor_id": 1, "payload": {"click": name}}
 
-        await storage.update_flight(fid, add)
+        await Flights(storage).update_flight(fid, add)
         acknowledged[fid].add(name)
 
     async def old_style_click(fid: str, name: str) -> None:
         # load / mutate / save as the bot does today, retried on a stale version
         for _ in range(50):
-            r = await storage.load_flight(fid)
+            r = await Flights(storage).load_flight(fid)
             assert r is not None and r.state is not None
             r.state["clicks"].append(name)
             await asyncio.sleep(rng.random() / 1000)
             try:
-                await storage.save_flight(r, {"kind": "click", "payload": {"click": name}})
+                await Flights(storage).save_flight(r, {"kind": "click", "payload": {"click": name}})
             except StaleWrite:
                 continue
             acknowledged[fid].add(name)
@@ -69,16 +70,16 @@ async def test_concurrent_clicks_with_failing_traffic_are_never_lost(storage: St
 
     async def busy_channel(i: int) -> None:
         with pytest.raises(ChannelBusy):
-            await storage.create_flight(record(f"{i:04x}beef", channel=1000 + i))
+            await Flights(storage).create_flight(record(f"{i:04x}beef", channel=1000 + i))
         failures["busy"] += 1
 
     async def stale_writer(fid: str) -> None:
-        r = await storage.load_flight(fid)
+        r = await Flights(storage).load_flight(fid)
         assert r is not None and r.state is not None
         await asyncio.sleep(0.002)  # others save meanwhile
         r.state["clicks"].append("never")
         try:
-            await storage.save_flight(r, {"kind": "click", "payload": {"click": "never"}})
+            await Flights(storage).save_flight(r, {"kind": "click", "payload": {"click": "never"}})
         except StaleWrite:
             failures["stale"] += 1
             return
@@ -104,17 +105,17 @@ async def test_concurrent_clicks_with_failing_traffic_are_never_lost(storage: St
 
     assert failures["busy"] == 2 * FLIGHTS and failures["stale"] > 0
     for fid in fids:
-        stored = await storage.load_flight(fid)
+        stored = await Flights(storage).load_flight(fid)
         assert stored is not None and stored.state is not None
-        logged = [e["payload"]["click"] for e in await storage.flight_events(fid) if e["kind"] == "click"]
+        logged = [e["payload"]["click"] for e in await Flights(storage).flight_events(fid) if e["kind"] == "click"]
         assert stored.state["clicks"] == logged, fid  # state and log agree, in order
         assert set(logged) == acknowledged[fid]  # every acknowledged click, and only those
         assert len(logged) == len(set(logged))
         assert len(acknowledged[fid] - {"never"}) == PLAYERS * CLICKS
     # a finish in the middle of all that stays one entry
-    one = await storage.load_flight(fids[0])
+    one = await Flights(storage).load_flight(fids[0])
     assert one is not None
-    finishes = [storage.finish_flight(one, entry_for(one)) for _ in range(3)]
+    finishes = [Flights(storage).finish_flight(one, entry_for(one)) for _ in range(3)]
     results = await asyncio.gather(*finishes, return_exceptions=True)
     assert sum(r is True for r in results) == 1 and len(await storage.logbook(1)) == 1
 
@@ -161,7 +162,7 @@ async def test_twenty_flights_through_the_bot(tmp_path: Path, clock: Any, bot_ba
         placed: dict[str, list[tuple[str, str, int]]] = {fid: [] for fid, _ in flights}
 
         async def player(world: World, fid: str, member: Any) -> None:
-            stored = await bot.storage.load_flight(fid)
+            stored = await Flights(bot.storage).load_flight(fid)
             hand = next(m for m in stored.state["members"] if m["name"] == member.display_name)["hand"]
             for turn, card in zip((1, 2), hand, strict=False):
                 cid = _ids.make(fid, "place", member.id, card_key(card_view(card)))
@@ -175,17 +176,17 @@ async def test_twenty_flights_through_the_bot(tmp_path: Path, clock: Any, bot_ba
             await cog.mission_start.callback(cog, inter, mission="S1-1", language="en", voice="off")
             assert inter.log[-1].ephemeral  # refused: the channel has a flight
 
-        olds = {fid: await bot.storage.load_flight(fid) for fid, _ in flights}  # read before any click
+        olds = {fid: await Flights(bot.storage).load_flight(fid) for fid, _ in flights}  # read before any click
 
         async def stale(fid: str) -> None:
             old = olds[fid]
             for _ in range(400):  # until a click of the crew has been saved since our read
                 await asyncio.sleep(0.005)
-                if (await bot.storage.load_flight(fid)).version > old.version:
+                if (await Flights(bot.storage).load_flight(fid)).version > old.version:
                     break
             old.notes["stale"] = True
             with pytest.raises(StaleWrite):
-                await bot.storage.save_flight(old, {"kind": "stale"})
+                await Flights(bot.storage).save_flight(old, {"kind": "stale"})
 
         work: list[Any] = []
         for world, (fid, crew) in zip(server.worlds, flights, strict=True):
@@ -195,14 +196,14 @@ async def test_twenty_flights_through_the_bot(tmp_path: Path, clock: Any, bot_ba
         await asyncio.gather(*work)
 
         for fid, _crew in flights:
-            stored = await bot.storage.load_flight(fid)
+            stored = await Flights(bot.storage).load_flight(fid)
             boards = {
                 (m["name"], slot["card"], int(turn))
                 for m in stored.state["members"]
                 for turn, slot in m["board"].items()
                 if slot and slot.get("card")
             }
-            events = await bot.storage.flight_events(fid)
+            events = await Flights(bot.storage).flight_events(fid)
             logged = {
                 (e["payload"]["command"]["player"], e["payload"]["command"]["card"], e["payload"]["command"]["turn"])
                 for e in events
@@ -220,36 +221,36 @@ async def test_finish_killed_between_logbook_and_status_then_restarted(
 ) -> None:
     """The bot writes the logbook entry, then dies before the flight is marked finished; after the
     restart the timer finishes it again: one logbook entry, the channel free, no endless retry."""
-    from bot.platform.storage.sql import SqlTransaction
+    from bot.games.space_alert.mission.storage import FlightTransaction
     from tests.bot.helpers import start_flight
 
     db = tmp_path / "sa.sqlite3"
     bot1 = await new_bot(db, clock)
     world = World(bot1)
     fid, _ann, _bob = await start_flight(bot1, world)
-    real_save = SqlTransaction.save_flight
+    real_save = FlightTransaction.save_flight
 
     async def dies_after_the_logbook(
-        tx: SqlTransaction, record: FlightRecord, event: dict[str, Any] | None = None
+        tx: FlightTransaction, record: FlightRecord, event: dict[str, Any] | None = None
     ) -> Any:
         if event is not None and event.get("kind") == "finished":
-            assert await tx.rows("SELECT id FROM logbook WHERE flight_id = ?", (fid,))  # step one is done
+            assert await tx.tx.rows("SELECT id FROM logbook WHERE flight_id = ?", (fid,))  # step one is done
             raise RuntimeError("killed between the two steps")
         return await real_save(tx, record, event)
 
-    monkeypatch.setattr(SqlTransaction, "save_flight", dies_after_the_logbook)
+    monkeypatch.setattr(FlightTransaction, "save_flight", dies_after_the_logbook)
     clock.advance(2000)
     with pytest.raises(RuntimeError, match="killed"):
         await bot1.get_cog("Mission").flights.tick(fid)
-    monkeypatch.setattr(SqlTransaction, "save_flight", real_save)
+    monkeypatch.setattr(FlightTransaction, "save_flight", real_save)
     await stop_bot(bot1)
 
     bot2 = await new_bot(db, clock, world=world)
     try:
-        assert (await bot2.storage.load_flight(fid)).status == "flying"  # the status never got written
+        assert (await Flights(bot2.storage).load_flight(fid)).status == "flying"  # the status never got written
         assert await bot2.get_cog("Mission").flights.tick(fid) is None  # finished this time
         assert len(await bot2.storage.logbook(world.guild.id)) == 1
-        assert (await bot2.storage.load_flight(fid)).status == "finished"
-        assert await bot2.storage.active_flight_in_channel(world.channel.id) is None
+        assert (await Flights(bot2.storage).load_flight(fid)).status == "finished"
+        assert await Flights(bot2.storage).active_flight_in_channel(world.channel.id) is None
     finally:
         await stop_bot(bot2)

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.games.space_alert.mission import ids as _ids
+from bot.games.space_alert.mission.storage import Flights
 from tests.bot.helpers import (
     World,
     channel_text,
@@ -35,7 +36,7 @@ async def test_lobby_join_roles_and_start(bot: Any, world: Any) -> None:
     bob = world.member("Bob")
     eve = world.member("Eve")
     fid, sent = await open_lobby(bot, world, ann)
-    record = await bot.storage.load_flight(fid)
+    record = await Flights(bot.storage).load_flight(fid)
     assert record.status == "lobby" and [m.name for m in record.crew] == ["Ann"]
     assert record.lobby_message_id is not None
     assert "4 android" in str(sent.embed.fields[3].value)  # solo: four androids (rulebook §5.5)
@@ -48,14 +49,14 @@ async def test_lobby_join_roles_and_start(bot: Any, world: Any) -> None:
 
     await click(world, ann, _ids.make(fid, "roles"), ["captain", "comms"])
     await click(world, bob, _ids.make(fid, "roles"), ["comms"])  # takes comms away from Ann
-    record = await bot.storage.load_flight(fid)
+    record = await Flights(bot.storage).load_flight(fid)
     assert [m.roles for m in record.crew] == [["captain"], ["comms"]]
 
     inter = await click(world, eve, _ids.make(fid, "roles"), ["security"])
     assert last(inter).ephemeral and "Join" in last(inter).content
     inter = await click(world, bob, _ids.make(fid, "start"))
     assert last(inter).ephemeral and "host" in last(inter).content
-    assert (await bot.storage.load_flight(fid)).status == "lobby"
+    assert (await Flights(bot.storage).load_flight(fid)).status == "lobby"
 
     # a second lobby in the same channel is refused
     inter = world.interaction(eve)
@@ -64,7 +65,7 @@ async def test_lobby_join_roles_and_start(bot: Any, world: Any) -> None:
     assert last(inter).ephemeral and "already has an active flight" in last(inter).content
 
     inter = await click(world, ann, _ids.make(fid, "start"))
-    record = await bot.storage.load_flight(fid)
+    record = await Flights(bot.storage).load_flight(fid)
     assert record.status == "flying" and record.state is not None and record.deck_message_id is not None
     deck = next(s for s in world.channel.sent if s.embed is not None and "flight deck" in s.embed.title)
     # the voice bridge was asked to join Ann's voice channel; it said no, once, and text goes on
@@ -134,9 +135,9 @@ async def test_full_flight(bot: Any, world: Any, clock: Any) -> None:
     assert last(inter).ephemeral and "not in this flight's crew" in last(inter).content
     inter = await click(world, bob, _ids.make(fid, "refresh", ann.id))
     assert last(inter).ephemeral and "another crew member" in last(inter).content
-    before = (await bot.storage.load_flight(fid)).version
+    before = (await Flights(bot.storage).load_flight(fid)).version
     inter = await click(world, eve, _ids.make(fid, "draw", eve.id))
-    assert (await bot.storage.load_flight(fid)).version == before
+    assert (await Flights(bot.storage).load_flight(fid)).version == before
 
     # place a card on an android's board: the board says who fills it
     station = await open_station(world, bob, fid)
@@ -175,7 +176,7 @@ async def test_full_flight(bot: Any, world: Any, clock: Any) -> None:
     # data transfer at 3:05 (until the beep 8 s later): Ann gives Bob a card in one choice, and
     # Bob's open station shows it without a click
     bob_inter = await click(world, bob, _ids.make(fid, "refresh", bob.id))
-    record = await bot.storage.load_flight(fid)
+    record = await Flights(bot.storage).load_flight(fid)
     clock.advance(max(0.0, 186 - service.flight_time(record)))
     await tick(service, fid)
     station = last(ann_inter)
@@ -202,7 +203,7 @@ async def test_full_flight(bot: Any, world: Any, clock: Any) -> None:
     # the operation ends: the last line is posted, then the result, the log in a thread, the logbook
     clock.advance(700)
     assert await tick(service, fid) is None
-    record = await bot.storage.load_flight(fid)
+    record = await Flights(bot.storage).load_flight(fid)
     assert record.status == "finished"
     order = [s.content or (s.embed.title if s.embed else "") for s in world.channel.timeline]
     last_line = max(i for i, text in enumerate(order) if "Mission complete" in (text or ""))
@@ -290,7 +291,7 @@ async def test_restart_in_phase_two_keeps_every_plan(tmp_path: Path, clock: Any)
     service2 = bot2.get_cog("Mission").flights
     clock.advance(1000)
     await tick(service2, fid)
-    record = await bot2.storage.load_flight(fid)
+    record = await Flights(bot2.storage).load_flight(fid)
     assert record.status == "finished"
     entries = await bot2.storage.logbook(world.guild.id)
     assert len(entries) == 1
@@ -306,7 +307,7 @@ async def test_abort_by_host_or_manager(bot: Any, world: Any) -> None:
     inter = world.interaction(bob, manage_guild=True)
     await cog.mission_abort.callback(cog, inter)
     assert "aborted" in last(inter).content
-    assert (await bot.storage.load_flight(fid)).status == "aborted"
+    assert (await Flights(bot.storage).load_flight(fid)).status == "aborted"
     inter = await click(world, ann, _ids.make(fid, "station"))
     assert last(inter).ephemeral and "over" in last(inter).content
 
@@ -336,7 +337,7 @@ async def test_a_player_who_never_clicks_again_sees_draw_and_give_in_time(bot: A
     assert "draw" not in [c.split(":")[2] for c in custom_ids(last(inter).view)]
 
     async def at(second: float) -> Any:
-        clock.advance(second - service.flight_time(await bot.storage.load_flight(fid)))
+        clock.advance(second - service.flight_time(await Flights(bot.storage).load_flight(fid)))
         await tick(service, fid)
         return last(inter)
 

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from bot.games.space_alert.mission.storage import Flights
 from bot.games.space_alert.storage import School
 from tests.bot.helpers import World, new_bot, start_flight, stop_bot
 from tests.bot.storage_backends import bot_backend
@@ -32,7 +33,7 @@ async def school_flight(bot: Any, world: World) -> tuple[str, Any, Any]:
     def lesson(record: Any) -> None:
         record.options.update(school="movement_lasers", hints_in_log=False)
 
-    await bot.storage.update_flight(fid, lesson)
+    await Flights(bot.storage).update_flight(fid, lesson)
     return fid, ann, bob
 
 
@@ -128,12 +129,12 @@ async def test_an_unrestorable_flight_s_goodbye_survives_a_crash(tmp_path: Path,
     def spoil(record: Any) -> None:
         record.state = {**(record.state or {}), "schema_version": 10**6}  # written by a far newer bot
 
-    await bot1.storage.update_flight(fid, spoil)
+    await Flights(bot1.storage).update_flight(fid, spoil)
     before = len(world.channel.sent)
     block(world.channel)
     clock.advance(5)
     assert await service.tick(fid) is None
-    record = await bot1.storage.load_flight(fid)
+    record = await Flights(bot1.storage).load_flight(fid)
     assert record.status == "aborted"
     staged = [p for _id, f, p in await bot1.storage.pending_posts() if f == fid]
     assert [p["op"] for p in staged] == ["said"] and staged[0]["items"][0][0] == "alert"
@@ -164,7 +165,7 @@ async def test_the_campaign_s_next_step_survives_a_crash_before_anything_is_sent
     def campaign_mission(record: Any) -> None:
         record.options.update(due.options)
 
-    await bot1.storage.update_flight(fid, campaign_mission)
+    await Flights(bot1.storage).update_flight(fid, campaign_mission)
     service = bot1.get_cog("Mission").flights
     await service.drain()
     before = len(world.channel.sent)
@@ -225,7 +226,7 @@ async def started_then_crashed(tmp_path: Path, clock: Any, world_of: Any, stall:
             break
         await asyncio.sleep(0.01)
     assert stalled()
-    assert (await bot1.storage.load_flight(fid)).status == "flying"  # the start committed
+    assert (await Flights(bot1.storage).load_flight(fid)).status == "flying"  # the start committed
     await crash(bot1)
     pressed.cancel()
     return world, db, fid, before
@@ -249,7 +250,7 @@ async def test_a_deck_never_posted_is_posted_by_the_next_process(tmp_path: Path,
     bot2 = await new_bot(db, clock, world=world)
     await bot2.get_cog("Mission").flights.drain()
     assert decks(world.channel, fid, before) == 1
-    record = await bot2.storage.load_flight(fid)
+    record = await Flights(bot2.storage).load_flight(fid)
     assert record.deck_message_id is not None
     await stop_bot(bot2)
 
@@ -277,7 +278,7 @@ async def test_a_deck_posted_but_not_recorded_is_not_posted_again(tmp_path: Path
     bot2 = await new_bot(db, clock, world=world)
     await bot2.get_cog("Mission").flights.drain()
     assert decks(world.channel, fid, before) == 1  # found, not posted again
-    record = await bot2.storage.load_flight(fid)
+    record = await Flights(bot2.storage).load_flight(fid)
     assert record.deck_message_id == world.channel.messages[before].id
     await stop_bot(bot2)
 
@@ -301,7 +302,7 @@ async def test_the_resolution_failed_alert_survives_a_crash(
     block(world.channel)
     clock.advance(2000)
     assert await service.tick(fid) is None
-    assert (await bot1.storage.load_flight(fid)).status == "finished"
+    assert (await Flights(bot1.storage).load_flight(fid)).status == "finished"
     staged = [p for _id, f, p in await bot1.storage.pending_posts() if f == fid]
     alerts = [said for p in staged if p["op"] == "said" for kind, said in p["items"] if "engine broke" in said]
     assert len(alerts) == 1  # committed with the finish
@@ -334,7 +335,7 @@ async def test_a_failing_follow_up_still_lets_the_flight_finish(tmp_path: Path, 
     clock.advance(2000)
     assert await service.tick(fid) is None
     await service.drain()
-    assert (await bot.storage.load_flight(fid)).status == "finished"
+    assert (await Flights(bot.storage).load_flight(fid)).status == "finished"
     assert [k for k in kinds(world.channel, before) if k != "other"] == ["result"]
     assert await attempts(bot, ann.id) == 0  # nothing of the failed follow-up committed
     assert await bot.storage.pending_posts() == []

@@ -10,6 +10,7 @@ from unittest.mock import AsyncMock, MagicMock
 import discord
 
 from bot.games.space_alert.mission import ids as _ids
+from bot.games.space_alert.mission.storage import Flights
 from bot.games.space_alert.storage import CustomMissions
 from tests.bot.helpers import click, last, make_attachment, open_lobby, tick
 
@@ -47,7 +48,7 @@ async def test_a_whole_flight_with_hostile_names_pings_nobody(bot: Any, world: A
     service = bot.get_cog("Mission").flights
     clock.advance(11 * 60)
     await tick(service, fid)
-    assert (await bot.storage.load_flight(fid)).status == "finished"
+    assert (await Flights(bot.storage).load_flight(fid)).status == "finished"
 
     sent = [first.kwargs] + [s.kwargs for inter in inters for s in inter.log]
     sent += [s.kwargs for s in world.channel.sent]

@@ -8,6 +8,7 @@ import sys
 from typing import Any
 
 from bot.games.space_alert.mission import ids as _ids
+from bot.games.space_alert.mission.storage import Flights
 from bot.games.space_alert.storage import CustomMissions
 from engine.flight.generator import generate, preset_params
 from tests.bot.helpers import (
@@ -33,7 +34,7 @@ def official_timeline_json(mission: str = "S2-1") -> dict[str, Any]:
 # -- random missions ------------------------------------------------------------------------------
 async def test_random_mission_flies_end_to_end_and_logs_seed_and_parameters(bot: Any, world: Any, clock: Any) -> None:
     fid, _ann, _bob = await start_flight(bot, world, mission="random", seed=7, preset="simulation")
-    record = await bot.storage.load_flight(fid)
+    record = await Flights(bot.storage).load_flight(fid)
     assert record.status == "flying"
     assert record.options["preset"] == "simulation" and record.options["seed"] == 7
     expected = generate(7, preset="simulation")
@@ -44,7 +45,7 @@ async def test_random_mission_flies_end_to_end_and_logs_seed_and_parameters(bot:
     service = bot.get_cog("Mission").flights
     clock.advance(expected.end_s + 30)
     assert await tick(service, fid) is None
-    assert (await bot.storage.load_flight(fid)).status == "finished"
+    assert (await Flights(bot.storage).load_flight(fid)).status == "finished"
     [entry] = await bot.storage.logbook(world.guild.id)
     assert entry.mission_id == "random" and entry.seed == 7
     assert entry.generator is not None
@@ -57,11 +58,11 @@ async def test_random_mission_flies_end_to_end_and_logs_seed_and_parameters(bot:
 async def test_random_mission_without_seed_stores_the_one_it_drew(bot: Any, world: Any) -> None:
     ann = world.member("Ann")
     fid, _ = await open_lobby(bot, world, ann, mission="random", seed=None)
-    record = await bot.storage.load_flight(fid)
+    record = await Flights(bot.storage).load_flight(fid)
     assert isinstance(record.options["seed"], int) and record.options["seed_given"] is False
     assert record.options["preset"] == "mission"
     await click(world, ann, _ids.make(fid, "start"))
-    record = await bot.storage.load_flight(fid)
+    record = await Flights(bot.storage).load_flight(fid)
     assert deck_of(record).mission == generate(record.options["seed"]).id
 
 
@@ -85,7 +86,7 @@ async def test_custom_mission_upload_list_start_and_remove(bot: Any, world: Any)
 
     # it starts like an official mission
     fid, _ann, _bob = await start_flight(bot, world, mission="DEEP-1")
-    record = await bot.storage.load_flight(fid)
+    record = await Flights(bot.storage).load_flight(fid)
     assert record.status == "flying" and deck_of(record).mission == "DEEP-1"
     assert deck_of(record).phase_end_s == tuple(float(x) for x in timeline["phase_end_s"])
 
@@ -155,7 +156,7 @@ async def test_whole_crew_agrees_to_end_early_after_phase_two(bot: Any, world: A
     hand = last(inter)
     assert hand.kind == "edit_message" and "waiting for the rest" in hand.embed.description
     assert "agree" not in [c.split(":")[2] for c in _custom_ids(hand.view)]
-    assert (await bot.storage.load_flight(fid)).status == "flying"
+    assert (await Flights(bot.storage).load_flight(fid)).status == "flying"
     texts = "\n".join(s.content or "" for s in world.channel.sent)
     assert "Ann agrees to end the action round early (1/2)" in texts
 
@@ -164,7 +165,7 @@ async def test_whole_crew_agrees_to_end_early_after_phase_two(bot: Any, world: A
 
     station = await open_station(world, bob, fid)
     await click(world, bob, find_id(station.view, "agree"))
-    record = await bot.storage.load_flight(fid)
+    record = await Flights(bot.storage).load_flight(fid)
     assert record.status == "finished"
     deck = deck_of(record)
     assert deck.status == "ended" and deck.complete and deck.now_s < deck.phase_end_s[-1]  # ended early

@@ -8,6 +8,7 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
+from bot.games.space_alert.mission.storage import Flights
 from bot.platform.client import SpaceAlertBot
 from engine.flight.machine import Flight
 from tests.bot.helpers import World, http_error, new_bot, start_flight, stop_bot, tick
@@ -17,7 +18,7 @@ COMM_UP_S = 182
 
 
 async def _to(service: Any, bot: Any, fid: str, clock: Any, at: float) -> None:
-    clock.advance(at - service.flight_time(await bot.storage.load_flight(fid)))
+    clock.advance(at - service.flight_time(await Flights(bot.storage).load_flight(fid)))
 
 
 def mute_calls(member: Any) -> list[bool]:
@@ -43,13 +44,13 @@ async def test_a_throttled_mute_does_not_delay_the_clock_and_the_unmute_follows(
 
     await _to(service, bot, fid, clock, COMM_DOWN_S)
     await asyncio.wait_for(service.tick(fid), timeout=1.0)  # returns although Ann's mute is stuck
-    record = await bot.storage.load_flight(fid)
+    record = await Flights(bot.storage).load_flight(fid)
     assert Flight.from_dict(record.state).deck().comm_down_until_s is not None
     assert set(record.notes["muted"]) == {ann.id, bob.id}  # recorded before any Discord call
 
     await _to(service, bot, fid, clock, COMM_UP_S)
     await asyncio.wait_for(service.tick(fid), timeout=1.0)  # the next transition is on time
-    assert Flight.from_dict((await bot.storage.load_flight(fid)).state).deck().comm_down_until_s is None
+    assert Flight.from_dict((await Flights(bot.storage).load_flight(fid)).state).deck().comm_down_until_s is None
     try:
         # The retry runs on the voice queue after Discord's retry_after; wait for it, boundedly.
         for _ in range(200):
@@ -62,7 +63,7 @@ async def test_a_throttled_mute_does_not_delay_the_clock_and_the_unmute_follows(
     await service.drain()
     assert attempts == [True, True, False]  # mute (retried), then unmute, in order
     assert mute_calls(bob) == [True, False]
-    assert (await bot.storage.load_flight(fid)).notes["muted"] == []
+    assert (await Flights(bot.storage).load_flight(fid)).notes["muted"] == []
     texts = "\n".join(s.content or "" for s in world.channel.sent)
     assert "Communications down" in texts and "Communications restored" in texts
 
@@ -78,7 +79,7 @@ async def test_a_refused_mute_is_reported_once(bot: Any, world: Any, clock: Any)
     await tick(service, fid)
     refused = [s.content for s in world.channel.sent if "refused to server-mute" in (s.content or "")]
     assert len(refused) == 1
-    record = await bot.storage.load_flight(fid)
+    record = await Flights(bot.storage).load_flight(fid)
     assert record.notes["muted"] == [] and record.notes["mute_error_sent"] is True
     assert record.status == "flying"
 
@@ -99,7 +100,7 @@ async def test_muted_ids_survive_a_restart_and_are_unmuted(tmp_path: Path, clock
     service2 = bot2.get_cog("Mission").flights
     await service2.drain()
     assert mute_calls(ann) == [True, False] and mute_calls(bob) == [True, False]
-    assert (await bot2.storage.load_flight(fid)).notes["muted"] == []
+    assert (await Flights(bot2.storage).load_flight(fid)).notes["muted"] == []
     await tick(service2, fid)  # the overdue "restored" finds nobody left to unmute
     assert mute_calls(ann) == [True, False]
     await stop_bot(bot2)
@@ -127,7 +128,7 @@ async def test_a_restart_during_the_failure_mutes_again(tmp_path: Path, clock: A
     await _to(service2, bot2, fid, clock, COMM_UP_S)
     await tick(service2, fid)
     assert ann.edit.await_args_list[-1].kwargs["mute"] is False
-    assert (await bot2.storage.load_flight(fid)).notes["muted"] == []
+    assert (await Flights(bot2.storage).load_flight(fid)).notes["muted"] == []
     await stop_bot(bot2)
 
 
@@ -144,15 +145,15 @@ async def test_members_muted_by_a_flight_that_ended_before_the_unmute_are_unmute
     await _to(service, bot1, fid, clock, COMM_DOWN_S)
     await tick(service, fid)
     assert mute_calls(ann) == [True] and mute_calls(bob) == [True]
-    record = await bot1.storage.load_flight(fid)
+    record = await Flights(bot1.storage).load_flight(fid)
     record.status = "finished"  # ended (e.g. aborted) with the unmute still owed
-    await bot1.storage.save_flight(record)
+    await Flights(bot1.storage).save_flight(record)
     await stop_bot(bot1)
 
     bot2 = await asyncio.wait_for(new_bot(db, clock, world=world), timeout=10)
     await asyncio.wait_for(bot2.get_cog("Mission").flights.drain(), timeout=10)
     assert mute_calls(ann) == [True, False] and mute_calls(bob) == [True, False]
-    assert (await bot2.storage.load_flight(fid)).notes["muted"] == []
+    assert (await Flights(bot2.storage).load_flight(fid)).notes["muted"] == []
     await asyncio.wait_for(stop_bot(bot2), timeout=10)
 
 
@@ -181,13 +182,13 @@ async def test_a_restart_unmutes_once_the_gateway_has_delivered_the_server(
     for _ in range(20):
         await asyncio.sleep(0)
     try:
-        assert (await bot2.storage.load_flight(fid)).notes["muted"] == sorted([ann.id, bob.id])
+        assert (await Flights(bot2.storage).load_flight(fid)).notes["muted"] == sorted([ann.id, bob.id])
     finally:
         world.attach(bot2)  # GUILD_CREATE
         ready.set()
     await asyncio.wait_for(service2.drain(), timeout=10)
     assert mute_calls(ann) == [True, False] and mute_calls(bob) == [True, False]
-    assert (await bot2.storage.load_flight(fid)).notes["muted"] == []
+    assert (await Flights(bot2.storage).load_flight(fid)).notes["muted"] == []
     await stop_bot(bot2)
 
 
@@ -207,7 +208,7 @@ async def test_a_member_who_left_voice_muted_is_unmuted_when_they_come_back(bot:
     await _to(service, bot, fid, clock, COMM_UP_S)
     await tick(service, fid)
     assert mute_calls(ann) == [True, False] and mute_calls(bob) == [True]  # not asked of Discord
-    assert await bot.storage.muted_members(fid) == [bob.id]  # owed, not forgotten
+    assert await Flights(bot.storage).muted_members(fid) == [bob.id]  # owed, not forgotten
     away = type("State", (), {"channel": None, "mute": False})()
     back = type("State", (), {"channel": in_voice.channel, "mute": True})()
 
@@ -217,12 +218,12 @@ async def test_a_member_who_left_voice_muted_is_unmuted_when_they_come_back(bot:
 
     await cog.mission_abort.callback(cog, world.interaction(ann))  # ends it with Bob still away
     await service.drain()
-    assert (await bot.storage.load_flight(fid)).status != "flying"
+    assert (await Flights(bot.storage).load_flight(fid)).status != "flying"
     assert mute_calls(bob) == [True]
     bob.voice = in_voice
     await cog.on_voice_state_update(bob, away, back)  # Bob joins voice again, still muted
     await service.drain()
     assert mute_calls(bob) == [True, False]  # unmuted on his return
     assert mute_calls(ann) == [True, False]  # nobody else touched
-    assert await bot.storage.muted_members(fid) == []
+    assert await Flights(bot.storage).muted_members(fid) == []
     assert service.comms.owed == {}

@@ -7,6 +7,7 @@ import time
 from typing import Any
 
 from bot.games.space_alert.mission._poster import Outbox, retry_after
+from bot.games.space_alert.mission.storage import Flights
 from tests.bot.helpers import Sent, http_error, make_message, start_flight, station_view, tick
 
 
@@ -78,7 +79,7 @@ async def test_sustained_rate_limits_merge_the_queue_and_the_result_comes_within
     text = "\n".join(s.content or "" for s in channel.timeline)
     from engine.flight.machine import Flight
 
-    threats = Flight.from_dict((await bot.storage.load_flight(fid)).state).deck().threats
+    threats = Flight.from_dict((await Flights(bot.storage).load_flight(fid)).state).deck().threats
     assert "Mission complete" in text and text.count("⚠️") == len(threats) >= 5  # nothing lost
     assert calls["n"] < 40, calls["n"]  # merged: a few dozen requests at most, not one per line
 
@@ -92,9 +93,9 @@ async def test_forbidden_mid_flight_tells_the_host_once_and_the_flight_goes_on(
     world.channel.send.side_effect = http_error(403)  # Send Messages was taken away
 
     for at in (12, 60, 141, 200):
-        clock.advance(at - service.flight_time(await bot.storage.load_flight(fid)))
+        clock.advance(at - service.flight_time(await Flights(bot.storage).load_flight(fid)))
         await tick(service, fid)
-    record = await bot.storage.load_flight(fid)
+    record = await Flights(bot.storage).load_flight(fid)
     assert record.status == "flying" and (await station_view(bot, fid, "Ann")).can_draw
     assert record.notes["forbidden_notice"] is True
     ann.send.assert_awaited_once()
@@ -103,7 +104,7 @@ async def test_forbidden_mid_flight_tells_the_host_once_and_the_flight_goes_on(
 
     clock.advance(1000)  # the result cannot be posted either: still finished and logged, no crash
     assert await tick(service, fid) is None
-    assert (await bot.storage.load_flight(fid)).status == "finished"
+    assert (await Flights(bot.storage).load_flight(fid)).status == "finished"
     assert len(await bot.storage.logbook(world.guild.id)) == 1
     ann.send.assert_awaited_once()
 
@@ -116,7 +117,7 @@ async def test_forbidden_host_dm_failing_too_is_only_logged(bot: Any, world: Any
     ann.send.side_effect = http_error(403)  # DMs closed
     clock.advance(60)
     await tick(service, fid)
-    assert (await bot.storage.load_flight(fid)).status == "flying"
+    assert (await Flights(bot.storage).load_flight(fid)).status == "flying"
 
 
 async def test_outbox_retries_server_errors_skips_bad_requests_and_closes_cleanly() -> None:

@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from bot.games.space_alert.mission import ids as _ids
+from bot.games.space_alert.mission.storage import Flights
 from engine.flight.machine import Flight
 from tests.bot.helpers import World, click, http_error, new_bot, start_flight, stop_bot, tick
 from tests.bot.storage_backends import bot_backend
@@ -37,7 +38,7 @@ RESTORED = "🔊 Communications restored"
 async def to(bot: Any, fid: str, clock: Any, at: float) -> None:
     """Move the clock to mission second `at`."""
     service = bot.get_cog("Mission").flights
-    clock.advance(at - service.flight_time(await bot.storage.load_flight(fid)))
+    clock.advance(at - service.flight_time(await Flights(bot.storage).load_flight(fid)))
 
 
 def posted(channel: Any, start: int = 0) -> str:
@@ -75,7 +76,7 @@ async def test_a_communication_failure_survives_a_crash_before_anything_is_sent(
     hang_members(ann, bob)
     await to(bot1, fid, clock, COMM_DOWN_S)
     await service.tick(fid)
-    record = await bot1.storage.load_flight(fid)
+    record = await Flights(bot1.storage).load_flight(fid)
     # one transaction: the failure, whom it mutes and the alert saying so
     assert Flight.from_dict(record.state).deck().comm_down_until_s is not None
     assert set(record.notes["muted"]) == {ann.id, bob.id}
@@ -96,7 +97,7 @@ async def test_a_communication_failure_survives_a_crash_before_anything_is_sent(
     text = posted(world.channel, before)
     assert text.count(DOWN) == 1 and text.count(RESTORED) == 1
     assert mute_calls(ann).count(False) == 1 and mute_calls(bob).count(False) == 1
-    assert (await bot2.storage.load_flight(fid)).notes["muted"] == []
+    assert (await Flights(bot2.storage).load_flight(fid)).notes["muted"] == []
     assert await bot2.storage.pending_posts() == []
     await stop_bot(bot2)
 
@@ -117,7 +118,7 @@ async def test_the_end_of_a_failure_survives_a_crash_before_the_unmute(
     hang_members(ann, bob)
     await to(bot1, fid, clock, COMM_UP_S)
     await service.tick(fid)
-    assert Flight.from_dict((await bot1.storage.load_flight(fid)).state).deck().comm_down_until_s is None
+    assert Flight.from_dict((await Flights(bot1.storage).load_flight(fid)).state).deck().comm_down_until_s is None
     await crash(bot1)
 
     unblock(world.channel)
@@ -128,7 +129,7 @@ async def test_the_end_of_a_failure_survives_a_crash_before_the_unmute(
     # the dead process's unmute of Ann hung unanswered (Discord never took it), Bob's queued
     # behind it never left; the successor's went out, once each
     assert mute_calls(ann) == [True, False, False] and mute_calls(bob) == [True, False]
-    assert (await bot2.storage.load_flight(fid)).notes["muted"] == []
+    assert (await Flights(bot2.storage).load_flight(fid)).notes["muted"] == []
     await tick(bot2.get_cog("Mission").flights, fid)
     assert mute_calls(ann) == [True, False, False] and mute_calls(bob) == [True, False]  # nothing more
     await stop_bot(bot2)
@@ -357,7 +358,7 @@ async def test_opening_a_station_at_a_quiet_moment_drops_no_coroutine_and_writes
     fid, ann, _bob = await start_flight(bot, world)
     service = bot.get_cog("Mission").flights
     await tick(service, fid)
-    version = (await bot.storage.load_flight(fid)).version
+    version = (await Flights(bot.storage).load_flight(fid)).version
     gc.collect()  # what earlier tests left behind is not this click's
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -365,7 +366,7 @@ async def test_opening_a_station_at_a_quiet_moment_drops_no_coroutine_and_writes
         gc.collect()  # a dropped coroutine warns when it is collected
     assert not [w for w in caught if "never awaited" in str(w.message)], [str(w.message) for w in caught]
     assert inter.log[-1].kind == "send_message"
-    assert (await bot.storage.load_flight(fid)).version == version  # read, not written
+    assert (await Flights(bot.storage).load_flight(fid)).version == version  # read, not written
     assert await bot.storage.pending_posts() == []
 
 
@@ -396,7 +397,7 @@ async def test_a_429_storm_unmutes_each_member_once(bot: Any, world: Any, clock:
     assert await service.tick(fid) is None  # the end: its unmute queued behind the throttled ones
     await service.drain()
     assert answered == {ann.id: [True, False], bob.id: [True, False]}
-    assert (await bot.storage.load_flight(fid)).notes["muted"] == []
+    assert (await Flights(bot.storage).load_flight(fid)).notes["muted"] == []
 
 
 async def test_a_refused_mute_notice_is_staged_said_once_and_forgotten(bot: Any, world: Any, clock: Any) -> None:

@@ -16,6 +16,7 @@ from PIL import Image
 
 from bot.games.space_alert.mission import result as _result
 from bot.games.space_alert.mission._posting import ResultPost
+from bot.games.space_alert.mission.storage import Flights
 from bot.games.space_alert.pictures.draw import H, W
 from bot.games.space_alert.pictures.overview import STORY_H
 from engine.flight.machine import Flight
@@ -36,7 +37,7 @@ async def fly_to_the_end(bot: Any, world: Any, clock: Any) -> tuple[str, Any]:
     service = bot.get_cog("Mission").flights
     clock.advance(11 * 60)
     await tick(service, fid)
-    assert (await bot.storage.load_flight(fid)).status == "finished"
+    assert (await Flights(bot.storage).load_flight(fid)).status == "finished"
     results = [s for s in world.channel.sent if s.embed is not None and "result" in (s.embed.title or "")]
     assert len(results) == 1, [s.embed.title for s in world.channel.sent if s.embed]
     return fid, results[0]
@@ -150,7 +151,7 @@ async def test_a_snapshot_failure_still_resolves_and_posts_the_result(
     monkeypatch.setattr(_result, "resolve_with_states", broken)
     fid, post = await fly_to_the_end(bot, world, clock)
     assert "file" not in post.kwargs and post.embed.image.url is None
-    assert (await bot.storage.load_flight(fid)).notes["result"]["outcome"] in ("survived", "destroyed")
+    assert (await Flights(bot.storage).load_flight(fid)).notes["result"]["outcome"] in ("survived", "destroyed")
 
 
 async def test_a_hanging_drawing_does_not_hold_the_result(monkeypatch: pytest.MonkeyPatch) -> None:

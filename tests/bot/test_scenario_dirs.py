@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from bot.games.space_alert.mission.storage import Flights
 from engine.flight.timeline import load_official
 from tests.bot.helpers import FakeClock, new_bot, open_lobby, stop_bot
 
@@ -58,7 +59,7 @@ async def test_official_and_file_missions_start_despite_a_bad_file(tmp_path: Pat
         world: Any = World(bot)
         for mission in ("S2-1", "GOOD-1"):
             fid, _lobby = await open_lobby(bot, world, world.member(f"Host {mission}"), mission=mission)
-            assert (await bot.storage.load_flight(fid)).options["mission"] == mission
+            assert (await Flights(bot.storage).load_flight(fid)).options["mission"] == mission
             world = World(bot)  # one lobby per channel: a fresh guild and channel for the next
     finally:
         await stop_bot(bot)

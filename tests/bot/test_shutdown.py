@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from bot.games.space_alert.mission.storage import Flights
 from tests.bot.helpers import Sent, World, make_message, new_bot, start_flight, stop_bot, tick
 
 
@@ -100,7 +101,7 @@ async def test_a_result_left_unsent_is_posted_with_its_log_after_the_restart(tmp
     block(world.channel)
     clock.advance(2000)
     assert await service.tick(fid) is None  # finished: logged, the result is queued
-    assert (await bot1.storage.load_flight(fid)).status == "finished"
+    assert (await Flights(bot1.storage).load_flight(fid)).status == "finished"
     await close_bot(bot1, drain_s=0.02)
 
     unblock(world.channel)

@@ -23,6 +23,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.games.space_alert.mission.storage import Flights
 from bot.platform.storage import SqliteStorage
 from bot.platform.storage.migrate import load_migrations
 
@@ -109,7 +110,7 @@ def make_database(path: Path, flights: int = 0, journal: str = "delete") -> None
         for i in range(flights):
             r = record(f"{i:08x}", channel=i)
             r.state = {"padding": "x" * 2000}
-            await storage.create_flight(r)
+            await Flights(storage).create_flight(r)
         await storage.close()
 
     asyncio.run(build())

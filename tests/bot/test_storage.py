@@ -13,11 +13,10 @@ from typing import Any
 
 import pytest
 
+from bot.games.space_alert.mission.storage import CrewMember, FlightRecord, Flights
 from bot.games.space_alert.storage import CustomMissions
 from bot.platform.storage import (
     ChannelBusy,
-    CrewMember,
-    FlightRecord,
     LogbookCrew,
     LogbookEntry,
     MigrationError,
@@ -53,13 +52,13 @@ async def test_migrations_from_empty_database_and_reapplied(tmp_path: Path) -> N
     assert await storage.schema_versions() == [m.version for m in load_migrations()]
     async with storage.conn.execute("PRAGMA journal_mode") as cur:
         assert (await cur.fetchone())[0] == "wal"
-    await storage.create_flight(record())
+    await Flights(storage).create_flight(record())
     await storage.close()
 
     again = SqliteStorage(db)
     await again.open()  # applying twice is a no-op and keeps the data
     assert await again.schema_versions() == [m.version for m in load_migrations()]
-    assert (await again.load_flight("0000abcd")) is not None
+    assert (await Flights(again).load_flight("0000abcd")) is not None
     from bot.platform.storage.migrate import apply_migrations
 
     assert await apply_migrations(again.conn) == []
@@ -90,19 +89,19 @@ async def test_failed_migration_stops_with_a_clear_message(tmp_path: Path) -> No
 
 
 async def test_one_active_flight_per_channel_and_version_check(storage: Storage) -> None:
-    await storage.create_flight(record())
+    await Flights(storage).create_flight(record())
     with pytest.raises(ChannelBusy):
-        await storage.create_flight(record("1111abcd"))
-    first = await storage.load_flight("0000abcd")
-    second = await storage.load_flight("0000abcd")
+        await Flights(storage).create_flight(record("1111abcd"))
+    first = await Flights(storage).load_flight("0000abcd")
+    second = await Flights(storage).load_flight("0000abcd")
     assert first and second
     first.status = "flying"
-    await storage.save_flight(first, {"kind": "start", "actor_id": 7})
+    await Flights(storage).save_flight(first, {"kind": "start", "actor_id": 7})
     with pytest.raises(StaleWrite):
-        await storage.save_flight(second)
-    events = await storage.flight_events("0000abcd")
+        await Flights(storage).save_flight(second)
+    events = await Flights(storage).flight_events("0000abcd")
     assert [e["kind"] for e in events] == ["start"]
-    assert [r.id for r in await storage.active_flights()] == ["0000abcd"]
+    assert [r.id for r in await Flights(storage).active_flights()] == ["0000abcd"]
 
 
 async def test_logbook_filters_and_leaderboard(storage: Storage) -> None:
@@ -160,5 +159,5 @@ async def test_two_processes_opening_a_new_database_together_migrate_it_once(ope
     first, second = await asyncio.gather(open_storage(), open_storage())
     expected = [m.version for m in load_migrations(backend=type(first).__module__.rsplit(".", 1)[-1])]
     assert await first.schema_versions() == expected and await second.schema_versions() == expected
-    await first.create_flight(record())
-    assert (await second.load_flight("0000abcd")) is not None
+    await Flights(first).create_flight(record())
+    assert (await Flights(second).load_flight("0000abcd")) is not None

@@ -17,16 +17,16 @@ import pytest
 
 from bot.games.space_alert.mission import ids as _ids
 from bot.games.space_alert.mission._station import card_key
+from bot.games.space_alert.mission.storage import FlightRecord, Flights, FlightTransaction
 from bot.platform.i18n import t
-from bot.platform.storage import FlightRecord, StaleWrite
-from bot.platform.storage.sql import SqlTransaction
+from bot.platform.storage import StaleWrite
 from engine.flight.snapshot import SCHEMA_VERSION
 from engine.flight.views import card_view
 from tests.bot.helpers import World, channel_text, click, new_bot, start_flight, stop_bot, tick
 
 
 async def _hand(bot: Any, fid: str, name: str) -> list[str]:
-    stored = await bot.storage.load_flight(fid)
+    stored = await Flights(bot.storage).load_flight(fid)
     return list(next(m for m in stored.state["members"] if m["name"] == name)["hand"])
 
 
@@ -47,37 +47,39 @@ async def test_a_stale_write_during_a_click_is_retried_and_the_click_lands(
     service = bot.get_cog("Mission").flights
     clock.advance(12)  # the first cards are dealt
     await tick(service, fid)
-    old = await bot.storage.load_flight(fid)  # what Bob's click will first read: before Ann's card
+    old = await Flights(bot.storage).load_flight(fid)  # what Bob's click will first read: before Ann's card
     ann_card = (await _hand(bot, fid, "Ann"))[0]
     inter = await click(world, ann, _ids.make(fid, "place", ann.id, card_key(card_view(ann_card))), ["a.1"])
     assert inter.log[-1].kind == "edit_message"
 
-    real_load, real_save = SqlTransaction.load_flight, SqlTransaction.save_flight
+    real_load, real_save = FlightTransaction.load_flight, FlightTransaction.save_flight
     stale = {"reads": 0, "refused": 0}
 
-    async def first_read_is_stale(self: SqlTransaction, flight_id: str) -> FlightRecord | None:
+    async def first_read_is_stale(self: FlightTransaction, flight_id: str) -> FlightRecord | None:
         if flight_id == fid and stale["reads"] == 0:
             stale["reads"] += 1
             return copy.deepcopy(old)  # as if read just before Ann's click was saved
         return await real_load(self, flight_id)
 
-    async def counting_save(self: SqlTransaction, record: FlightRecord, event: Any = None) -> FlightRecord:
+    async def counting_save(self: FlightTransaction, record: FlightRecord, event: Any = None) -> FlightRecord:
         try:
             return await real_save(self, record, event)
         except StaleWrite:
             stale["refused"] += 1
             raise
 
-    monkeypatch.setattr(SqlTransaction, "load_flight", first_read_is_stale)
-    monkeypatch.setattr(SqlTransaction, "save_flight", counting_save)
+    monkeypatch.setattr(FlightTransaction, "load_flight", first_read_is_stale)
+    monkeypatch.setattr(FlightTransaction, "save_flight", counting_save)
     bob_card = (await _hand(bot, fid, "Bob"))[0]
     inter = await click(world, bob, _ids.make(fid, "place", bob.id, card_key(card_view(bob_card))), ["a.1"])
 
     assert stale == {"reads": 1, "refused": 1}  # the stale attempt was refused by its version
     assert inter.log[-1].kind == "edit_message" and not inter.log[-1].ephemeral  # the click landed
-    stored = await bot.storage.load_flight(fid)
+    stored = await Flights(bot.storage).load_flight(fid)
     assert {("Ann", ann_card, 1), ("Bob", bob_card, 1)} <= _placements(stored)  # Ann's card survived
-    placed = [e["payload"]["command"]["player"] for e in await bot.storage.flight_events(fid) if e["kind"] == "place"]
+    placed = [
+        e["payload"]["command"]["player"] for e in await Flights(bot.storage).flight_events(fid) if e["kind"] == "place"
+    ]
     assert placed == ["Ann", "Bob"]  # one journal entry per click: the refused attempt left none
 
 
@@ -85,17 +87,17 @@ async def test_a_click_that_keeps_meeting_stale_writes_gets_an_answer(
     bot: Any, world: Any, clock: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     fid, _ann, bob = await start_flight(bot, world)
-    before = await bot.storage.load_flight(fid)
+    before = await Flights(bot.storage).load_flight(fid)
 
-    async def always_stale(self: SqlTransaction, record: FlightRecord, event: Any = None) -> FlightRecord:
+    async def always_stale(self: FlightTransaction, record: FlightRecord, event: Any = None) -> FlightRecord:
         raise StaleWrite("another writer, every time")
 
-    monkeypatch.setattr(SqlTransaction, "save_flight", always_stale)
+    monkeypatch.setattr(FlightTransaction, "save_flight", always_stale)
     inter = await click(world, bob, _ids.make(fid, "station"))
     clock.advance(12)
     inter = await click(world, bob, _ids.make(fid, "station"))  # the deal is due: this click must save
     assert inter.log[-1].ephemeral and inter.log[-1].content == t("en", "error.busy")
-    assert (await bot.storage.load_flight(fid)).version == before.version
+    assert (await Flights(bot.storage).load_flight(fid)).version == before.version
 
 
 async def test_finish_twice_writes_one_logbook_entry_and_frees_the_channel(bot: Any, world: Any, clock: Any) -> None:
@@ -107,9 +109,9 @@ async def test_finish_twice_writes_one_logbook_entry_and_frees_the_channel(bot: 
     await service.finish(fid)
     await service.drain()
     assert len(await bot.storage.logbook(world.guild.id)) == 1
-    assert (await bot.storage.load_flight(fid)).status == "finished"
-    assert await bot.storage.active_flight_in_channel(world.channel.id) is None
-    finished = [e for e in await bot.storage.flight_events(fid) if e["kind"] == "finished"]
+    assert (await Flights(bot.storage).load_flight(fid)).status == "finished"
+    assert await Flights(bot.storage).active_flight_in_channel(world.channel.id) is None
+    finished = [e for e in await Flights(bot.storage).flight_events(fid) if e["kind"] == "finished"]
     assert len(finished) == 1
 
 
@@ -118,47 +120,47 @@ async def test_a_finish_that_fails_between_its_steps_leaves_nothing_then_finishe
 ) -> None:
     fid, _ann, _bob = await start_flight(bot, world)
     service = bot.get_cog("Mission").flights
-    real_save = SqlTransaction.save_flight
+    real_save = FlightTransaction.save_flight
 
-    async def fails_after_the_logbook(self: SqlTransaction, record: FlightRecord, event: Any = None) -> Any:
+    async def fails_after_the_logbook(self: FlightTransaction, record: FlightRecord, event: Any = None) -> Any:
         if event is not None and event.get("kind") == "finished":
             raise RuntimeError("killed between the logbook entry and the status")
         return await real_save(self, record, event)
 
-    monkeypatch.setattr(SqlTransaction, "save_flight", fails_after_the_logbook)
+    monkeypatch.setattr(FlightTransaction, "save_flight", fails_after_the_logbook)
     clock.advance(2000)
     with pytest.raises(RuntimeError, match="killed"):
         await service.tick(fid)
     assert await bot.storage.logbook(world.guild.id) == []  # the entry went with the transaction
-    assert (await bot.storage.load_flight(fid)).status == "flying"
-    monkeypatch.setattr(SqlTransaction, "save_flight", real_save)
+    assert (await Flights(bot.storage).load_flight(fid)).status == "flying"
+    monkeypatch.setattr(FlightTransaction, "save_flight", real_save)
     assert await service.tick(fid) is None
     await service.finish(fid)
     assert len(await bot.storage.logbook(world.guild.id)) == 1
-    assert await bot.storage.active_flight_in_channel(world.channel.id) is None
+    assert await Flights(bot.storage).active_flight_in_channel(world.channel.id) is None
 
 
 # -- a stored state no upgrade leads from --------------------------------------------------------------
 async def _make_unrestorable(bot: Any, fid: str, muted: int) -> None:
     """A snapshot written by a future bot (schema newer than this one), with a member muted."""
-    await bot.storage.update_muted(fid, add={muted})
-    record = await bot.storage.load_flight(fid)
+    await Flights(bot.storage).update_muted(fid, add={muted})
+    record = await Flights(bot.storage).load_flight(fid)
     record.state = {**record.state, "schema_version": SCHEMA_VERSION + 1, "shape": "from the future"}
-    await bot.storage.save_flight(record)
+    await Flights(bot.storage).save_flight(record)
 
 
 async def _assert_ended_politely(bot: Any, world: Any, fid: str, ann: Any, lang: str = "en") -> None:
     service = bot.get_cog("Mission").flights
     await service.drain()
-    record = await bot.storage.load_flight(fid)
+    record = await Flights(bot.storage).load_flight(fid)
     assert record.status == "aborted" and record.notes["unrestorable"]
-    kinds = [e["kind"] for e in await bot.storage.flight_events(fid)]
+    kinds = [e["kind"] for e in await Flights(bot.storage).flight_events(fid)]
     assert kinds.count("unrestorable") == 1
     assert channel_text(world.channel).count(t(lang, "flight.unrestorable")) == 1
     assert [c.kwargs["mute"] for c in ann.edit.await_args_list][-1] is False  # unmuted
-    assert await bot.storage.muted_members(fid) == []
+    assert await Flights(bot.storage).muted_members(fid) == []
     assert ("abort", fid) in bot.voice.calls  # the voice stops
-    assert await bot.storage.active_flight_in_channel(world.channel.id) is None
+    assert await Flights(bot.storage).active_flight_in_channel(world.channel.id) is None
     assert await service.tick(fid) is None  # the timer stops; nothing more is said
     await service.drain()
     assert channel_text(world.channel).count(t(lang, "flight.unrestorable")) == 1
@@ -199,7 +201,7 @@ async def test_an_unrestorable_state_ends_the_flight_at_finish_and_voice_start(
     if entry == "finish":
         await service.finish(fid)
     else:
-        await service.after_start(await bot.storage.load_flight(fid))
+        await service.after_start(await Flights(bot.storage).load_flight(fid))
     await _assert_ended_politely(bot, world, fid, ann)
 
 

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from bot.games.space_alert.mission import ids as _ids
+from bot.games.space_alert.mission.storage import Flights
 from bot.platform.i18n import t
 from tests.bot.helpers import (
     RecordingVoice,
@@ -96,7 +97,7 @@ async def test_a_fresh_start_hands_voice_every_line_from_the_0_s_one(tmp_path: P
     fid, _ann, _bob = await start_flight(bot, world)
     assert voice.cues[0].at_s == 0.0 and voice.cues[0].text == OPENING
     assert voice.cues[-1].text == "Mission complete. Entering hyperspace."
-    record = await bot.storage.load_flight(fid)
+    record = await Flights(bot.storage).load_flight(fid)
     assert voice.calls[-1] == ("start", (fid, record.started_at, record.time_scale, False))
     await stop_bot(bot)
 
@@ -201,7 +202,7 @@ async def test_a_failed_resolution_still_ends_voice_and_tells_the_channel(
     assert await tick(service, fid) is None
     await service.drain()
     assert ("finish", fid) in voice.calls  # the intercom ends as on any natural end
-    assert (await bot.storage.load_flight(fid)).status == "finished"  # the channel is free again
+    assert (await Flights(bot.storage).load_flight(fid)).status == "finished"  # the channel is free again
     assert "engine exploded" in channel_text(world.channel)
     await stop_bot(bot)
 

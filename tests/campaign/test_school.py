@@ -7,8 +7,8 @@ from types import SimpleNamespace
 from typing import Any
 
 from bot.games.space_alert.campaign.school import hint_lines, prepare_school_flight
+from bot.games.space_alert.mission.storage import CrewMember
 from bot.games.space_alert.storage import School
-from bot.platform.storage import CrewMember
 from engine.resolution.mission import resolve
 
 

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from bot.games.space_alert.mission import ids as _ids
+from bot.games.space_alert.mission.storage import Flights
 from bot.platform.client import SpaceAlertBot
 from bot.platform.cluster import Cluster, ShardPlan, shard_of
 from bot.platform.settings import Settings
@@ -111,7 +112,7 @@ def service(bot: SpaceAlertBot) -> Any:
 
 async def clock_writers(bot: SpaceAlertBot, fid: str) -> list[tuple[str, float]]:
     """(process, flight moment) of every clock event in the flight's log, in log order."""
-    events = await bot.storage.flight_events(fid)
+    events = await Flights(bot.storage).flight_events(fid)
     return [(e["payload"]["process"], e["payload"]["at_s"]) for e in events if e["kind"] == "clock"]
 
 
@@ -123,7 +124,7 @@ def assert_clock_ran_once(writers: list[tuple[str, float]]) -> None:
 
 
 async def board_of(bot: SpaceAlertBot, fid: str, name: str) -> dict[str, Any]:
-    record = await bot.storage.load_flight(fid)
+    record = await Flights(bot.storage).load_flight(fid)
     assert record is not None and record.state is not None
     return dict(next(m for m in record.state["members"] if m["name"] == name)["board"])
 
@@ -137,9 +138,9 @@ async def test_each_process_resumes_only_its_guilds_flights(procs: Processes) ->
     procs.clock.advance(12)
     assert await tick(service(a), f0) is not None and await tick(service(b), f1) is not None
     # a process asked to run the other shard's flight does nothing
-    before = len(await a.storage.flight_events(f1))
+    before = len(await Flights(a.storage).flight_events(f1))
     assert await tick(service(a), f1) is None
-    assert len(await a.storage.flight_events(f1)) == before
+    assert len(await Flights(a.storage).flight_events(f1)) == before
     assert a.cluster.held == {f0} and b.cluster.held == {f1}
 
     # both restart cleanly; each new process picks up exactly its own guild's flight
@@ -177,10 +178,10 @@ async def test_a_killed_process_is_replaced_with_no_plan_lost(procs: Processes) 
     # the dead process's lease has not expired: the replacement waits, and so does the clock
     assert a2.cluster.held == set()
     procs.clock.advance(10)
-    events = len(await a2.storage.flight_events(f0))
+    events = len(await Flights(a2.storage).flight_events(f0))
     assert await tick(service(a2), f0) is None
     assert await tick(service(b), f0) is None  # not b's shard, whatever the lease says
-    assert len(await a2.storage.flight_events(f0)) == events
+    assert len(await Flights(a2.storage).flight_events(f0)) == events
     # the lease expires; the keeper's sweep takes the flight over
     procs.clock.advance(25)
     await a2.cluster.step()
@@ -193,7 +194,7 @@ async def test_a_killed_process_is_replaced_with_no_plan_lost(procs: Processes) 
     procs.clock.advance(1000)
     assert await tick(service(a2), f0) is None
     assert await tick(service(b), f1) is None
-    record = await a2.storage.load_flight(f0)
+    record = await Flights(a2.storage).load_flight(f0)
     assert record is not None and record.status == "finished"
     assert len(await a2.storage.logbook(w0.guild.id)) == 1
     assert a2.cluster.held == set()  # a finished flight's lease is handed back

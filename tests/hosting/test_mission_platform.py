@@ -12,6 +12,7 @@ import pytest
 from bot.games.space_alert.campaign._cog import CampaignButton
 from bot.games.space_alert.campaign.storage import Campaigns
 from bot.games.space_alert.mission import ids as _ids
+from bot.games.space_alert.mission.storage import Flights
 from bot.games.space_alert.storage import School
 from bot.platform.hosting.scheduler import run_schedules
 from tests.bot.helpers import FakeClock, World, click, find_id, last, new_bot, stop_bot, tick
@@ -61,14 +62,14 @@ async def test_settings_refuse_and_shape_every_start(bot: Any, world: World, clo
     await bot.storage.set_setting(world.guild.id, "channels", [111111111111111111])
     refused = await start(bot, world, ann)
     assert refused.ephemeral and refused.content == "Flights run only in <#111111111111111111> on this server."
-    assert await bot.storage.active_flight_in_channel(world.channel.id) is None
+    assert await Flights(bot.storage).active_flight_in_channel(world.channel.id) is None
 
     await bot.storage.set_setting(world.guild.id, "channels", [world.channel.id])
     await bot.storage.set_setting(world.guild.id, "language", "cs")
     await bot.storage.set_setting(world.guild.id, "voice", False)
     await bot.storage.set_setting(world.guild.id, "log", "channel")
     lobby = await start(bot, world, ann)
-    record = await bot.storage.active_flight_in_channel(world.channel.id)
+    record = await Flights(bot.storage).active_flight_in_channel(world.channel.id)
     assert (record.language, record.voice, record.options["log"]) == ("cs", False, "channel")
     await fly_lobby(bot, world, clock, lobby, ann, bob)
     result = next(m for m, s in zip(world.channel.messages, world.channel.sent, strict=True) if s.embed)
@@ -84,10 +85,10 @@ async def test_a_school_flight_explains_records_and_hints(bot: Any, world: World
     lobby = inter.log[-1]
     embeds = lobby.kwargs["embeds"]
     assert embeds[0].title == "Flight school 1/7: Movement and the lasers" and len(embeds) == 2
-    record = await bot.storage.active_flight_in_channel(world.channel.id)
+    record = await Flights(bot.storage).active_flight_in_channel(world.channel.id)
     assert record.options["mission"] == "S1-1" and record.options["school"] == "movement_lasers"
     fid = await fly_lobby(bot, world, clock, lobby, ann, bob)
-    result = await bot.storage.load_flight(fid)
+    result = await Flights(bot.storage).load_flight(fid)
     assert result.status == "finished"
     for user in (ann, bob):
         progress = await School(bot.storage).progress(user.id)
@@ -116,13 +117,13 @@ async def test_a_campaign_mission_is_handed_over_and_back(bot: Any, world: World
     assert due is not None and due.due.number == 1
     other = "S2-1" if due.due.mission != "S2-1" else "S2-2"
     refused = await start(bot, world, ann, mission=other)  # not the drawn recording: refused, with the way out
-    assert refused.ephemeral and await bot.storage.active_flight_in_channel(world.channel.id) is None
+    assert refused.ephemeral and await Flights(bot.storage).active_flight_in_channel(world.channel.id) is None
     command = f"`/mission start mission:{due.due.mission} normal_threats:white serious_threats:white`"
     assert command in refused.content and "`/campaign change mission:…`" in refused.content
     yellow = await start(bot, world, ann, mission=due.due.mission, normal_threats="yellow")
     assert yellow.ephemeral and command in yellow.content  # not the voted difficulty either
     lobby = await start(bot, world, ann, mission=due.due.mission)  # the voted difficulties by default
-    record = await bot.storage.active_flight_in_channel(world.channel.id)
+    record = await Flights(bot.storage).active_flight_in_channel(world.channel.id)
     assert record.options["campaign_id"] == running.id and "carried" in record.options
     assert record.options["mission"] == due.due.mission and record.options["normal"] == "white"
     campaign_field = next(f for f in lobby.embed.fields if f.name == "Exploration campaign")
@@ -155,7 +156,7 @@ async def test_a_scheduled_flight_opens_its_lobby_for_the_host(bot: Any, world: 
     clock.advance(3600)
     await run_schedules(bot, clock())
     await cog.on_scheduled_flight(fired[0])
-    record = await bot.storage.active_flight_in_channel(world.channel.id)
+    record = await Flights(bot.storage).active_flight_in_channel(world.channel.id)
     assert record is not None and record.host_id == ann.id and record.options["mission"] == "S1-2"
     assert world.channel.sent[-1].embed is not None and record.lobby_message_id is not None
 
@@ -172,7 +173,7 @@ async def test_an_untimed_school_flight_ends_its_phases_on_everyone_s_finish(tmp
     inter = world.interaction(ann)
     await cog.mission_school.callback(cog, inter)
     lobby = inter.log[-1]
-    record = await bot.storage.active_flight_in_channel(world.channel.id)
+    record = await Flights(bot.storage).active_flight_in_channel(world.channel.id)
     assert record.options["untimed"] is True and record.voice is False  # text-only intercom
     fid = find_id(lobby.view, "join").split(":")[1]
     await click(world, bob, _ids.make(fid, "join"))
@@ -181,14 +182,14 @@ async def test_an_untimed_school_flight_ends_its_phases_on_everyone_s_finish(tmp
 
     clock.advance(900)  # far past S1-1's first phase end
     assert await tick(service, fid) is not None  # still flying: the phase waits
-    record = await bot.storage.load_flight(fid)
+    record = await Flights(bot.storage).load_flight(fid)
     deck_text = service.deck(record)[0].description or ""
     assert "Untimed: the phase ends when everyone has pressed Finish." in deck_text
     assert "Waiting for Finish: Ann, Bob" in deck_text
     station = await click(world, ann, _ids.make(fid, "station"))
     assert "Untimed" in (last(station).embed.description or "")
     await click(world, ann, _ids.make(fid, "finish", ann.id))
-    record = await bot.storage.load_flight(fid)
+    record = await Flights(bot.storage).load_flight(fid)
     assert "Waiting for Finish: Bob" in (service.deck(record)[0].description or "")
     await stop_bot(bot)
 
@@ -196,10 +197,10 @@ async def test_an_untimed_school_flight_ends_its_phases_on_everyone_s_finish(tmp
     bot = await new_bot(db, clock, world=world)
     service = bot.get_cog("Mission").flights
     assert await tick(service, fid) is not None
-    record = await bot.storage.load_flight(fid)
+    record = await Flights(bot.storage).load_flight(fid)
     assert record.status == "flying" and "Waiting for Finish: Bob" in (service.deck(record)[0].description or "")
     await click(world, bob, _ids.make(fid, "finish", bob.id))  # the last Finish ends phase 1 for everyone
-    record = await bot.storage.load_flight(fid)
+    record = await Flights(bot.storage).load_flight(fid)
     assert record.state["round_phase"] == 2 and "Waiting for Finish: Ann, Bob" in service.deck(record)[0].description
     for user in (ann, bob):  # the last phase: Finish means done, and the operation ends on the second
         await click(world, user, _ids.make(fid, "finish", user.id))
@@ -208,7 +209,7 @@ async def test_an_untimed_school_flight_ends_its_phases_on_everyone_s_finish(tmp
     clock.advance(600)  # then the operation ends, "operation ended" is said, and the flight resolves
     assert await tick(service, fid) is None
     await service.drain()
-    record = await bot.storage.load_flight(fid)
+    record = await Flights(bot.storage).load_flight(fid)
     assert record.status == "finished"
     progress = await School(bot.storage).progress(ann.id)
     assert progress is not None and progress["attempts"] == {"movement_lasers": 1}
@@ -249,7 +250,7 @@ async def test_a_scheduled_campaign_night_opens_the_campaign_once_across_restart
     vote = world.channel.sent[-1]
     assert vote.embed is not None and vote.embed.title == "Exploration campaign — before mission 1 of 3"
     assert any(":common:white" in (getattr(item, "custom_id", "") or "") for item in vote.view.children)
-    assert await bot.storage.active_flight_in_channel(world.channel.id) is None  # no flight lobby instead
+    assert await Flights(bot.storage).active_flight_in_channel(world.channel.id) is None  # no flight lobby instead
     await bot.get_cog("Mission").on_scheduled_flight(fired[0])  # a repeated dispatch: refused politely
     assert "already running" in world.channel.sent[-1].content
     await stop_bot(bot)

@@ -5,9 +5,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from bot.games.space_alert.mission.storage import CrewMember, FlightRecord, Flights
 from bot.games.space_alert.replay import _ids
 from bot.games.space_alert.replay.components import ReplayButton, ReplaySelect
-from bot.platform.storage import CrewMember, FlightRecord, LogbookCrew, LogbookEntry
+from bot.platform.storage import LogbookCrew, LogbookEntry
 from engine.flight.commands import GiveCard, PlaceCard
 from engine.flight.machine import Flight, FlightConfig
 
@@ -83,9 +84,9 @@ async def store_finished(
         crew=[CrewMember(user_id=m.id, name=name) for name, m in members.items()],
         state=flight.to_dict(),
     )
-    await bot.storage.create_flight(record)
+    await Flights(bot.storage).create_flight(record)
     for entry in journal:
-        await bot.storage.save_flight(record, entry)
+        await Flights(bot.storage).save_flight(record, entry)
     result = flight.resolve()
     await bot.storage.add_logbook_entry(
         LogbookEntry(

@@ -9,6 +9,7 @@ from typing import Any
 from PIL import Image
 
 from bot.games.space_alert.mission.cards import card_key
+from bot.games.space_alert.mission.storage import Flights
 from bot.games.space_alert.pictures import resolve_with_states
 from bot.games.space_alert.replay import _ids
 from bot.games.space_alert.replay._whatif import hand_of
@@ -37,7 +38,7 @@ async def crew(bot: Any, world: Any, give: tuple[str, str] | None = None) -> dic
 async def snapshots(bot: Any) -> int:
     from engine.flight.machine import Flight
 
-    record = await bot.storage.load_flight(FLIGHT_ID)
+    record = await Flights(bot.storage).load_flight(FLIGHT_ID)
     return len(resolve_with_states(Flight.from_dict(record.state).to_game()).states)
 
 
@@ -180,7 +181,7 @@ def options(view: Any, action: str) -> list[str]:
 async def stored_flight(bot: Any) -> Any:
     from engine.flight.machine import Flight
 
-    record = await bot.storage.load_flight(FLIGHT_ID)
+    record = await Flights(bot.storage).load_flight(FLIGHT_ID)
     return Flight.from_dict(record.state)
 
 
@@ -233,7 +234,7 @@ async def test_whatif_editor_works_after_a_restart(tmp_path: Path) -> None:
 
 async def test_whatif_offers_the_card_ann_gave_away(bot: Any, world: Any) -> None:
     members = await crew(bot, world, give=("Ann", "Bob"))
-    journal = await bot.storage.flight_events(FLIGHT_ID)
+    journal = await Flights(bot.storage).flight_events(FLIGHT_ID)
     gift = next(e["payload"]["command"]["card"] for e in journal if e["kind"] == "give")
     cog = bot.get_cog("Replay")
     inter = world.interaction(members["Ann"])

@@ -13,7 +13,8 @@ from typing import Any
 
 from bot.games.elite.storage import EliteStore
 from bot.games.space_alert.campaign.storage import CampaignRecord, Campaigns
-from bot.platform.storage import CrewMember, FlightRecord, LogbookCrew, LogbookEntry
+from bot.games.space_alert.mission.storage import CrewMember, FlightRecord, Flights
+from bot.platform.storage import LogbookCrew, LogbookEntry
 from bot.platform.storage.web import NAME_SETTING
 from engine.flight.machine import Flight
 from tests.pictures.flights import play
@@ -73,7 +74,7 @@ async def add_flight(storage: Any, fid: str, guild: int, crew: dict[str, int], f
         ],
         state=flight.to_dict(),
     )
-    await storage.create_flight(record)
+    await Flights(storage).create_flight(record)
     crew_rows = [
         LogbookCrew(name=name, user_id=uid, roles=["captain"] if i == 0 else [])
         for i, (name, uid) in enumerate(crew.items())

@@ -6,9 +6,7 @@ from typing import TYPE_CHECKING
 
 from bot.platform.storage.base import (
     ChannelBusy,
-    CrewMember,
     DatabaseUnavailable,
-    FlightRecord,
     LeaderboardRow,
     LogbookCrew,
     LogbookEntry,
@@ -47,9 +45,7 @@ async def open_storage(settings: Settings) -> Storage:
 
 __all__ = [
     "ChannelBusy",
-    "CrewMember",
     "DatabaseUnavailable",
-    "FlightRecord",
     "LeaderboardRow",
     "LogbookCrew",
     "LogbookEntry",

@@ -1,27 +1,23 @@
 """The storage interface the bot talks to, and the plain records that cross it.
 
 Why an interface: SQLite is right for one process on one machine, but a bot that outgrows that
-(several shards on several hosts) needs PostgreSQL.  Everything the adapter persists goes through
-the three groups below (flights, logbook, settings), so a second backend is one new class, not a
-hunt through the cogs.  Records are dataclasses of JSON-able values; no discord or engine objects.
+(several shards on several hosts) needs PostgreSQL.  Everything the platform persists goes through
+it (logbook, settings, outbox, leases, sessions), so a second backend is one new class, not a hunt
+through the cogs.  It names no game: each game's repository keeps its own tables' statements over
+the SQL core below (`transaction()`, `tx.rows/run`, `fetch`); Space Alert's flights are in
+bot/games/space_alert/mission/storage.py.  Records are dataclasses of JSON-able values; no
+discord or engine objects.
 """
 
 from __future__ import annotations
 
-import inspect
-import json
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from bot.platform.sessions import SessionStore
 from bot.platform.storage.features import FeatureStorage, FeatureTransaction
-
-# What an update function returns: the event to append to the flight's log (or None).
-FlightChange = Callable[["FlightRecord"], "dict[str, Any] | Awaitable[dict[str, Any] | None] | None"]
-
-ACTIVE_STATUSES: tuple[str, ...] = ("lobby", "flying")
 
 
 class StorageError(Exception):
@@ -48,56 +44,7 @@ class StaleWrite(StorageError):
 
 
 class ChannelBusy(StorageError):
-    """The channel already has an active (lobby or flying) flight."""
-
-
-@dataclass
-class CrewMember:
-    """A human crew member as the lobby collected them; roles are 'captain', 'comms', 'security'."""
-
-    user_id: int
-    name: str
-    roles: list[str] = field(default_factory=list)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"user_id": self.user_id, "name": self.name, "roles": list(self.roles)}
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> CrewMember:
-        return cls(user_id=int(data["user_id"]), name=str(data["name"]), roles=list(data.get("roles", [])))
-
-
-@dataclass
-class FlightRecord:
-    """One row of `flights`: the lobby options and crew, then the live engine state as JSON."""
-
-    id: str
-    guild_id: int
-    channel_id: int
-    host_id: int
-    status: str
-    language: str
-    voice: bool
-    time_scale: float
-    options: dict[str, Any]
-    crew: list[CrewMember]
-    state: dict[str, Any] | None = None
-    started_at: float | None = None
-    lobby_message_id: int | None = None
-    deck_message_id: int | None = None
-    # Adapter bookkeeping.  notes["muted"] mirrors the flight_muted table (filled on load, written
-    # on save) until the bot uses `update_muted`; it is not stored in the notes column.
-    notes: dict[str, Any] = field(default_factory=dict)
-    version: int = 0
-    created_at: str = ""
-    updated_at: str = ""
-
-    @property
-    def active(self) -> bool:
-        return self.status in ACTIVE_STATUSES
-
-    def member(self, user_id: int) -> CrewMember | None:
-        return next((m for m in self.crew if m.user_id == user_id), None)
+    """The channel already has an active game (a lobby or a game in progress)."""
 
 
 @dataclass
@@ -166,30 +113,18 @@ class Transaction(FeatureTransaction, Protocol):
         """Run one statement in this unit of work; the number of rows it changed."""
         ...
 
-    async def load_flight(self, flight_id: str) -> FlightRecord | None:
-        """The flight as this transaction sees it (locked against other writers until commit)."""
-
-    async def create_flight(self, record: FlightRecord) -> FlightRecord:
-        """Insert a new flight; raises ChannelBusy when the channel already has an active one."""
-
-    async def save_flight(self, record: FlightRecord, event: dict[str, Any] | None = None) -> FlightRecord:
-        """Write the record if its version is still current (else StaleWrite); append `event`."""
-
     async def add_logbook_entry(self, entry: LogbookEntry) -> int:
         """Insert the entry; a flight's entry is written once (a second call returns the first id)."""
 
-    async def update_muted(self, flight_id: str, *, add: Iterable[int] = (), remove: Iterable[int] = ()) -> list[int]:
-        """Change who the flight has muted (bumps the flight's version); returns the new list."""
-
     async def set_setting(self, guild_id: int, key: str, value: Any) -> None: ...
 
-    async def store_posts(self, flight_id: str, payloads: list[dict[str, Any]]) -> None: ...
+    async def store_posts(self, key: str, payloads: list[dict[str, Any]]) -> None: ...
 
     async def update_post(self, post_id: int, payload: dict[str, Any]) -> None: ...
 
     async def delete_post(self, post_id: int) -> None: ...
 
-    async def stage_post(self, flight_id: str, payload: dict[str, Any]) -> int:
+    async def stage_post(self, key: str, payload: dict[str, Any]) -> int:
         """One outbox row, in the caller's unit of work when it is in one (so the posts a change
         makes due commit with it); its id."""
         ...
@@ -200,8 +135,9 @@ class Storage(FeatureStorage, SessionStore, Protocol):
 
     Every write method is its own atomic unit of work (commits whole or leaves nothing, and never
     undoes another caller's write).  Several writes that belong together go in one
-    `async with storage.transaction() as tx:`; a read that decides a write goes through
-    `update_flight`, which loads, applies and saves in one transaction and retries on StaleWrite.
+    `async with storage.transaction() as tx:`; a read that decides a write goes through a game's
+    unit of work (`platform.unit_of_work`, or Space Alert's `Flights.update_flight`), which loads,
+    applies and saves in one transaction and retries on StaleWrite.
     """
 
     async def open(self) -> None:
@@ -218,48 +154,6 @@ class Storage(FeatureStorage, SessionStore, Protocol):
         `?` placeholders, the same text on both backends; committed data, or the caller's own
         transaction when it is in one."""
         ...
-
-    # -- flights ---------------------------------------------------------------------------
-    async def create_flight(self, record: FlightRecord) -> FlightRecord:
-        """Insert a new flight; raises ChannelBusy when the channel already has an active one."""
-
-    async def load_flight(self, flight_id: str) -> FlightRecord | None: ...
-
-    async def save_flight(self, record: FlightRecord, event: dict[str, Any] | None = None) -> FlightRecord:
-        """Write the record if its version is still current (else StaleWrite); append `event`.
-        On any failure the record is left exactly as it was passed in."""
-
-    async def update_flight(self, flight_id: str, change: FlightChange, *, attempts: int = 5) -> FlightRecord | None:
-        """Load, apply `change`, save, in one transaction; on StaleWrite reload and re-apply, at
-        most `attempts` times.  `change` mutates the record and returns the event to log (or None);
-        nothing is written when it returns None and left the record unchanged, and nothing at all
-        when it raises.  Returns the stored record, or None when there is no such flight."""
-
-    async def finish_flight(
-        self, record: FlightRecord, entry: LogbookEntry, event: dict[str, Any] | None = None
-    ) -> bool:
-        """Logbook entry + flight status `finished` (+ event) in one transaction.  Idempotent: a
-        flight that is no longer active is left alone and no second entry is written.  True when
-        this call finished the flight."""
-
-    async def active_flight_in_channel(self, channel_id: int) -> FlightRecord | None: ...
-
-    async def active_flights(self) -> list[FlightRecord]: ...
-
-    async def ended_flights_with_muted_members(self) -> list[FlightRecord]:
-        """Flights no longer active that still have members the bot server-muted: the bot
-        stopped before their unmute went out, and nobody else will ever unmute them."""
-        ...
-
-    async def muted_members(self, flight_id: str) -> list[int]:
-        """User ids the flight has muted (or is about to), in the order they were muted."""
-        ...
-
-    async def update_muted(self, flight_id: str, *, add: Iterable[int] = (), remove: Iterable[int] = ()) -> list[int]:
-        """Add and remove muted members in one unit of work; returns the new list."""
-        ...
-
-    async def flight_events(self, flight_id: str) -> list[dict[str, Any]]: ...
 
     # -- logbook ---------------------------------------------------------------------------
     async def add_logbook_entry(self, entry: LogbookEntry) -> int:
@@ -282,21 +176,21 @@ class Storage(FeatureStorage, SessionStore, Protocol):
 
     async def set_setting(self, guild_id: int, key: str, value: Any) -> None: ...
 
-    # -- posts left unsent at shutdown ---------------------------------------------------------
-    async def store_posts(self, flight_id: str, payloads: list[dict[str, Any]]) -> None:
-        """Append unsent posts of a flight, in sending order."""
+    # -- posts left unsent at shutdown (the outbox; `key` is whose posts they are, e.g. a flight id) --
+    async def store_posts(self, key: str, payloads: list[dict[str, Any]]) -> None:
+        """Append unsent posts of one key, in sending order."""
 
     async def update_post(self, post_id: int, payload: dict[str, Any]) -> None:
         """Replace what is left of a stored post (a result half sent before a second shutdown)."""
 
     async def pending_posts(self) -> list[tuple[int, str, dict[str, Any]]]:
-        """(post id, flight id, payload) of every stored post, in sending order."""
+        """(post id, key, payload) of every stored post, in sending order."""
         ...
 
     async def delete_post(self, post_id: int) -> None:
         """Forget a stored post once it has been sent (or given up)."""
 
-    async def stage_post(self, flight_id: str, payload: dict[str, Any]) -> int:
+    async def stage_post(self, key: str, payload: dict[str, Any]) -> int:
         """One outbox row written in the caller's unit of work (the posts a committed change made
         due, sent after the commit and deleted once sent); its id."""
         ...
@@ -334,60 +228,12 @@ class Storage(FeatureStorage, SessionStore, Protocol):
 
 
 class UnitsOfWork:
-    """The backend-neutral half of `Storage`: every one-shot write as a transaction of its own,
-    `update_flight`'s retry loop and `finish_flight`.  A backend supplies `transaction()` and the
-    reads; this mixin makes sure no write ever runs outside a transaction."""
+    """The backend-neutral half of `Storage`: every one-shot write as a transaction of its own.  A
+    backend supplies `transaction()` and the reads; this mixin makes sure no write ever runs
+    outside a transaction."""
 
     def transaction(self) -> AbstractAsyncContextManager[Transaction]:
         raise NotImplementedError
-
-    async def create_flight(self, record: FlightRecord) -> FlightRecord:
-        async with self.transaction() as tx:
-            return await tx.create_flight(record)
-
-    async def save_flight(self, record: FlightRecord, event: dict[str, Any] | None = None) -> FlightRecord:
-        async with self.transaction() as tx:
-            return await tx.save_flight(record, event)
-
-    async def update_flight(self, flight_id: str, change: FlightChange, *, attempts: int = 5) -> FlightRecord | None:
-        for _attempt in range(max(1, attempts)):
-            try:
-                async with self.transaction() as tx:
-                    record = await tx.load_flight(flight_id)
-                    if record is None:
-                        return None
-                    before = fingerprint(record)
-                    event = change(record)
-                    if inspect.isawaitable(event):
-                        event = await event
-                    if event is None and fingerprint(record) == before:
-                        return record
-                    return await tx.save_flight(record, event)
-            except StaleWrite:
-                continue  # another writer got there first: reload and re-apply
-        raise StaleWrite(f"flight {flight_id} kept changing; gave up after {attempts} attempts")
-
-    async def finish_flight(
-        self, record: FlightRecord, entry: LogbookEntry, event: dict[str, Any] | None = None
-    ) -> bool:
-        previous = record.status
-        try:
-            async with self.transaction() as tx:
-                current = await tx.load_flight(record.id)
-                if current is None or not current.active:
-                    return False  # finished (or aborted) already: the first call's entry stands
-                entry.flight_id = record.id
-                await tx.add_logbook_entry(entry)
-                record.status = "finished"
-                await tx.save_flight(record, event)
-                return True
-        except BaseException:
-            record.status = previous
-            raise
-
-    async def update_muted(self, flight_id: str, *, add: Iterable[int] = (), remove: Iterable[int] = ()) -> list[int]:
-        async with self.transaction() as tx:
-            return await tx.update_muted(flight_id, add=add, remove=remove)
 
     async def add_logbook_entry(self, entry: LogbookEntry) -> int:
         async with self.transaction() as tx:
@@ -397,9 +243,9 @@ class UnitsOfWork:
         async with self.transaction() as tx:
             await tx.set_setting(guild_id, key, value)
 
-    async def store_posts(self, flight_id: str, payloads: list[dict[str, Any]]) -> None:
+    async def store_posts(self, key: str, payloads: list[dict[str, Any]]) -> None:
         async with self.transaction() as tx:
-            await tx.store_posts(flight_id, payloads)
+            await tx.store_posts(key, payloads)
 
     async def update_post(self, post_id: int, payload: dict[str, Any]) -> None:
         async with self.transaction() as tx:
@@ -409,22 +255,10 @@ class UnitsOfWork:
         async with self.transaction() as tx:
             await tx.delete_post(post_id)
 
-    async def stage_post(self, flight_id: str, payload: dict[str, Any]) -> int:
+    async def stage_post(self, key: str, payload: dict[str, Any]) -> int:
         async with self.transaction() as tx:
-            post_id: int = await tx.stage_post(flight_id, payload)
+            post_id: int = await tx.stage_post(key, payload)
             return post_id
-
-
-def fingerprint(record: FlightRecord) -> str:
-    """Everything a save would write, as one string: tells `update_flight` whether `change` changed
-    anything (version and timestamps excluded, they change on every save).  JSON rather than
-    `asdict`, which deep-copies the whole engine state twice per click."""
-    fields = {k: v for k, v in vars(record).items() if k not in ("version", "updated_at")}
-    return json.dumps(fields, sort_keys=True, default=_plain)
-
-
-def _plain(value: object) -> Any:
-    return vars(value) if hasattr(value, "__dict__") else str(value)
 
 
 class Undo:

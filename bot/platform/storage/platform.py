@@ -69,6 +69,12 @@ def for_update(tx: object) -> str:
 _for_update = for_update  # the name storage/sessions.py imports
 
 
+def backend(on: object) -> str:
+    """Which SQL backend a storage (or one of its transactions) runs on: "sqlite" or "postgres".
+    A game's repository picks its few backend-specific statements by it."""
+    return str(getattr(getattr(on, "dialect", None), "name", "sqlite"))
+
+
 def unique_violation(tx: object) -> tuple[type[BaseException], ...]:
     """The backend's exception for a violated UNIQUE constraint (a game's repository turns it into
     ChannelBusy, StaleWrite, ...)."""

@@ -2,10 +2,10 @@
 processes share.
 
 Every unit of work takes a connection from the pool for its own transaction, so transactions of
-different flights run side by side and a failure rolls back only its own work.  A read that
-decides a write (`update_flight`, `finish_flight`, `update_muted`) reads the flight with
-`SELECT ... FOR UPDATE`, so it holds the row until commit; `save_flight` of a record read earlier
-stays optimistic (the version check, StaleWrite).  Migrations run at start-up under an advisory
+different games run side by side and a failure rolls back only its own work.  A read that
+decides a write (a game's load in its unit of work) appends `SELECT ... FOR UPDATE`
+(`Dialect.for_update`), so it holds the row until commit; a save of a record read earlier stays
+optimistic (the version check, StaleWrite).  Migrations run at start-up under an advisory
 lock, so processes starting together migrate once.
 
 `schema` puts every table in a schema of its own (created if missing): the tests use a fresh one
@@ -30,8 +30,7 @@ from bot.platform.storage.sql import Dialect, SqlStorage, SqlTransaction
 CONNECT_TIMEOUT_S = 5.0
 
 POSTGRES = Dialect(
-    muted_json="(SELECT COALESCE(json_agg(m.user_id ORDER BY m.seq), '[]'::json)::text"
-    " FROM flight_muted m WHERE m.flight_id = flights.id)",
+    name="postgres",
     for_update=" FOR UPDATE",
     unique_violation=(asyncpg.UniqueViolationError,),
 )

@@ -3,9 +3,11 @@
 SQLite and PostgreSQL speak the same SQL for everything the bot does (INSERT ... RETURNING,
 ON CONFLICT ... DO UPDATE, window functions, partial unique indexes), so the statements live
 here once, written with `?` placeholders.  A backend supplies how to run a statement (`rows`,
-`run`, `many`; PostgreSQL turns `?` into `$n`) and a `Dialect` for the few differences: how
-the muted members are aggregated into JSON, whether a read in a transaction locks the row, and
-which driver exception is a constraint violation.
+`run`, `many`; PostgreSQL turns `?` into `$n`) and a `Dialect` for the few differences: its
+name (a game's repository keys its own backend-specific SQL by it), whether a read in a
+transaction locks the row, and which driver exception is a constraint violation.  No game's table
+is named here: each game's repository runs its statements through the same core (Space Alert's
+flights: bot/games/space_alert/mission/storage.py).
 """
 
 from __future__ import annotations
@@ -19,13 +21,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.platform.storage.base import (
-    ACTIVE_STATUSES,
-    ChannelBusy,
-    FlightRecord,
     LeaderboardRow,
     LogbookCrew,
     LogbookEntry,
-    StaleWrite,
     Undo,
     UnitsOfWork,
 )
@@ -33,44 +31,27 @@ from bot.platform.storage.careers import CareerWrites
 from bot.platform.storage.comparisons import ComparisonReads, ComparisonWrites
 from bot.platform.storage.platform import PlatformReads, PlatformWrites
 from bot.platform.storage.rows import (
-    FLIGHT_COLUMNS,
     LOGBOOK_COLUMNS,
     crew_from_row,
-    event_from_row,
-    flight_from_row,
-    flight_params,
     logbook_from_row,
     logbook_params,
-    muted_of,
     now,
 )
 from bot.platform.storage.sessions import SessionReads, SessionWrites
 from bot.platform.storage.web import WebReads
-
-_COLS = ", ".join(FLIGHT_COLUMNS)
-_ACTIVE = ", ".join(f"'{s}'" for s in ACTIVE_STATUSES)
 
 
 @dataclass(frozen=True)
 class Dialect:
     """What differs between the backends' SQL."""
 
-    # a correlated expression: the muted ids of `flights.id` as JSON array text, in muting order
-    muted_json: str
-    # appended to the read of a flight inside a transaction ("" when the transaction already
-    # holds the database's write lock, as SQLite's BEGIN IMMEDIATE does)
+    # "sqlite" or "postgres": what a game's repository keys its backend-specific SQL by
+    name: str
+    # appended to the read that decides a write inside a transaction ("" when the transaction
+    # already holds the database's write lock, as SQLite's BEGIN IMMEDIATE does)
     for_update: str
     # the driver's exception for a violated UNIQUE constraint (a busy channel)
     unique_violation: tuple[type[BaseException], ...]
-
-    @property
-    def select_flight(self) -> str:
-        return f"SELECT {_COLS}, {self.muted_json} FROM flights"
-
-
-def flight_of_row(row: Sequence[Any]) -> FlightRecord:
-    *columns, muted = row
-    return flight_from_row(columns, json.loads(muted) if muted else [])
 
 
 class SqlTransaction(PlatformWrites, SessionWrites, CareerWrites, ComparisonWrites):
@@ -83,9 +64,9 @@ class SqlTransaction(PlatformWrites, SessionWrites, CareerWrites, ComparisonWrit
         self.owner = asyncio.current_task()
         self.open = True
         self.undo = Undo()
-        # the muted ids of each flight as this unit of work read or wrote them: a save compares with
-        # these instead of asking again (the flight's row lock keeps them current until the end)
-        self._muted_seen: dict[str, list[int]] = {}
+        # what a game's repository read in this unit of work and may reuse until it ends (the rows
+        # it locked stay as read), under a key of the repository's own
+        self.memo: dict[str, Any] = {}
 
     # -- what a backend provides ---------------------------------------------------------------
     async def rows(self, sql: str, params: Iterable[Any] = ()) -> list[Sequence[Any]]:
@@ -97,94 +78,6 @@ class SqlTransaction(PlatformWrites, SessionWrites, CareerWrites, ComparisonWrit
 
     async def many(self, sql: str, params: list[tuple[Any, ...]]) -> None:
         raise NotImplementedError
-
-    # -- flights ---------------------------------------------------------------------------------
-    async def load_flight(self, flight_id: str) -> FlightRecord | None:
-        found = await self.rows(f"{self.dialect.select_flight} WHERE id = ?{self.dialect.for_update}", (flight_id,))
-        if not found:
-            return None
-        record = flight_of_row(found[0])
-        self._muted_seen[flight_id] = list(record.notes["muted"])
-        return record
-
-    async def create_flight(self, record: FlightRecord) -> FlightRecord:
-        stamp = now()
-        created = record.created_at or stamp
-        try:
-            await self.run(
-                f"INSERT INTO flights ({_COLS}) VALUES ({', '.join('?' * len(FLIGHT_COLUMNS))})",
-                flight_params(record, version=1, updated_at=stamp, created_at=created),
-            )
-        except self.dialect.unique_violation as exc:
-            raise ChannelBusy("this channel already has an active flight") from exc
-        await self._sync_muted(record.id, muted_of(record))
-        self.undo.assign(record, version=1, created_at=created, updated_at=stamp)
-        return record
-
-    async def save_flight(self, record: FlightRecord, event: dict[str, Any] | None = None) -> FlightRecord:
-        expected = record.version
-        stamp = now()
-        params = flight_params(record, version=expected + 1, updated_at=stamp, created_at=record.created_at)
-        sets = ", ".join(f"{c} = ?" for c in FLIGHT_COLUMNS[1:])
-        try:
-            count = await self.run(
-                f"UPDATE flights SET {sets} WHERE id = ? AND version = ?", (*params[1:], record.id, expected)
-            )
-        except self.dialect.unique_violation as exc:
-            raise ChannelBusy("this channel already has an active flight") from exc
-        if count != 1:
-            raise StaleWrite(f"flight {record.id} changed since it was read")
-        await self._sync_muted(record.id, muted_of(record))
-        if event is not None:
-            await self.add_event(record.id, event)
-        self.undo.assign(record, version=expected + 1, updated_at=stamp)
-        return record
-
-    async def add_event(self, flight_id: str, event: dict[str, Any]) -> None:
-        # seq is safe to compute here: the flight's row was just updated, so no other writer of
-        # this flight gets past its own UPDATE until this transaction ends
-        await self.run(
-            "INSERT INTO flight_events (flight_id, seq, at, actor_id, kind, payload)"
-            " VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM flight_events WHERE flight_id = ?), ?, ?, ?, ?)",
-            (
-                flight_id,
-                flight_id,
-                now(),
-                event.get("actor_id"),
-                str(event.get("kind", "?")),
-                json.dumps(event.get("payload", {})),
-            ),
-        )
-
-    async def _muted(self, flight_id: str) -> list[int]:
-        found = await self.rows("SELECT user_id FROM flight_muted WHERE flight_id = ? ORDER BY seq", (flight_id,))
-        return [int(r[0]) for r in found]
-
-    async def _sync_muted(self, flight_id: str, wanted: list[int] | None) -> None:
-        if wanted is None:
-            return
-        seen = self._muted_seen.get(flight_id)
-        if (seen if seen is not None else await self._muted(flight_id)) == wanted:
-            return
-        self._muted_seen[flight_id] = list(wanted)
-        await self.run("DELETE FROM flight_muted WHERE flight_id = ?", (flight_id,))
-        if wanted:
-            await self.many(
-                "INSERT INTO flight_muted (flight_id, user_id, seq) VALUES (?, ?, ?)",
-                [(flight_id, u, i) for i, u in enumerate(wanted)],
-            )
-
-    async def update_muted(self, flight_id: str, *, add: Iterable[int] = (), remove: Iterable[int] = ()) -> list[int]:
-        found = await self.rows(f"SELECT version FROM flights WHERE id = ?{self.dialect.for_update}", (flight_id,))
-        if not found:
-            return []
-        before = self._muted_seen[flight_id] = await self._muted(flight_id)
-        gone = {int(u) for u in remove}
-        after = [u for u in before if u not in gone] + sorted({int(u) for u in add} - set(before))
-        if after != before:
-            await self.run("UPDATE flights SET version = version + 1, updated_at = ? WHERE id = ?", (now(), flight_id))
-            await self._sync_muted(flight_id, after)
-        return after
 
     # -- logbook -----------------------------------------------------------------------------------
     async def add_logbook_entry(self, entry: LogbookEntry) -> int:
@@ -216,12 +109,12 @@ class SqlTransaction(PlatformWrites, SessionWrites, CareerWrites, ComparisonWrit
             (guild_id, key, json.dumps(value)),
         )
 
-    async def store_posts(self, flight_id: str, payloads: list[dict[str, Any]]) -> None:
+    async def store_posts(self, key: str, payloads: list[dict[str, Any]]) -> None:
         stamp = now()
-        if payloads:
+        if payloads:  # the outbox's key column is still named flight_id (migrations 0001)
             await self.many(
                 "INSERT INTO outbox (flight_id, payload, created_at) VALUES (?, ?, ?)",
-                [(flight_id, json.dumps(p, ensure_ascii=False), stamp) for p in payloads],
+                [(key, json.dumps(p, ensure_ascii=False), stamp) for p in payloads],
             )
 
     async def update_post(self, post_id: int, payload: dict[str, Any]) -> None:
@@ -230,10 +123,10 @@ class SqlTransaction(PlatformWrites, SessionWrites, CareerWrites, ComparisonWrit
     async def delete_post(self, post_id: int) -> None:
         await self.run("DELETE FROM outbox WHERE id = ?", (post_id,))
 
-    async def stage_post(self, flight_id: str, payload: dict[str, Any]) -> int:
+    async def stage_post(self, key: str, payload: dict[str, Any]) -> int:
         found = await self.rows(
             "INSERT INTO outbox (flight_id, payload, created_at) VALUES (?, ?, ?) RETURNING id",
-            (flight_id, json.dumps(payload, ensure_ascii=False), now()),
+            (key, json.dumps(payload, ensure_ascii=False), now()),
         )
         return int(found[0][0])
 
@@ -304,39 +197,6 @@ class SqlStorage(UnitsOfWork, PlatformReads, SessionReads, WebReads, ComparisonR
             tx.open = False
             with contextlib.suppress(ValueError):  # a generator finalised in another context
                 CURRENT_TX.reset(token)
-
-    # -- flights (the writes come from UnitsOfWork) ------------------------------------------------------
-    async def load_flight(self, flight_id: str) -> FlightRecord | None:
-        found = await self._fetch(f"{self.dialect.select_flight} WHERE id = ?", (flight_id,))
-        return flight_of_row(found[0]) if found else None
-
-    async def active_flight_in_channel(self, channel_id: int) -> FlightRecord | None:
-        found = await self._fetch(
-            f"{self.dialect.select_flight} WHERE channel_id = ? AND status IN ({_ACTIVE})", (channel_id,)
-        )
-        return flight_of_row(found[0]) if found else None
-
-    async def active_flights(self) -> list[FlightRecord]:
-        found = await self._fetch(f"{self.dialect.select_flight} WHERE status IN ({_ACTIVE}) ORDER BY created_at")
-        return [flight_of_row(r) for r in found]
-
-    async def ended_flights_with_muted_members(self) -> list[FlightRecord]:
-        found = await self._fetch(
-            f"{self.dialect.select_flight} WHERE status NOT IN ({_ACTIVE})"
-            " AND EXISTS (SELECT 1 FROM flight_muted m WHERE m.flight_id = flights.id) ORDER BY created_at"
-        )
-        return [flight_of_row(r) for r in found]
-
-    async def muted_members(self, flight_id: str) -> list[int]:
-        found = await self._fetch("SELECT user_id FROM flight_muted WHERE flight_id = ? ORDER BY seq", (flight_id,))
-        return [int(r[0]) for r in found]
-
-    async def flight_events(self, flight_id: str) -> list[dict[str, Any]]:
-        found = await self._fetch(
-            "SELECT seq, at, actor_id, kind, payload FROM flight_events WHERE flight_id = ? ORDER BY seq",
-            (flight_id,),
-        )
-        return [event_from_row(*r) for r in found]
 
     # -- logbook -------------------------------------------------------------------------------------
     async def _crew_of(self, ids: list[int]) -> dict[int, list[LogbookCrew]]:

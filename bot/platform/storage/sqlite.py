@@ -33,9 +33,7 @@ BUSY_TIMEOUT_MS = 5000
 MIN_FREE_BYTES = 1 << 20  # below this the next checkpoint may fail: refuse to start
 
 SQLITE = Dialect(
-    # json_group_array keeps the order of the ordered subquery it reads
-    muted_json="(SELECT json_group_array(user_id) FROM"
-    " (SELECT user_id FROM flight_muted m WHERE m.flight_id = flights.id ORDER BY seq))",
+    name="sqlite",
     for_update="",  # BEGIN IMMEDIATE already holds the database's write lock
     unique_violation=(sqlite3.IntegrityError,),
 )

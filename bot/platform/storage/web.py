@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from bot.platform.sessions import StoredResult
-from bot.platform.storage.base import FlightRecord, LogbookCrew, LogbookEntry
+from bot.platform.storage.base import LogbookCrew, LogbookEntry
 from bot.platform.storage.careers import PUBLIC_GUILDS, PUBLIC_SETTING, PUBLIC_VALUE
 from bot.platform.storage.comparisons import Comparison
 from bot.platform.storage.rows import LOGBOOK_COLUMNS, logbook_from_row
@@ -121,7 +121,7 @@ class WebStore(Protocol):
         """The SQL core's read (a game's repository reads its own tables with it)."""
         ...
 
-    async def public_flight(self, flight_id: str) -> tuple[LogbookEntry, FlightRecord | None] | None: ...
+    async def public_entry(self, flight_id: str) -> LogbookEntry | None: ...
 
     async def flight_mark(self, flight_id: str) -> tuple[Any, ...] | None: ...
 
@@ -143,9 +143,6 @@ class WebReads:
         raise NotImplementedError
 
     async def _crew_of(self, ids: list[int]) -> dict[int, list[LogbookCrew]]:
-        raise NotImplementedError
-
-    async def load_flight(self, flight_id: str) -> FlightRecord | None:
         raise NotImplementedError
 
     async def _crews(self, table: str, key: str, ids: Sequence[Any]) -> dict[Any, list[str]]:
@@ -288,15 +285,14 @@ class WebReads:
             [guild_id, limit],
         )
 
-    async def public_flight(self, flight_id: str) -> tuple[LogbookEntry, FlightRecord | None] | None:
-        """A logged flight of a public server by its random id (logbook's UNIQUE flight_id), with
-        its flight row (the final snapshot the captain's log and pictures are rebuilt from)."""
+    async def public_entry(self, flight_id: str) -> LogbookEntry | None:
+        """The logbook entry of a public server's logged flight by its random id (logbook's UNIQUE
+        flight_id); the flight's own row (the final snapshot the captain's log and pictures are
+        rebuilt from) is the game's to read: bot/web/views.py `public_flight`."""
         entries = await self._entries(
             f"SELECT {_LOGBOOK} FROM logbook WHERE flight_id = ? AND guild_id IN ({PUBLIC_GUILDS})", [flight_id]
         )
-        if not entries:
-            return None
-        return entries[0], await self.load_flight(flight_id)
+        return entries[0] if entries else None
 
     async def flight_mark(self, flight_id: str) -> tuple[Any, ...] | None:
         """What a public logged flight's page depends on, in one read: its server, the server's

@@ -24,6 +24,7 @@ from discord.ext import commands
 from bot.games.space_alert.hindsight._picture import plans_picture
 from bot.games.space_alert.hindsight.answer import SEARCH_BUDGET_S, Found, gifts_of, search, sentence, summary
 from bot.games.space_alert.mission.components import FlightButton
+from bot.games.space_alert.mission.storage import Flights
 from bot.games.space_alert.pictures import render_overview, resolve_with_states
 from bot.platform import components
 from bot.platform.components import handles
@@ -164,7 +165,7 @@ class HindsightCog(commands.Cog, name="Hindsight"):
         """The flight's data-transfer gifts from its journal, so that a given card is suggested from
         the phase it arrived in; None (the search then assumes the latest) when the store fails."""
         try:
-            return gifts_of(await self.bot.storage.flight_events(flight_id))
+            return gifts_of(await Flights(self.bot.storage).flight_events(flight_id))
         except Exception:
             log.exception("flight %s: no journal for hindsight; given cards count as late as can be", flight_id)
             return None

@@ -23,7 +23,7 @@ from bot.games.space_alert.threat_names import threat_name
 from bot.platform.i18n import t
 
 if TYPE_CHECKING:
-    from bot.platform.storage import FlightRecord
+    from bot.games.space_alert.mission.storage import FlightRecord
     from engine.flight.machine import Flight
 
 FIELD_LIMIT = 1024

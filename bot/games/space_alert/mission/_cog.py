@@ -26,6 +26,7 @@ from bot.games.space_alert.mission._missions import RANDOM, MissionCatalog
 from bot.games.space_alert.mission._respond import Reply
 from bot.games.space_alert.mission.components import FlightButton, FlightSelect, view_of
 from bot.games.space_alert.mission.render import ROLE_EMOJI, closed_embed, lobby_embed
+from bot.games.space_alert.mission.storage import CrewMember, FlightRecord
 from bot.games.space_alert.storage import CustomMissions
 from bot.platform import perms
 from bot.platform.command_line import command_line
@@ -36,7 +37,7 @@ from bot.platform.hosting.server_settings import ServerSettings, custom_refusal,
 from bot.platform.i18n import t
 from bot.platform.permissions import Seats, actor_of, decide
 from bot.platform.settings import LANGUAGES
-from bot.platform.storage import ChannelBusy, CrewMember, FlightRecord, StaleWrite
+from bot.platform.storage import ChannelBusy, StaleWrite
 from bot.platform.storage.platform import ScheduleRecord
 from bot.platform.text import code_inner, code_text, plain_text, user_text
 from engine.documents import MAX_TIMELINE_BYTES

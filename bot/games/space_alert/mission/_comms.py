@@ -22,8 +22,8 @@ import discord
 from bot.games.space_alert.mission._poster import Job, Outbox, Outboxes
 from bot.games.space_alert.mission._posting import ChannelPosts
 from bot.games.space_alert.mission._store import FlightStore
+from bot.games.space_alert.mission.storage import FlightRecord
 from bot.platform.i18n import t
-from bot.platform.storage import FlightRecord
 
 if TYPE_CHECKING:
     from bot.platform.client import SpaceAlertBot

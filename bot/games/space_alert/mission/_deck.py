@@ -9,9 +9,9 @@ import discord
 from bot.games.space_alert.mission import ids as _ids
 from bot.games.space_alert.mission.components import FlightButton, view_of
 from bot.games.space_alert.mission.render import COLOR_FLIGHT, ZONE_EMOJI, mission_label
+from bot.games.space_alert.mission.storage import FlightRecord
 from bot.games.space_alert.threat_names import threat_name, threat_text
 from bot.platform.i18n import t
-from bot.platform.storage import FlightRecord
 from bot.platform.text import plain_text
 from engine.flight.views import DeckView, ThreatView
 

@@ -46,9 +46,10 @@ from bot.games.space_alert.mission.result import (
     resolve_flight,
     result_payload,
 )
+from bot.games.space_alert.mission.storage import FlightRecord
 from bot.platform.i18n import t
 from bot.platform.permissions import Seats, actor_of, decide
-from bot.platform.storage import FlightRecord, StaleWrite
+from bot.platform.storage import StaleWrite
 from bot.platform.text import code_text
 from bot.web.links import flight_link
 from engine.flight.commands import FlightEvent, Rejected

@@ -17,8 +17,9 @@ import discord
 
 from bot.games.space_alert.mission._respond import Reply
 from bot.games.space_alert.mission._store import abandon, journal
+from bot.games.space_alert.mission.storage import FlightRecord
 from bot.platform.i18n import t
-from bot.platform.storage import FlightRecord, StaleWrite
+from bot.platform.storage import StaleWrite
 from bot.platform.text import user_text
 from engine.flight.commands import FlightEvent, Rejected
 from engine.flight.machine import Flight

@@ -1,11 +1,12 @@
 """Every read and write of a live flight's stored record, in one place.
 
-A flight changes only as one unit of work: `update` hands a pure function to the storage's
-`update_flight`, which loads the record, applies the function and saves it (with a journal entry
-when the game moved) in one transaction, and re-applies it to a fresh load when another writer
-got there first.  The function must not talk to Discord (it may run more than once and holds the
-database's write lock); callers keep what it found in closure variables and answer afterwards.
-The flight's asyncio lock is kept around it so clicks of one process queue instead of retrying.
+A flight changes only as one unit of work: `update` hands a pure function to the repository's
+`update_flight` (mission/storage.py, over the platform's storage), which loads the record, applies
+the function and saves it (with a journal entry when the game moved) in one transaction, and
+re-applies it to a fresh load when another writer got there first.  The function must not talk to
+Discord (it may run more than once and holds the database's write lock); callers keep what it
+found in closure variables and answer afterwards.  The flight's asyncio lock is kept around it so
+clicks of one process queue instead of retrying.
 
 Keeping those calls here, instead of spread over the flight's modules, means a change in how the
 store works (another backend, ownership of flights by shards) touches one file, and the rest of
@@ -20,8 +21,8 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from bot.platform.storage import FlightRecord, LogbookEntry, StaleWrite
-from bot.platform.storage.base import FlightChange, fingerprint
+from bot.games.space_alert.mission.storage import FlightChange, FlightRecord, Flights, fingerprint
+from bot.platform.storage import LogbookEntry, StaleWrite
 from engine.flight.commands import FlightEvent
 
 if TYPE_CHECKING:
@@ -62,12 +63,17 @@ class FlightStore:
     def __init__(self, bot: SpaceAlertBot) -> None:
         self.bot = bot
 
+    @property
+    def flights(self) -> Flights:
+        """The flights' repository (mission/storage.py) over the bot's storage of the moment."""
+        return Flights(self.bot.storage)
+
     async def update(self, flight_id: str, change: FlightChange) -> FlightRecord | None:
         """Load, apply `change` (pure; returns the journal entry or None), save, in one unit of work
         retried on a stale version; the stored record after it, None if there is no such flight.
         Raises StaleWrite only when the flight kept changing under every attempt."""
         async with self.bot.locks.get(flight_id):
-            return await self.bot.storage.update_flight(flight_id, change)
+            return await self.flights.update_flight(flight_id, change)
 
     async def read_or_update(
         self, flight_id: str, change: FlightChange, current: FlightRecord | None = None
@@ -117,7 +123,7 @@ class FlightStore:
         progress with their posts) commits with it or not at all."""
         async with self.bot.locks.get(flight_id):
             for _attempt in range(FINISH_ATTEMPTS):
-                record = await self.bot.storage.load_flight(flight_id)
+                record = await self.flights.load_flight(flight_id)
                 if record is None or record.status != "flying":
                     return None
                 ending = await conclude(record)
@@ -127,8 +133,8 @@ class FlightStore:
                 try:
                     async with self.bot.storage.transaction():
                         if ending.entry is None:
-                            await self.bot.storage.save_flight(record, ending.event)
-                        elif not await self.bot.storage.finish_flight(record, ending.entry, ending.event):
+                            await self.flights.save_flight(record, ending.event)
+                        elif not await self.flights.finish_flight(record, ending.entry, ending.event):
                             return None
                         if then is not None:
                             await then(record, ending)
@@ -143,14 +149,14 @@ class FlightStore:
 
     async def create(self, record: FlightRecord) -> None:
         """Store a new lobby; raises `ChannelBusy` when the channel already has an active flight."""
-        await self.bot.storage.create_flight(record)
+        await self.flights.create_flight(record)
 
     async def active_in_channel(self, channel_id: int) -> FlightRecord | None:
-        return await self.bot.storage.active_flight_in_channel(channel_id)
+        return await self.flights.active_flight_in_channel(channel_id)
 
     async def peek(self, flight_id: str) -> FlightRecord | None:
         """The record as stored now, without the lock (for rendering and for reads before a change)."""
-        return await self.bot.storage.load_flight(flight_id)
+        return await self.flights.load_flight(flight_id)
 
     async def claim_note(self, flight_id: str, key: str) -> FlightRecord | None:
         """Set a once-per-flight flag; the record if this call set it, None if it was set already."""
@@ -169,7 +175,7 @@ class FlightStore:
     # -- members the flight server-muted ------------------------------------------------------------------
     async def muted(self, flight_id: str) -> list[int]:
         """Who the flight has muted (or is about to), in muting order."""
-        return await self.bot.storage.muted_members(flight_id)
+        return await self.flights.muted_members(flight_id)
 
     async def update_muted(
         self, flight_id: str, *, add: set[int] | None = None, remove: set[int] | None = None
@@ -178,13 +184,13 @@ class FlightStore:
         version: a stream of mute jobs must not make a finish (which resolves before its
         transaction) meet a stale version on every attempt."""
         async with self.bot.locks.get(flight_id):
-            await self.bot.storage.update_muted(flight_id, add=add or (), remove=remove or ())
+            await self.flights.update_muted(flight_id, add=add or (), remove=remove or ())
 
     async def active_flights(self) -> list[FlightRecord]:
-        return await self.bot.storage.active_flights()
+        return await self.flights.active_flights()
 
     async def ended_flights_with_muted_members(self) -> list[FlightRecord]:
-        return await self.bot.storage.ended_flights_with_muted_members()
+        return await self.flights.ended_flights_with_muted_members()
 
     # -- posts left unsent at shutdown ------------------------------------------------------------------
     async def pending_posts(self) -> list[tuple[int, str, dict[str, Any]]]:

@@ -24,10 +24,10 @@ import discord
 from bot.games.space_alert.mission import ids as _ids
 from bot.games.space_alert.mission._respond import Reply
 from bot.games.space_alert.mission.components import FlightButton, view_of
+from bot.games.space_alert.mission.storage import FlightRecord
 from bot.platform.hosting.server_settings import load_settings
 from bot.platform.i18n import t
 from bot.platform.permissions import Seats, actor_of, decide
-from bot.platform.storage import FlightRecord
 from engine.flight.script import intercom_script
 from engine.flight.timeline import Timeline
 

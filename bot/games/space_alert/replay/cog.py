@@ -24,6 +24,7 @@ from discord.ext import commands
 
 from bot.games.space_alert.mission.components import view_of
 from bot.games.space_alert.mission.render import captains_log, mission_label
+from bot.games.space_alert.mission.storage import Flights
 from bot.games.space_alert.pictures import Replay, render_overview, render_turn, resolve_with_states
 from bot.games.space_alert.pictures.alt import turn_alt
 from bot.games.space_alert.pictures.labels import word
@@ -52,8 +53,8 @@ from engine.flight.machine import Flight
 from engine.model import Game
 
 if TYPE_CHECKING:
+    from bot.games.space_alert.mission.storage import FlightRecord
     from bot.platform.client import SpaceAlertBot
-    from bot.platform.storage import FlightRecord
 
 log = logging.getLogger(__name__)
 
@@ -109,7 +110,7 @@ class ReplayCog(commands.Cog, name="Replay"):
         """The logged flight, or the text to answer with."""
         lang = self.bot.settings.default_language
         fid = flight_id.strip().lower()
-        record = await self.bot.storage.load_flight(fid) if len(fid) == 8 else None
+        record = await Flights(self.bot.storage).load_flight(fid) if len(fid) == 8 else None
         if record is None or record.guild_id != guild_id or record.status != "finished" or record.state is None:
             return text(lang, "not_found", flight=code_text(fid, 20))
         try:
@@ -226,7 +227,7 @@ class ReplayCog(commands.Cog, name="Replay"):
             boards = boards_of(logged.flight, member.name)
             if not 0 <= board_index < len(boards):
                 raise WhatIfError("bad_plan")
-            journal = await self.bot.storage.flight_events(logged.record.id)
+            journal = await Flights(self.bot.storage).flight_events(logged.record.id)
             given = given_away(journal, member.name)
             return logged, hand_of(logged.flight, member.name, given, boards[board_index]), boards
         except WhatIfError as exc:
