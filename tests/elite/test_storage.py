@@ -1,10 +1,11 @@
 """ELITE's own tables through its repository (bot/games/elite/storage.py) over the platform's SQL
 core, once per backend (tests/bot/storage_backends.py): SQLite always, PostgreSQL when a server
-answers.  Games in progress, finished games beside the logbook, and data packs."""
+answers.  Games in progress, finished games (game_results and elite_results), and data packs."""
 
 from __future__ import annotations
 
 import asyncio
+import json
 from pathlib import Path
 from typing import Any
 
@@ -70,8 +71,7 @@ async def test_a_finishing_change_logs_the_game_and_ends_it_in_one_unit_of_work(
 
     assert await elite.change(9, finish) is not None
     assert await elite.games() == [] and await elite.rows(1) == [ELITE_ROW]
-    assert [tuple(r) for r in await storage.fetch("SELECT game, language FROM logbook")] == [("elite", "ru")]
-    assert await storage.logbook(1) == []  # Space Alert's /logbook shows flights only
+    assert await storage.fetch("SELECT id FROM logbook") == []  # the logbook is Space Alert's flights
     ended = await storage.load_session(started.id)
     assert ended is not None and ended.status == "finished" and FINISHED not in ended.state
     (result,) = await storage.session_results(game="elite", guild_id=1)
@@ -159,3 +159,78 @@ async def test_games_kept_in_elite_games_are_carried_onto_sessions(storage: Any)
     assert not await storage.fetch(
         "SELECT 1 FROM game_sessions WHERE game = 'elite' AND channel_id = 12"
     )  # the ELITE game there could not be carried (one game per channel)
+
+
+CARRYING = ("CREATE TABLE elite_carried", "CREATE TEMPORARY TABLE elite_carried", "INSERT", "DROP", "DELETE")
+
+
+def _code(statement: str) -> str:
+    """The statement without its comment lines."""
+    return "\n".join(line for line in statement.splitlines() if not line.lstrip().startswith("--")).strip()
+
+
+async def test_games_the_logbook_kept_are_carried_onto_game_results(storage: Any) -> None:
+    """Migration sqlite/0011 (postgres/0010), its carrying part run again on a recreated
+    `logbook_elite`: an older game and an abandoned one (logbook only) get a session and a result of
+    their own, dated when they were logged; a game that already has its session's result keeps
+    that one; each lands in elite_results once, in the order logged, and leaves the logbook.  The
+    server's count on the web pages still counts them, and a new game adds one."""
+    backend = "postgres" if hasattr(storage, "pool") else "sqlite"
+    source = next((ROOT / "migrations" / backend).glob("*_elite_results.sql")).read_text(encoding="utf-8")
+    carrying = [s for s in map(_code, statements(source)) if s.startswith(CARRYING)]
+    elite = EliteStore(storage)
+    await storage.add_logbook_entry(flight(1, total=12))
+    kept = await elite.record(1, {**ELITE_ROW, "seed": 3}, channel_id=9)  # finished since sessions
+    doc = "JSONB" if backend == "postgres" else "TEXT"
+    older = {**ELITE_ROW, "seed": 1, "rounds": 8}
+    abandoned = {**ELITE_ROW, "seed": 2, "result": "abandoned", "cause": "stopped"}
+    async with storage.transaction() as tx:
+        await tx.run("DELETE FROM elite_results")  # as before 0011: only the logbook knew these games
+        await tx.run(
+            "CREATE TABLE logbook_elite (logbook_id BIGINT PRIMARY KEY, guild_id BIGINT NOT NULL, map TEXT NOT NULL,"
+            " mission TEXT NOT NULL, difficulty TEXT NOT NULL, players INTEGER NOT NULL, heroes"
+            f" {doc} NOT NULL, rounds INTEGER NOT NULL, result TEXT NOT NULL, cause TEXT, bosses_killed INTEGER"
+            " NOT NULL DEFAULT 0, seed BIGINT NOT NULL)"
+        )
+        for n, (row, channel) in enumerate(((older, 8), ({**ELITE_ROW, "seed": 3}, 9), (abandoned, 9))):
+            found = await tx.rows(
+                "INSERT INTO logbook (guild_id, channel_id, flown_at, mission_id, normal_difficulty,"
+                " serious_difficulty, language, outcome, destroyed_by, result, game, seed)"
+                " VALUES (1, ?, ?, ?, ?, ?, 'ru', ?, ?, ?, 'elite', ?) RETURNING id",
+                (
+                    channel,
+                    f"2026-11-0{n + 1}T20:00:00+00:00",
+                    row["mission"],
+                    row["difficulty"],
+                    row["difficulty"],
+                    "survived" if row["result"] == "victory" else "destroyed",
+                    row["cause"],
+                    json.dumps(row),
+                    row["seed"],
+                ),
+            )
+            await tx.run(
+                "INSERT INTO logbook_elite (logbook_id, guild_id, map, mission, difficulty, players, heroes, rounds,"
+                " result, cause, bosses_killed, seed) VALUES (?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    int(found[0][0]),
+                    *(row[c] for c in ("map", "mission", "difficulty", "players")),
+                    json.dumps(row["heroes"]),
+                    *(row[c] for c in ("rounds", "result", "cause", "bosses_killed", "seed")),
+                ),
+            )
+        for statement in carrying:
+            await tx.run(statement)
+    assert await elite.rows(1) == [abandoned, {**ELITE_ROW, "seed": 3}, older]  # newest first
+    results = {r.details["seed"]: r for r in await storage.session_results(game="elite", guild_id=1)}
+    assert sorted(results) == [1, 2, 3] and results[3].session_id == kept
+    assert results[1].finished_at == "2026-11-01T20:00:00+00:00" and results[2].outcome == "abandoned"
+    assert (await storage.load_session(results[2].session_id)).status == "abandoned"  # type: ignore[union-attr]
+    assert [tuple(r) for r in await storage.fetch("SELECT game FROM logbook")] == [("space_alert",)]
+    board = await elite.board(1)
+    assert board.games == 3 and board.wins == {"normal": 2} and board.fewest_rounds == {"exploration": 6}
+    (server_flights,) = await storage.fetch("SELECT flights FROM guild_totals WHERE guild_id = 1")
+    await elite.record(1, ELITE_ROW)
+    assert [tuple(r) for r in await storage.fetch("SELECT flights FROM guild_totals WHERE guild_id = 1")] == [
+        (int(server_flights[0]) + 1,)
+    ]

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from bot.games.elite.storage import EliteStore, record_game
+from bot.games.elite.storage import EliteStore
 from bot.games.space_alert.campaign.storage import CampaignRecord, Campaigns
 from bot.games.space_alert.stats.storage import Careers
 from bot.games.space_alert.storage import CustomMissions, School, SchoolRecord, save_school_record
@@ -222,7 +222,7 @@ async def test_schedules_survive_a_restart(open_storage: Any) -> None:
 async def test_a_failed_unit_of_work_leaves_no_feature_rows(storage: Storage) -> None:
     with pytest.raises(RuntimeError):
         async with storage.transaction() as tx:
-            await record_game(tx, 1, ELITE_ROW)  # a game's repository writes in the same unit of work
+            await EliteStore(storage).record(1, ELITE_ROW)  # a game's repository joins the unit of work
             await save_school_record(tx, SchoolRecord(ANN, {"done": []}))
             raise RuntimeError("boom")
     assert await EliteStore(storage).rows(1) == [] and await School(storage).progress(ANN) is None

@@ -57,6 +57,7 @@ class ServerMark:
     ended_campaigns: int
     campaign_versions: int  # SUM(version) of the ended campaigns: grows with any change
     results: tuple[str | None, ...] = ()  # newest game_results stamp per asked game (its index)
+    games: int = 0  # the server's count the pages show (guild_totals): a game of another kind adds one
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,7 +194,7 @@ class WebReads:
             f"SELECT p.guild_id{results},"
             f" (SELECT value FROM guild_settings n WHERE n.guild_id = p.guild_id AND n.key = '{NAME_SETTING}'),"
             " (SELECT value FROM guild_settings n WHERE n.guild_id = p.guild_id AND n.key = 'language'),"
-            " t.latest_id,"
+            " t.latest_id, t.flights,"
             " (SELECT COUNT(*) FROM campaigns c WHERE c.guild_id = p.guild_id AND c.status != 'running'),"
             " (SELECT SUM(version) FROM campaigns c WHERE c.guild_id = p.guild_id AND c.status != 'running')"
             " FROM guild_settings p LEFT JOIN guild_totals t ON t.guild_id = p.guild_id"
@@ -204,7 +205,7 @@ class WebReads:
         n = len(result_games)
         marks = []
         for row in found:
-            g, stamps, (name, lang, latest, ended, versions) = row[0], row[1 : 1 + n], row[1 + n :]
+            g, stamps, (name, lang, latest, games, ended, versions) = row[0], row[1 : 1 + n], row[1 + n :]
             marks.append(
                 ServerMark(
                     int(g),
@@ -214,6 +215,7 @@ class WebReads:
                     int(ended or 0),
                     int(versions or 0),
                     tuple(str(x) if x else None for x in stamps),
+                    int(games or 0),
                 )
             )
         return marks
