@@ -18,6 +18,7 @@ from bot.games.space_alert.mission._log_i18n import cause_text, describe
 from bot.games.space_alert.mission.cards import code_text
 from bot.games.space_alert.records import games as session_games
 from bot.games.space_alert.records.lines import flight_url, line_doc, player_url
+from bot.games.space_alert.records.public import PublicLogbook
 from bot.games.space_alert.threat_names import threat_name
 from bot.platform import records
 from bot.platform.i18n import t
@@ -114,7 +115,7 @@ async def server_page(store: WebStore, guild_id: int, asked: str | None, default
         return None
     lang = page_language(asked, server, default)
     boards: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
-    for b in await store.server_boards(guild_id):
+    for b in await PublicLogbook(store).server_boards(guild_id):
         boards.setdefault((b.mission_id, b.normal, b.serious), []).append(
             {
                 "rank": b.rank,
@@ -162,7 +163,7 @@ async def flight_page(
     default: str = "en",
 ) -> dict[str, Any] | None:
     """The flight's document, in `?lang=` or the server's language."""
-    found = await store.public_flight(flight_id)
+    found = await PublicLogbook(store).public_flight(flight_id)
     if found is None:
         return None
     entry, record = found
@@ -229,11 +230,12 @@ async def flight_page(
 async def player_page(store: WebStore, user_id: int, lang: str) -> dict[str, Any] | None:
     """A career on public servers."""
     others, known_as = await _other_games(store, user_id, lang)
-    name = await store.player_name(user_id) or known_as  # a Legion-only player has a career too
+    public = PublicLogbook(store)
+    name = await public.player_name(user_id) or known_as  # a Legion-only player has a career too
     if name is None:
         return None
-    totals = await store.player_totals(user_id)
-    flights = [line_doc(e, lang) for e in await store.player_entries(user_id)]
+    totals = await public.player_totals(user_id)
+    flights = [line_doc(e, lang) for e in await public.player_entries(user_id)]
     ids = {row.guild_id for row in totals if row.guild_id} | {int(line["server_id"]) for line in flights}
     servers = {s.guild_id: s for s in await store.public_servers_among(ids)}
     by_server: list[dict[str, Any]] = []

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from bot.games.elite.storage import FINISHED, PACK, EliteStore
+from bot.games.space_alert.logbook import Logbook
 from bot.platform.storage import ChannelBusy, Storage
 from bot.platform.storage.migrate import statements
 from tests.bot.storage_backends import open_storage, storage
@@ -23,7 +24,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 async def test_elite_rows_know_their_game_and_stay_off_space_alert_boards(storage: Storage) -> None:
-    await storage.add_logbook_entry(flight(1, total=12))
+    await Logbook(storage).add(flight(1, total=12))
     elite = EliteStore(storage)
     await elite.record(1, ELITE_ROW, channel_id=9)
     await elite.record(1, {**ELITE_ROW, "rounds": 4, "mission": "rescue", "difficulty": "hard"})
@@ -35,8 +36,8 @@ async def test_elite_rows_know_their_game_and_stay_off_space_alert_boards(storag
     assert board.games == 3
     assert board.wins == {"normal": 1, "hard": 1}
     assert board.fewest_rounds == {"exploration": 6, "rescue": 4}
-    assert [e.game for e in await storage.logbook(1)] == ["space_alert"]  # /logbook shows flights
-    assert [r.mission_id for r in await storage.leaderboard(1)] == ["S2-1"]
+    assert [e.game for e in await Logbook(storage).entries(1)] == ["space_alert"]  # /logbook shows flights
+    assert [r.mission_id for r in await Logbook(storage).leaderboard(1)] == ["S2-1"]
     with pytest.raises(ValueError):
         await elite.record(1, {**ELITE_ROW, "game": "space_alert"})
 
@@ -179,7 +180,7 @@ async def test_games_the_logbook_kept_are_carried_onto_game_results(storage: Any
     source = next((ROOT / "migrations" / backend).glob("*_elite_results.sql")).read_text(encoding="utf-8")
     carrying = [s for s in map(_code, statements(source)) if s.startswith(CARRYING)]
     elite = EliteStore(storage)
-    await storage.add_logbook_entry(flight(1, total=12))
+    await Logbook(storage).add(flight(1, total=12))
     kept = await elite.record(1, {**ELITE_ROW, "seed": 3}, channel_id=9)  # finished since sessions
     doc = "JSONB" if backend == "postgres" else "TEXT"
     older = {**ELITE_ROW, "seed": 1, "rounds": 8}

@@ -9,14 +9,15 @@ from pathlib import Path
 from typing import Any
 
 from bot.games.space_alert.campaign.storage import CampaignRecord, Campaigns
-from bot.platform.storage import LogbookCrew, SqliteStorage
+from bot.games.space_alert.logbook import Logbook, LogbookCrew
+from bot.platform.storage import SqliteStorage
 from tests.web import seed
 
 RESULT = {"outcome": "survived", "threats": [], "score": {"total": 5}}
 
 
 async def log(storage: Any, fid: str, guild: int, flown_at: str) -> None:
-    await storage.add_logbook_entry(
+    await Logbook(storage).add(
         seed.entry(fid, guild, "S1-1", ("white", "white"), RESULT, flown_at=flown_at, crew=[LogbookCrew(name="Ann")])
     )
 

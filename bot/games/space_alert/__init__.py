@@ -8,12 +8,10 @@ both are in place before a command is synced or a page is built.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from bot.platform.command_locale import register_choice_names
 from bot.platform.records import register_server_lines
-from bot.platform.storage.careers import register_threat_rows
 
 GAME = "space_alert"
 
@@ -24,12 +22,6 @@ def _choice_name(lang: str, value: str) -> str | None:
     return choice_name(lang, value)
 
 
-def _threat_rows(logbook_id: int, result: Mapping[str, Any]) -> list[tuple[int, int, str, str, str]]:
-    from bot.games.space_alert.stats.career import threat_rows
-
-    return threat_rows(logbook_id, result)
-
-
 async def _server_lines(storage: Any, guild_id: int, limit: int, lang: str) -> list[tuple[str, dict[str, Any]]]:
     from bot.games.space_alert.records.lines import server_lines
 
@@ -38,4 +30,3 @@ async def _server_lines(storage: Any, guild_id: int, limit: int, lang: str) -> l
 
 register_choice_names(GAME, _choice_name)
 register_server_lines(GAME, _server_lines)
-register_threat_rows(GAME, _threat_rows)

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.games.space_alert.logbook import LogbookEntry
 from bot.games.space_alert.mission._log_i18n import cause_text
-from bot.platform.storage.base import LogbookEntry
 
 
 def flight_url(flight_id: str | None) -> str | None:
@@ -63,4 +63,6 @@ def _cause(lang: str, entry: LogbookEntry) -> str | None:
 
 async def server_lines(storage: Any, guild_id: int, limit: int, lang: str) -> list[tuple[str, dict[str, Any]]]:
     """A server's latest flights, newest first, as lines (index logbook_by_guild)."""
-    return [(e.flown_at, line_doc(e, lang)) for e in await storage.latest_entries(guild_id, limit=limit)]
+    from bot.games.space_alert.records.public import PublicLogbook
+
+    return [(e.flown_at, line_doc(e, lang)) for e in await PublicLogbook(storage).latest_entries(guild_id, limit=limit)]
