@@ -128,7 +128,8 @@ class PublicLogbook:
 
     async def flight_mark(self, flight_id: str) -> tuple[Any, ...] | None:
         """What a public logged flight's page depends on, in one read: its server, the server's
-        name, language and newest logbook row (the page shows its flight count), and the flight's
+        name, language, newest flight and count (the page shows the count, which a game of another
+        kind changes too), and the flight's
         newest comparison (0 for none); None when there is no such public flight.  The flight's
         own lines never change once logged."""
         found = await self.storage.fetch(
@@ -151,7 +152,7 @@ class PublicLogbook:
     async def player_mark(self, user_id: int) -> tuple[Any, ...] | None:
         """What a career page depends on, in one read: the player's newest logbook row
         (logbook_crew_career) and, for each public server they flew on (career_totals' primary
-        key), its name and newest row (the page shows its flight count), and the count of their
+        key), its name, newest flight and count (the page shows the count), and the count of their
         session games on public servers; None when they have neither."""
         found = await self.storage.fetch(
             "SELECT c.guild_id, n.value, t.latest_id, t.flights,"
