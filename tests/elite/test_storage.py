@@ -235,3 +235,49 @@ async def test_games_the_logbook_kept_are_carried_onto_game_results(storage: Any
     assert [tuple(r) for r in await storage.fetch("SELECT flights FROM guild_totals WHERE guild_id = 1")] == [
         (int(server_flights[0]) + 1,)
     ]
+
+
+async def test_a_database_migrated_with_elite_games_in_its_logbook(tmp_path: Path) -> None:
+    """The whole of migration sqlite/0011 on a database migrated up to the one before it, with an
+    ELITE game in the logbook beside a flight: the game is in game_results and elite_results, the
+    logbook keeps the flight, and the server's count on the web pages is what it was."""
+    from bot.platform.storage import SqliteStorage
+
+    source = ROOT / "migrations" / "sqlite"
+    older = tmp_path / "older"
+    older.mkdir()
+    for path in sorted(source.glob("[0-9][0-9][0-9][0-9]_*.sql")):
+        if "elite_results" in path.name:  # every migration before this one (its number may change)
+            break
+        (older / path.name).write_text(path.read_text(encoding="utf-8"), encoding="utf-8")
+    db = tmp_path / "sa.sqlite3"
+    before = SqliteStorage(db, migrations_dir=older)
+    await before.open()
+    await Logbook(before).add(flight(1, total=12))
+    async with before.transaction() as tx:
+        found = await tx.rows(
+            "INSERT INTO logbook (guild_id, channel_id, flown_at, mission_id, normal_difficulty, serious_difficulty,"
+            " language, outcome, result, game, seed) VALUES (1, 9, '2026-11-03T20:00:00+00:00', 'exploration',"
+            " 'normal', 'normal', 'en', 'survived', ?, 'elite', 7) RETURNING id",
+            (json.dumps({**ELITE_ROW, "seed": 7}),),
+        )
+        await tx.run(
+            "INSERT INTO logbook_elite (logbook_id, guild_id, map, mission, difficulty, players, heroes, rounds,"
+            " result, cause, bosses_killed, seed) VALUES (?, 1, 'a', 'exploration', 'normal', 3, ?, 6, 'victory',"
+            " NULL, 2, 7)",
+            (int(found[0][0]), json.dumps(ELITE_ROW["heroes"])),
+        )
+    (counted,) = await before.fetch("SELECT flights, last_flown FROM guild_totals WHERE guild_id = 1")
+    await before.close()
+
+    after = SqliteStorage(db)
+    await after.open()
+    try:
+        assert await EliteStore(after).rows(1) == [{**ELITE_ROW, "seed": 7}]
+        (result,) = await after.session_results(game="elite", guild_id=1)
+        assert (result.finished_at, result.outcome, result.channel_id) == ("2026-11-03T20:00:00+00:00", "victory", 9)
+        assert [tuple(r) for r in await after.fetch("SELECT game FROM logbook")] == [("space_alert",)]
+        assert [tuple(r) for r in await after.fetch("SELECT flights, last_flown FROM guild_totals")] == [tuple(counted)]
+        assert not await after.fetch("SELECT name FROM sqlite_master WHERE name IN ('logbook_elite', 'elite_carried')")
+    finally:
+        await after.close()
