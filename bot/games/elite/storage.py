@@ -133,7 +133,7 @@ class EliteStore:
         """The channel's game through one unit of work; None when the channel has none.  `change`
         must be pure (it may run again on a fresh load) and return False when it changed nothing.
         When it puts the finished game's row under FINISHED, the session ends (finished, or
-        abandoned) with its result, and the row is logged, in the same transaction."""
+        abandoned) with its result, and the game is recorded, in the same transaction."""
         found = await self.game(channel_id)
         if found is None:
             return None
@@ -168,14 +168,15 @@ class EliteStore:
 
     async def record(self, guild_id: int, row: dict[str, Any], *, channel_id: int = 0, language: str = "en") -> str:
         """A finished game recorded without having been played here (an import, a test's seed):
-        a session opened and ended with `row` in one unit of work.  Its session id."""
+        a session stored already ended (it never holds its channel) and recorded with `row`, in one
+        unit of work.  Its session id."""
         session = GameSession(
             id=new_session_id(),
             game=ELITE,
             guild_id=guild_id,
             channel_id=channel_id,
             host_id=0,
-            status="lobby",
+            status="finished",
             state={"lang": language},
         )
         checked_row(row)
