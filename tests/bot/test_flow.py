@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from bot.games.space_alert.logbook import Logbook
 from bot.games.space_alert.mission import ids as _ids
 from tests.bot.helpers import (
     World,
@@ -215,7 +216,7 @@ async def test_full_flight(bot: Any, world: Any, clock: Any) -> None:
     log_text = "\n".join(s.content for s in result_message.thread.sent)
     assert "Captain's log" in log_text and "Turn 1" in log_text
     assert " 0 energy" not in log_text
-    entries = await bot.storage.logbook(world.guild.id)
+    entries = await Logbook(bot.storage).entries(world.guild.id)
     assert len(entries) == 1 and entries[0].mission_id == "S2-1"
     assert {c.name for c in entries[0].crew} >= {"Ann", "Bob"}
     assert entries[0].outcome in ("survived", "destroyed")
@@ -292,7 +293,7 @@ async def test_restart_in_phase_two_keeps_every_plan(tmp_path: Path, clock: Any)
     await tick(service2, fid)
     record = await bot2.storage.load_flight(fid)
     assert record.status == "finished"
-    entries = await bot2.storage.logbook(world.guild.id)
+    entries = await Logbook(bot2.storage).entries(world.guild.id)
     assert len(entries) == 1
     await stop_bot(bot2)
 

@@ -11,11 +11,10 @@ from typing import Any
 
 import pytest
 
+from bot.games.space_alert.logbook import Logbook, LogbookCrew, LogbookEntry, finish_flight
 from bot.platform.storage import (
     ChannelBusy,
     FlightRecord,
-    LogbookCrew,
-    LogbookEntry,
     StaleWrite,
     Storage,
     StorageError,
@@ -183,11 +182,11 @@ async def test_update_flight_retries_a_stale_write_then_gives_up(storage: Storag
 # -- finishing ------------------------------------------------------------------------------------------
 async def test_finish_is_atomic_and_idempotent(storage: Storage) -> None:
     flight = await flying(storage)
-    assert await storage.finish_flight(flight, entry_for(flight), {"kind": "finished"}) is True
+    assert await finish_flight(storage, flight, entry_for(flight), {"kind": "finished"}) is True
     again = await storage.load_flight(flight.id)
     assert again is not None and again.status == "finished" and not again.active
-    assert await storage.finish_flight(again, entry_for(again, total=99), {"kind": "finished"}) is False
-    assert [e.total for e in await storage.logbook(1)] == [10]
+    assert await finish_flight(storage, again, entry_for(again, total=99), {"kind": "finished"}) is False
+    assert [e.total for e in await Logbook(storage).entries(1)] == [10]
     assert await storage.active_flight_in_channel(5) is None  # the channel is free
     assert [e["kind"] for e in await storage.flight_events(flight.id)] == ["start", "finished"]
 
@@ -209,29 +208,29 @@ async def test_finish_killed_between_its_steps_then_restarted(
 
     monkeypatch.setattr(kind, "save_flight", die)
     with pytest.raises(Boom):
-        await first.finish_flight(flight, entry_for(flight), {"kind": "finished"})
+        await finish_flight(first, flight, entry_for(flight), {"kind": "finished"})
     monkeypatch.setattr(kind, "save_flight", original)
     assert flight.status == "flying"
     await first.close()
 
     restarted = await open_storage()
-    assert await restarted.logbook(1) == []  # nothing half-done survived
+    assert await Logbook(restarted).entries(1) == []  # nothing half-done survived
     fresh = await restarted.load_flight(flight.id)
     assert fresh is not None and fresh.status == "flying"
-    assert await restarted.finish_flight(fresh, entry_for(fresh), {"kind": "finished"}) is True
-    assert await restarted.finish_flight(fresh, entry_for(fresh), {"kind": "finished"}) is False
-    assert len(await restarted.logbook(1)) == 1
+    assert await finish_flight(restarted, fresh, entry_for(fresh), {"kind": "finished"}) is True
+    assert await finish_flight(restarted, fresh, entry_for(fresh), {"kind": "finished"}) is False
+    assert len(await Logbook(restarted).entries(1)) == 1
     assert await restarted.active_flight_in_channel(5) is None
 
 
 async def test_the_old_two_step_finish_is_safe_to_repeat(storage: Storage) -> None:
     # bot code that still writes the entry, then the status: a retry must not duplicate the entry
     flight = await flying(storage)
-    first = await storage.add_logbook_entry(entry_for(flight))
-    assert await storage.add_logbook_entry(entry_for(flight)) == first
+    first = await Logbook(storage).add(entry_for(flight))
+    assert await Logbook(storage).add(entry_for(flight)) == first
     flight.status = "finished"
     await storage.save_flight(flight, {"kind": "finished"})
-    assert len(await storage.logbook(1)) == 1
+    assert len(await Logbook(storage).entries(1)) == 1
 
 
 # -- muted members, ids, outbox -------------------------------------------------------------------------

@@ -2,7 +2,7 @@
 
 Why an interface: SQLite is right for one process on one machine, but a bot that outgrows that
 (several shards on several hosts) needs PostgreSQL.  Everything the adapter persists goes through
-the three groups below (flights, logbook, settings), so a second backend is one new class, not a
+the groups below (flights, settings, posts, the cluster's leases), so a second backend is one new class, not a
 hunt through the cogs.  Records are dataclasses of JSON-able values; no discord or engine objects.
 """
 
@@ -100,54 +100,6 @@ class FlightRecord:
         return next((m for m in self.crew if m.user_id == user_id), None)
 
 
-@dataclass
-class LogbookCrew:
-    name: str
-    user_id: int | None = None  # None for androids
-    roles: list[str] = field(default_factory=list)
-
-
-@dataclass
-class LogbookEntry:
-    """What the logbook keeps of a finished flight (won or lost): what the logbook, the
-    leaderboards and the careers read."""
-
-    guild_id: int
-    channel_id: int
-    flown_at: str
-    mission_id: str
-    normal_difficulty: str
-    serious_difficulty: str
-    language: str
-    outcome: str
-    crew: list[LogbookCrew]
-    result: dict[str, Any]
-    flight_id: str | None = None
-    generator: dict[str, Any] | None = None
-    seed: int | None = None
-    destroyed_by: str | None = None
-    threat_points_destroyed: int = 0
-    threat_points_survived: int = 0
-    penalties: dict[str, int] = field(default_factory=dict)
-    observation: int = 0
-    total: int = 0
-    id: int | None = None
-    # which game the row is of ('space_alert' or 'elite'), and the campaign a mission belongs to
-    game: str = "space_alert"
-    campaign_id: str | None = None
-
-
-@dataclass
-class LeaderboardRow:
-    mission_id: str
-    normal_difficulty: str
-    serious_difficulty: str
-    total: int
-    flown_at: str
-    crew: list[str]
-    logbook_id: int
-
-
 class Transaction(FeatureTransaction, Protocol):
     """The writes (and the reads that decide them) of one unit of work, on one backend transaction.
 
@@ -174,9 +126,6 @@ class Transaction(FeatureTransaction, Protocol):
 
     async def save_flight(self, record: FlightRecord, event: dict[str, Any] | None = None) -> FlightRecord:
         """Write the record if its version is still current (else StaleWrite); append `event`."""
-
-    async def add_logbook_entry(self, entry: LogbookEntry) -> int:
-        """Insert the entry; a flight's entry is written once (a second call returns the first id)."""
 
     async def update_muted(self, flight_id: str, *, add: Iterable[int] = (), remove: Iterable[int] = ()) -> list[int]:
         """Change who the flight has muted (bumps the flight's version); returns the new list."""
@@ -235,13 +184,6 @@ class Storage(FeatureStorage, SessionStore, Protocol):
         nothing is written when it returns None and left the record unchanged, and nothing at all
         when it raises.  Returns the stored record, or None when there is no such flight."""
 
-    async def finish_flight(
-        self, record: FlightRecord, entry: LogbookEntry, event: dict[str, Any] | None = None
-    ) -> bool:
-        """Logbook entry + flight status `finished` (+ event) in one transaction.  Idempotent: a
-        flight that is no longer active is left alone and no second entry is written.  True when
-        this call finished the flight."""
-
     async def active_flight_in_channel(self, channel_id: int) -> FlightRecord | None: ...
 
     async def active_flights(self) -> list[FlightRecord]: ...
@@ -260,22 +202,6 @@ class Storage(FeatureStorage, SessionStore, Protocol):
         ...
 
     async def flight_events(self, flight_id: str) -> list[dict[str, Any]]: ...
-
-    # -- logbook ---------------------------------------------------------------------------
-    async def add_logbook_entry(self, entry: LogbookEntry) -> int:
-        """Insert the entry; a flight's entry is written once (a second call returns the first id)."""
-
-    async def logbook(
-        self,
-        guild_id: int,
-        *,
-        user_id: int | None = None,
-        mission_id: str | None = None,
-        difficulty: str | None = None,
-        limit: int = 10,
-    ) -> list[LogbookEntry]: ...
-
-    async def leaderboard(self, guild_id: int, *, limit: int = 25) -> list[LeaderboardRow]: ...
 
     # -- settings (custom missions are Space Alert's: bot/games/space_alert/storage.py) ----------
     async def get_setting(self, guild_id: int, key: str) -> Any | None: ...
@@ -335,7 +261,7 @@ class Storage(FeatureStorage, SessionStore, Protocol):
 
 class UnitsOfWork:
     """The backend-neutral half of `Storage`: every one-shot write as a transaction of its own,
-    `update_flight`'s retry loop and `finish_flight`.  A backend supplies `transaction()` and the
+    and `update_flight`'s retry loop.  A backend supplies `transaction()` and the
     reads; this mixin makes sure no write ever runs outside a transaction."""
 
     def transaction(self) -> AbstractAsyncContextManager[Transaction]:
@@ -367,31 +293,9 @@ class UnitsOfWork:
                 continue  # another writer got there first: reload and re-apply
         raise StaleWrite(f"flight {flight_id} kept changing; gave up after {attempts} attempts")
 
-    async def finish_flight(
-        self, record: FlightRecord, entry: LogbookEntry, event: dict[str, Any] | None = None
-    ) -> bool:
-        previous = record.status
-        try:
-            async with self.transaction() as tx:
-                current = await tx.load_flight(record.id)
-                if current is None or not current.active:
-                    return False  # finished (or aborted) already: the first call's entry stands
-                entry.flight_id = record.id
-                await tx.add_logbook_entry(entry)
-                record.status = "finished"
-                await tx.save_flight(record, event)
-                return True
-        except BaseException:
-            record.status = previous
-            raise
-
     async def update_muted(self, flight_id: str, *, add: Iterable[int] = (), remove: Iterable[int] = ()) -> list[int]:
         async with self.transaction() as tx:
             return await tx.update_muted(flight_id, add=add, remove=remove)
-
-    async def add_logbook_entry(self, entry: LogbookEntry) -> int:
-        async with self.transaction() as tx:
-            return await tx.add_logbook_entry(entry)
 
     async def set_setting(self, guild_id: int, key: str, value: Any) -> None:
         async with self.transaction() as tx:

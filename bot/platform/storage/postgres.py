@@ -3,7 +3,7 @@ processes share.
 
 Every unit of work takes a connection from the pool for its own transaction, so transactions of
 different flights run side by side and a failure rolls back only its own work.  A read that
-decides a write (`update_flight`, `finish_flight`, `update_muted`) reads the flight with
+decides a write (`update_flight`, a finishing flight, `update_muted`) reads the flight with
 `SELECT ... FOR UPDATE`, so it holds the row until commit; `save_flight` of a record read earlier
 stays optimistic (the version check, StaleWrite).  Migrations run at start-up under an advisory
 lock, so processes starting together migrate once.

@@ -20,7 +20,8 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from bot.platform.storage import FlightRecord, LogbookEntry, StaleWrite
+from bot.games.space_alert.logbook import LogbookEntry, finish_flight
+from bot.platform.storage import FlightRecord, StaleWrite
 from bot.platform.storage.base import FlightChange, fingerprint
 from engine.flight.commands import FlightEvent
 
@@ -128,7 +129,7 @@ class FlightStore:
                     async with self.bot.storage.transaction():
                         if ending.entry is None:
                             await self.bot.storage.save_flight(record, ending.event)
-                        elif not await self.bot.storage.finish_flight(record, ending.entry, ending.event):
+                        elif not await finish_flight(self.bot.storage, record, ending.entry, ending.event):
                             return None
                         if then is not None:
                             await then(record, ending)
