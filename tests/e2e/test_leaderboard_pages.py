@@ -82,9 +82,10 @@ def expected(page: int) -> list[str]:
     return [crew_of(n) for n in range(page * 10 + 1, min(FLIGHTS, page * 10 + 10) + 1)]
 
 
-async def press(fd: Any, message: Any, label: str, user: str) -> Any:
-    """`user` presses Previous / Next; returns the board as it reads once the press is answered."""
-    ix = await fd.click(message, buttons(message)[label]["custom_id"], user=user)
+async def turn_page(fd: Any, message: Any, key: str, user: str, lang: str) -> Any:
+    """`user` presses the button labelled `key` ("board.prev" / "board.next") in `lang`; returns
+    the board as it reads once the press is answered."""
+    ix = await fd.click(message, buttons(message)[tx(lang, key)]["custom_id"], user=user)
     assert ix.acked and ix.errors == [], ix.errors
     return fd.world.messages_by_id[message.id]
 
@@ -107,14 +108,14 @@ async def test_previous_and_next_page_through_three_pages_in_two_languages(tmp_p
             assert buttons(board)[prev]["disabled"] and not buttons(board)[nxt]["disabled"]
             assert board.embeds[0]["description"].splitlines()[0].startswith(f"**1.** {100 - 1} · {crew_of(1)}")
 
-            board = await press(fd, board, nxt, user)
+            board = await turn_page(fd, board, "board.next", user, lang)
             assert shown(board) == expected(1) and footer(board) == page_says(lang, 2)
             assert board.embeds[0]["description"].splitlines()[0].startswith("**11.** ")
             # Another member (no role at all) pages on: the board is the channel's, not its caller's.
-            board = await press(fd, board, nxt, other)
+            board = await turn_page(fd, board, "board.next", other, lang)
             assert shown(board) == expected(2) and footer(board) == page_says(lang, 3)
             assert buttons(board)[nxt]["disabled"] and not buttons(board)[prev]["disabled"]
-            board = await press(fd, board, prev, user)
+            board = await turn_page(fd, board, "board.prev", user, lang)
             assert shown(board) == expected(1) and footer(board) == page_says(lang, 2)
 
             # A stale press: two clicks on page 2's Next at once (a double click, or two members)
