@@ -1,8 +1,10 @@
-"""/leaderboard's paged board, clicked as players click it: Next, Next, Previous, in two languages.
+"""/leaderboard's paged boards, clicked as players click them: Next, Next, Previous, a double press,
+in two languages; then the campaigns' board and every public server's board.
 
 Why seeded: 25 surviving flights of one mission make three pages (ten a page), and flying 25
-flights would take an hour.  They are written through the storage API into the bot's own SQLite
-file before the bot starts, as the bot itself would have written their logbook lines.
+flights would take an hour (12 finished campaigns, two pages, likewise).  They are written through
+the storage API into the bot's own SQLite file before the bot starts, as the bot itself would have
+written their logbook lines and campaign rows.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from bot.games.space_alert.campaign.storage import CampaignRecord, Campaigns
 from bot.games.space_alert.stats._text import tx
 from bot.platform.hosting._text import tx as hosting_tx
 from bot.platform.storage import LogbookCrew, LogbookEntry, SqliteStorage
@@ -22,6 +25,7 @@ from tests.e2e.harness import WAIT, answer, assert_clean, fake_discord, private,
 pytestmark = pytest.mark.e2e
 
 FLIGHTS = 25  # three pages: 10, 10, 5
+CAMPAIGNS = 12  # two pages: 10, 2
 MISSION = "S1-2"
 
 
@@ -55,6 +59,21 @@ async def seed(database: Path, guild_id: int, channel_id: int) -> None:
                     total=100 - n,
                 )
             )
+        for n in range(1, CAMPAIGNS + 1):  # finished campaigns, campaign n with total 200 - n
+            await Campaigns(storage).save(
+                CampaignRecord(
+                    id=f"camp{n:04}",
+                    guild_id=guild_id,
+                    channel_id=channel_id + n,  # (one running campaign a channel; these are over)
+                    state={},
+                    status="finished",
+                    missions=3,
+                    total=200 - n,
+                    crew=[(9_500 + n, f"Crew {n:02}")],
+                    started_at=f"2026-10-{n:02}T20:00:00+00:00",
+                    finished_at=f"2026-10-{n:02}T23:00:00+00:00",
+                )
+            )
     finally:
         await storage.close()
 
@@ -73,9 +92,9 @@ def buttons(message: Any) -> dict[str, Any]:
     return {b["label"]: b for b in message.buttons}
 
 
-def page_says(lang: str, n: int) -> str:
-    """The footer of page `n` (from 1) of the three."""
-    return tx(lang, "board.page", page=n, pages=3, count=FLIGHTS, scope=tx(lang, "stats.scope_here"))
+def page_says(lang: str, n: int, pages: int = 3, count: int = FLIGHTS, scope: str = "stats.scope_here") -> str:
+    """The footer of page `n` (from 1) of a board."""
+    return tx(lang, "board.page", page=n, pages=pages, count=count, scope=tx(lang, scope))
 
 
 def expected(page: int) -> list[str]:
@@ -125,4 +144,25 @@ async def test_previous_and_next_page_through_three_pages_in_two_languages(tmp_p
             await asyncio.gather(*(fd.wait_for(lambda ix=ix: ix.acked, WAIT, "a press answered") for ix in both))
             board = fd.world.messages_by_id[board.id]
             assert shown(board) == expected(2) and footer(board) == page_says(lang, 3)
+
+        # The campaigns' board pages the same way (in Russian, as the server is now).
+        ix = await fd.slash("leaderboard", {"campaigns": True}, user="bob", channel="bridge")
+        board = await answer(fd, ix)
+        assert board.embeds[0]["title"] == tx("ru", "board.campaigns")
+        crews = [f"Crew {n:02}" for n in range(1, CAMPAIGNS + 1)]
+        assert shown(board) == crews[:10] and footer(board) == page_says("ru", 1, 2, CAMPAIGNS)
+        board = await turn_page(fd, board, "board.next", "erin", "ru")
+        assert shown(board) == crews[10:] and footer(board) == page_says("ru", 2, 2, CAMPAIGNS)
+        assert board.embeds[0]["description"].splitlines()[0].startswith("**11.** ")
+        board = await turn_page(fd, board, "board.prev", "bob", "ru")
+        assert shown(board) == crews[:10]
+
+        # Every public server's board, once this server's board is public: the same flights.
+        ix = await fd.slash("settings set", {"key": "leaderboard", "value": "public"}, user="alice")
+        await private(fd, ix)
+        ix = await fd.slash("leaderboard", {"mission": MISSION, "everywhere": True}, user="carol", channel="bridge")
+        board = await answer(fd, ix)
+        assert shown(board) == expected(0) and footer(board) == page_says("ru", 1, scope="stats.scope_all")
+        board = await turn_page(fd, board, "board.next", "carol", "ru")
+        assert shown(board) == expected(1) and footer(board) == page_says("ru", 2, scope="stats.scope_all")
         assert_clean(fd)
