@@ -61,6 +61,9 @@ async def test_each_crew_member_chooses_a_repair_and_the_next_vote_opens(tmp_pat
         await flight.open_lobby(MISSION, seed=SEED)
         await flight.board()  # nobody plays a card
         result = await flight.result(timeout=180)
+        # The seed's premise: should the engine's rules change so this flight is lost, pick a
+        # surviving seed again (the campaign then ends instead of repairing).
+        assert t(LANG, "result.survived") in result.text, f"S1-1 seed {SEED} no longer survives: {result.text}"
         follow_up = await fd.wait_for_message(
             channel="bridge",
             predicate=lambda m: bool(campaign_ids(m, "repairmenu")),
