@@ -13,6 +13,7 @@ from typing import Any
 
 from bot.games.space_alert.logbook import Logbook
 from bot.games.space_alert.mission import ids as _ids
+from bot.platform.i18n import t
 from tests.bot.helpers import (
     World,
     channel_text,
@@ -345,9 +346,12 @@ async def test_a_player_who_never_clicks_again_sees_draw_and_give_in_time(bot: A
     assert shown.kind == "edit_original" and find_id(shown.view, "draw")
     assert "Incoming data" in shown.embed.description
     shown = await at(186)  # data transfer at 3:05
-    assert select_options(shown.view, "give")
+    gift, give_id = select_options(shown.view, "give")[0], find_id(shown.view, "give")
     shown = await at(195)  # the beep, 8 s later: the give select is gone
     assert "give" not in [c.split(":")[2] for c in custom_ids(shown.view)]
+    # a press on the select as drawn before the beep is refused with the rule's reason
+    late = await click(world, bob, give_id, [gift])
+    assert last(late).ephemeral and last(late).content == t("en", "reason.transfer_closed"), last(late).content
     shown = await at(226)  # phase 1 ends at 3:45: turns 1-3 locked on the station without a click
     board = next(f for f in shown.embed.fields if f.name == "Action board")
     assert all("🔒" in line for line in board.value.splitlines()[:3])
