@@ -436,13 +436,13 @@ def legal_commands(state: State, seat: int) -> list[Command]:
         candidates += [Command("use", seat, target=i) for i in range(len(p.items))]
         candidates += [Command("challenge", seat, target=t) for t in range(len(state.players))]
         candidates += [Command("jump", seat, cell=cell) for cell in sorted(state.portals_unlocked)]
-        candidates += trade_offers(state, seat)
         if state.mode == "referee":
             candidates += [Command(k, seat) for k in ("ref_step", "ref_trap", "claim_mission")]
             candidates += [Command("ref_guard", seat, target=t, numbers=(1, 1)) for t in range(3)]
     for cmd in candidates:
         if check(state, cmd) is None:
             out.append(cmd)
+    out += trade_offers(state, seat)  # legal by construction: many combinations, checked at once
     referee_free = state.fight is None and state.spoils is None and state.offer is None
     if state.mode == "referee" and referee_free and state.overweight < 0:
         templates: tuple[CommandKind, ...] = ("ref_gear", "ref_damage")
@@ -457,16 +457,32 @@ def legal_commands(state: State, seat: int) -> list[Command]:
 
 def trade_offers(state: State, seat: int) -> list[Command]:
     """Every trade `seat` may offer now (D26): to each rival on its tile, one card or nothing
-    each way; the panel groups them by rival, the simulated players pick from them."""
+    each way; the panel groups them by rival, the simulated players pick from them.  Built as
+    `check` would judge each (a test holds them to it) but with the weights summed once: the
+    combinations grow with the square of the cards, and the balance bench lists them every step."""
     p = state.players[seat]
-    if seat != state.turn or p.ap < 1:
+    busy = state.fight is not None or state.spoils is not None or state.offer is not None
+    if state.over or busy or state.overweight >= 0 or state.hold_due >= 0 or seat != state.turn or p.ap < 1:
         return []
     out: list[Command] = []
-    for rival in range(len(state.players)):
-        if rival == seat or (state.mode != "referee" and state.players[rival].cell != p.cell):
-            continue
-        for give in range(-1, len(p.items)):
-            for ask in range(-1, len(state.players[rival].items)):
+    rivals = [r for r, o in enumerate(state.players) if r != seat and (state.mode == "referee" or o.cell == p.cell)]
+    if not rivals:
+        return out
+    mine = [(i, state.gear(item.gear)) for i, item in enumerate(p.items)]
+    my_weight, my_limit = weight(state, seat), state.character(seat).max_weight
+    for rival in rivals:
+        other = state.players[rival]
+        theirs = [(i, state.gear(item.gear)) for i, item in enumerate(other.items)]
+        their_weight, their_limit = weight(state, rival), state.character(rival).max_weight
+        gives = [(-1, 0)] + [(i, card.weight) for i, card in mine if not card.story]
+        asks = [(-1, 0)] + [(i, card.weight) for i, card in theirs if not card.story]
+        for give, given in gives:
+            for ask, asked in asks:
+                if give == ask == -1:
+                    continue
+                heavy = my_weight - given + asked > my_limit or their_weight - asked + given > their_limit
+                if heavy and not state.gravity_off:
+                    continue
                 out.append(Command("offer_trade", seat, target=rival, numbers=(give, ask)))
     return out
 

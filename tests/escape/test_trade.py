@@ -174,3 +174,25 @@ def test_a_version_1_snapshot_migrates_to_no_offer() -> None:
     data["schema_version"] = 1
     del data["offer"]
     assert from_dict(data).offer is None
+
+
+def test_the_listed_offers_are_exactly_the_offers_check_accepts_d26() -> None:
+    """`trade_offers` builds the legal offers without `check` (speed): it must agree with it."""
+    from engine.escape.rules import check, trade_offers
+
+    for gravity_off in (False, True):
+        s, t, o = _two_on_a_tile()
+        s.gravity_off = gravity_off
+        give(s, t, "cargo")
+        give(s, o, "rifle")
+        while sum(s.gear(i.gear).weight for i in s.players[o].items) <= s.character(o).max_weight - 2:
+            give(s, o, "vest")
+        listed = set(trade_offers(s, t))
+        every = {
+            Command("offer_trade", t, target=o, numbers=(g, a))
+            for g in range(-1, len(s.players[t].items))
+            for a in range(-1, len(s.players[o].items))
+        }
+        assert listed == {c for c in every if check(s, c) is None} and listed
+        assert all(c in legal_commands(s, t) for c in listed)
+        assert trade_offers(s, o) == []
