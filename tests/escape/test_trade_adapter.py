@@ -89,3 +89,45 @@ def test_referee_mode_offers_the_packs_enemies_beside_the_modal() -> None:
     waiting = (seat + 1) % 3
     assert not [v for _, v in enemy_options(doc, _doc.state_of(doc), waiting) if v.startswith("ref_encounter.")]
     assert enemy_options(game(2), _doc.state_of(game(2)), 0) == []  # digital mode draws its own cards
+
+
+async def test_the_cog_walks_the_picks_to_an_offer_pings_the_rival_and_refuses_stale_picks() -> None:
+    """Digital mode through the cog's handlers: Trade with … → give → ask → the offer; the rival's
+    ping names the offerer, no card; a pick for nobody, the rival's pick and a pick after the
+    offer are each refused politely."""
+    from bot.games.escape import _cog
+    from bot.platform.sessions import GameSession
+    from tests.escape.test_panels import click
+    from tests.escape.test_voice import Store, Voice, bot
+
+    doc = game(3)
+    seat, rival = _trading(doc)
+    store = Store(GameSession("sid123456789", "escape", 1, 2, 101, "running", doc))
+    cog = _cog.EscapeCog(bot(Voice(), {}, store))
+    mover, other = doc["seats"][seat], doc["seats"][rival]
+    name = _doc.name_of(doc, rival)
+
+    async def press(member: int, action: str, arg: str, values: list[str]) -> dict[str, Any]:
+        ix = click(member, f"tok{member}")
+        await cog.on_press(ix, store.session, action, arg, values)
+        return dict(ix.response.edits[-1], channel=ix.channel)
+
+    gives = await press(mover, "pick_act", "-", [f"{TRADE}.{rival}"])
+    assert t("en", "escape.ui.trade_give", name=name) == gives["content"] and gives["view"] is not None
+    asks = await press(mover, "pick_trade", str(rival), ["0"])
+    assert "you give Pistol" in asks["content"]
+    nobody = await press(mover, "pick_trade", "7", ["0"])
+    assert nobody["content"] == t("en", "escape.ui.trade_none") and nobody["ephemeral"]
+    theirs = await press(other, "pick_act", "-", [f"{TRADE}.{seat}"])
+    assert theirs["content"] == t("en", "escape.ui.trade_none")  # not the rival's turn
+    forged = await press(mover, "pick_trade", "x", ["0"])
+    assert forged["content"] == t("en", "escape.reject.unknown_command")
+    offered = await press(mover, "pick_trade", f"{rival}.0", ["-1"])
+    state = _doc.state_of(store.session.state)
+    assert state.offer is not None and (state.offer.by, state.offer.to, state.offer.give) == (seat, rival, 0)
+    assert t("en", "escape.ui.trade_mine", name=name, give="", ask="").split(":")[0] in offered["content"]
+    ping = offered["channel"].sent[-1]
+    assert f"<@{other}>" in ping and _doc.name_of(doc, seat) in ping and "Pistol" not in ping
+    again = await press(mover, "pick_trade", f"{rival}.0", ["-1"])
+    assert again["content"] == t("en", "escape.reject.trade_pending")
+    await cog._refreshers["sid123456789"]
