@@ -131,3 +131,15 @@ async def test_the_cog_walks_the_picks_to_an_offer_pings_the_rival_and_refuses_s
     again = await press(mover, "pick_trade", f"{rival}.0", ["-1"])
     assert again["content"] == t("en", "escape.reject.trade_pending")
     await cog._refreshers["sid123456789"]
+
+
+def test_a_crowded_referee_panel_keeps_the_card_entries_within_discords_25_options() -> None:
+    doc = game(3, mode="referee")
+    state = _doc.state_of(doc)
+    seat = actor(state)
+    for gear in ("pistol", "stim1", "medkit", "vest", "knife", "helmet", "stim2", "stim3", "boots"):
+        give(state, seat, gear)
+    doc["engine"] = to_dict(state)
+    _, options = panel_controls(doc, state, seat)
+    kinds = [v.split(".")[0] for _, v in options]
+    assert len(options) == 25 and kinds[-3:] == ["ref_gear", "ref_damage", "ref_encounter"]

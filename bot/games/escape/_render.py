@@ -397,7 +397,14 @@ def panel_controls(
                 options.append((t(lang, "escape.cmd.offer_trade", name=name)[:100], f"{TRADE}.{cmd.target}"))
             continue
         options.append((command_label(lang, doc, state, seat, cmd), encode(cmd)))
-    return buttons, options[:25]
+    # Discord allows 25 options: when there are more (many cards in referee mode), the last of the
+    # others give way, never the crew's way to enter a card (the game cannot go on without it).
+    cards = [o for o in options if o[1].split(".")[0] in CARD_ENTRIES]
+    others = [o for o in options if o[1].split(".")[0] not in CARD_ENTRIES]
+    return buttons, others[: 25 - len(cards)] + cards
+
+
+CARD_ENTRIES = ("ref_gear", "ref_damage", "ref_encounter", "ref_hold_fight")
 
 
 def trade_options(doc: dict[str, Any], state: State, seat: int, rival: int, give: int | None) -> list[tuple[str, str]]:
