@@ -101,6 +101,8 @@ EXPECTED: dict[str, Who] = {
     "escape.panel": S,
     "escape.do": S,
     "escape.pick_act": S,
+    "escape.pick_trade": S,
+    "escape.pick_enemy": S,
 }
 
 HOST, PLAYER, OTHER, MANAGER = 1, 2, 3, 4
