@@ -50,8 +50,9 @@ class GameSession:
     version: int = 0
     created_at: str = ""
     updated_at: str = ""
-    # Set by the change that ends the game: `save_session` then also writes its `game_results`
-    # row in the same unit of work (outcome, and per player {"user_id", "name", "won", "role"}).
+    # Set by the change that ends the game (finished, or abandoned when the game keeps a record of
+    # that too, as ELITE does): `save_session` then also writes its `game_results` row in the same
+    # unit of work (outcome, and per player {"user_id", "name", "won", "role"}).
     result: SessionResult | None = None
 
     @property

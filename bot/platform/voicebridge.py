@@ -331,6 +331,9 @@ class Speech(Protocol):
     async def pcm(self, text: str, lang: str) -> bytes | None: ...
 
 
+#: lines that may wait behind the one being spoken (about half a minute of speech)
+MAX_WAITING_LINES = 8
+
 #: 20 ms of 48 kHz s16 stereo: what discord.py's PCMAudio reads at a time
 PCM_FRAME_BYTES = 3840
 
@@ -356,7 +359,11 @@ class Announcer:
 
     One speaker per server (Discord gives a bot one voice connection per server): it joins the
     channel of the first lines, plays every line in order behind those still queued, and leaves
-    after `idle_s` without a line.  A server whose voice connection is held by anything else (an
+    after `idle_s` without a line.  At most `max_waiting` lines wait behind the one being spoken:
+    a crew that plays faster than speech would otherwise queue announcements without end (memory,
+    and "your move" heard minutes after the move); the oldest waiting line is dropped for a new one,
+    with a log line, since the newest says where the game is now (and the text has every line).
+    A server whose voice connection is held by anything else (an
     ELITE game, a flight) is answered `busy` and never taken over.  Reasons: `no_channel`,
     `no_opus`, `busy`, or the speech's own reason.
     """
@@ -367,9 +374,11 @@ class Announcer:
         *,
         idle_s: float = 90.0,
         opus: Callable[[], bool] | None = None,
+        max_waiting: int = MAX_WAITING_LINES,
     ) -> None:
         self.speech = speech
         self.idle_s = idle_s
+        self.max_waiting = max(1, max_waiting)
         self._opus = opus
         self.speakers: dict[int, _Speaker] = {}
 
@@ -393,8 +402,19 @@ class Announcer:
                 speaker = _Speaker(channel, speech)
                 self.speakers[guild.id] = speaker
                 speaker.task = asyncio.create_task(self._run(guild.id, speaker))
+        dropped = 0
         for line in lines:
+            while speaker.queue.qsize() >= self.max_waiting:
+                speaker.queue.get_nowait()  # the oldest line still waiting: the game has moved on
+                dropped += 1
             speaker.queue.put_nowait((line, lang))
+        if dropped:
+            log.info(
+                "announcements in guild %s: %d stale lines dropped (queue bound %d)",
+                guild.id,
+                dropped,
+                self.max_waiting,
+            )
         return None
 
     def _opus_ready(self) -> bool:

@@ -23,6 +23,7 @@ import jinja2
 from aiohttp import web
 
 from bot.games.space_alert.records import games as session_games
+from bot.games.space_alert.records.public import PublicLogbook
 from bot.platform.i18n import t
 from bot.platform.storage.web import WebStore
 from bot.web import views
@@ -254,7 +255,7 @@ def _turn_index(request: web.Request, turns: int) -> int:
 async def flight(request: web.Request) -> web.Response:
     fid = request.match_info["fid"]
     store = request.app[STORE]
-    mark = await store.flight_mark(fid)
+    mark = await PublicLogbook(store).flight_mark(fid)
     if mark is None:
         raise web.HTTPNotFound()
     key = _cache_key(request, ("flight", mark))
@@ -289,7 +290,7 @@ async def _flight(request: web.Request, fid: str) -> web.Response:
 async def player(request: web.Request) -> web.Response:
     user_id = int(request.match_info["num"])
     store = request.app[STORE]
-    mark = await store.player_mark(user_id)
+    mark = await PublicLogbook(store).player_mark(user_id)
     if mark is None:
         raise web.HTTPNotFound()
     key = _cache_key(request, ("player", mark))
@@ -319,7 +320,7 @@ async def picture(request: web.Request) -> web.Response:
     fid = request.match_info["fid"]
     which = request.match_info.get("n", "overview")
     store = request.app[STORE]
-    found = await views.public_flight(store, fid)
+    found = await PublicLogbook(store).public_flight(fid)
     entry, record = found if found is not None else (None, None)
     if entry is None or record is None:
         raise web.HTTPNotFound()

@@ -16,11 +16,12 @@ from bot.games.space_alert.campaign.storage import CampaignRecord, Campaigns
 from bot.games.space_alert.hindsight.answer import summary_text
 from bot.games.space_alert.mission._log_i18n import cause_text, describe
 from bot.games.space_alert.mission.cards import code_text
-from bot.games.space_alert.mission.storage import FlightRecord, Flights
 from bot.games.space_alert.records import games as session_games
+from bot.games.space_alert.records.lines import flight_url, line_doc, player_url
+from bot.games.space_alert.records.public import PublicLogbook
 from bot.games.space_alert.threat_names import threat_name
+from bot.platform import records
 from bot.platform.i18n import t
-from bot.platform.storage.base import LogbookEntry
 from bot.platform.storage.comparisons import Comparison
 from bot.platform.storage.web import PublicServer, WebStore
 from bot.web.replays import Replays, log_by_turn, turn_alt
@@ -28,18 +29,11 @@ from bot.web.replays import Replays, log_by_turn, turn_alt
 SCHEMA_VERSION = 1
 LANGS: tuple[str, ...] = ("en", "ru", "cs", "sk")
 TURN_LABELS = 13
+LATEST = 20  # a server page's latest games (of every kind)
 
 
 def server_url(guild_id: int) -> str:
     return f"/s/{guild_id}"
-
-
-def flight_url(flight_id: str | None) -> str | None:
-    return f"/f/{flight_id}" if flight_id else None
-
-
-def player_url(user_id: int | None) -> str | None:
-    return f"/p/{user_id}" if user_id is not None else None
 
 
 def server_doc(s: PublicServer) -> dict[str, Any]:
@@ -51,47 +45,6 @@ def server_doc(s: PublicServer) -> dict[str, Any]:
         "last_flown": s.last_flown,
         "url": server_url(s.guild_id),
     }
-
-
-def crew_doc(entry: LogbookEntry) -> list[dict[str, Any]]:
-    return [
-        {
-            "name": c.name,
-            "player_id": str(c.user_id) if c.user_id is not None else None,
-            "roles": list(c.roles),
-            "url": player_url(c.user_id),
-        }
-        for c in entry.crew
-    ]
-
-
-def line_doc(entry: LogbookEntry, lang: str) -> dict[str, Any]:
-    """One logbook line as the lists show it (any game)."""
-    return {
-        "flight_id": entry.flight_id,
-        "url": flight_url(entry.flight_id) if entry.game == "space_alert" else None,
-        "game": entry.game,
-        "server_id": str(entry.guild_id),
-        "flown_at": entry.flown_at,
-        "mission": entry.mission_id,
-        "seed": entry.seed if entry.mission_id == "random" else None,
-        "normal": entry.normal_difficulty,
-        "serious": entry.serious_difficulty,
-        "outcome": entry.outcome,
-        "destroyed_by": entry.destroyed_by,
-        "destroyed_by_text": _cause(lang, entry),
-        "total": entry.total,
-        "campaign_id": entry.campaign_id,
-        "crew": crew_doc(entry),
-    }
-
-
-def _cause(lang: str, entry: LogbookEntry) -> str | None:
-    if not entry.destroyed_by:
-        return None
-    if entry.game != "space_alert":
-        return entry.destroyed_by
-    return cause_text(lang, entry.destroyed_by)
 
 
 def campaign_doc(c: CampaignRecord) -> dict[str, Any]:
@@ -162,7 +115,7 @@ async def server_page(store: WebStore, guild_id: int, asked: str | None, default
         return None
     lang = page_language(asked, server, default)
     boards: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
-    for b in await store.server_boards(guild_id):
+    for b in await PublicLogbook(store).server_boards(guild_id):
         boards.setdefault((b.mission_id, b.normal, b.serious), []).append(
             {
                 "rank": b.rank,
@@ -181,7 +134,7 @@ async def server_page(store: WebStore, guild_id: int, asked: str | None, default
         "lang": lang,
         "server": server_doc(server),
         "boards": [{"mission": m, "normal": n, "serious": s, "places": places} for (m, n, s), places in boards.items()],
-        "latest": [line_doc(e, lang) for e in await store.latest_entries(guild_id)],
+        "latest": await records.server_lines(store, guild_id, limit=LATEST, lang=lang),
         "campaigns": [campaign_doc(c) for c in await Campaigns(store).ended_on_server(guild_id)],
         "elite": {
             "games": standing.games,
@@ -202,16 +155,6 @@ async def server_page(store: WebStore, guild_id: int, asked: str | None, default
     }
 
 
-async def public_flight(store: WebStore, flight_id: str) -> tuple[LogbookEntry, FlightRecord | None] | None:
-    """A logged flight of a public server by its random id: its logbook entry (the platform's
-    public read) and its flight row, read through Space Alert's flight repository (the final
-    snapshot the captain's log and pictures are rebuilt from); None when it is not public."""
-    entry = await store.public_entry(flight_id)
-    if entry is None:
-        return None
-    return entry, await Flights(store).load_flight(flight_id)
-
-
 async def flight_page(
     store: WebStore,
     replays: Replays,
@@ -220,7 +163,7 @@ async def flight_page(
     default: str = "en",
 ) -> dict[str, Any] | None:
     """The flight's document, in `?lang=` or the server's language."""
-    found = await public_flight(store, flight_id)
+    found = await PublicLogbook(store).public_flight(flight_id)
     if found is None:
         return None
     entry, record = found
@@ -287,11 +230,12 @@ async def flight_page(
 async def player_page(store: WebStore, user_id: int, lang: str) -> dict[str, Any] | None:
     """A career on public servers."""
     others, known_as = await _other_games(store, user_id, lang)
-    name = await store.player_name(user_id) or known_as  # a Legion-only player has a career too
+    public = PublicLogbook(store)
+    name = await public.player_name(user_id) or known_as  # a Legion-only player has a career too
     if name is None:
         return None
-    totals = await store.player_totals(user_id)
-    flights = [line_doc(e, lang) for e in await store.player_entries(user_id)]
+    totals = await public.player_totals(user_id)
+    flights = [line_doc(e, lang) for e in await public.player_entries(user_id)]
     ids = {row.guild_id for row in totals if row.guild_id} | {int(line["server_id"]) for line in flights}
     servers = {s.guild_id: s for s in await store.public_servers_among(ids)}
     by_server: list[dict[str, Any]] = []

@@ -24,7 +24,8 @@ TARGET_TILE = {
 
 
 def actor(state: State) -> int:
-    """The seat that must act now: the fighter to strike, the winner to loot, the overloaded, or the turn."""
+    """The seat that must act now: the fighter to strike, the winner to loot, the overloaded, the
+    rival offered a trade, or the turn."""
     if state.fight is not None:
         return state.fight.to_act
     if state.spoils is not None:
@@ -33,6 +34,8 @@ def actor(state: State) -> int:
         return state.overweight
     if state.hold_due >= 0:
         return state.hold_due
+    if state.offer is not None:  # rules doc D26: the rival answers a trade offer
+        return state.offer.to
     return state.turn
 
 
@@ -85,6 +88,8 @@ def greedy(state: State, rng: random.Random) -> Command:
         return _best_attack(state, [c for c in legal if c.kind == "attack"])
     if state.spoils is not None:
         return legal[-1]
+    if state.offer is not None:  # D26: the greedy player keeps its own cards
+        return kinds["decline_trade"]
     if state.overweight >= 0:
         drops = [c for c in legal if c.kind == "drop"]
         return min(

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, TypeAlias, cast
 
 from engine.escape.content import CENTER, SIZE, GearCard, LocalEvent, level_of
-from engine.escape.state import Fight, Item, State
+from engine.escape.state import Fight, Item, Offer, State
 
 CommandKind: TypeAlias = Literal[
     "end_turn",
@@ -48,6 +48,10 @@ CommandKind: TypeAlias = Literal[
     "ref_guard",
     "ref_hold_fight",
     "claim_mission",
+    "offer_trade",
+    "accept_trade",
+    "decline_trade",
+    "withdraw_trade",
 ]
 REFEREE_ONLY = frozenset(
     {"ref_step", "ref_encounter", "ref_trap", "ref_gear", "ref_damage", "ref_guard", "ref_hold_fight", "claim_mission"}
@@ -56,13 +60,15 @@ DIGITAL_ONLY = frozenset({"move", "unlock_portal", "jump", "loot"})
 DIRECTIONS = ((-1, 0), (0, 1), (1, 0), (0, -1))  # 0 north, 1 east, 2 south, 3 west (seed §2.1.4: no diagonals)
 SITES = ("warehouse", "lab", "control_center")
 GEAR_TYPE_CODES = ("weapon", "armour", "boots", "helmet", "stim", "tool")
+TRADE_ANSWERS = frozenset({"accept_trade", "decline_trade", "withdraw_trade"})
 DAMAGE_TABLE = (0.0, 0.5, 0.5, 1.0, 1.0, 2.0)  # seed §2.1.8 step 3: miss ½ ½ full full double
 
 
 @dataclass(frozen=True, slots=True)
 class Command:
     """What a seat asks for.  `target`: a direction, item slot, seat, site index or -1; `cell`
-    for a portal jump; `numbers`: card values the crew typed in (referee mode)."""
+    for a portal jump; `numbers`: card values the crew typed in (referee mode), the weapons'
+    slots of an attack, or (give, ask) slots of a trade offer (-1: nothing)."""
 
     kind: CommandKind
     player: int
@@ -189,6 +195,8 @@ def check(state: State, cmd: Command) -> str | None:
     if cmd.kind in DIGITAL_ONLY and state.mode != "digital":
         return "digital_only"
     p = state.players[cmd.player]
+    if state.offer is not None or cmd.kind in TRADE_ANSWERS:
+        return _check_offer_pending(state, cmd)
     if state.fight is not None:
         if cmd.kind not in ("attack", "flee", "enemy_strike"):
             return "fight_in_progress"
@@ -230,6 +238,58 @@ def check(state: State, cmd: Command) -> str | None:
     if p.ap < cost:
         return "no_ap"
     return _check_action(state, cmd)
+
+
+def _check_offer_pending(state: State, cmd: Command) -> str | None:
+    """D26: while a trade offer waits, its rival may accept or decline it and its offerer may
+    withdraw it or end the turn (the offer lapses); nothing else happens until it is answered, so
+    the slots it names still hold the cards it named.  An answer with no offer of one's own to
+    answer (a stale button, another seat's press) is refused."""
+    offer = state.offer
+    kind = cmd.kind
+    if offer is None:
+        return "no_trade_offer"
+    if kind in ("accept_trade", "decline_trade"):
+        if cmd.player != offer.to:
+            return "no_trade_offer"
+        return _check_trade_weight(state, offer) if kind == "accept_trade" else None
+    if kind in ("withdraw_trade", "end_turn") and cmd.player == offer.by:
+        return None
+    return "no_trade_offer" if kind == "withdraw_trade" else "trade_pending"
+
+
+def _check_trade_weight(state: State, offer: Offer) -> str | None:
+    """D26: a trade may not leave either side above their carrying limit while there is gravity
+    (seed §2.1.3 step 8): each can drop a card first (free), so no forced discard follows a trade."""
+    if state.gravity_off:
+        return None
+    giver, taker = state.players[offer.by], state.players[offer.to]
+    given = state.gear(giver.items[offer.give].gear).weight if offer.give >= 0 else 0
+    asked = state.gear(taker.items[offer.ask].gear).weight if offer.ask >= 0 else 0
+    if weight(state, offer.by) - given + asked > state.character(offer.by).max_weight:
+        return "too_heavy"
+    if weight(state, offer.to) - asked + given > state.character(offer.to).max_weight:
+        return "too_heavy"
+    return None
+
+
+def _check_offer(state: State, cmd: Command) -> str | None:
+    """D26: 1 AP (checked by the caller), a rival on the same tile (in referee mode the crew
+    vouches, as for a duel, D21), one card each way at most and at least one, no story item."""
+    p = state.players[cmd.player]
+    if not 0 <= cmd.target < len(state.players) or cmd.target == cmd.player:
+        return "bad_target"
+    rival = state.players[cmd.target]
+    if state.mode != "referee" and rival.cell != p.cell:
+        return "not_same_tile"
+    if len(cmd.numbers) != 2 or cmd.numbers == (-1, -1):
+        return "bad_slot"
+    give, ask = cmd.numbers
+    if not -1 <= give < len(p.items) or not -1 <= ask < len(rival.items):
+        return "bad_slot"
+    if (give >= 0 and state.gear(p.items[give].gear).story) or (ask >= 0 and state.gear(rival.items[ask].gear).story):
+        return "story_item"
+    return _check_trade_weight(state, Offer(cmd.player, cmd.target, give, ask))
 
 
 def _check_numbers(cmd: Command) -> str | None:
@@ -336,6 +396,8 @@ def _check_action(state: State, cmd: Command) -> str | None:
         if not referee and state.players[cmd.target].cell != p.cell:
             return "not_same_tile"
         return None
+    if kind == "offer_trade":
+        return _check_offer(state, cmd)
     if kind == "repair":
         return None if p.drone and any(state.gear(i.gear).armour > 0 for i in p.items) else "no_drone"
     if kind == "use":
@@ -360,6 +422,8 @@ def legal_commands(state: State, seat: int) -> list[Command]:
         weapons = [i for i, item in enumerate(p.items) if state.gear(item.gear).type == "weapon"]
         candidates += [Command("attack", seat, numbers=(i,)) for i in weapons]
         candidates += [Command("attack", seat, numbers=(a, b)) for a in weapons for b in weapons if a < b]
+    elif state.offer is not None:
+        candidates = [Command(k, seat) for k in ("accept_trade", "decline_trade", "withdraw_trade", "end_turn")]
     elif state.spoils is not None:
         loser = state.players[state.spoils[1]]
         candidates = [Command("take_spoil", seat, target=i) for i in range(-1, len(loser.items))]
@@ -378,7 +442,9 @@ def legal_commands(state: State, seat: int) -> list[Command]:
     for cmd in candidates:
         if check(state, cmd) is None:
             out.append(cmd)
-    if state.mode == "referee" and state.fight is None and state.spoils is None and state.overweight < 0:
+    out += trade_offers(state, seat)  # legal by construction: many combinations, checked at once
+    referee_free = state.fight is None and state.spoils is None and state.offer is None
+    if state.mode == "referee" and referee_free and state.overweight < 0:
         templates: tuple[CommandKind, ...] = ("ref_gear", "ref_damage")
         if seat == state.turn:
             templates += ("ref_encounter",)
@@ -386,6 +452,38 @@ def legal_commands(state: State, seat: int) -> list[Command]:
             templates = ("ref_hold_fight",) if state.hold_due == seat else ()
         out = [Command("ref_guard", seat, target=c.target) if c.kind == "ref_guard" else c for c in out]
         out += [Command(k, seat) for k in templates]
+    return out
+
+
+def trade_offers(state: State, seat: int) -> list[Command]:
+    """Every trade `seat` may offer now (D26): to each rival on its tile, one card or nothing
+    each way; the panel groups them by rival, the simulated players pick from them.  Built as
+    `check` would judge each (a test holds them to it) but with the weights summed once: the
+    combinations grow with the square of the cards, and the balance bench lists them every step."""
+    p = state.players[seat]
+    busy = state.fight is not None or state.spoils is not None or state.offer is not None
+    if state.over or busy or state.overweight >= 0 or state.hold_due >= 0 or seat != state.turn or p.ap < 1:
+        return []
+    out: list[Command] = []
+    rivals = [r for r, o in enumerate(state.players) if r != seat and (state.mode == "referee" or o.cell == p.cell)]
+    if not rivals:
+        return out
+    mine = [(i, state.gear(item.gear)) for i, item in enumerate(p.items)]
+    my_weight, my_limit = weight(state, seat), state.character(seat).max_weight
+    for rival in rivals:
+        other = state.players[rival]
+        theirs = [(i, state.gear(item.gear)) for i, item in enumerate(other.items)]
+        their_weight, their_limit = weight(state, rival), state.character(rival).max_weight
+        gives = [(-1, 0)] + [(i, card.weight) for i, card in mine if not card.story]
+        asks = [(-1, 0)] + [(i, card.weight) for i, card in theirs if not card.story]
+        for give, given in gives:
+            for ask, asked in asks:
+                if give == ask == -1:
+                    continue
+                heavy = my_weight - given + asked > my_limit or their_weight - asked + given > their_limit
+                if heavy and not state.gravity_off:
+                    continue
+                out.append(Command("offer_trade", seat, target=rival, numbers=(give, ask)))
     return out
 
 
@@ -414,6 +512,8 @@ def _execute(s: State, cmd: Command, log: _Log) -> None:
         _check_weight(s, seat, log)
     elif kind == "end_turn":
         _end_turn(s, log)
+    elif kind in TRADE_ANSWERS:
+        _answer_trade(s, kind, log)
     elif kind == "ref_gear":
         _ref_gear(s, seat, cmd.numbers, log)
     elif kind == "ref_damage":
@@ -476,6 +576,9 @@ def _action(s: State, cmd: Command, log: _Log) -> None:
     elif kind == "challenge":  # seed §2.1.8 step 7, D21: 1 AP, same tile, the challenger first
         log.add("challenged", seat, target=cmd.target)
         _start_fight(s, seat, cmd.target, 0, 0, "pvp", log)
+    elif kind == "offer_trade":  # seed §2.1.4 "or trade", D26: 1 AP, same tile, the rival answers
+        s.offer = Offer(seat, cmd.target, cmd.numbers[0], cmd.numbers[1])
+        log.add("trade_offered", seat, target=cmd.target)
     elif kind == "repair":  # seed §2.1.4 Repair drone: 1 AP restores 3 armour sections
         p.drone = False
         suit = next(i for i in p.items if s.gear(i.gear).armour > 0)
@@ -484,6 +587,29 @@ def _action(s: State, cmd: Command, log: _Log) -> None:
     elif kind == "use":  # D27: a stim is an item opened for 1 AP, then spent
         item = p.items.pop(cmd.target)
         _heal(s, seat, s.gear(item.gear).heal, log)
+
+
+def _answer_trade(s: State, kind: str, log: _Log) -> None:
+    """D26: the rival accepts (the cards change hands as they are: charges and armour sections
+    go with them, each to the end of the new owner's gear) or declines; the offerer may withdraw.
+    The 1 AP was paid with the offer, whatever the answer (as a duel's AP, D21)."""
+    offer = s.offer
+    assert offer is not None
+    s.offer = None
+    if kind == "decline_trade":
+        log.add("trade_declined", offer.to, target=offer.by)
+        return
+    if kind == "withdraw_trade":
+        log.add("trade_withdrawn", offer.by, target=offer.to)
+        return
+    giver, taker = s.players[offer.by], s.players[offer.to]
+    given = giver.items.pop(offer.give) if offer.give >= 0 else None
+    asked = taker.items.pop(offer.ask) if offer.ask >= 0 else None
+    if given is not None:
+        taker.items.append(given)
+    if asked is not None:
+        giver.items.append(asked)
+    log.add("trade_accepted", offer.to, target=offer.by)
 
 
 def _move(s: State, seat: int, direction: int, log: _Log) -> None:
@@ -862,6 +988,9 @@ def _take_spoil(s: State, slot: int, log: _Log) -> None:
 def _end_turn(s: State, log: _Log) -> None:
     """Seed §2.1.4: when every player has had a turn, the clock moves one hour; on even hours a
     general event hits everyone; at the limit the Federation storms the station (seed §2.1.9)."""
+    if s.offer is not None:  # D26: an offer not answered by the end of the offerer's turn lapses
+        log.add("trade_lapsed", s.offer.by, target=s.offer.to)
+        s.offer = None
     log.add("turn_ended", s.turn)
     s.players[s.turn].ap = 0
     s.turns_taken += 1

@@ -16,11 +16,18 @@ from typing import Any
 
 from engine.escape.content import Character, GearCard, Mission
 from engine.escape.pack import PackRefusal, load_pack
-from engine.escape.state import Fight, Item, Player, State
+from engine.escape.state import Fight, Item, Offer, Player, State
 
 Snapshot = dict[str, Any]
-SCHEMA_VERSION = 1
-MIGRATIONS: dict[int, Callable[[Snapshot], Snapshot]] = {}  # MIGRATIONS[n]: version n to n+1
+SCHEMA_VERSION = 2
+
+
+def _v1_to_v2(data: Snapshot) -> Snapshot:
+    """Version 2 adds the pending trade offer (rules doc D26); a version 1 game has none."""
+    return {**data, "offer": None}
+
+
+MIGRATIONS: dict[int, Callable[[Snapshot], Snapshot]] = {1: _v1_to_v2}  # MIGRATIONS[n]: version n to n+1
 
 
 class SnapshotError(ValueError):
@@ -89,6 +96,7 @@ def to_dict(state: State) -> Snapshot:
         "overweight": state.overweight,
         "spoils": list(state.spoils) if state.spoils else None,
         "hold_due": state.hold_due,
+        "offer": asdict(state.offer) if state.offer else None,
         "cards": {k: asdict(v) for k, v in state.cards.items()},
         "chars": {k: asdict(v) for k, v in state.chars.items()},
         "winner": state.winner,
@@ -139,6 +147,7 @@ def from_dict(snapshot: Snapshot) -> State:
         state.portals_unlocked = {(c[0], c[1]) for c in data["portals_unlocked"]}
         state.decks = {k: list(v) for k, v in data["decks"].items()}
         state.fight = Fight(**data["fight"]) if data["fight"] else None
+        state.offer = Offer(**data["offer"]) if data["offer"] else None
         state.spoils = (data["spoils"][0], data["spoils"][1]) if data["spoils"] else None
         state.cards = {k: GearCard(**v) for k, v in data["cards"].items()}
         state.chars = {k: Character(**v) for k, v in data["chars"].items()}

@@ -72,6 +72,17 @@ class Fight:
 
 
 @dataclass(slots=True)
+class Offer:
+    """A trade the active player offered a rival on their tile, waiting for the rival's answer
+    (rules doc D26).  `give` is a slot of the offerer's, `ask` a slot of the rival's; -1: nothing."""
+
+    by: int
+    to: int
+    give: int
+    ask: int
+
+
+@dataclass(slots=True)
 class State:
     """The whole game.  `order` is the clockwise seating from the first player (seed §2.1.3 step 9)."""
 
@@ -100,6 +111,7 @@ class State:
     overweight: int = -1
     spoils: tuple[int, int] | None = None
     hold_due: int = -1
+    offer: Offer | None = None
     cards: dict[str, GearCard] = field(default_factory=dict)
     chars: dict[str, Character] = field(default_factory=dict)
     winner: int = -1

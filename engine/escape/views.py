@@ -37,6 +37,19 @@ def _clock(state: State) -> dict[str, Any]:
     }
 
 
+def _offer(state: State, seat: int | None) -> dict[str, Any] | None:
+    """A pending trade (D26): who offers whom, for all; the cards only for its two parties, who
+    show them to each other at the table (the public post names no gear)."""
+    offer = state.offer
+    if offer is None:
+        return None
+    out: dict[str, Any] = {"by": offer.by, "to": offer.to}
+    if seat in (offer.by, offer.to):
+        out["give"] = state.players[offer.by].items[offer.give].gear if offer.give >= 0 else None
+        out["ask"] = state.players[offer.to].items[offer.ask].gear if offer.ask >= 0 else None
+    return out
+
+
 def player_view(state: State, seat: int) -> dict[str, Any]:
     """A seat's private panel: its own mission and gear, and only the tiles it has seen (D18)."""
     p = state.players[seat]
@@ -50,10 +63,16 @@ def player_view(state: State, seat: int) -> dict[str, Any]:
         "board": _board(state, p.seen),
         "players": _public_players(state),
         "clock": _clock(state),
+        "offer": _offer(state, seat),
     }
 
 
 def public_view(state: State) -> dict[str, Any]:
     """The public post: tiles every player has seen (D18), pawns, the clock; no mission."""
     seen = set.intersection(*(p.seen for p in state.players)) if state.players else set()
-    return {"board": _board(state, seen), "players": _public_players(state), "clock": _clock(state)}
+    return {
+        "board": _board(state, seen),
+        "players": _public_players(state),
+        "clock": _clock(state),
+        "offer": _offer(state, None),
+    }

@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from bot.games.space_alert.logbook import Logbook
 from bot.games.space_alert.mission import ids as _ids
 from bot.games.space_alert.mission._station import card_key
 from bot.games.space_alert.mission.storage import FlightRecord, Flights
@@ -117,7 +118,7 @@ async def test_concurrent_clicks_with_failing_traffic_are_never_lost(storage: St
     assert one is not None
     finishes = [Flights(storage).finish_flight(one, entry_for(one)) for _ in range(3)]
     results = await asyncio.gather(*finishes, return_exceptions=True)
-    assert sum(r is True for r in results) == 1 and len(await storage.logbook(1)) == 1
+    assert sum(r is True for r in results) == 1 and len(await Logbook(storage).entries(1)) == 1
 
 
 # -- through the bot ------------------------------------------------------------------------------------
@@ -249,7 +250,7 @@ async def test_finish_killed_between_logbook_and_status_then_restarted(
     try:
         assert (await Flights(bot2.storage).load_flight(fid)).status == "flying"  # the status never got written
         assert await bot2.get_cog("Mission").flights.tick(fid) is None  # finished this time
-        assert len(await bot2.storage.logbook(world.guild.id)) == 1
+        assert len(await Logbook(bot2.storage).entries(world.guild.id)) == 1
         assert (await Flights(bot2.storage).load_flight(fid)).status == "finished"
         assert await Flights(bot2.storage).active_flight_in_channel(world.channel.id) is None
     finally:

@@ -11,8 +11,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from bot.games.space_alert.logbook import Logbook
 from bot.games.space_alert.mission import ids as _ids
 from bot.games.space_alert.mission.storage import Flights
+from bot.platform.i18n import t
 from tests.bot.helpers import (
     World,
     channel_text,
@@ -216,7 +218,7 @@ async def test_full_flight(bot: Any, world: Any, clock: Any) -> None:
     log_text = "\n".join(s.content for s in result_message.thread.sent)
     assert "Captain's log" in log_text and "Turn 1" in log_text
     assert " 0 energy" not in log_text
-    entries = await bot.storage.logbook(world.guild.id)
+    entries = await Logbook(bot.storage).entries(world.guild.id)
     assert len(entries) == 1 and entries[0].mission_id == "S2-1"
     assert {c.name for c in entries[0].crew} >= {"Ann", "Bob"}
     assert entries[0].outcome in ("survived", "destroyed")
@@ -293,7 +295,7 @@ async def test_restart_in_phase_two_keeps_every_plan(tmp_path: Path, clock: Any)
     await tick(service2, fid)
     record = await Flights(bot2.storage).load_flight(fid)
     assert record.status == "finished"
-    entries = await bot2.storage.logbook(world.guild.id)
+    entries = await Logbook(bot2.storage).entries(world.guild.id)
     assert len(entries) == 1
     await stop_bot(bot2)
 
@@ -345,9 +347,12 @@ async def test_a_player_who_never_clicks_again_sees_draw_and_give_in_time(bot: A
     assert shown.kind == "edit_original" and find_id(shown.view, "draw")
     assert "Incoming data" in shown.embed.description
     shown = await at(186)  # data transfer at 3:05
-    assert select_options(shown.view, "give")
+    gift, give_id = select_options(shown.view, "give")[0], find_id(shown.view, "give")
     shown = await at(195)  # the beep, 8 s later: the give select is gone
     assert "give" not in [c.split(":")[2] for c in custom_ids(shown.view)]
+    # a press on the select as drawn before the beep is refused with the rule's reason
+    late = await click(world, bob, give_id, [gift])
+    assert last(late).ephemeral and last(late).content == t("en", "reason.transfer_closed"), last(late).content
     shown = await at(226)  # phase 1 ends at 3:45: turns 1-3 locked on the station without a click
     board = next(f for f in shown.embed.fields if f.name == "Action board")
     assert all("🔒" in line for line in board.value.splitlines()[:3])

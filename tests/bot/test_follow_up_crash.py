@@ -13,10 +13,9 @@ import pytest
 
 from bot.games.space_alert.mission.storage import Flights
 from bot.games.space_alert.storage import School
+from tests.bot.crash_helpers import Process, crash, flying, history_of, staged, stop_clean, successor
 from tests.bot.helpers import World, new_bot, start_flight, stop_bot
 from tests.bot.storage_backends import bot_backend
-from tests.bot.test_outbox_crash import history_of
-from tests.bot.test_outbox_staging import crash
 from tests.bot.test_shutdown import block, unblock
 
 __all__ = ["bot_backend"]  # the fixture: each test on SQLite and on PostgreSQL
@@ -58,43 +57,33 @@ async def attempts(bot: Any, user_id: int) -> int:
 async def test_the_school_s_follow_up_survives_a_crash_before_anything_is_sent(
     tmp_path: Path, clock: Any, bot_backend: str
 ) -> None:
-    db = tmp_path / "sa.sqlite3"
-    bot1 = await new_bot(db, clock)
-    world = World(bot1)
-    fid, ann, bob = await school_flight(bot1, world)
-    service = bot1.get_cog("Mission").flights
-    await service.drain()
+    first = await flying(tmp_path, clock, start=school_flight)
+    bot1, world, service, fid, ann, bob = first.bot, first.world, first.service, first.fid, first.ann, first.bob
     before = len(world.channel.sent)
     block(world.channel)  # Discord hangs: nothing of the finish goes out
     clock.advance(2000)
     assert await service.tick(fid) is None  # resolved and finished
-    staged = [p["op"] for _id, f, p in await bot1.storage.pending_posts() if f == fid]
+    ops = [p["op"] for p in await staged(bot1, fid)]
     # the result and the follow-up committed with the finish, in sending order
-    assert staged[-2:] == ["result", "follow_up"], staged
+    assert ops[-2:] == ["result", "follow_up"], ops
     assert await attempts(bot1, ann.id) == 1 and await attempts(bot1, bob.id) == 1  # progress too
     await crash(bot1)
 
     unblock(world.channel)
-    bot2 = await new_bot(db, clock, world=world)
-    await bot2.get_cog("Mission").flights.drain()
+    bot2 = await successor(first, clock)
     got = [k for k in kinds(world.channel, before) if k != "other"]
     assert got == ["result", "saved"]  # each once, the follow-up after the result it follows
     saved = next(s.content for s in world.channel.sent[before:] if (s.content or "").startswith(SAVED))
     assert "Ann, Bob" in saved
     assert await attempts(bot2, ann.id) == 1  # counted once, not again by the restart
-    assert await bot2.storage.pending_posts() == []
-    await stop_bot(bot2)
+    await stop_clean(bot2)
 
 
 async def test_a_follow_up_sent_but_not_recorded_is_not_sent_again(
     tmp_path: Path, clock: Any, bot_backend: str
 ) -> None:
-    db = tmp_path / "sa.sqlite3"
-    bot1 = await new_bot(db, clock)
-    world = World(bot1)
-    fid, _ann, _bob = await school_flight(bot1, world)
-    service = bot1.get_cog("Mission").flights
-    await service.drain()
+    first = await flying(tmp_path, clock, start=school_flight)
+    bot1, world, service, fid = first.bot, first.world, first.service, first.fid
     before = len(world.channel.sent)
 
     async def keep(_row: int) -> None:  # the process dies before any sent row is deleted
@@ -105,26 +94,20 @@ async def test_a_follow_up_sent_but_not_recorded_is_not_sent_again(
     assert await service.tick(fid) is None
     await service.drain()
     assert [k for k in kinds(world.channel, before) if k != "other"] == ["result", "saved"]
-    assert [p["op"] for _id, f, p in await bot1.storage.pending_posts() if f == fid][-2:] == ["result", "follow_up"]
+    assert [p["op"] for p in await staged(bot1, fid)][-2:] == ["result", "follow_up"]
     sent_then = len(world.channel.sent)
     await crash(bot1)
 
     world.channel.history = history_of(world.channel, clock)
-    bot2 = await new_bot(db, clock, world=world)
-    await bot2.get_cog("Mission").flights.drain()
+    bot2 = await successor(first, clock)
     assert [k for k in kinds(world.channel, before) if k != "other"] == ["result", "saved"]  # nothing twice
     assert len(world.channel.sent) == sent_then
-    assert await bot2.storage.pending_posts() == []
-    await stop_bot(bot2)
+    await stop_clean(bot2)
 
 
 async def test_an_unrestorable_flight_s_goodbye_survives_a_crash(tmp_path: Path, clock: Any, bot_backend: str) -> None:
-    db = tmp_path / "sa.sqlite3"
-    bot1 = await new_bot(db, clock)
-    world = World(bot1)
-    fid, _ann, _bob = await start_flight(bot1, world)
-    service = bot1.get_cog("Mission").flights
-    await service.drain()
+    first = await flying(tmp_path, clock)
+    bot1, world, service, fid = first.bot, first.world, first.service, first.fid
 
     def spoil(record: Any) -> None:
         record.state = {**(record.state or {}), "schema_version": 10**6}  # written by a far newer bot
@@ -136,17 +119,15 @@ async def test_an_unrestorable_flight_s_goodbye_survives_a_crash(tmp_path: Path,
     assert await service.tick(fid) is None
     record = await Flights(bot1.storage).load_flight(fid)
     assert record.status == "aborted"
-    staged = [p for _id, f, p in await bot1.storage.pending_posts() if f == fid]
-    assert [p["op"] for p in staged] == ["said"] and staged[0]["items"][0][0] == "alert"
-    goodbye = staged[0]["items"][0][1]
+    payloads = await staged(bot1, fid)
+    assert [p["op"] for p in payloads] == ["said"] and payloads[0]["items"][0][0] == "alert"
+    goodbye = payloads[0]["items"][0][1]
     await crash(bot1)
 
     unblock(world.channel)
-    bot2 = await new_bot(db, clock, world=world)
-    await bot2.get_cog("Mission").flights.drain()
+    bot2 = await successor(first, clock)
     assert [s.content for s in world.channel.sent[before:]].count(goodbye) == 1
-    assert await bot2.storage.pending_posts() == []
-    await stop_bot(bot2)
+    await stop_clean(bot2)
 
 
 async def test_the_campaign_s_next_step_survives_a_crash_before_anything_is_sent(
@@ -155,10 +136,8 @@ async def test_the_campaign_s_next_step_survives_a_crash_before_anything_is_sent
     from bot.games.space_alert.campaign.storage import Campaigns
     from tests.campaign.test_evening import voted
 
-    db = tmp_path / "sa.sqlite3"
-    bot1 = await new_bot(db, clock)
-    world = World(bot1)
-    fid, ann, bob = await start_flight(bot1, world)
+    first = await flying(tmp_path, clock, drain=False)
+    bot1, world, fid, ann, bob = first.bot, first.world, first.fid, first.ann, first.bob
     cog = await voted(bot1, world, ann, bob)
     due = await cog.due_flight(world.channel.id)
 
@@ -172,9 +151,9 @@ async def test_the_campaign_s_next_step_survives_a_crash_before_anything_is_sent
     block(world.channel)
     clock.advance(2000)
     assert await service.tick(fid) is None
-    staged = [p for _id, f, p in await bot1.storage.pending_posts() if f == fid]
-    ops = [p["op"] for p in staged]
-    follows = [p for p in staged if p["op"] == "follow_up"]
+    payloads = await staged(bot1, fid)
+    ops = [p["op"] for p in payloads]
+    follows = [p for p in payloads if p["op"] == "follow_up"]
     assert follows and ops[-len(follows) - 1 :] == ["result"] + ["follow_up"] * len(follows), ops
     title = follows[0]["embed"]["title"]  # the next step (or the score), then a loss's end
     stored = await Campaigns(bot1.storage).running(world.channel.id)
@@ -183,8 +162,7 @@ async def test_the_campaign_s_next_step_survives_a_crash_before_anything_is_sent
     await crash(bot1)
 
     unblock(world.channel)
-    bot2 = await new_bot(db, clock, world=world)
-    await bot2.get_cog("Mission").flights.drain()
+    bot2 = await successor(first, clock)
     titles = [s.embed.title for s in world.channel.sent[before:] if s.embed is not None]
     assert titles.count(title) == 1 and "result" in titles[0].lower()  # the result first, the step once
     contents = [s.content for s in world.channel.sent[before:]]
@@ -198,13 +176,12 @@ async def test_the_campaign_s_next_step_survives_a_crash_before_anything_is_sent
         assert again is None
     else:  # not flown twice
         assert again is not None and again.state["session"] == stored.state["session"]
-    assert await bot2.storage.pending_posts() == []
-    await stop_bot(bot2)
+    await stop_clean(bot2)
 
 
-async def started_then_crashed(tmp_path: Path, clock: Any, world_of: Any, stall: Any) -> tuple[Any, Any, str, int]:
+async def started_then_crashed(tmp_path: Path, clock: Any, world_of: Any, stall: Any) -> tuple[Process, int]:
     """A flight whose start committed, then the process died in the deck's first post (`stall`
-    makes it hang where the test wants); the world, the db, the flight and the sends before."""
+    makes it hang where the test wants); the crashed process and the sends before."""
     import asyncio
 
     from bot.games.space_alert.mission import ids as _ids
@@ -229,7 +206,7 @@ async def started_then_crashed(tmp_path: Path, clock: Any, world_of: Any, stall:
     assert (await Flights(bot1.storage).load_flight(fid)).status == "flying"  # the start committed
     await crash(bot1)
     pressed.cancel()
-    return world, db, fid, before
+    return Process(db, bot1, world, fid, ann, bob), before
 
 
 def decks(channel: Any, fid: str, start: int) -> int:
@@ -245,10 +222,10 @@ async def test_a_deck_never_posted_is_posted_by_the_next_process(tmp_path: Path,
         tried = block(world.channel)
         return lambda: len(tried) > 0
 
-    world, db, fid, before = await started_then_crashed(tmp_path, clock, World, stall)
+    first, before = await started_then_crashed(tmp_path, clock, World, stall)
+    world, fid = first.world, first.fid
     unblock(world.channel)
-    bot2 = await new_bot(db, clock, world=world)
-    await bot2.get_cog("Mission").flights.drain()
+    bot2 = await successor(first, clock)
     assert decks(world.channel, fid, before) == 1
     record = await Flights(bot2.storage).load_flight(fid)
     assert record.deck_message_id is not None
@@ -272,11 +249,11 @@ async def test_a_deck_posted_but_not_recorded_is_not_posted_again(tmp_path: Path
         store.update = hang_on_the_deck
         return lambda: bool(reached)
 
-    world, db, fid, before = await started_then_crashed(tmp_path, clock, World, stall)
+    first, before = await started_then_crashed(tmp_path, clock, World, stall)
+    world, fid = first.world, first.fid
     assert decks(world.channel, fid, before) == 1  # sent; its id never stored
     world.channel.history = history_of(world.channel, clock)
-    bot2 = await new_bot(db, clock, world=world)
-    await bot2.get_cog("Mission").flights.drain()
+    bot2 = await successor(first, clock)
     assert decks(world.channel, fid, before) == 1  # found, not posted again
     record = await Flights(bot2.storage).load_flight(fid)
     assert record.deck_message_id == world.channel.messages[before].id
@@ -292,35 +269,27 @@ async def test_the_resolution_failed_alert_survives_a_crash(
         raise RuntimeError("engine broke")
 
     monkeypatch.setattr(_flights, "resolve_flight", broken)
-    db = tmp_path / "sa.sqlite3"
-    bot1 = await new_bot(db, clock)
-    world = World(bot1)
-    fid, _ann, _bob = await start_flight(bot1, world)
-    service = bot1.get_cog("Mission").flights
-    await service.drain()
+    first = await flying(tmp_path, clock)
+    bot1, world, service, fid = first.bot, first.world, first.service, first.fid
     before = len(world.channel.sent)
     block(world.channel)
     clock.advance(2000)
     assert await service.tick(fid) is None
     assert (await Flights(bot1.storage).load_flight(fid)).status == "finished"
-    staged = [p for _id, f, p in await bot1.storage.pending_posts() if f == fid]
-    alerts = [said for p in staged if p["op"] == "said" for kind, said in p["items"] if "engine broke" in said]
+    payloads = await staged(bot1, fid)
+    alerts = [said for p in payloads if p["op"] == "said" for kind, said in p["items"] if "engine broke" in said]
     assert len(alerts) == 1  # committed with the finish
     await crash(bot1)
 
     unblock(world.channel)
-    bot2 = await new_bot(db, clock, world=world)
-    await bot2.get_cog("Mission").flights.drain()
+    bot2 = await successor(first, clock)
     assert sum("engine broke" in (s.content or "") for s in world.channel.sent[before:]) == 1
-    assert await bot2.storage.pending_posts() == []
-    await stop_bot(bot2)
+    await stop_clean(bot2)
 
 
 async def test_a_failing_follow_up_still_lets_the_flight_finish(tmp_path: Path, clock: Any) -> None:
-    db = tmp_path / "sa.sqlite3"
-    bot = await new_bot(db, clock)
-    world = World(bot)
-    fid, ann, _bob = await school_flight(bot, world)
+    first = await flying(tmp_path, clock, start=school_flight, drain=False)
+    bot, world, fid, ann = first.bot, first.world, first.fid, first.ann
     school = bot.get_cog("School")
     counted = school.flight_follow_ups
 

@@ -9,6 +9,7 @@ from unittest.mock import AsyncMock, MagicMock
 
 import discord
 
+from bot.games.space_alert.logbook import Logbook, LogbookCrew, LogbookEntry
 from bot.games.space_alert.mission import ids as _ids
 from bot.games.space_alert.mission.storage import Flights
 from bot.games.space_alert.storage import CustomMissions
@@ -195,9 +196,8 @@ async def test_a_hostile_display_name_is_inert_in_lobby_deck_station_result_logb
     shown_inert(log_text)  # ... inert
 
     # a row from before names were escaped on the way in: a hostile mission id and crew name
-    from bot.platform.storage import LogbookCrew, LogbookEntry
 
-    await bot.storage.add_logbook_entry(
+    await Logbook(bot.storage).add(
         LogbookEntry(
             guild_id=world.guild.id,
             channel_id=world.channel.id,

@@ -7,6 +7,7 @@ import subprocess
 import sys
 from typing import Any
 
+from bot.games.space_alert.logbook import Logbook
 from bot.games.space_alert.mission import ids as _ids
 from bot.games.space_alert.mission.storage import Flights
 from bot.games.space_alert.storage import CustomMissions
@@ -46,7 +47,7 @@ async def test_random_mission_flies_end_to_end_and_logs_seed_and_parameters(bot:
     clock.advance(expected.end_s + 30)
     assert await tick(service, fid) is None
     assert (await Flights(bot.storage).load_flight(fid)).status == "finished"
-    [entry] = await bot.storage.logbook(world.guild.id)
+    [entry] = await Logbook(bot.storage).entries(world.guild.id)
     assert entry.mission_id == "random" and entry.seed == 7
     assert entry.generator is not None
     assert entry.generator["seed"] == 7 and entry.generator["preset"] == "simulation"
@@ -172,7 +173,7 @@ async def test_whole_crew_agrees_to_end_early_after_phase_two(bot: Any, world: A
     texts = "\n".join(s.content or "" for s in world.channel.sent)
     assert "The whole crew agreed" in texts
     assert any(s.embed is not None and "result" in (s.embed.title or "") for s in world.channel.sent)
-    assert len(await bot.storage.logbook(world.guild.id)) == 1
+    assert len(await Logbook(bot.storage).entries(world.guild.id)) == 1
     assert await service.tick(fid) is None  # the timer has nothing left to do
 
 

@@ -6,6 +6,7 @@ import asyncio
 import time
 from typing import Any
 
+from bot.games.space_alert.logbook import Logbook
 from bot.games.space_alert.mission._poster import Outbox, retry_after
 from bot.games.space_alert.mission.storage import Flights
 from tests.bot.helpers import Sent, http_error, make_message, start_flight, station_view, tick
@@ -105,7 +106,7 @@ async def test_forbidden_mid_flight_tells_the_host_once_and_the_flight_goes_on(
     clock.advance(1000)  # the result cannot be posted either: still finished and logged, no crash
     assert await tick(service, fid) is None
     assert (await Flights(bot.storage).load_flight(fid)).status == "finished"
-    assert len(await bot.storage.logbook(world.guild.id)) == 1
+    assert len(await Logbook(bot.storage).entries(world.guild.id)) == 1
     ann.send.assert_awaited_once()
 
 

@@ -20,13 +20,14 @@ import pytest
 from bot.games.space_alert.mission import ids as _ids
 from bot.games.space_alert.mission.storage import Flights
 from engine.flight.machine import Flight
-from tests.bot.helpers import World, click, http_error, new_bot, start_flight, stop_bot, tick
+from tests.bot.crash_helpers import crash, flying, forget_nothing, history_of, stop_clean, successor
+from tests.bot.helpers import World, click, http_error, start_flight, stop_bot, tick
 from tests.bot.storage_backends import bot_backend
 from tests.bot.test_muting import COMM_DOWN_S, COMM_UP_S, mute_calls
-from tests.bot.test_outbox_staging import crash
 from tests.bot.test_shutdown import block, unblock
 
-__all__ = ["bot_backend"]  # the fixture: each test on SQLite and on PostgreSQL
+# the fixture (each test on SQLite and on PostgreSQL), and `history_of` for tests that import it from here
+__all__ = ["bot_backend", "history_of"]
 
 # a coroutine created and dropped is a bug here, not a warning
 pytestmark = pytest.mark.filterwarnings("error::RuntimeWarning")
@@ -63,12 +64,8 @@ def answer_members(*members: Any) -> None:
 async def test_a_communication_failure_survives_a_crash_before_anything_is_sent(
     tmp_path: Path, clock: Any, bot_backend: str
 ) -> None:
-    db = tmp_path / "sa.sqlite3"
-    bot1 = await new_bot(db, clock)
-    world = World(bot1)
-    fid, ann, bob = await start_flight(bot1, world)
-    service = bot1.get_cog("Mission").flights
-    await service.drain()
+    first = await flying(tmp_path, clock)
+    bot1, world, service, fid, ann, bob = first.bot, first.world, first.service, first.fid, first.ann, first.bob
     await to(bot1, fid, clock, COMM_DOWN_S - 5)
     await tick(service, fid)
     before = len(world.channel.sent)
@@ -86,9 +83,8 @@ async def test_a_communication_failure_survives_a_crash_before_anything_is_sent(
 
     unblock(world.channel)
     answer_members(ann, bob)
-    bot2 = await new_bot(db, clock, world=world)  # at once, still inside the failure
+    bot2 = await successor(first, clock)  # at once, still inside the failure
     service2 = bot2.get_cog("Mission").flights
-    await service2.drain()
     assert posted(world.channel, before).count(DOWN) == 1
     assert mute_calls(ann)[-1:] == [True] and mute_calls(bob)[-1:] == [True]  # muted by the successor
 
@@ -98,18 +94,14 @@ async def test_a_communication_failure_survives_a_crash_before_anything_is_sent(
     assert text.count(DOWN) == 1 and text.count(RESTORED) == 1
     assert mute_calls(ann).count(False) == 1 and mute_calls(bob).count(False) == 1
     assert (await Flights(bot2.storage).load_flight(fid)).notes["muted"] == []
-    assert await bot2.storage.pending_posts() == []
-    await stop_bot(bot2)
+    await stop_clean(bot2)
 
 
 async def test_the_end_of_a_failure_survives_a_crash_before_the_unmute(
     tmp_path: Path, clock: Any, bot_backend: str
 ) -> None:
-    db = tmp_path / "sa.sqlite3"
-    bot1 = await new_bot(db, clock)
-    world = World(bot1)
-    fid, ann, bob = await start_flight(bot1, world)
-    service = bot1.get_cog("Mission").flights
+    first = await flying(tmp_path, clock, drain=False)
+    bot1, world, service, fid, ann, bob = first.bot, first.world, first.service, first.fid, first.ann, first.bob
     await to(bot1, fid, clock, COMM_DOWN_S)
     await tick(service, fid)
     assert mute_calls(ann) == [True] and mute_calls(bob) == [True]
@@ -123,8 +115,7 @@ async def test_the_end_of_a_failure_survives_a_crash_before_the_unmute(
 
     unblock(world.channel)
     answer_members(ann, bob)
-    bot2 = await new_bot(db, clock, world=world)
-    await bot2.get_cog("Mission").flights.drain()
+    bot2 = await successor(first, clock)
     assert posted(world.channel, before).count(RESTORED) == 1
     # the dead process's unmute of Ann hung unanswered (Discord never took it), Bob's queued
     # behind it never left; the successor's went out, once each
@@ -136,18 +127,11 @@ async def test_the_end_of_a_failure_survives_a_crash_before_the_unmute(
 
 
 async def test_an_alert_sent_before_the_crash_is_not_sent_again(tmp_path: Path, clock: Any, bot_backend: str) -> None:
-    db = tmp_path / "sa.sqlite3"
-    bot1 = await new_bot(db, clock)
-    world = World(bot1)
-    fid, ann, _bob = await start_flight(bot1, world)
-    service = bot1.get_cog("Mission").flights
+    first = await flying(tmp_path, clock, drain=False)
+    bot1, world, service, fid, ann = first.bot, first.world, first.service, first.fid, first.ann
     await to(bot1, fid, clock, COMM_DOWN_S - 5)
     await tick(service, fid)
-
-    async def lost(_row: int) -> None:  # the process dies between the send and the row's deletion
-        await asyncio.Event().wait()
-
-    service.posts.store.delete_post = lost
+    forget_nothing(service.posts.store)  # the process dies between the send and the row's deletion
     before = len(world.channel.sent)
     await to(bot1, fid, clock, COMM_DOWN_S)
     await service.tick(fid)
@@ -157,38 +141,10 @@ async def test_an_alert_sent_before_the_crash_is_not_sent_again(tmp_path: Path, 
     await crash(bot1)
 
     world.channel.history = history_of(world.channel, clock)
-    bot2 = await new_bot(db, clock, world=world)
-    await bot2.get_cog("Mission").flights.drain()
+    bot2 = await successor(first, clock)
     assert [s.content or "" for s in world.channel.sent[before:]] == sent_then  # nothing twice
     assert mute_calls(ann).count(True) >= 1 and mute_calls(ann)[-1] is True  # a mute again is harmless
-    assert await bot2.storage.pending_posts() == []
-    await stop_bot(bot2)
-
-
-def history_of(channel: Any, clock: Any, start: int = 0) -> Any:
-    """`channel.history` as Discord answers it: the bot's messages, newest first, with their
-    components (so the result is found by its buttons)."""
-    from datetime import UTC, datetime
-
-    def history(limit: int = 25) -> AsyncIterator[Any]:
-        async def gen() -> AsyncIterator[Any]:
-            sent = list(zip(channel.sent[start:], channel.messages[-len(channel.sent[start:]) :], strict=False))
-            edits = {message_id: kw["content"] for message_id, kw in channel.edits if "content" in kw}
-            for entry, message in list(reversed(sent))[:limit]:
-                view = entry.view
-                yield SimpleNamespace(
-                    id=message.id,
-                    content=edits.get(message.id, entry.content),  # an edited message shows its last text
-                    author=SimpleNamespace(id=None),
-                    edited_at=None,
-                    created_at=datetime.fromtimestamp(clock(), UTC),
-                    components=[SimpleNamespace(children=list(view.children))] if view is not None else [],
-                    create_thread=message.create_thread,
-                )
-
-        return gen()
-
-    return history
+    await stop_clean(bot2)
 
 
 def thread_history(thread: Any) -> Any:
@@ -252,6 +208,12 @@ class ResultWatch:
         )
 
 
+async def watched(bot: Any, world: World) -> tuple[str, Any, Any]:
+    """`start_flight` with a `ResultWatch` on the world (as `world.watch`), set before the flight."""
+    world.watch = ResultWatch(world)  # type: ignore[attr-defined]  # (World keeps no such field)
+    return await start_flight(bot, world)
+
+
 async def finish_blocked(bot: Any, world: World, fid: str, clock: Any, until: Any) -> None:
     """Fly to the end; wait until `until()` holds while the result goes out (then the test crashes it)."""
     service = bot.get_cog("Mission").flights
@@ -268,11 +230,8 @@ async def finish_blocked(bot: Any, world: World, fid: str, clock: Any, until: An
 async def test_the_result_continues_from_the_next_piece_after_a_crash(
     tmp_path: Path, clock: Any, bot_backend: str
 ) -> None:
-    db = tmp_path / "sa.sqlite3"
-    bot1 = await new_bot(db, clock)
-    world = World(bot1)
-    watch = ResultWatch(world)
-    fid, _ann, _bob = await start_flight(bot1, world)
+    first = await flying(tmp_path, clock, start=watched, drain=False)
+    bot1, world, fid, watch = first.bot, first.world, first.fid, first.world.watch
     watch.hang_after = 2  # two pieces of the captain's log out, the third never answered
     await finish_blocked(bot1, world, fid, clock, lambda: watch.thread is not None and len(watch.thread.sent) == 2)
     for _ in range(200):  # the second piece's progress is being stored
@@ -286,15 +245,13 @@ async def test_the_result_continues_from_the_next_piece_after_a_crash(
     assert len(chunks) > 2
 
     watch.hang_after = None
-    bot2 = await new_bot(db, clock, world=world)
-    await bot2.get_cog("Mission").flights.drain()
+    bot2 = await successor(first, clock)
     assert watch.results() == 1
     contents = [s.content for s in watch.thread.sent]
     assert contents[: len(chunks)] == chunks  # each piece once, in order
     assert len(contents) == len(chunks) + 1  # and the navigation once
     assert watch.thread is watch.message.thread and watch.message.create_thread.await_count == 1
-    assert await bot2.storage.pending_posts() == []
-    await stop_bot(bot2)
+    await stop_clean(bot2)
 
 
 @pytest.mark.parametrize("cut", ["result", "thread", "chunk", "navigation"])
@@ -302,11 +259,8 @@ async def test_a_piece_sent_but_not_recorded_is_not_sent_again(
     tmp_path: Path, clock: Any, bot_backend: str, cut: str
 ) -> None:
     """The crash falls after Discord took a piece and before its progress was stored."""
-    db = tmp_path / "sa.sqlite3"
-    bot1 = await new_bot(db, clock)
-    world = World(bot1)
-    watch = ResultWatch(world)
-    fid, _ann, _bob = await start_flight(bot1, world)
+    first = await flying(tmp_path, clock, start=watched, drain=False)
+    bot1, world, fid, watch = first.bot, first.world, first.fid, first.world.watch
     before = len(world.channel.sent)
     store = bot1.get_cog("Mission").flights.posts.store
     recorded: list[dict[str, Any]] = []
@@ -340,16 +294,14 @@ async def test_a_piece_sent_but_not_recorded_is_not_sent_again(
     sent_then = [s.content for s in watch.thread.sent]
 
     world.channel.history = history_of(world.channel, clock)
-    bot2 = await new_bot(db, clock, world=world)
-    await bot2.get_cog("Mission").flights.drain()
+    bot2 = await successor(first, clock)
     assert watch.results(before) == 1, cut
     assert watch.message.create_thread.await_count == 1, cut
     contents = [s.content for s in watch.thread.sent]
     assert contents[: len(sent_then)] == sent_then
     assert contents[: len(chunks)] == chunks, cut  # every piece once, in order
     assert len(contents) == len(chunks) + 1, cut  # the navigation once
-    assert await bot2.storage.pending_posts() == []
-    await stop_bot(bot2)
+    await stop_clean(bot2)
 
 
 async def test_opening_a_station_at_a_quiet_moment_drops_no_coroutine_and_writes_nothing(

@@ -5,35 +5,24 @@ one killed after sending but before forgetting the row does not send it twice.""
 
 from __future__ import annotations
 
-import asyncio
 from datetime import UTC, datetime
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
-from tests.bot.helpers import World, new_bot, start_flight, stop_bot
+from tests.bot.crash_helpers import crash, flying, forget_nothing, stop_clean, successor
 from tests.bot.storage_backends import bot_backend
 from tests.bot.test_shutdown import block, unblock
 
-__all__ = ["bot_backend"]  # the fixture: each test on SQLite and on PostgreSQL
-
-
-async def crash(bot: Any) -> None:
-    """The process dies: no drain, no shutdown storing, its queues just stop."""
-    service = bot.get_cog("Mission").flights
-    service.stop_all()
-    await bot.storage.close()
+# the fixture (each test on SQLite and on PostgreSQL), and `crash` for tests that import it from here
+__all__ = ["bot_backend", "crash"]
 
 
 async def test_a_committed_line_survives_a_crash_before_it_is_sent(
     tmp_path: Path, clock: Any, bot_backend: str
 ) -> None:
-    db = tmp_path / "sa.sqlite3"
-    bot1 = await new_bot(db, clock)
-    world = World(bot1)
-    fid, _ann, _bob = await start_flight(bot1, world)
-    service = bot1.get_cog("Mission").flights
-    await service.drain()
+    first = await flying(tmp_path, clock)
+    bot1, world, service, fid = first.bot, first.world, first.service, first.fid
     before = len(world.channel.sent)
     block(world.channel)  # Discord hangs: nothing of the tick goes out
     clock.advance(12)  # 0:10: the first threat
@@ -48,8 +37,7 @@ async def test_a_committed_line_survives_a_crash_before_it_is_sent(
 
     clock.advance(20)  # the successor starts 20 s later: the lines' moment has passed
     unblock(world.channel)
-    bot2 = await new_bot(db, clock, world=world)
-    await bot2.get_cog("Mission").flights.drain()
+    bot2 = await successor(first, clock)
     posted = "\n".join(s.content or "" for s in world.channel.sent[before:])
     assert posted.count("T+2") == 1
     missed = "⏮ (missed while the bot was restarting) "
@@ -57,22 +45,13 @@ async def test_a_committed_line_survives_a_crash_before_it_is_sent(
         line = line.removeprefix(missed)  # the 0 s line was late already when the tick staged it
         assert posted.count(line) == 1, (line, posted)
         assert posted.count(missed + line) == 1, (line, posted)
-    assert await bot2.storage.pending_posts() == []
-    await stop_bot(bot2)
+    await stop_clean(bot2)
 
 
 async def test_a_line_sent_before_the_crash_is_not_sent_again(tmp_path: Path, clock: Any, bot_backend: str) -> None:
-    db = tmp_path / "sa.sqlite3"
-    bot1 = await new_bot(db, clock)
-    world = World(bot1)
-    fid, _ann, _bob = await start_flight(bot1, world)
-    service = bot1.get_cog("Mission").flights
-    await service.drain()
-
-    async def lost(_row: int) -> None:  # the process dies between the send and the row's deletion
-        await asyncio.Event().wait()
-
-    service.posts.store.delete_post = lost
+    first = await flying(tmp_path, clock)
+    bot1, world, service, fid = first.bot, first.world, first.service, first.fid
+    forget_nothing(service.posts.store)  # the process dies between the send and the row's deletion
     before = len(world.channel.sent)
     clock.advance(12)
     await service.tick(fid)
@@ -98,22 +77,16 @@ async def test_a_line_sent_before_the_crash_is_not_sent_again(tmp_path: Path, cl
             yield message
 
     world.channel.history = history
-    bot2 = await new_bot(db, clock, world=world)
-    await bot2.get_cog("Mission").flights.drain()
+    bot2 = await successor(first, clock)
     assert [s.content or "" for s in world.channel.sent[before:]] == sent_then  # nothing twice
-    assert await bot2.storage.pending_posts() == []
-    await stop_bot(bot2)
+    await stop_clean(bot2)
 
 
 async def test_the_result_survives_a_crash_after_the_flight_is_finished(
     tmp_path: Path, clock: Any, bot_backend: str
 ) -> None:
-    db = tmp_path / "sa.sqlite3"
-    bot1 = await new_bot(db, clock)
-    world = World(bot1)
-    fid, _ann, _bob = await start_flight(bot1, world)
-    service = bot1.get_cog("Mission").flights
-    await service.drain()
+    first = await flying(tmp_path, clock)
+    bot1, world, service, fid = first.bot, first.world, first.service, first.fid
     block(world.channel)
     clock.advance(2000)
     assert await service.tick(fid) is None  # finished and logged; the result is not out
@@ -122,9 +95,7 @@ async def test_the_result_survives_a_crash_after_the_flight_is_finished(
 
     unblock(world.channel)
     before = len(world.channel.sent)
-    bot2 = await new_bot(db, clock, world=world)
-    await bot2.get_cog("Mission").flights.drain()
+    bot2 = await successor(first, clock)
     results = [s for s in world.channel.sent[before:] if s.embed is not None and "result" in (s.embed.title or "")]
     assert len(results) == 1
-    assert await bot2.storage.pending_posts() == []
-    await stop_bot(bot2)
+    await stop_clean(bot2)

@@ -102,6 +102,8 @@ EXPECTED: dict[str, Who] = {
     "escape.panel": S,
     "escape.do": S,
     "escape.pick_act": S,
+    "escape.pick_trade": S,
+    "escape.pick_enemy": S,
 }
 
 HOST, PLAYER, OTHER, MANAGER = 1, 2, 3, 4
@@ -201,11 +203,11 @@ def test_the_platform_imports_no_game() -> None:
             assert not any(n.startswith(("bot.games", "engine")) for n in names), (path, names)
 
 
-# What the platform's storage may still name of a flight: the key a logbook row and a what-if
-# comparison keep of their logged flight (`flight_id`), and the web logbook's page reads
-# (`flight_mark`, a server's `flights` count).  They go when the logbook moves to Space Alert
-# (issue 23); shrink this list then, never grow it.
-LOGBOOK_FLIGHT_NAMES = {"flight_id", "flight_mark", "flights"}
+# What the platform's storage may still name of a flight, now that the logbook is Space Alert's
+# (bot/games/space_alert/logbook.py): the key a what-if comparison keeps of its logged flight
+# (`flight_id`, table flight_comparisons) and a public server's count of games (`flights`, the
+# guild_totals column).  Never grow this list; rename those two and it can go.
+LOGBOOK_FLIGHT_NAMES = {"flight_id", "flights"}
 FLIGHT_TABLES = re.compile(r"\b(?:FROM|JOIN|INTO|UPDATE|TABLE)\s+(?:flights|flight_muted|flight_events)\b", re.I)
 
 

@@ -8,6 +8,8 @@ from unittest.mock import AsyncMock, MagicMock
 
 import discord
 
+from bot.games.space_alert.logbook import Logbook
+
 GAME = {
     "tracks": {"red": "T1", "white": "T2", "blue": "T3", "internal": "T4"},
     "players": [{"name": "Ann", "actions": "a-bb<^aa-c-a"}, {"name": "Bob", "actions": ">a-a--cc-aba"}],
@@ -68,7 +70,7 @@ async def test_leaderboard_shows_lost_flights_apart_with_what_destroyed_them(bot
 
     lost_flight = replace(record("0000dead"), guild_id=world.guild.id)
     lost = replace(entry_for(lost_flight), outcome="destroyed", destroyed_by="SE2-05", total=-4)
-    await bot.storage.add_logbook_entry(lost)
+    await Logbook(bot.storage).add(lost)
     cog = bot.get_cog("Records")
     inter = world.interaction(world.member("Ann"))
     await cog.leaderboard.callback(cog, inter)

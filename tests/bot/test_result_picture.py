@@ -14,6 +14,7 @@ import discord
 import pytest
 from PIL import Image
 
+from bot.games.space_alert.logbook import Logbook
 from bot.games.space_alert.mission import result as _result
 from bot.games.space_alert.mission._posting import ResultPost
 from bot.games.space_alert.mission.storage import Flights
@@ -139,7 +140,7 @@ async def test_a_drawing_failure_still_posts_the_result(
     assert "file" not in post.kwargs and post.embed.image.url is None
     assert "Score breakdown" in [f.name for f in post.embed.fields]
     assert any("overview picture failed" in r.getMessage() for r in caplog.records)
-    assert len(await bot.storage.logbook(world.guild.id)) == 1
+    assert len(await Logbook(bot.storage).entries(world.guild.id)) == 1
 
 
 async def test_a_snapshot_failure_still_resolves_and_posts_the_result(

@@ -13,12 +13,11 @@ from typing import Any
 
 import pytest
 
+from bot.games.space_alert.logbook import Logbook, LogbookCrew, LogbookEntry
 from bot.games.space_alert.mission.storage import CrewMember, FlightRecord, Flights
 from bot.games.space_alert.storage import CustomMissions
 from bot.platform.storage import (
     ChannelBusy,
-    LogbookCrew,
-    LogbookEntry,
     MigrationError,
     SqliteStorage,
     StaleWrite,
@@ -123,18 +122,18 @@ async def test_logbook_filters_and_leaderboard(storage: Storage) -> None:
             threat_points_destroyed=4,
         )
 
-    await storage.add_logbook_entry(entry(10, "survived"))
-    await storage.add_logbook_entry(entry(25, "survived"))
-    await storage.add_logbook_entry(entry(3, "destroyed"))
-    await storage.add_logbook_entry(entry(8, "survived", "S1-1", user=8))
-    everything = await storage.logbook(1)
+    await Logbook(storage).add(entry(10, "survived"))
+    await Logbook(storage).add(entry(25, "survived"))
+    await Logbook(storage).add(entry(3, "destroyed"))
+    await Logbook(storage).add(entry(8, "survived", "S1-1", user=8))
+    everything = await Logbook(storage).entries(1)
     assert len(everything) == 4  # lost flights are kept
     assert {e.destroyed_by for e in everything} == {None, "E1-01"}
-    assert len(await storage.logbook(1, user_id=8)) == 1
-    assert len(await storage.logbook(1, mission_id="S2-1")) == 3
-    assert len(await storage.logbook(1, difficulty="yellow")) == 4
-    assert await storage.logbook(2) == []
-    board = await storage.leaderboard(1)
+    assert len(await Logbook(storage).entries(1, user_id=8)) == 1
+    assert len(await Logbook(storage).entries(1, mission_id="S2-1")) == 3
+    assert len(await Logbook(storage).entries(1, difficulty="yellow")) == 4
+    assert await Logbook(storage).entries(2) == []
+    board = await Logbook(storage).leaderboard(1)
     assert [(r.mission_id, r.total) for r in board] == [("S1-1", 8), ("S2-1", 25)]
     assert board[1].crew == ["Ann"]
 

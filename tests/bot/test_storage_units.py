@@ -11,8 +11,9 @@ from typing import Any
 
 import pytest
 
+from bot.games.space_alert.logbook import Logbook, LogbookCrew, LogbookEntry
 from bot.games.space_alert.mission.storage import FlightRecord, Flights, FlightTransaction
-from bot.platform.storage import ChannelBusy, LogbookCrew, LogbookEntry, StaleWrite, Storage, StorageError
+from bot.platform.storage import ChannelBusy, StaleWrite, Storage, StorageError
 from tests.bot.storage_backends import Opener, open_storage, storage
 from tests.bot.test_storage import record
 
@@ -180,7 +181,7 @@ async def test_finish_is_atomic_and_idempotent(storage: Storage) -> None:
     again = await Flights(storage).load_flight(flight.id)
     assert again is not None and again.status == "finished" and not again.active
     assert await Flights(storage).finish_flight(again, entry_for(again, total=99), {"kind": "finished"}) is False
-    assert [e.total for e in await storage.logbook(1)] == [10]
+    assert [e.total for e in await Logbook(storage).entries(1)] == [10]
     assert await Flights(storage).active_flight_in_channel(5) is None  # the channel is free
     assert [e["kind"] for e in await Flights(storage).flight_events(flight.id)] == ["start", "finished"]
 
@@ -207,23 +208,23 @@ async def test_finish_killed_between_its_steps_then_restarted(
     await first.close()
 
     restarted = await open_storage()
-    assert await restarted.logbook(1) == []  # nothing half-done survived
+    assert await Logbook(restarted).entries(1) == []  # nothing half-done survived
     fresh = await Flights(restarted).load_flight(flight.id)
     assert fresh is not None and fresh.status == "flying"
     assert await Flights(restarted).finish_flight(fresh, entry_for(fresh), {"kind": "finished"}) is True
     assert await Flights(restarted).finish_flight(fresh, entry_for(fresh), {"kind": "finished"}) is False
-    assert len(await restarted.logbook(1)) == 1
+    assert len(await Logbook(restarted).entries(1)) == 1
     assert await Flights(restarted).active_flight_in_channel(5) is None
 
 
 async def test_the_old_two_step_finish_is_safe_to_repeat(storage: Storage) -> None:
     # bot code that still writes the entry, then the status: a retry must not duplicate the entry
     flight = await flying(storage)
-    first = await storage.add_logbook_entry(entry_for(flight))
-    assert await storage.add_logbook_entry(entry_for(flight)) == first
+    first = await Logbook(storage).add(entry_for(flight))
+    assert await Logbook(storage).add(entry_for(flight)) == first
     flight.status = "finished"
     await Flights(storage).save_flight(flight, {"kind": "finished"})
-    assert len(await storage.logbook(1)) == 1
+    assert len(await Logbook(storage).entries(1)) == 1
 
 
 # -- muted members, ids, outbox -------------------------------------------------------------------------

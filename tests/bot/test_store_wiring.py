@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from bot.games.space_alert.logbook import Logbook
 from bot.games.space_alert.mission import ids as _ids
 from bot.games.space_alert.mission._station import card_key
 from bot.games.space_alert.mission.storage import FlightRecord, Flights, FlightTransaction
@@ -108,7 +109,7 @@ async def test_finish_twice_writes_one_logbook_entry_and_frees_the_channel(bot: 
     await asyncio.gather(service.finish(fid), service.finish(fid))  # a retried tick, a late click
     await service.finish(fid)
     await service.drain()
-    assert len(await bot.storage.logbook(world.guild.id)) == 1
+    assert len(await Logbook(bot.storage).entries(world.guild.id)) == 1
     assert (await Flights(bot.storage).load_flight(fid)).status == "finished"
     assert await Flights(bot.storage).active_flight_in_channel(world.channel.id) is None
     finished = [e for e in await Flights(bot.storage).flight_events(fid) if e["kind"] == "finished"]
@@ -131,12 +132,12 @@ async def test_a_finish_that_fails_between_its_steps_leaves_nothing_then_finishe
     clock.advance(2000)
     with pytest.raises(RuntimeError, match="killed"):
         await service.tick(fid)
-    assert await bot.storage.logbook(world.guild.id) == []  # the entry went with the transaction
+    assert await Logbook(bot.storage).entries(world.guild.id) == []  # the entry went with the transaction
     assert (await Flights(bot.storage).load_flight(fid)).status == "flying"
     monkeypatch.setattr(FlightTransaction, "save_flight", real_save)
     assert await service.tick(fid) is None
     await service.finish(fid)
-    assert len(await bot.storage.logbook(world.guild.id)) == 1
+    assert len(await Logbook(bot.storage).entries(world.guild.id)) == 1
     assert await Flights(bot.storage).active_flight_in_channel(world.channel.id) is None
 
 
@@ -164,7 +165,7 @@ async def _assert_ended_politely(bot: Any, world: Any, fid: str, ann: Any, lang:
     assert await service.tick(fid) is None  # the timer stops; nothing more is said
     await service.drain()
     assert channel_text(world.channel).count(t(lang, "flight.unrestorable")) == 1
-    assert await bot.storage.logbook(world.guild.id) == []
+    assert await Logbook(bot.storage).entries(world.guild.id) == []
 
 
 @pytest.mark.parametrize("lang", ["en", "ru", "cs"])

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from bot.games.space_alert.logbook import Logbook
 from bot.games.space_alert.mission import ids as _ids
 from bot.games.space_alert.mission.storage import Flights
 from bot.platform.client import SpaceAlertBot
@@ -196,7 +197,7 @@ async def test_a_killed_process_is_replaced_with_no_plan_lost(procs: Processes) 
     assert await tick(service(b), f1) is None
     record = await Flights(a2.storage).load_flight(f0)
     assert record is not None and record.status == "finished"
-    assert len(await a2.storage.logbook(w0.guild.id)) == 1
+    assert len(await Logbook(a2.storage).entries(w0.guild.id)) == 1
     assert a2.cluster.held == set()  # a finished flight's lease is handed back
     writers = await clock_writers(a2, f0)
     assert_clock_ran_once(writers)

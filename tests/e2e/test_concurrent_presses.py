@@ -320,7 +320,7 @@ async def test_elite_controls_and_table_lobbies_at_once(tmp_path: Path) -> None:
         assert stopped == ["bob"] and len(refused) == 2
         # The ending is stored after the answer (it speaks and posts first): wait for it.
         await until(lambda: elite_games(workdir) == [], "the stopped ELITE game to leave the store")
-        assert query(workdir, "SELECT COUNT(*) FROM logbook_elite") == [(1,)]
+        assert query(workdir, "SELECT COUNT(*) FROM elite_results") == [(1,)]
 
         # Two members run /elite start at once and pick their heroes at the same instant: one game
         # begins (its host is the one told so), the other wizard hears the channel is taken.
@@ -345,7 +345,7 @@ async def test_elite_controls_and_table_lobbies_at_once(tmp_path: Path) -> None:
         # Each table game: four members press Join at once on a lobby of at most four seats.
         for game, channel_name in zip(tables, ("general", "mission-log"), strict=False):
             await table_join_at_once(fd, workdir, game, channel_name)
-        assert query(workdir, "SELECT COUNT(*) FROM logbook_elite") == [(1,)]  # still one ending
+        assert query(workdir, "SELECT COUNT(*) FROM elite_results") == [(1,)]  # still one ending
         assert_clean(fd)
 
 

@@ -42,8 +42,6 @@ def esc(action: str) -> Any:
 
 
 def esc_id(message: Any, action: str, prefix: str = "") -> str:
-    if action == "act":
-        action = "pick_act"
     for custom_id in message.custom_ids:
         parts = custom_id.split(":")
         if parts[:2] == ["gm", "escape"] and parts[3] == action and parts[4].startswith(prefix):
@@ -125,11 +123,11 @@ class Table:
                 self.enemy_rolls += 1
                 panel = await self.press(user, panel, strike[0])
             elif attacks:
-                panel = await self.press(user, panel, esc_id(panel, "act"), [attacks[-1]])
+                panel = await self.press(user, panel, esc_id(panel, "pick_act"), [attacks[-1]])
             elif flee:
                 panel = await self.press(user, panel, flee[0])
             elif not ends and values:  # overweight or spoils: the game waits for a card
-                panel = await self.press(user, panel, esc_id(panel, "act"), [values[0]])
+                panel = await self.press(user, panel, esc_id(panel, "pick_act"), [values[0]])
             elif steps < 2 and enabled_moves(panel):
                 steps += 1
                 panel = await self.press(user, panel, enabled_moves(panel)[-1])
@@ -290,7 +288,7 @@ async def test_a_referee_game_of_three_to_a_winner_with_a_restart_mid_round(tmp_
         assert table.missions["bob"] == "Saboteur"
 
         async def modal(user: str, panel: Any, value: str, numbers: str) -> Any:
-            ix = await fd.click(panel, esc_id(panel, "act"), user=user, values=[value])
+            ix = await fd.click(panel, esc_id(panel, "pick_act"), user=user, values=[value])
             assert ix.modal is not None
             return await answer(fd, await fd.submit_modal({"numbers": numbers}, user=user, source=ix))
 
@@ -316,17 +314,17 @@ async def test_a_referee_game_of_three_to_a_winner_with_a_restart_mid_round(tmp_
             end = esc_id(panel, "do", "end_turn") if ":do:end_turn." in " ".join(panel.custom_ids) else None
             if mover != "bob":
                 if mover == "carol" and not trapped:  # a step on the table's board, then the trap
-                    panel = await table.press(mover, panel, esc_id(panel, "act"), [pick("ref_step.") or ""])
-                    panel = await table.press(mover, panel, esc_id(panel, "act"), [pick("ref_trap.") or ""])
+                    panel = await table.press(mover, panel, esc_id(panel, "pick_act"), [pick("ref_step.") or ""])
+                    panel = await table.press(mover, panel, esc_id(panel, "pick_act"), [pick("ref_trap.") or ""])
                     trapped = await shown("Trap! Seat 3 (Carol) rolls")
                 assert end is not None, panel.text
                 panel = await table.press(mover, panel, esc_id(panel, "do", "end_turn"))
             elif pick("attack."):
-                panel = await table.press(mover, panel, esc_id(panel, "act"), [pick("attack.") or ""])
+                panel = await table.press(mover, panel, esc_id(panel, "pick_act"), [pick("attack.") or ""])
             elif pick("reactor."):
-                panel = await table.press(mover, panel, esc_id(panel, "act"), [pick("reactor.") or ""])
+                panel = await table.press(mover, panel, esc_id(panel, "pick_act"), [pick("reactor.") or ""])
             elif pick("escape."):
-                panel = await table.press(mover, panel, esc_id(panel, "act"), [pick("escape.") or ""])
+                panel = await table.press(mover, panel, esc_id(panel, "pick_act"), [pick("escape.") or ""])
             elif "AP left 0" not in panel.text and pick("ref_guard.2."):
                 if not typo_seen:
                     typo = await modal(mover, panel, pick("ref_guard.2.") or "", "six two")

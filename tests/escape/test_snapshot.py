@@ -47,7 +47,7 @@ def test_migrations_run_in_order(monkeypatch: pytest.MonkeyPatch) -> None:
         migrate(data)
 
 
-@pytest.mark.parametrize("name", ["v1_digital.json", "v1_referee.json"])
+@pytest.mark.parametrize("name", ["v1_digital.json", "v1_referee.json", "v2_digital_trade.json"])
 def test_stored_samples_of_every_version_still_load(name: str) -> None:
     """A game stored by an older build must load: one sample per schema version, kept forever."""
     import json

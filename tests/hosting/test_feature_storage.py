@@ -12,11 +12,12 @@ from typing import Any
 
 import pytest
 
-from bot.games.elite.storage import EliteStore, record_game
+from bot.games.elite.storage import EliteStore
 from bot.games.space_alert.campaign.storage import CampaignRecord, Campaigns
+from bot.games.space_alert.logbook import Logbook, LogbookCrew, LogbookEntry
 from bot.games.space_alert.stats.storage import Careers
 from bot.games.space_alert.storage import CustomMissions, School, SchoolRecord, save_school_record
-from bot.platform.storage import ChannelBusy, LogbookCrew, LogbookEntry, SqliteStorage, StaleWrite, Storage
+from bot.platform.storage import ChannelBusy, SqliteStorage, StaleWrite, Storage
 from bot.platform.storage.platform import ScheduleRecord
 from tests.bot.storage_backends import open_storage, storage
 
@@ -78,8 +79,8 @@ ELITE_ROW: dict[str, Any] = {
 
 # -- careers ---------------------------------------------------------------------------------------
 async def test_logbook_entry_writes_threat_rows_and_career_totals(storage: Storage) -> None:
-    await storage.add_logbook_entry(flight(1, threats=THREATS, total=40))
-    await storage.add_logbook_entry(flight(1, outcome="destroyed", total=0, destroyed_by="SE1-01"))
+    await Logbook(storage).add(flight(1, threats=THREATS, total=40))
+    await Logbook(storage).add(flight(1, outcome="destroyed", total=0, destroyed_by="SE1-01"))
     rows = await Careers(storage).career_rows(ANN)
     assert rows.by_difficulty == [("white", "yellow", 2, 1, 40)]
     assert dict(rows.decks) == {"common_external": 1, "serious_external": 1, "serious_internal": 1}
@@ -90,9 +91,9 @@ async def test_logbook_entry_writes_threat_rows_and_career_totals(storage: Stora
 
 
 async def test_career_scope_shows_own_and_public_servers_only(storage: Storage) -> None:
-    await storage.add_logbook_entry(flight(1, total=10))
-    await storage.add_logbook_entry(flight(2, total=20))
-    await storage.add_logbook_entry(flight(3, total=30))
+    await Logbook(storage).add(flight(1, total=10))
+    await Logbook(storage).add(flight(2, total=20))
+    await Logbook(storage).add(flight(3, total=30))
     await storage.set_setting(3, "leaderboard", "public")
     everywhere = await Careers(storage).career_rows(ANN)
     from_guild_1 = await Careers(storage).career_rows(ANN, 1)
@@ -103,8 +104,8 @@ async def test_career_scope_shows_own_and_public_servers_only(storage: Storage) 
 
 async def test_leaderboard_pages_and_campaign_lines_apart(storage: Storage) -> None:
     for total in (5, 50, 25, 15):
-        await storage.add_logbook_entry(flight(1, total=total))
-    await storage.add_logbook_entry(flight(1, total=99, campaign_id="c1"))  # a campaign line: not a single flight
+        await Logbook(storage).add(flight(1, total=total))
+    await Logbook(storage).add(flight(1, total=99, campaign_id="c1"))  # a campaign line: not a single flight
     first = await Careers(storage).leaderboard_page("S2-1", "white", "yellow", guild_id=1, size=3)
     assert (first.count, first.pages) == (4, 2)
     assert [r.total for r in first.rows] == [50, 25, 15] and first.rows[0].crew == ("Ann", "Bob")
@@ -222,7 +223,7 @@ async def test_schedules_survive_a_restart(open_storage: Any) -> None:
 async def test_a_failed_unit_of_work_leaves_no_feature_rows(storage: Storage) -> None:
     with pytest.raises(RuntimeError):
         async with storage.transaction() as tx:
-            await record_game(tx, 1, ELITE_ROW)  # a game's repository writes in the same unit of work
+            await EliteStore(storage).record(1, ELITE_ROW)  # a game's repository joins the unit of work
             await save_school_record(tx, SchoolRecord(ANN, {"done": []}))
             raise RuntimeError("boom")
     assert await EliteStore(storage).rows(1) == [] and await School(storage).progress(ANN) is None

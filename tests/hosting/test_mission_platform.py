@@ -11,6 +11,7 @@ import pytest
 
 from bot.games.space_alert.campaign._cog import CampaignButton
 from bot.games.space_alert.campaign.storage import Campaigns
+from bot.games.space_alert.logbook import Logbook
 from bot.games.space_alert.mission import ids as _ids
 from bot.games.space_alert.mission.storage import Flights
 from bot.games.space_alert.storage import School
@@ -129,7 +130,7 @@ async def test_a_campaign_mission_is_handed_over_and_back(bot: Any, world: World
     campaign_field = next(f for f in lobby.embed.fields if f.name == "Exploration campaign")
     assert "Mission 1 of 3" in campaign_field.value and "a ship without damage" in campaign_field.value
     await fly_lobby(bot, world, clock, lobby, ann, bob)
-    (entry,) = await bot.storage.logbook(world.guild.id)
+    (entry,) = await Logbook(bot.storage).entries(world.guild.id)
     assert entry.campaign_id == running.id
     after = await Campaigns(bot.storage).latest(world.channel.id)
     assert after is not None and after.state["session"]["phase"] in ("repair", "finished")

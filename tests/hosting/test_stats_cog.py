@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 from PIL import Image
 
+from bot.games.space_alert.logbook import Logbook, LogbookCrew, LogbookEntry
 from bot.games.space_alert.stats.board import BoardButton, show_leaderboard
 from bot.games.space_alert.stats.chart import CHART_SIZE
-from bot.platform.storage.base import LogbookCrew, LogbookEntry
 
 
 @pytest.fixture
@@ -24,7 +24,7 @@ async def stats_bot(bot: Any) -> Any:
 async def log_flights(bot: Any, guild_id: int, crew: list[Any], totals: list[int | None]) -> None:
     for i, total in enumerate(totals):
         result = {"threats": [{"id": "E1-07", "fate": "destroyed"}, {"id": "I1-01", "fate": "survived"}]}
-        await bot.storage.add_logbook_entry(
+        await Logbook(bot.storage).add(
             LogbookEntry(
                 guild_id=guild_id,
                 channel_id=1,

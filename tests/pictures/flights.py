@@ -5,10 +5,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from bot.games.space_alert.logbook import Logbook, LogbookCrew, LogbookEntry
 from bot.games.space_alert.mission.storage import CrewMember, FlightRecord, Flights
 from bot.games.space_alert.replay import _ids
 from bot.games.space_alert.replay.components import ReplayButton, ReplaySelect
-from bot.platform.storage import LogbookCrew, LogbookEntry
 from engine.flight.commands import GiveCard, PlaceCard
 from engine.flight.machine import Flight, FlightConfig
 
@@ -88,7 +88,7 @@ async def store_finished(
     for entry in journal:
         await Flights(bot.storage).save_flight(record, entry)
     result = flight.resolve()
-    await bot.storage.add_logbook_entry(
+    await Logbook(bot.storage).add(
         LogbookEntry(
             flight_id=fid,
             guild_id=world.guild.id,

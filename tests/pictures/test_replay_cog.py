@@ -8,6 +8,7 @@ from typing import Any
 
 from PIL import Image
 
+from bot.games.space_alert.logbook import Logbook
 from bot.games.space_alert.mission.cards import card_key
 from bot.games.space_alert.mission.storage import Flights
 from bot.games.space_alert.pictures import resolve_with_states
@@ -158,7 +159,7 @@ async def test_whatif_edit_and_compare_never_logged(bot: Any, world: Any) -> Non
     names = [f.filename for f in result.kwargs["files"]]
     assert names == ["real.png", "whatif.png"]
     assert all(png_of(f).size == (1000, 860 + 178) for f in result.kwargs["files"])
-    assert len(await bot.storage.logbook(world.guild.id)) == 1  # what-if never enters the logbook
+    assert len(await Logbook(bot.storage).entries(world.guild.id)) == 1  # what-if never enters the logbook
     # ...but it is kept for the flight's web page: the changed run only, once however often it runs
     inter = await press(world, ann, ids["run"])
     kept = await bot.storage.comparisons(FLIGHT_ID)
@@ -290,7 +291,7 @@ async def test_whatif_for_a_solo_flight_edits_the_androids(bot: Any, world: Any)
     result = inter.log[-1]
     assert result.ephemeral and "Android 3" in result.embed.description
     assert "First difference: turn" in result.embed.description
-    assert len(await bot.storage.logbook(world.guild.id)) == 1
+    assert len(await Logbook(bot.storage).entries(world.guild.id)) == 1
 
 
 async def test_a_failing_click_still_gets_a_private_answer(bot: Any, world: Any, monkeypatch: Any) -> None:

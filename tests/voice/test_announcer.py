@@ -109,3 +109,36 @@ async def test_the_bridge_keeps_a_running_flights_voice_and_null_voice_says_why(
     assert await bridge.say_now(5, 90, ["Contact!"], "en") == BUSY_REASON
     assert await bridge.say_now(6, 90, ["Contact!"], "en") == "no_channel"  # no such server here
     assert await NullVoice("off").say_now(5, 90, ["Contact!"], "en") == "off"
+
+
+class SlowSpeech(Speech):
+    """Speech that waits for the test's permission before rendering each line."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.go = asyncio.Event()
+
+    async def pcm(self, text: str, lang: str) -> bytes | None:
+        await self.go.wait()
+        return await super().pcm(text, lang)
+
+
+async def test_the_waiting_lines_are_bounded_and_the_oldest_dropped_with_a_log_line(caplog: Any) -> None:
+    """A crew faster than speech: at most `max_waiting` lines wait; the newest are kept, in order."""
+    speech = SlowSpeech()
+    say = Announcer(lambda guild_id: _found(speech), idle_s=0.05, opus=lambda: True, max_waiting=3)
+    guild, channel = SimpleNamespace(id=5, voice_client=None), Channel(90)
+    caplog.set_level("INFO", logger="bot.platform.voicebridge")
+    assert await say.say(guild, channel, ["Hour 1."], "en") is None
+    await asyncio.sleep(0.01)  # the speaker took "Hour 1." and waits for its speech
+    assert await say.say(guild, channel, [f"Line {i}." for i in range(2, 10)], "en") is None
+    assert say.speakers[5].queue.qsize() == 3
+    assert "5 stale lines dropped" in caplog.text
+    speech.go.set()
+    await settle(say)
+    heard = [pcm.rstrip(b"\0").decode() for pcm in channel.heard]
+    assert heard == ["Hour 1.", "Line 7.", "Line 8.", "Line 9."]
+
+
+async def _found(speech: Any) -> Any:
+    return speech

@@ -13,8 +13,8 @@ from typing import Any
 
 from bot.games.elite.storage import EliteStore
 from bot.games.space_alert.campaign.storage import CampaignRecord, Campaigns
+from bot.games.space_alert.logbook import Logbook, LogbookCrew, LogbookEntry
 from bot.games.space_alert.mission.storage import CrewMember, FlightRecord, Flights
-from bot.platform.storage import LogbookCrew, LogbookEntry
 from bot.platform.storage.web import NAME_SETTING
 from engine.flight.machine import Flight
 from tests.pictures.flights import play
@@ -79,7 +79,7 @@ async def add_flight(storage: Any, fid: str, guild: int, crew: dict[str, int], f
         LogbookCrew(name=name, user_id=uid, roles=["captain"] if i == 0 else [])
         for i, (name, uid) in enumerate(crew.items())
     ]
-    await storage.add_logbook_entry(
+    await Logbook(storage).add(
         entry(fid, guild, "S1-1", ("white", "yellow"), result, flown_at=flown_at, crew=crew_rows, seed=2)
     )
     return result
@@ -110,7 +110,7 @@ async def fill(storage: Any) -> dict[str, Any]:
         },
     }
     crew_rows = [LogbookCrew(name="Bob", user_id=BOB, roles=["captain"]), LogbookCrew(name="Dan", roles=["android"])]
-    await storage.add_logbook_entry(
+    await Logbook(storage).add(
         entry(
             BOARD_FLIGHT,
             PUBLIC,

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from bot.platform.storage import LogbookCrew
+from bot.games.space_alert.logbook import Logbook, LogbookCrew
 from bot.platform.storage.comparisons import Comparison
 from bot.web.app import PAGES, Pages
 from tests.web import seed
@@ -128,7 +128,7 @@ async def test_pages_are_served_from_the_cache_until_their_data_changes(client: 
 
     # a new flight: the server page, the index and Bob's career show it at once
     result = {"outcome": "survived", "threats": [], "score": {"total": 33}}
-    await seeded.add_logbook_entry(
+    await Logbook(seeded).add(
         seed.entry(
             "newf1ight",
             seed.PUBLIC,

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from bot.games.space_alert.logbook import Logbook, LogbookCrew
 from bot.web.app import REPLAYS
 from tests.web import seed
 
@@ -255,7 +256,6 @@ async def test_names_are_escaped(client: Any, seeded: Any) -> None:
 
 
 async def test_random_missions_board_and_line(client: Any, seeded: Any) -> None:
-    from bot.platform.storage import LogbookCrew
 
     result = {"outcome": "survived", "threats": [], "score": {"total": 5}}
     crew = [LogbookCrew(name="Ann", user_id=seed.ANN)]
@@ -263,7 +263,7 @@ async def test_random_missions_board_and_line(client: Any, seeded: Any) -> None:
     line = seed.entry(
         "5eed5eed", seed.PUBLIC, "random", ("yellow", "yellow"), result, crew=crew, seed=77, flown_at=flown
     )
-    await seeded.add_logbook_entry(line)
+    await Logbook(seeded).add(line)
     html = await get(client, f"/s/{seed.PUBLIC}?lang=en")
     assert "random (seed 77)" in html  # the line names its seed; the board is every random flight
     doc = await get_json(client, f"/s/{seed.PUBLIC}.json")

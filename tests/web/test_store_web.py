@@ -9,14 +9,15 @@ from pathlib import Path
 from typing import Any
 
 from bot.games.space_alert.campaign.storage import CampaignRecord, Campaigns
-from bot.platform.storage import LogbookCrew, SqliteStorage
+from bot.games.space_alert.logbook import Logbook, LogbookCrew
+from bot.platform.storage import SqliteStorage
 from tests.web import seed
 
 RESULT = {"outcome": "survived", "threats": [], "score": {"total": 5}}
 
 
 async def log(storage: Any, fid: str, guild: int, flown_at: str) -> None:
-    await storage.add_logbook_entry(
+    await Logbook(storage).add(
         seed.entry(fid, guild, "S1-1", ("white", "white"), RESULT, flown_at=flown_at, crew=[LogbookCrew(name="Ann")])
     )
 
@@ -34,6 +35,26 @@ async def test_server_totals_follow_every_logged_flight(storage: Any) -> None:
     await log(storage, "f0000004", 1, "2026-11-04T20:00:00+00:00")
     after = {m.guild_id: m for m in await storage.public_marks()}
     assert after[1].latest_id > before[1].latest_id and after[2] == before[2]  # only its server's changes
+
+
+async def test_a_finished_elite_game_counts_and_changes_the_pages_marks(storage: Any) -> None:
+    """ELITE's games are counted with the flights (as when the logbook kept them, migration
+    sqlite/0011) without a logbook row: the count is part of every page's mark, so no cached page
+    of the server, its flights or its players keeps the old count."""
+    from bot.games.elite.storage import EliteStore
+    from bot.games.space_alert.records.public import PublicLogbook
+    from tests.hosting.test_feature_storage import ELITE_ROW
+
+    await storage.set_setting(1, "leaderboard", "public")
+    await log(storage, "f0000001", 1, "2026-11-02T20:00:00+00:00")
+    public = PublicLogbook(storage)
+    before = ((await storage.public_marks())[0], await public.flight_mark("f0000001"))
+    await EliteStore(storage).record(1, ELITE_ROW)
+    (server,) = await storage.public_servers()
+    assert server.flights == 2 and server.last_flown > "2026-11-02T20:00:00+00:00"
+    after = ((await storage.public_marks())[0], await public.flight_mark("f0000001"))
+    assert after[0].latest_id == before[0].latest_id and after[0] != before[0] and after[1] != before[1]
+    assert [tuple(r) for r in await storage.fetch("SELECT COUNT(*) FROM logbook WHERE guild_id = 1")] == [(1,)]
 
 
 async def test_a_servers_mark_changes_with_its_settings_and_ended_campaigns(storage: Any) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.platform.permissions import Who, declare
+from bot.platform.records import register_server_lines
 
 # Who may do what (bot/platform/permissions.py checks it before the handler runs).  The
 # director's controls are the host's (or Manage Server's): nobody else stops or steers the game.
@@ -35,3 +36,13 @@ async def setup(bot: Any) -> None:
     from bot.games.elite._cog import EliteCog
 
     await bot.add_cog(EliteCog(bot))
+
+
+async def _server_lines(storage: Any, guild_id: int, limit: int, lang: str) -> list[tuple[str, dict[str, Any]]]:
+    from bot.games.elite.records import server_lines
+
+    return await server_lines(storage, guild_id, limit, lang)
+
+
+# Its finished games join a server's list of latest games of every kind (the web's server page).
+register_server_lines("elite", _server_lines)

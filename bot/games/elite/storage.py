@@ -4,13 +4,15 @@ A game in progress is a platform game session (bot/platform/sessions.py: one ver
 per game, one game of any kind per channel held by the store, `game = "elite"`): the document is
 bot/games/elite/_document.py's, with the data pack the game started with under `pack`.  Every
 change goes through `EliteStore.change`: load the session (locked), apply a pure change, save it
-with a version check, retry on StaleWrite.  A change that ends the game also writes its logbook
-row (`game = "elite"`) and its figures (`logbook_elite`, what /elite board and the web page count)
-in the same unit of work, so a finished game is never left running nor logged twice.
+with a version check, retry on StaleWrite.  A change that ends the game records it the way every
+session game does: the session's result (`game_results`, written by `save_session`) and ELITE's
+own figures (`elite_results`, what /elite board and the web page count) in the same unit of work,
+so a finished game is never left running nor recorded twice.
 
-The statements on `logbook_elite` and `elite_packs` (each server's data pack) are the game's own,
-over the platform's SQL core (`storage.fetch`, `tx.rows/run`, `tx.add_logbook_entry`).  Migrations:
-sqlite/0005-0010, postgres/0003-0009 (the last carried the old `elite_games` rows onto sessions).
+The statements on `elite_results` and `elite_packs` (each server's data pack) are the game's own,
+over the platform's SQL core (`storage.fetch`, `tx.rows/run`).  Migrations: sqlite/0005-0011,
+postgres/0003-0010 (0010 carried the old `elite_games` rows onto sessions, 0011 the games the
+Space Alert logbook kept onto `game_results`).
 """
 
 from __future__ import annotations
@@ -20,13 +22,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from bot.platform.sessions import GameSession, SessionResult
-from bot.platform.storage.base import LogbookEntry
+from bot.platform.sessions import GameSession, SessionResult, new_session_id
 from bot.platform.storage.platform import unit_of_work
 from bot.platform.storage.rows import now
 
 ELITE = "elite"
-FINISHED = "finished"  # the document key a finishing change puts the logbook row under
+FINISHED = "finished"  # the document key a finishing change puts the finished game's row under
 
 ELITE_COLUMNS = (
     "map",
@@ -61,40 +62,34 @@ def _doc(value: Any) -> Any:
 
 
 def elite_outcome(result: str) -> str:
-    """The logbook's outcome column for an ELITE result (its own result stays in logbook_elite)."""
+    """The outcome word the logbook lines show for an ELITE result (its own result stays in the
+    record): survived for a victory, destroyed for a defeat or an abandoned game."""
     return "survived" if result == "victory" else "destroyed"
 
 
-# -- inside a unit of work (`tx` is the platform's transaction) -------------------------------------
-async def record_game(tx: Any, guild_id: int, row: dict[str, Any], *, channel_id: int = 0, language: str = "en") -> int:
-    """A finished game's logbook row (game 'elite') and its figures, in this unit of work (the
-    change that ends the session calls it).  Returns the logbook id."""
+def checked_row(row: dict[str, Any]) -> dict[str, Any]:
+    """The finished game's row, refused (ValueError) when it is not ELITE's."""
     if row.get("game", ELITE) != ELITE:
         raise ValueError(f"not an ELITE row: {row.get('game')!r}")
+    return dict(row)
+
+
+# -- inside a unit of work (`tx` is the platform's transaction) -------------------------------------
+async def record_game(tx: Any, session: GameSession, row: dict[str, Any]) -> None:
+    """End the (locked) session with the finished game's `row`: its status, its `game_results`
+    row (through `save_session`) and its figures in `elite_results`, all in this unit of work."""
+    row = checked_row(row)
+    session.status = ENDED.get(str(row.get("result")), "finished")
+    session.result = SessionResult(outcome=str(row.get("result")), details=row)
+    await tx.save_session(session)
+    found = await tx.rows("SELECT finished_at FROM game_results WHERE session_id = ?", (session.id,))
     values = [row.get(c) for c in ELITE_COLUMNS]
-    entry = LogbookEntry(
-        guild_id=guild_id,
-        channel_id=channel_id,
-        flown_at=now(),
-        mission_id=str(row["mission"]),
-        normal_difficulty=str(row["difficulty"]),
-        serious_difficulty=str(row["difficulty"]),
-        language=language,
-        outcome=elite_outcome(str(row["result"])),
-        crew=[],
-        result=dict(row),
-        seed=int(row["seed"]),
-        destroyed_by=row.get("cause"),
-        game=ELITE,
-    )
-    logbook_id: int = await tx.add_logbook_entry(entry)
     values[ELITE_COLUMNS.index("heroes")] = json.dumps(list(row.get("heroes", [])))
     await tx.run(
-        f"INSERT INTO logbook_elite (logbook_id, guild_id, {', '.join(ELITE_COLUMNS)})"
-        f" VALUES (?, ?, {', '.join('?' * len(ELITE_COLUMNS))})",
-        (logbook_id, guild_id, *values),
+        f"INSERT INTO elite_results (session_id, guild_id, finished_at, {', '.join(ELITE_COLUMNS)})"
+        f" VALUES (?, ?, ?, {', '.join('?' * len(ELITE_COLUMNS))}) ON CONFLICT (session_id) DO NOTHING",
+        (session.id, session.guild_id, str(found[0][0]), *values),
     )
-    return logbook_id
 
 
 async def save_pack(tx: Any, guild_id: int, pack: dict[str, Any], uploaded_by: int) -> None:
@@ -137,8 +132,8 @@ class EliteStore:
     ) -> GameSession | None:
         """The channel's game through one unit of work; None when the channel has none.  `change`
         must be pure (it may run again on a fresh load) and return False when it changed nothing.
-        When it puts the game's logbook row under FINISHED, the session ends (finished, or
-        abandoned) with its result, and the row is logged, in the same transaction."""
+        When it puts the finished game's row under FINISHED, the session ends (finished, or
+        abandoned) with its result, and the game is recorded, in the same transaction."""
         found = await self.game(channel_id)
         if found is None:
             return None
@@ -155,11 +150,7 @@ class EliteStore:
                     session.status = "running"  # the first stored step: the game is under way
                 await tx.save_session(session)
                 return
-            session.status = ENDED.get(str(row.get("result")), "finished")
-            session.result = SessionResult(outcome=str(row.get("result")), details=dict(row))
-            await tx.save_session(session)
-            language = str(session.state.get("lang", "en"))
-            await record_game(tx, session.guild_id, row, channel_id=session.channel_id, language=language)
+            await record_game(tx, session, row)
 
         what = f"ELITE game in {channel_id}"
         return await unit_of_work(self.storage, load, change, save, attempts=attempts, what=what)
@@ -175,34 +166,55 @@ class EliteStore:
         if found is not None:
             await self.storage.change_session(found.id, abandon)
 
-    async def record(self, guild_id: int, row: dict[str, Any], *, channel_id: int = 0, language: str = "en") -> int:
+    async def record(self, guild_id: int, row: dict[str, Any], *, channel_id: int = 0, language: str = "en") -> str:
+        """A finished game recorded without having been played here (an import, a test's seed):
+        a session stored already ended (it never holds its channel) and recorded with `row`, in one
+        unit of work.  Its session id."""
+        session = GameSession(
+            id=new_session_id(),
+            game=ELITE,
+            guild_id=guild_id,
+            channel_id=channel_id,
+            host_id=0,
+            status="finished",
+            state={"lang": language},
+        )
+        checked_row(row)
         async with self.storage.transaction() as tx:
-            return await record_game(tx, guild_id, row, channel_id=channel_id, language=language)
+            await tx.insert_session(session)
+            await record_game(tx, session, row)
+        return session.id
 
     async def rows(self, guild_id: int, *, limit: int = 1000) -> list[dict[str, Any]]:
         """A server's finished games, newest first, as the engine's LogbookRow fields."""
+        return [row for _, row in await self.finished(guild_id, limit=limit)]
+
+    async def finished(self, guild_id: int, *, limit: int = 20) -> list[tuple[str, dict[str, Any]]]:
+        """A server's finished games, newest first, with when each ended: what the web's list of
+        a server's latest games shows beside its flights."""
         found = await self.storage.fetch(
-            f"SELECT {', '.join(ELITE_COLUMNS)} FROM logbook_elite WHERE guild_id = ? ORDER BY logbook_id DESC LIMIT ?",
+            f"SELECT finished_at, {', '.join(ELITE_COLUMNS)} FROM elite_results WHERE guild_id = ?"
+            " ORDER BY id DESC LIMIT ?",
             (guild_id, limit),
         )
-        rows = []
-        for r in found:
-            row = {"game": ELITE, **dict(zip(ELITE_COLUMNS, r, strict=True))}
+        out = []
+        for finished_at, *values in found:
+            row = {"game": ELITE, **dict(zip(ELITE_COLUMNS, values, strict=True))}
             row["heroes"] = list(_doc(row["heroes"]))
-            rows.append(row)
-        return rows
+            out.append((str(finished_at), row))
+        return out
 
     async def board(self, guild_id: int) -> EliteStanding:
         """Wins per difficulty and the fewest rounds to a victory per mission (indexed)."""
         fetch = self.storage.fetch
-        games = await fetch("SELECT COUNT(*) FROM logbook_elite WHERE guild_id = ?", (guild_id,))
+        games = await fetch("SELECT COUNT(*) FROM elite_results WHERE guild_id = ?", (guild_id,))
         wins = await fetch(
-            "SELECT difficulty, COUNT(*) FROM logbook_elite WHERE guild_id = ? AND result = 'victory'"
+            "SELECT difficulty, COUNT(*) FROM elite_results WHERE guild_id = ? AND result = 'victory'"
             " GROUP BY difficulty",
             (guild_id,),
         )
         fewest = await fetch(
-            "SELECT mission, MIN(rounds) FROM logbook_elite WHERE guild_id = ? AND result = 'victory' GROUP BY mission",
+            "SELECT mission, MIN(rounds) FROM elite_results WHERE guild_id = ? AND result = 'victory' GROUP BY mission",
             (guild_id,),
         )
         return EliteStanding(

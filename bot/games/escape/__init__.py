@@ -24,6 +24,8 @@ PERMISSIONS = declare(
         "panel": Who.SEATED,  # My panel: the seat's own mission, gear and controls
         "do": Who.SEATED,  # a panel's button: a move, end turn, flee
         "pick_act": Who.SEATED,  # a panel's select: every other action, a fight's attack
+        "pick_trade": Who.SEATED,  # a trade offer's picks: the card to give, the card to ask for
+        "pick_enemy": Who.SEATED,  # referee mode: an enemy card picked from the pack, not typed
     },
 )
 

@@ -45,6 +45,8 @@ from bot.games.escape import _doc
 from bot.games.escape._logbook import board_text, session_result
 from bot.games.escape._picture import station_png
 from bot.games.escape._render import (
+    TRADE,
+    enemy_options,
     event_lines,
     lobby_text,
     panel_controls,
@@ -52,6 +54,7 @@ from bot.games.escape._render import (
     result_text,
     spoken_lines,
     station_text,
+    trade_options,
     turn_line,
 )
 from bot.platform import tables
@@ -163,7 +166,29 @@ def _panel_view(sid: str, doc: dict[str, Any], state: State, seat: int) -> Compo
                 row=2,
             )
         )
+    enemies = enemy_options(doc, state, seat)
+    if enemies:  # referee mode: the enemy card picked from the pack, beside typing its numbers
+        view.add_item(
+            tables.select(
+                GAME,
+                sid,
+                "pick_enemy",
+                [(value, label) for label, value in enemies],
+                placeholder=t(lang, "escape.ui.pick_enemy"),
+                row=3,
+            )
+        )
     return view
+
+
+def _trade_view(sid: str, arg: str, options: list[tuple[str, str]], placeholder: str) -> Components:
+    """One pick of a trade offer: the select carries what was picked before in its id (`arg`:
+    the rival, then the rival and the card given), so nothing waits in memory between picks."""
+    return Components(
+        tables.select(
+            GAME, sid, "pick_trade", [(value, label) for label, value in options], placeholder=placeholder, arg=arg
+        )
+    )
 
 
 # ---------------------------------------------------------------- the cog
@@ -353,14 +378,58 @@ class EscapeCog(commands.Cog, name="Escape"):
         if action == "pick_act" and values == [_doc.CHARACTER]:  # referee mode: my card's numbers
             await interaction.response.send_modal(NumbersModal(self, session.id, lang, None))
             return
-        command = _doc.decode(values[0] if action == "pick_act" and values else arg)
-        if command is None or action not in ("do", "pick_act"):
+        if action == "pick_act" and values and values[0].startswith(f"{TRADE}."):  # Trade with …
+            await self._trade_pick(interaction, session, values[0][len(TRADE) + 1 :], None)
+            return
+        if action == "pick_trade":
+            await self._trade_pick(interaction, session, arg, values[0] if values else "")
+            return
+        picked = action in ("pick_act", "pick_enemy")
+        command = _doc.decode(values[0] if picked and values else arg)
+        if command is None or action not in ("do", "pick_act", "pick_enemy"):
             await interaction.response.send_message(t(lang, "escape.reject.unknown_command"), ephemeral=True)
             return
         if command.kind in NUMBERED and not command.numbers:
             await interaction.response.send_modal(NumbersModal(self, session.id, lang, command))
             return
         await self.play(interaction, session.id, command)
+
+    async def _trade_pick(
+        self, interaction: discord.Interaction, session: GameSession, arg: str, value: str | None
+    ) -> None:
+        """A trade offer picked in steps on the offerer's panel (rules doc D26): the rival, then
+        the card to give, then the card to ask for, which offers it (one command, `play`).  Each
+        step redraws the panel in place with the next pick; the picks offered are only those some
+        legal offer allows, and the engine checks the offer itself when it is made."""
+        doc = session.state
+        lang = str(doc["lang"])
+        seat = _doc.seat_of(doc, interaction.user.id)
+        try:
+            parts = [int(x) for x in arg.split(".")]
+            chosen = int(value) if value is not None else None
+            state = _doc.state_of(doc)
+        except (ValueError, SnapshotError):
+            await interaction.response.send_message(t(lang, "escape.reject.unknown_command"), ephemeral=True)
+            return
+        if len(parts) == 2 and chosen is not None:  # the last pick: offer it
+            command = Command("offer_trade", -1, target=parts[0], numbers=(parts[1], chosen))
+            await self.play(interaction, session.id, command)
+            return
+        rival = parts[0]
+        give = chosen if len(parts) == 1 else None
+        options = trade_options(doc, state, seat, rival, give) if seat >= 0 and len(parts) == 1 else []
+        if not options:  # out of turn, out of AP, a rival gone from the tile, a stale or forged pick
+            await interaction.response.send_message(t(lang, "escape.ui.trade_none"), ephemeral=True)
+            return
+        name = _doc.name_of(doc, rival)
+        if give is None:
+            content = t(lang, "escape.ui.trade_give", name=name)
+            view = _trade_view(session.id, str(rival), options, t(lang, "escape.ui.trade_pick_give"))
+        else:
+            given = dict((v, label) for label, v in trade_options(doc, state, seat, rival, None)).get(str(give))
+            content = t(lang, "escape.ui.trade_ask", name=name, give=given or t(lang, "escape.ui.nothing"))
+            view = _trade_view(session.id, f"{rival}.{give}", options, t(lang, "escape.ui.trade_pick_ask"))
+        await interaction.response.edit_message(content=content, view=view, allowed_mentions=no_mentions())
 
     async def _post_station(self, interaction: discord.Interaction, session: Any) -> None:
         """The game's one public post, then its id into the document, then the first ping."""
@@ -523,7 +592,8 @@ class EscapeCog(commands.Cog, name="Escape"):
         if state.over:
             await self._finish(channel, session, state)
         elif step.actor_after != step.actor_before or any(e.code == "turn_started" for e in step.events):
-            await self._ping(channel, sid, doc, step.actor_after)
+            offer_by = next((e.player for e in step.events if e.code == "trade_offered"), -1)
+            await self._ping(channel, sid, doc, step.actor_after, offer_by=offer_by)
             spoken.append(turn_line(doc, step.actor_after))
         await self._say(session, spoken)
         self._refresh_panels(sid)
@@ -660,14 +730,20 @@ class EscapeCog(commands.Cog, name="Escape"):
                 return int(channel.id)
         return None
 
-    async def _ping(self, channel: Any, sid: str, doc: dict[str, Any], seat: int) -> None:
-        """Name the one member whose move it is (the only ping the game sends), with their panel."""
+    async def _ping(self, channel: Any, sid: str, doc: dict[str, Any], seat: int, *, offer_by: int = -1) -> None:
+        """Name the one member whose move it is (the only ping the game sends), with their panel;
+        a rival offered a trade is told so (who offers, never the cards: those are in the panel)."""
         if channel is None or not 0 <= seat < len(doc["seats"]):
             return
         member_id = int(doc["seats"][seat])
+        mention = f"<@{member_id}>"
+        if offer_by >= 0:
+            text = t(doc["lang"], "escape.ui.trade_ping", mention=mention, name=_doc.name_of(doc, offer_by))
+        else:
+            text = t(doc["lang"], "escape.ui.ping", mention=mention)
         with contextlib.suppress(discord.HTTPException):
             await channel.send(
-                t(doc["lang"], "escape.ui.ping", mention=f"<@{member_id}>"),
+                text,
                 view=_panel_button(sid, doc["lang"]),
                 allowed_mentions=mention_users([discord.Object(member_id)]),
             )

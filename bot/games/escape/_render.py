@@ -318,6 +318,7 @@ def panel_text(doc: dict[str, Any], state: State, seat: int) -> str:
         else:
             other = fight.opponent if seat == fight.attacker else fight.attacker
             lines.append(t(lang, "escape.ui.fight_player", name=name_of(doc, other)))
+    lines += trade_lines(doc, state, seat)
     if state.over:
         lines.append(result_text(doc, state))
     elif actor_seat(state) == seat:
@@ -333,7 +334,8 @@ def panel_text(doc: dict[str, Any], state: State, seat: int) -> str:
 # ---------------------------------------------------------------- the panel's controls
 
 
-BUTTON_KINDS = ("move", "end_turn", "flee", "enemy_strike")
+BUTTON_KINDS = ("move", "end_turn", "flee", "enemy_strike", "accept_trade", "decline_trade", "withdraw_trade")
+TRADE = "trade"  # the panel's select value of "Trade with …" (`trade.<seat>`): opens the trade's picks
 
 
 def command_label(lang: str, doc: dict[str, Any], state: State, seat: int, command: Command) -> str:
@@ -377,18 +379,120 @@ def panel_controls(
         for d, arrow in enumerate(ARROWS):
             cmd = Command("move", seat, target=d)
             buttons.append((arrow, encode(cmd), cmd in legal))
-    for kind in ("end_turn", "flee", "enemy_strike"):
+    for kind in ("accept_trade", "decline_trade", "withdraw_trade", "end_turn", "flee", "enemy_strike"):
         cmd = Command(kind, seat)
         if cmd in legal:
             buttons.append((t(lang, f"escape.cmd.{kind}"), encode(cmd), True))
     options: list[tuple[str, str]] = []
     if state.mode == "referee" and state.hour == 0 and not state.over:
         options.append((t(lang, "escape.cmd.set_character"), "set_character"))
+    rivals: list[int] = []
     for cmd in legal:
         if cmd.kind in BUTTON_KINDS:
             continue
+        if cmd.kind == "offer_trade":  # one entry a rival; the cards are picked next (trade_options)
+            if cmd.target not in rivals:
+                rivals.append(cmd.target)
+                name = name_of(doc, cmd.target)
+                options.append((t(lang, "escape.cmd.offer_trade", name=name)[:100], f"{TRADE}.{cmd.target}"))
+            continue
         options.append((command_label(lang, doc, state, seat, cmd), encode(cmd)))
-    return buttons, options[:25]
+    # Discord allows 25 options: when there are more (many cards in referee mode), the last of the
+    # others give way, never the crew's way to enter a card (the game cannot go on without it).
+    cards = [o for o in options if o[1].split(".")[0] in CARD_ENTRIES]
+    others = [o for o in options if o[1].split(".")[0] not in CARD_ENTRIES]
+    return buttons, others[: 25 - len(cards)] + cards
+
+
+CARD_ENTRIES = ("ref_gear", "ref_damage", "ref_encounter", "ref_hold_fight")
+
+
+def trade_options(doc: dict[str, Any], state: State, seat: int, rival: int, give: int | None) -> list[tuple[str, str]]:
+    """The picks of a trade offer (rules doc D26), as (label, slot) for a select: with `give` None,
+    the seat's own cards it may give (or nothing); else the rival's cards it may ask for in return.
+    Only picks some legal offer allows (no story item, no overload), so a pick never dead-ends."""
+    lang = doc["lang"]
+    offers = [c for c in legal_commands(state, seat) if c.kind == "offer_trade" and c.target == rival]
+    if give is None:
+        slots = sorted({c.numbers[0] for c in offers})
+        owner = seat
+    else:
+        slots = sorted({c.numbers[1] for c in offers if c.numbers[0] == give})
+        owner = rival
+    nothing = t(lang, "escape.ui.nothing")
+    return [(_item_text(lang, state, owner, s)[:100] if s >= 0 else nothing, str(s)) for s in slots][:25]
+
+
+def trade_lines(doc: dict[str, Any], state: State, seat: int) -> list[str]:
+    """A pending offer on the panel of either party (the cards named only there, never in public)."""
+    offer = state.offer
+    if offer is None or seat not in (offer.by, offer.to):
+        return []
+    lang = doc["lang"]
+    nothing = t(lang, "escape.ui.nothing")
+    give = _item_text(lang, state, offer.by, offer.give) if offer.give >= 0 else nothing
+    ask = _item_text(lang, state, offer.to, offer.ask) if offer.ask >= 0 else nothing
+    if seat == offer.by:
+        return [t(lang, "escape.ui.trade_mine", name=name_of(doc, offer.to), give=give, ask=ask)]
+    return [t(lang, "escape.ui.trade_to_me", name=name_of(doc, offer.by), give=give, ask=ask)]
+
+
+def enemy_options(doc: dict[str, Any], state: State, seat: int) -> list[tuple[str, str]]:
+    """Referee mode: the enemy cards of the game's pack the seat may pick instead of typing their
+    numbers (issue 27: "enter the enemy card's numbers, or pick it from a pack"), as (label,
+    encoded command with the card's numbers): encounters of both levels when a local event is
+    due, the inner level's characters for a hold fight, each site's guards.  Cards with the same
+    numbers are offered once."""
+    if state.mode != "referee":
+        return []
+    lang = doc["lang"]
+    legal = legal_commands(state, seat)
+    kinds = {c.kind for c in legal}
+    pack = state.pack
+    out: list[tuple[str, str]] = []
+    seen: set[str] = set()
+
+    def add(label: str, command: Command) -> None:
+        value = encode(command)
+        if value not in seen:
+            seen.add(value)
+            out.append((label[:100], value))
+
+    if "ref_hold_fight" in kinds:
+        for card in pack.local_inner:
+            if card.kind == "encounter" and card.enemy is not None:
+                health, damage = card.enemy.health, card.enemy.damage
+                label = t(lang, "escape.ui.enemy_hold", card=card_name(card.id), health=health, damage=damage)
+                add(label, Command("ref_hold_fight", seat, numbers=(health, damage)))
+    if "ref_encounter" in kinds:
+        for level, cards in ((1, pack.local_outer), (2, pack.local_inner)):
+            for card in cards:
+                if card.kind != "encounter" or card.enemy is None:
+                    continue
+                numbers = (card.enemy.health, card.enemy.damage, card.fight_upto, card.part_upto, level)
+                label = t(
+                    lang,
+                    "escape.ui.enemy_encounter",
+                    level=level,
+                    card=card_name(card.id),
+                    health=numbers[0],
+                    damage=numbers[1],
+                )
+                add(label, Command("ref_encounter", seat, numbers=numbers))
+    for cmd in legal:
+        if cmd.kind == "ref_guard":
+            site = SITES[cmd.target]
+            guard = pack.guards.get(site)
+            if guard is not None:
+                label = t(
+                    lang,
+                    "escape.ui.enemy_guard",
+                    site=t(lang, f"escape.tile.{site}"),
+                    health=guard.health,
+                    damage=guard.damage,
+                )
+                add(label, Command("ref_guard", seat, target=cmd.target, numbers=(guard.health, guard.damage)))
+    return out[:25]
 
 
 def at_center(state: State, seat: int) -> bool:

@@ -1,18 +1,17 @@
 """Space Alert: the flight, its campaign and school, replays, hindsight, records and pictures.
 
 Importing the game registers what the platform asks of it (the platform never imports a game):
-the names of its command choices in the players' languages, and the threat rows its logbook
-entries add for the careers.  Every extension of the game imports this package first, so both
-are in place before a command is synced or a flight is logged.
+the names of its command choices in the players' languages, and its flights' lines in a server's
+list of latest games of every kind.  Every extension of the game imports this package first, so
+both are in place before a command is synced or a page is built.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from bot.platform.command_locale import register_choice_names
-from bot.platform.storage.careers import register_threat_rows
+from bot.platform.records import register_server_lines
 
 GAME = "space_alert"
 
@@ -23,11 +22,11 @@ def _choice_name(lang: str, value: str) -> str | None:
     return choice_name(lang, value)
 
 
-def _threat_rows(logbook_id: int, result: Mapping[str, Any]) -> list[tuple[int, int, str, str, str]]:
-    from bot.games.space_alert.stats.career import threat_rows
+async def _server_lines(storage: Any, guild_id: int, limit: int, lang: str) -> list[tuple[str, dict[str, Any]]]:
+    from bot.games.space_alert.records.lines import server_lines
 
-    return threat_rows(logbook_id, result)
+    return await server_lines(storage, guild_id, limit, lang)
 
 
 register_choice_names(GAME, _choice_name)
-register_threat_rows(GAME, _threat_rows)
+register_server_lines(GAME, _server_lines)

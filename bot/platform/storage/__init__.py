@@ -7,9 +7,6 @@ from typing import TYPE_CHECKING
 from bot.platform.storage.base import (
     ChannelBusy,
     DatabaseUnavailable,
-    LeaderboardRow,
-    LogbookCrew,
-    LogbookEntry,
     MigrationError,
     SchemaTooNew,
     StaleWrite,
@@ -46,9 +43,6 @@ async def open_storage(settings: Settings) -> Storage:
 __all__ = [
     "ChannelBusy",
     "DatabaseUnavailable",
-    "LeaderboardRow",
-    "LogbookCrew",
-    "LogbookEntry",
     "MigrationError",
     "SchemaTooNew",
     "SqliteStorage",

@@ -2,18 +2,17 @@
 
 Why an interface: SQLite is right for one process on one machine, but a bot that outgrows that
 (several shards on several hosts) needs PostgreSQL.  Everything the platform persists goes through
-it (logbook, settings, outbox, leases, sessions), so a second backend is one new class, not a hunt
-through the cogs.  It names no game: each game's repository keeps its own tables' statements over
-the SQL core below (`transaction()`, `tx.rows/run`, `fetch`); Space Alert's flights are in
-bot/games/space_alert/mission/storage.py.  Records are dataclasses of JSON-able values; no
-discord or engine objects.
+it (settings, outbox, leases, sessions and their results), so a second backend is one new class,
+not a hunt through the cogs.  It names no game: each game's repository keeps its own tables'
+statements over the SQL core below (`transaction()`, `tx.rows/run`, `fetch`); Space Alert's
+flights and finished flights are under bot/games/space_alert.  Records are dataclasses of
+JSON-able values; no discord or engine objects.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager
-from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from bot.platform.sessions import SessionStore
@@ -47,54 +46,6 @@ class ChannelBusy(StorageError):
     """The channel already has an active game (a lobby or a game in progress)."""
 
 
-@dataclass
-class LogbookCrew:
-    name: str
-    user_id: int | None = None  # None for androids
-    roles: list[str] = field(default_factory=list)
-
-
-@dataclass
-class LogbookEntry:
-    """What the logbook keeps of a finished flight (won or lost): what the logbook, the
-    leaderboards and the careers read."""
-
-    guild_id: int
-    channel_id: int
-    flown_at: str
-    mission_id: str
-    normal_difficulty: str
-    serious_difficulty: str
-    language: str
-    outcome: str
-    crew: list[LogbookCrew]
-    result: dict[str, Any]
-    flight_id: str | None = None
-    generator: dict[str, Any] | None = None
-    seed: int | None = None
-    destroyed_by: str | None = None
-    threat_points_destroyed: int = 0
-    threat_points_survived: int = 0
-    penalties: dict[str, int] = field(default_factory=dict)
-    observation: int = 0
-    total: int = 0
-    id: int | None = None
-    # which game the row is of ('space_alert' or 'elite'), and the campaign a mission belongs to
-    game: str = "space_alert"
-    campaign_id: str | None = None
-
-
-@dataclass
-class LeaderboardRow:
-    mission_id: str
-    normal_difficulty: str
-    serious_difficulty: str
-    total: int
-    flown_at: str
-    crew: list[str]
-    logbook_id: int
-
-
 class Transaction(FeatureTransaction, Protocol):
     """The writes (and the reads that decide them) of one unit of work, on one backend transaction.
 
@@ -112,9 +63,6 @@ class Transaction(FeatureTransaction, Protocol):
     async def run(self, sql: str, params: Iterable[Any] = ()) -> int:
         """Run one statement in this unit of work; the number of rows it changed."""
         ...
-
-    async def add_logbook_entry(self, entry: LogbookEntry) -> int:
-        """Insert the entry; a flight's entry is written once (a second call returns the first id)."""
 
     async def set_setting(self, guild_id: int, key: str, value: Any) -> None: ...
 
@@ -154,22 +102,6 @@ class Storage(FeatureStorage, SessionStore, Protocol):
         `?` placeholders, the same text on both backends; committed data, or the caller's own
         transaction when it is in one."""
         ...
-
-    # -- logbook ---------------------------------------------------------------------------
-    async def add_logbook_entry(self, entry: LogbookEntry) -> int:
-        """Insert the entry; a flight's entry is written once (a second call returns the first id)."""
-
-    async def logbook(
-        self,
-        guild_id: int,
-        *,
-        user_id: int | None = None,
-        mission_id: str | None = None,
-        difficulty: str | None = None,
-        limit: int = 10,
-    ) -> list[LogbookEntry]: ...
-
-    async def leaderboard(self, guild_id: int, *, limit: int = 25) -> list[LeaderboardRow]: ...
 
     # -- settings (custom missions are Space Alert's: bot/games/space_alert/storage.py) ----------
     async def get_setting(self, guild_id: int, key: str) -> Any | None: ...
@@ -234,10 +166,6 @@ class UnitsOfWork:
 
     def transaction(self) -> AbstractAsyncContextManager[Transaction]:
         raise NotImplementedError
-
-    async def add_logbook_entry(self, entry: LogbookEntry) -> int:
-        async with self.transaction() as tx:
-            return await tx.add_logbook_entry(entry)
 
     async def set_setting(self, guild_id: int, key: str, value: Any) -> None:
         async with self.transaction() as tx:

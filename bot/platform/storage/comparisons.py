@@ -1,4 +1,4 @@
-"""What-if comparisons asked for on a logged flight, kept so the web logbook's flight page can show
+"""What-if comparisons asked for on a logged flight, kept so the web's flight page can show
 them (table `flight_comparisons`, migrations sqlite/0009 and postgres/0008).
 
 Why a table and not the flight's notes: the notes belong to the flight's own unit of work, and a

@@ -1,17 +1,16 @@
 """The storage interface's part for the platform's features (issues 14 and 16): server settings
-and schedules, and the logbook's threat rows a game adds.
+and schedules.
 
 A game keeps its own tables' statements, over the SQL core (`Storage.fetch`, and
 `Transaction.rows/run` in a unit of work): ELITE in bot/games/elite/storage.py, the flight school
 and custom missions in bot/games/space_alert/storage.py, the campaigns in
-bot/games/space_alert/campaign/storage.py, the careers' reads in
-bot/games/space_alert/stats/storage.py.
+bot/games/space_alert/campaign/storage.py, the flights' records and the careers' reads elsewhere
+in bot/games/space_alert (stats/storage.py).
 Only protocols: `Storage` and `Transaction` (base.py) extend them; the SQL lives in platform.py.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
@@ -21,8 +20,6 @@ if TYPE_CHECKING:
 
 class FeatureTransaction(Protocol):
     """The feature writes inside a unit of work (`async with storage.transaction() as tx`)."""
-
-    async def add_threat_rows(self, logbook_id: int, result: Mapping[str, Any], game: str = "space_alert") -> None: ...
 
     async def add_schedule(self, record: ScheduleRecord) -> int: ...
 

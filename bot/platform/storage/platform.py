@@ -19,7 +19,7 @@ from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from bot.platform.storage.base import LogbookEntry, StaleWrite, Undo
+from bot.platform.storage.base import StaleWrite, Undo
 
 
 @dataclass
@@ -124,9 +124,6 @@ class PlatformWrites:
         raise NotImplementedError
 
     async def many(self, sql: str, params: list[tuple[Any, ...]]) -> None:
-        raise NotImplementedError
-
-    async def add_logbook_entry(self, entry: LogbookEntry) -> int:
         raise NotImplementedError
 
     # -- schedules ----------------------------------------------------------------------------------

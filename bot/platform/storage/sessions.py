@@ -97,7 +97,7 @@ class SessionWrites:
         )
         if count != 1:
             raise StaleWrite(f"game session {session.id} changed since it was read")
-        if session.status == "finished" and session.result is not None:
+        if session.result is not None and not session.active:  # finished, or abandoned with a result
             await self.run(
                 "INSERT INTO game_results (session_id, game, guild_id, channel_id, finished_at, outcome, players,"
                 " details) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (session_id) DO NOTHING",

@@ -20,23 +20,10 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
-from bot.platform.storage.base import (
-    LeaderboardRow,
-    LogbookCrew,
-    LogbookEntry,
-    Undo,
-    UnitsOfWork,
-)
-from bot.platform.storage.careers import CareerWrites
+from bot.platform.storage.base import Undo, UnitsOfWork
 from bot.platform.storage.comparisons import ComparisonReads, ComparisonWrites
 from bot.platform.storage.platform import PlatformReads, PlatformWrites
-from bot.platform.storage.rows import (
-    LOGBOOK_COLUMNS,
-    crew_from_row,
-    logbook_from_row,
-    logbook_params,
-    now,
-)
+from bot.platform.storage.rows import now
 from bot.platform.storage.sessions import SessionReads, SessionWrites
 from bot.platform.storage.web import WebReads
 
@@ -54,7 +41,7 @@ class Dialect:
     unique_violation: tuple[type[BaseException], ...]
 
 
-class SqlTransaction(PlatformWrites, SessionWrites, CareerWrites, ComparisonWrites):
+class SqlTransaction(PlatformWrites, SessionWrites, ComparisonWrites):
     """The statements of one unit of work; a backend subclass runs them on its connection."""
 
     dialect: Dialect
@@ -78,28 +65,6 @@ class SqlTransaction(PlatformWrites, SessionWrites, CareerWrites, ComparisonWrit
 
     async def many(self, sql: str, params: list[tuple[Any, ...]]) -> None:
         raise NotImplementedError
-
-    # -- logbook -----------------------------------------------------------------------------------
-    async def add_logbook_entry(self, entry: LogbookEntry) -> int:
-        if entry.flight_id is not None:
-            found = await self.rows("SELECT id FROM logbook WHERE flight_id = ?", (entry.flight_id,))
-            if found:  # a retried finish: the first entry stands
-                self.undo.assign(entry, id=int(found[0][0]))
-                return int(found[0][0])
-        names = ", ".join(LOGBOOK_COLUMNS[1:])
-        inserted = await self.rows(
-            f"INSERT INTO logbook ({names}) VALUES ({', '.join('?' * (len(LOGBOOK_COLUMNS) - 1))}) RETURNING id",
-            logbook_params(entry),
-        )
-        entry_id = int(inserted[0][0])
-        if entry.crew:
-            await self.many(
-                "INSERT INTO logbook_crew (logbook_id, position, user_id, name, roles) VALUES (?, ?, ?, ?, ?)",
-                [(entry_id, i, c.user_id, c.name, json.dumps(c.roles)) for i, c in enumerate(entry.crew)],
-            )
-        await self.add_threat_rows(entry_id, entry.result, entry.game)  # careers (storage/careers.py)
-        self.undo.assign(entry, id=entry_id)
-        return entry_id
 
     # -- settings, outbox -----------------------------------------------------------
     async def set_setting(self, guild_id: int, key: str, value: Any) -> None:
@@ -197,77 +162,6 @@ class SqlStorage(UnitsOfWork, PlatformReads, SessionReads, WebReads, ComparisonR
             tx.open = False
             with contextlib.suppress(ValueError):  # a generator finalised in another context
                 CURRENT_TX.reset(token)
-
-    # -- logbook -------------------------------------------------------------------------------------
-    async def _crew_of(self, ids: list[int]) -> dict[int, list[LogbookCrew]]:
-        if not ids:
-            return {}
-        crews: dict[int, list[LogbookCrew]] = {i: [] for i in ids}
-        marks = ", ".join("?" * len(ids))
-        found = await self._fetch(
-            f"SELECT logbook_id, user_id, name, roles FROM logbook_crew WHERE logbook_id IN ({marks})"
-            " ORDER BY logbook_id, position",
-            ids,
-        )
-        for lid, uid, name, roles in found:
-            crews[lid].append(crew_from_row(uid, name, roles))
-        return crews
-
-    async def logbook(
-        self,
-        guild_id: int,
-        *,
-        user_id: int | None = None,
-        mission_id: str | None = None,
-        difficulty: str | None = None,
-        limit: int = 10,
-    ) -> list[LogbookEntry]:
-        where = ["guild_id = ?", "game = 'space_alert'"]
-        params: list[Any] = [guild_id]
-        if user_id is not None:
-            where.append("id IN (SELECT logbook_id FROM logbook_crew WHERE user_id = ?)")
-            params.append(user_id)
-        if mission_id:
-            where.append("mission_id = ?")
-            params.append(mission_id)
-        if difficulty:
-            where.append("(normal_difficulty = ? OR serious_difficulty = ?)")
-            params.extend([difficulty, difficulty])
-        params.append(limit)
-        rows = await self._fetch(
-            f"SELECT {', '.join(LOGBOOK_COLUMNS)} FROM logbook WHERE {' AND '.join(where)}"
-            " ORDER BY flown_at DESC, id DESC LIMIT ?",
-            params,
-        )
-        crews = await self._crew_of([r[0] for r in rows])
-        return [logbook_from_row(r, crews.get(r[0], [])) for r in rows]
-
-    async def leaderboard(self, guild_id: int, *, limit: int = 25) -> list[LeaderboardRow]:
-        # Best surviving flight per (mission, difficulty pair); ties go to the earliest flight.
-        rows = await self._fetch(
-            """
-            SELECT id, mission_id, normal_difficulty, serious_difficulty, total, flown_at FROM (
-                SELECT id, mission_id, normal_difficulty, serious_difficulty, total, flown_at,
-                    ROW_NUMBER() OVER (
-                        PARTITION BY mission_id, normal_difficulty, serious_difficulty
-                        ORDER BY total DESC, flown_at ASC, id ASC) AS rn
-                FROM logbook WHERE guild_id = ? AND outcome = 'survived' AND game = 'space_alert') AS best
-            WHERE rn = 1 ORDER BY mission_id, normal_difficulty, serious_difficulty LIMIT ?""",
-            (guild_id, limit),
-        )
-        crews = await self._crew_of([r[0] for r in rows])
-        return [
-            LeaderboardRow(
-                logbook_id=r[0],
-                mission_id=r[1],
-                normal_difficulty=r[2],
-                serious_difficulty=r[3],
-                total=r[4],
-                flown_at=str(r[5]),
-                crew=[c.name for c in crews.get(r[0], []) if c.user_id is not None],
-            )
-            for r in rows
-        ]
 
     # -- settings, outbox (reads) ------------------------------------------------------
     async def get_setting(self, guild_id: int, key: str) -> Any | None:

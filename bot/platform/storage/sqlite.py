@@ -1,6 +1,6 @@
 """The SQLite backend of `Storage` (aiosqlite, WAL journal).
 
-WAL because the flight runner writes every few seconds while commands read the logbook; readers
+WAL because the flight runner writes every few seconds while commands read the records; readers
 never block the writer.  `synchronous=NORMAL` in WAL mode still survives a process crash (only
 an OS crash may lose the last commit), which is the failure a restart-safe bot has to survive.
 

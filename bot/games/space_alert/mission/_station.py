@@ -157,9 +157,15 @@ def command_for(view: StationView, action: str, sel: Selection, values: list[str
                     player=name, card=card.id, turn=int(parts[3]), half=KEY_HALF[parts[2]], board=board.owner
                 )
         if action == "give" and len(parts) == 2:
+            # A press on a Give select drawn before this player gave (a double press) or before
+            # the beep still asks the engine, so it is refused with the rule's reason
+            # (already_gave, transfer_closed), not as a malformed click: the view then offers
+            # nobody to give to, and an unknown receiver is refused only once the window is open.
             card = Selection(parts[0]).card(view)
+            receiver = int(parts[1])
             if card is not None:
-                return GiveCard(player=name, card=card.id, to=view.give_to[int(parts[1])])
+                to = view.give_to[receiver] if receiver < len(view.give_to) else ""
+                return GiveCard(player=name, card=card.id, to=to)
     except (KeyError, ValueError, IndexError):
         return None
     return None

@@ -21,8 +21,9 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from bot.games.space_alert.logbook import LogbookEntry
 from bot.games.space_alert.mission.storage import FlightChange, FlightRecord, Flights, fingerprint
-from bot.platform.storage import LogbookEntry, StaleWrite
+from bot.platform.storage import StaleWrite
 from engine.flight.commands import FlightEvent
 
 if TYPE_CHECKING:

@@ -14,9 +14,9 @@ from typing import Any
 import discord
 
 from bot.games.space_alert.campaign.lobby import campaign_field
+from bot.games.space_alert.logbook import LeaderboardRow, LogbookEntry
 from bot.games.space_alert.mission.storage import FlightRecord
 from bot.platform.i18n import t
-from bot.platform.storage import LeaderboardRow, LogbookEntry
 from bot.platform.text import escape, strip_unsafe, user_text
 
 ROLE_EMOJI = {"captain": "⭐", "comms": "📡", "security": "🛡️"}

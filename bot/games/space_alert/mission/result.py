@@ -23,6 +23,7 @@ import discord
 
 from bot.games.space_alert.campaign.handoff import game_of
 from bot.games.space_alert.campaign.school import hint_lines
+from bot.games.space_alert.logbook import LogbookCrew, LogbookEntry
 from bot.games.space_alert.mission._pause import duration_text, paused_total
 from bot.games.space_alert.mission.render import captains_log, mission_label, result_embed, threat_points
 from bot.games.space_alert.mission.storage import FlightRecord
@@ -30,7 +31,6 @@ from bot.games.space_alert.pictures import Replay, render_overview, resolve_with
 from bot.games.space_alert.pictures.alt import overview_alt
 from bot.games.space_alert.threat_names import threat_name
 from bot.platform.i18n import t
-from bot.platform.storage import LogbookCrew, LogbookEntry
 from engine import resolve
 from engine.flight.machine import Flight
 from engine.model import Game, Result

@@ -24,7 +24,8 @@ from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.platform.storage.base import ChannelBusy, LogbookEntry, StaleWrite
+from bot.games.space_alert.logbook import LogbookEntry, add_entry
+from bot.platform.storage.base import ChannelBusy, StaleWrite
 from bot.platform.storage.platform import backend, for_update, unique_violation
 from bot.platform.storage.rows import now
 
@@ -371,9 +372,10 @@ class Flights:
     async def finish_flight(
         self, record: FlightRecord, entry: LogbookEntry, event: dict[str, Any] | None = None
     ) -> bool:
-        """Logbook entry + flight status `finished` (+ event) in one transaction.  Idempotent: a
-        flight that is no longer active is left alone and no second entry is written.  True when
-        this call finished the flight."""
+        """Logbook entry (logbook.py's `add_entry`) + flight status `finished` (+ event) in one
+        transaction.  Idempotent: a flight that is no longer active is left alone and no second
+        entry is written.  True when this call finished the flight.  The one place a flight
+        finishes: the logbook writes the entry, the flights' repository owns the row it locks."""
         previous = record.status
         try:
             async with self.storage.transaction() as tx:
@@ -382,7 +384,7 @@ class Flights:
                 if current is None or not current.active:
                     return False  # finished (or aborted) already: the first call's entry stands
                 entry.flight_id = record.id
-                await tx.add_logbook_entry(entry)
+                await add_entry(tx, entry)
                 record.status = "finished"
                 await flights.save_flight(record, event)
                 return True

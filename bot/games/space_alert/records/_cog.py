@@ -16,6 +16,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.games.space_alert.logbook import Logbook
 from bot.games.space_alert.mission.render import captains_log, leaderboard_embed, logbook_embed, result_embed
 from bot.games.space_alert.mission.result import (
     overview_description,
@@ -71,7 +72,7 @@ class RecordsCog(commands.Cog, name="Records"):
         mission: str | None = None,
         difficulty: str | None = None,
     ) -> None:
-        entries = await self.bot.storage.logbook(
+        entries = await Logbook(self.bot.storage).entries(
             interaction.guild_id or 0,
             user_id=crew_member.id if crew_member else None,
             mission_id=mission.strip() if mission else None,
@@ -145,8 +146,9 @@ class RecordsCog(commands.Cog, name="Records"):
                 campaigns=campaigns,
             )
             return
-        rows = await self.bot.storage.leaderboard(interaction.guild_id or 0)
-        recent = await self.bot.storage.logbook(interaction.guild_id or 0, limit=50)
+        logbook = Logbook(self.bot.storage)
+        rows = await logbook.leaderboard(interaction.guild_id or 0)
+        recent = await logbook.entries(interaction.guild_id or 0, limit=50)
         lost = [e for e in recent if e.outcome == "destroyed"]
         lang = await self.lang(interaction.guild_id)
         await interaction.response.send_message(embed=leaderboard_embed(lang, rows, lost))

@@ -22,6 +22,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.games.space_alert.logbook import Logbook
 from bot.games.space_alert.mission.components import view_of
 from bot.games.space_alert.mission.render import captains_log, mission_label
 from bot.games.space_alert.mission.storage import Flights
@@ -123,7 +124,7 @@ class ReplayCog(commands.Cog, name="Replay"):
     async def _flight_choices(
         self, interaction: discord.Interaction, current: str, *, mine: bool
     ) -> list[app_commands.Choice[str]]:
-        entries = await self.bot.storage.logbook(
+        entries = await Logbook(self.bot.storage).entries(
             interaction.guild_id or 0, user_id=interaction.user.id if mine else None, limit=25
         )
         out = []
