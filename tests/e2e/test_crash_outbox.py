@@ -104,9 +104,13 @@ async def test_alerts_and_result_pieces_arrive_once_across_two_kills(tmp_path: P
         for calls in unmutes.values():
             assert calls and calls[-1] is False  # unmuted at the end
             assert calls.count(False) == expected  # unmuted once per failure, never twice
-            # muted once per failure; the one mute that may repeat is the successor's, when it
-            # comes back inside the failure it was killed in (a mute again changes nothing)
-            assert calls.count(True) in (expected, expected + 1)
+            # muted once per failure, with one exception either way around the first kill:
+            # - one more, when the successor comes back inside the failure it was killed in and
+            #   re-applies the stored mutes (a mute again changes nothing);
+            # - one fewer, when the kill fell between two members' mute calls and that failure
+            #   was over by the time the successor came back: it applies only the final state
+            #   (unmuted), and muting a member for a failure already restored would be wrong.
+            assert calls.count(True) in (expected - 1, expected, expected + 1)
         await fd.stop_bot(third)
         assert_clean(fd)
 

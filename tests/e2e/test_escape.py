@@ -247,7 +247,9 @@ async def test_a_digital_game_of_three_to_the_end_with_a_restart_in_the_middle(t
         # The hours, the general events and whose move it is were spoken where Alice sits (the
         # platform's say_now, queued behind one another: a few are enough to know it speaks).
         spoken = await fd.wait_for_utterances(3, timeout=WAIT)
-        assert all(u.duration > 0.2 for u in spoken[:3])
+        # A busy machine may stall the player long enough for fakecord to split one line in two
+        # (a gap over 0.25 s), so the lines' audio is summed rather than each one's length.
+        assert sum(u.duration for u in spoken[:3]) > 0.6
 
         # The record was written with the last move.
         db = sqlite3.connect(tmp_path / "bot" / "bot.sqlite3")

@@ -244,7 +244,9 @@ async def test_a_whole_voyage_with_a_mutiny_a_restart_and_no_leaks(tmp_path: Pat
         await fd.wait_for(revealed, WAIT, "the reveal")
         # The bridge's announcements and whose move it is were spoken where Alice and Bob sit.
         spoken = await fd.wait_for_utterances(3, timeout=WAIT)
-        assert all(u.duration > 0.2 for u in spoken[:3])
+        # A busy machine may stall the player long enough for fakecord to split one line in two
+        # (a gap over 0.25 s), so the lines' audio is summed rather than each one's length.
+        assert sum(u.duration for u in spoken[:3]) > 0.6
         final_bridge = fd.world.messages_by_id[voyage.bridge.id]
         assert [a.filename for a in final_bridge.attachments] == ["bridge.png"]  # the picture, replaced each step
 
