@@ -16,9 +16,10 @@ from typing import Any
 import pytest
 
 from bot.games.space_alert.campaign.storage import CampaignRecord, Campaigns
+from bot.games.space_alert.logbook import Logbook, LogbookCrew, LogbookEntry
 from bot.games.space_alert.stats._text import tx
 from bot.platform.hosting._text import tx as hosting_tx
-from bot.platform.storage import LogbookCrew, LogbookEntry, SqliteStorage
+from bot.platform.storage import SqliteStorage
 from tests.e2e.harness import ADMIN_WORLD as WORLD
 from tests.e2e.harness import WAIT, answer, assert_clean, fake_discord, private, start_bot
 
@@ -44,7 +45,7 @@ async def seed(database: Path, guild_id: int, channel_id: int) -> None:
         for n in range(1, FLIGHTS + 3):
             outcome = "destroyed" if n == FLIGHTS + 1 else "survived"
             serious = "yellow" if n == FLIGHTS + 2 else "white"
-            await storage.add_logbook_entry(
+            await Logbook(storage).add(
                 LogbookEntry(
                     guild_id=guild_id,
                     channel_id=channel_id,
