@@ -158,7 +158,8 @@ def crew_from_row(user_id: int | None, name: str, roles: Any) -> LogbookCrew:
 # -- inside a unit of work (`tx` is the platform's transaction) -------------------------------------
 async def add_entry(tx: Any, entry: LogbookEntry) -> int:
     """Insert the entry, its crew and its threat rows (the career triggers count them); a flight's
-    entry is written once (a second call returns the first id)."""
+    entry is written once (a second call returns the first id).  A finishing flight's entry comes
+    here from `Flights.finish_flight` (mission/storage.py), in the transaction that sets its status."""
     if entry.flight_id is not None:
         found = await tx.rows("SELECT id FROM logbook WHERE flight_id = ?", (entry.flight_id,))
         if found:  # a retried finish: the first entry stands

@@ -11,7 +11,8 @@ Two levels, as the platform's own storage had them:
   (load with the row locked, create, save with the version check, the muted members);
 - `Flights(storage)`: each of those as a unit of work of its own, the committed reads, and the
   unit of work `update_flight` (load, pure change, save, retry on StaleWrite) and `finish_flight`
-  (logbook entry + status `finished` in one transaction, idempotent).
+  (the logbook entry, written by logbook.py's `add_entry`, + status `finished` in one transaction,
+  idempotent: the one way a flight finishes).
 The bot reaches them through mission/_store.py (`FlightStore`); tables: migrations sqlite/0001,
 postgres/0001 (flight_muted: sqlite/0003).
 """
