@@ -38,7 +38,7 @@ async def test_trades_accepted_declined_withdrawn_and_an_enemy_picked_from_the_p
         assert ping.mention_ids == [fd.world.user("bob").id]  # seed 1: Bob moves first
 
         async def modal(user: str, panel: Any, value: str, numbers: str) -> Any:
-            ix = await fd.click(panel, esc_id(panel, "act"), user=user, values=[value])
+            ix = await fd.click(panel, esc_id(panel, "pick_act"), user=user, values=[value])
             assert ix.modal is not None
             return await answer(fd, await fd.submit_modal({"numbers": numbers}, user=user, source=ix))
 
@@ -51,7 +51,7 @@ async def test_trades_accepted_declined_withdrawn_and_an_enemy_picked_from_the_p
             """Bob's trade with Carol (seat 3) in three picks on his panel."""
             panel = await table.panel("bob")
             assert "trade.2" in options_of(panel, "pick_act"), options_of(panel, "pick_act")
-            gives = await pick("bob", panel, "act", "trade.2")
+            gives = await pick("bob", panel, "pick_act", "trade.2")
             assert "Trade with Carol" in gives.text and give in options_of(gives, "pick_trade")
             asks = await pick("bob", gives, "pick_trade", give)
             assert "What do you ask for" in asks.text
