@@ -42,7 +42,7 @@ async def test_trades_accepted_declined_withdrawn_and_an_enemy_picked_from_the_p
             assert ix.modal is not None
             return await answer(fd, await fd.submit_modal({"numbers": numbers}, user=user, source=ix))
 
-        async def pick(user: str, message: Any, action: str, value: str) -> Any:
+        async def esc_pick(user: str, message: Any, action: str, value: str) -> Any:
             ix = await fd.click(message, esc_id(message, action), user=user, values=[value])
             assert ix.ack_type == 7, (await answer(fd, ix)).text  # the panel redrawn in place
             return ix.message
@@ -51,11 +51,11 @@ async def test_trades_accepted_declined_withdrawn_and_an_enemy_picked_from_the_p
             """Bob's trade with Carol (seat 3) in three picks on his panel."""
             panel = await table.panel("bob")
             assert "trade.2" in options_of(panel, "pick_act"), options_of(panel, "pick_act")
-            gives = await pick("bob", panel, "pick_act", "trade.2")
+            gives = await esc_pick("bob", panel, "pick_act", "trade.2")
             assert "Trade with Carol" in gives.text and give in options_of(gives, "pick_trade")
-            asks = await pick("bob", gives, "pick_trade", give)
+            asks = await esc_pick("bob", gives, "pick_trade", give)
             assert "What do you ask for" in asks.text
-            offered = await pick("bob", asks, "pick_trade", ask)
+            offered = await esc_pick("bob", asks, "pick_trade", ask)
             assert "You offered Carol a trade" in offered.text, offered.text
             return offered
 
@@ -108,7 +108,7 @@ async def test_trades_accepted_declined_withdrawn_and_an_enemy_picked_from_the_p
         bob = await table.panel("bob")
         enemies = options_of(bob, "pick_enemy")
         assert "ref_encounter.-1.-1.-1.5.2.1.3.1" in enemies, enemies
-        bob = await pick("bob", bob, "pick_enemy", "ref_encounter.-1.-1.-1.5.2.1.3.1")
+        bob = await esc_pick("bob", bob, "pick_enemy", "ref_encounter.-1.-1.-1.5.2.1.3.1")
         await shown("Dialogue: seat 2 (Bob) rolls")
 
         # The public texts said who offered whom, and never named a card.

@@ -43,7 +43,7 @@ LOCATORS: dict[str, frozenset[str]] = {
     "sa-board": frozenset({"turn_page"}),
     "elite": frozenset({"press", "round_of"}),
     "gm:legion": frozenset({"custom_id", "select_values"}),
-    "gm:escape": frozenset({"esc", "esc_id"}),
+    "gm:escape": frozenset({"esc", "esc_id", "esc_pick"}),
 }
 # Components clicked by the label the bot draws (fakecord's `click(label=...)`), per action.
 LABELS: dict[tuple[str, str], tuple[str, ...]] = {
