@@ -13,6 +13,7 @@ from typing import Any
 
 from bot.games.elite.storage import EliteStore
 from bot.games.space_alert.campaign.storage import CampaignRecord, Campaigns
+from bot.games.space_alert.comparisons import Comparison, Comparisons
 from bot.games.space_alert.hindsight.answer import summary_text
 from bot.games.space_alert.mission._log_i18n import cause_text, describe
 from bot.games.space_alert.mission.cards import code_text
@@ -22,7 +23,6 @@ from bot.games.space_alert.records.public import PublicLogbook
 from bot.games.space_alert.threat_names import threat_name
 from bot.platform import records
 from bot.platform.i18n import t
-from bot.platform.storage.comparisons import Comparison
 from bot.platform.storage.web import PublicServer, WebStore
 from bot.web.replays import Replays, log_by_turn, turn_alt
 
@@ -222,7 +222,7 @@ async def flight_page(
             "threats": threats,
             "overview": f"/f/{entry.flight_id}/overview.png" if turns else None,
             "turns": turns,
-            "whatifs": [comparison_doc(c, lang) for c in await store.comparisons(flight_id)],
+            "whatifs": [comparison_doc(c, lang) for c in await Comparisons(store).of_flight(flight_id)],
         },
     }
 

@@ -1,6 +1,7 @@
 -- 0009 (web logbook, helper "web"; renumber freely on merge): what the web pages need to be fast
 -- at size, and the what-if comparisons the flight page shows.  Read by bot/platform/storage/web.py
--- and written by bot/platform/storage/comparisons.py.
+-- and bot/games/space_alert/records/public.py; the comparisons are Space Alert's
+-- (bot/games/space_alert/comparisons.py).
 
 -- Each server's flight count, last flight and newest logbook row, kept by a trigger as flights are
 -- logged.  The index and career pages show the counts of up to every public server, and counting

@@ -8,6 +8,7 @@ from typing import Any
 
 from PIL import Image
 
+from bot.games.space_alert.comparisons import Comparisons
 from bot.games.space_alert.logbook import Logbook
 from bot.games.space_alert.mission.cards import card_key
 from bot.games.space_alert.mission.storage import Flights
@@ -162,7 +163,7 @@ async def test_whatif_edit_and_compare_never_logged(bot: Any, world: Any) -> Non
     assert len(await Logbook(bot.storage).entries(world.guild.id)) == 1  # what-if never enters the logbook
     # ...but it is kept for the flight's web page: the changed run only, once however often it runs
     inter = await press(world, ann, ids["run"])
-    kept = await bot.storage.comparisons(FLIGHT_ID)
+    kept = await Comparisons(bot.storage).of_flight(FLIGHT_ID)
     assert [(c.kind, c.asked_by, c.asked_name, c.board, c.plan) for c in kept] == [
         ("whatif", ann.id, "Ann", "Ann", plan)
     ]

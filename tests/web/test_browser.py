@@ -199,13 +199,14 @@ async def test_a_private_flight_is_not_found_in_the_browser(site: str, browser: 
 
 
 async def test_the_what_if_comparisons_asked_for(site: str, browser: Browser, tmp_path: Path) -> None:
+    from bot.games.space_alert.comparisons import Comparisons
     from tests.web.test_comparisons import HINDSIGHT, WHATIF
 
     writer = SqliteStorage(tmp_path / "sa.sqlite3")  # the site's store: a second process's handle
     await writer.open()
     try:
-        await writer.add_comparison(WHATIF)
-        await writer.add_comparison(HINDSIGHT)
+        await Comparisons(writer).add(WHATIF)
+        await Comparisons(writer).add(HINDSIGHT)
     finally:
         await writer.close()
     w = await open_page(browser, javascript=False)

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
+from bot.games.space_alert.comparisons import Comparison, Comparisons, add_comparison
 from bot.games.space_alert.logbook import Logbook, LogbookCrew
-from bot.platform.storage.comparisons import Comparison
 from bot.web.app import PAGES, Pages
 from tests.web import seed
 from tests.web.test_routes import get, get_json
@@ -53,12 +53,12 @@ WORDS = {
 
 
 async def test_kept_once_and_read_back_in_order(storage: Any) -> None:
-    assert await storage.add_comparison(WHATIF) is True
-    assert await storage.add_comparison(HINDSIGHT) is True
-    assert await storage.add_comparison(WHATIF) is False  # the same plan again: still one row
+    assert await Comparisons(storage).add(WHATIF) is True
+    assert await Comparisons(storage).add(HINDSIGHT) is True
+    assert await Comparisons(storage).add(WHATIF) is False  # the same plan again: still one row
     other = Comparison(**{**WHATIF.__dict__, "plan": "---" * 12, "id": 0})
-    assert await storage.add_comparison(other) is True  # another plan is another comparison
-    kept = await storage.comparisons(seed.PUBLIC_FLIGHT)
+    assert await Comparisons(storage).add(other) is True  # another plan is another comparison
+    kept = await Comparisons(storage).of_flight(seed.PUBLIC_FLIGHT)
     assert [(c.kind, c.asked_name, c.plan) for c in kept] == [
         ("whatif", "Ann", WHATIF.plan),
         ("hindsight", "Bob", ""),
@@ -74,15 +74,32 @@ async def test_kept_once_and_read_back_in_order(storage: Any) -> None:
     )
     assert first.delta == 21 and first.diverges_at == 2 and first.asked_at and first.id > 0
     assert kept[1].changes[0]["was"] == "^" and kept[1].board == ""
-    assert await storage.comparisons("nosuchid") == []
+    assert await Comparisons(storage).of_flight("nosuchid") == []
     with pytest.raises(ValueError):
-        await storage.add_comparison(Comparison(**{**WHATIF.__dict__, "kind": "guess", "id": 0}))
+        await Comparisons(storage).add(Comparison(**{**WHATIF.__dict__, "kind": "guess", "id": 0}))
+
+
+async def test_kept_in_the_callers_unit_of_work(storage: Any) -> None:
+    # the game's write goes through the platform's transaction: an undone unit of work keeps
+    # nothing, and `Comparisons.add` inside one joins it instead of committing on its own
+    class Undone(Exception):
+        pass
+
+    with pytest.raises(Undone):
+        async with storage.transaction() as tx:
+            assert await add_comparison(tx, WHATIF) is True
+            assert await Comparisons(storage).add(HINDSIGHT) is True  # joins tx
+            raise Undone
+    assert await Comparisons(storage).of_flight(seed.PUBLIC_FLIGHT) == []
+    async with storage.transaction() as tx:
+        assert await add_comparison(tx, WHATIF) is True
+    assert [c.kind for c in await Comparisons(storage).of_flight(seed.PUBLIC_FLIGHT)] == ["whatif"]
 
 
 @pytest.mark.parametrize("lang", sorted(WORDS))
 async def test_the_flight_page_shows_them_in_every_language(client: Any, seeded: Any, lang: str) -> None:
-    await seeded.add_comparison(WHATIF)
-    await seeded.add_comparison(HINDSIGHT)
+    await Comparisons(seeded).add(WHATIF)
+    await Comparisons(seeded).add(HINDSIGHT)
     html = await get(client, f"/f/{seed.PUBLIC_FLIGHT}?lang={lang}")
     turn, instead, flip, heading = WORDS[lang]
     section = html[html.index('id="whatifs"') :]
@@ -95,7 +112,7 @@ async def test_the_flight_page_shows_them_in_every_language(client: Any, seeded:
 async def test_the_json_adds_them_and_keeps_its_keys(client: Any, seeded: Any) -> None:
     before = await get_json(client, f"/f/{seed.PUBLIC_FLIGHT}.json")
     assert before["flight"]["whatifs"] == []
-    await seeded.add_comparison(WHATIF)
+    await Comparisons(seeded).add(WHATIF)
     after = await get_json(client, f"/f/{seed.PUBLIC_FLIGHT}.json")
     assert after["schema_version"] == before["schema_version"] == 1
     assert set(before["flight"]) == set(after["flight"])  # additive: the same keys, now filled
@@ -113,7 +130,7 @@ async def test_the_json_adds_them_and_keeps_its_keys(client: Any, seeded: Any) -
 
 
 async def test_a_private_flights_comparisons_never_show(client: Any, seeded: Any) -> None:
-    await seeded.add_comparison(Comparison(**{**WHATIF.__dict__, "flight_id": seed.PRIVATE_FLIGHT, "id": 0}))
+    await Comparisons(seeded).add(Comparison(**{**WHATIF.__dict__, "flight_id": seed.PRIVATE_FLIGHT, "id": 0}))
     await get(client, f"/f/{seed.PRIVATE_FLIGHT}", 404)
     await get_json(client, f"/f/{seed.PRIVATE_FLIGHT}.json", 404)
 
@@ -144,7 +161,7 @@ async def test_pages_are_served_from_the_cache_until_their_data_changes(client: 
     assert (await get_json(client, "/index.json"))["servers"][0]["flights"] == flights + 1
 
     # a comparison: the flight page shows it at once
-    await seeded.add_comparison(WHATIF)
+    await Comparisons(seeded).add(WHATIF)
     assert len((await get_json(client, f"/f/{seed.PUBLIC_FLIGHT}.json"))["flight"]["whatifs"]) == 1
 
     # a renamed server: every page of it and the careers on it

@@ -4,8 +4,9 @@ and schedules.
 A game keeps its own tables' statements, over the SQL core (`Storage.fetch`, and
 `Transaction.rows/run` in a unit of work): ELITE in bot/games/elite/storage.py, the flight school
 and custom missions in bot/games/space_alert/storage.py, the campaigns in
-bot/games/space_alert/campaign/storage.py, the flights' records and the careers' reads elsewhere
-in bot/games/space_alert (stats/storage.py).
+bot/games/space_alert/campaign/storage.py, the flights, their records, the what-if comparisons
+and the careers' reads elsewhere in bot/games/space_alert (mission/storage.py, comparisons.py,
+stats/storage.py).
 Only protocols: `Storage` and `Transaction` (base.py) extend them; the SQL lives in platform.py.
 """
 
@@ -14,7 +15,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
-    from bot.platform.storage.comparisons import Comparison
     from bot.platform.storage.platform import ScheduleRecord
 
 
@@ -26,10 +26,6 @@ class FeatureTransaction(Protocol):
     async def mark_schedule(
         self, schedule_id: int, *, reminded: bool, done: bool, was_reminded: bool | None = None
     ) -> bool: ...
-
-    async def add_comparison(self, comparison: Comparison) -> bool:
-        """Keep a what-if comparison of a logged flight (False: the same one was kept already)."""
-        ...
 
 
 class FeatureStorage(Protocol):
@@ -48,8 +44,3 @@ class FeatureStorage(Protocol):
     async def mark_schedule(
         self, schedule_id: int, *, reminded: bool, done: bool, was_reminded: bool | None = None
     ) -> bool: ...
-
-    # -- what-if comparisons of logged flights (comparisons.py) ---------------------------------------
-    async def add_comparison(self, comparison: Comparison) -> bool: ...
-
-    async def comparisons(self, flight_id: str, *, limit: int = 50) -> list[Comparison]: ...

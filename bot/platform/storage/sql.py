@@ -21,7 +21,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.platform.storage.base import Undo, UnitsOfWork
-from bot.platform.storage.comparisons import ComparisonReads, ComparisonWrites
 from bot.platform.storage.platform import PlatformReads, PlatformWrites
 from bot.platform.storage.rows import now
 from bot.platform.storage.sessions import SessionReads, SessionWrites
@@ -41,7 +40,7 @@ class Dialect:
     unique_violation: tuple[type[BaseException], ...]
 
 
-class SqlTransaction(PlatformWrites, SessionWrites, ComparisonWrites):
+class SqlTransaction(PlatformWrites, SessionWrites):
     """The statements of one unit of work; a backend subclass runs them on its connection."""
 
     dialect: Dialect
@@ -100,7 +99,7 @@ class SqlTransaction(PlatformWrites, SessionWrites, ComparisonWrites):
 CURRENT_TX: ContextVar[SqlTransaction | None] = ContextVar("storage_transaction", default=None)
 
 
-class SqlStorage(UnitsOfWork, PlatformReads, SessionReads, WebReads, ComparisonReads):
+class SqlStorage(UnitsOfWork, PlatformReads, SessionReads, WebReads):
     """The reads of `Storage` and the frame of a unit of work; a backend provides `_fetch`
     (committed data, or the caller's own transaction), `transaction()`, `open()` and `close()`."""
 

@@ -17,7 +17,6 @@ from typing import Any, Protocol
 
 from bot.platform.sessions import StoredResult
 from bot.platform.storage.careers import PUBLIC_SETTING, PUBLIC_VALUE
-from bot.platform.storage.comparisons import Comparison
 
 # The guild_settings key where the bot keeps a public server's name as Discord showed it (written
 # when an admin makes the server's records public or private), so the web needs no Discord connection.
@@ -83,8 +82,6 @@ class WebStore(Protocol):
         ...
 
     async def get_setting(self, guild_id: int, key: str) -> Any | None: ...
-
-    async def comparisons(self, flight_id: str, *, limit: int = 50) -> list[Comparison]: ...
 
 
 class WebReads:

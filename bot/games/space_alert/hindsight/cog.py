@@ -21,6 +21,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.games.space_alert.comparisons import Comparison, Comparisons
 from bot.games.space_alert.hindsight._picture import plans_picture
 from bot.games.space_alert.hindsight.answer import SEARCH_BUDGET_S, Found, gifts_of, search, sentence, summary
 from bot.games.space_alert.mission.components import FlightButton
@@ -32,7 +33,6 @@ from bot.platform.errors import report_interaction_error
 from bot.platform.hosting.server_settings import server_language
 from bot.platform.i18n import t
 from bot.platform.permissions import Seats, actor_of, decide, refusal
-from bot.platform.storage.comparisons import Comparison
 
 if TYPE_CHECKING:
     from bot.games.space_alert.replay.cog import Logged
@@ -157,7 +157,7 @@ class HindsightCog(commands.Cog, name="Hindsight"):
             diverges_at=min((c.turn for c in answer.changes), default=None),
         )
         try:
-            await self.bot.storage.add_comparison(comparison)
+            await Comparisons(self.bot.storage).add(comparison)
         except Exception:
             log.exception("flight %s: cannot keep the Hindsight answer", logged.record.id)
 

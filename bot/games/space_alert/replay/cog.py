@@ -6,8 +6,8 @@ _posting.py posts them at its end).
 Both re-resolve the stored game (the engine is deterministic: same game and seed, same flight), so
 nothing but the game needs storing.  Resolution and drawing run in `asyncio.to_thread`; every
 click answers within Discord's 3 seconds (a deferral first where the work is heavier).  What-if
-results are shown ephemerally; each is also kept (table flight_comparisons) so the flight's web
-page lists the comparisons that were asked for.
+results are shown ephemerally; each is also kept (comparisons.py, table flight_comparisons) so the
+flight's web page lists the comparisons that were asked for.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.games.space_alert.comparisons import Comparison, Comparisons
 from bot.games.space_alert.logbook import Logbook
 from bot.games.space_alert.mission.components import view_of
 from bot.games.space_alert.mission.render import captains_log, mission_label
@@ -47,7 +48,6 @@ from bot.games.space_alert.replay._whatif import (
 from bot.games.space_alert.replay.components import turn_buttons
 from bot.games.space_alert.replay.text import text
 from bot.platform.permissions import Seats, actor_of, decide
-from bot.platform.storage.comparisons import Comparison
 from bot.platform.text import code_text, plain_text, user_text
 from engine import board
 from engine.flight.machine import Flight
@@ -304,7 +304,7 @@ class ReplayCog(commands.Cog, name="Replay"):
             diverges_at=cmp.first_divergence,
         )
         try:
-            await self.bot.storage.add_comparison(comparison)
+            await Comparisons(self.bot.storage).add(comparison)
         except Exception:
             log.exception("flight %s: cannot keep a what-if comparison", logged.record.id)
 
