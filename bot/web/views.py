@@ -41,7 +41,7 @@ def server_doc(s: PublicServer) -> dict[str, Any]:
         "id": str(s.guild_id),
         "name": s.name,
         "language": s.language,
-        "flights": s.flights,
+        "flights": s.games,  # the JSON's name for a server's count of games of every kind
         "last_flown": s.last_flown,
         "url": server_url(s.guild_id),
     }
@@ -245,7 +245,7 @@ async def player_page(store: WebStore, user_id: int, lang: str) -> dict[str, Any
         if row.guild_id:  # a server's row (both difficulties summed)
             server = servers.get(row.guild_id)
             if server is not None:
-                by_server.append({**server_doc(server), **figures, "server_flights": server.flights})
+                by_server.append({**server_doc(server), **figures, "server_flights": server.games})
         else:
             by_difficulty.append({"normal": row.normal, "serious": row.serious, **figures})
     names = {str(k): v.name for k, v in servers.items()}

@@ -194,6 +194,9 @@ async def test_player_career_counts_public_servers_only(client: Any) -> None:
     assert doc["player"]["flights"] == 1  # her flight on the private server is not counted
     assert [s["id"] for s in doc["servers"]] == [str(seed.PUBLIC)]
     assert [line["flight_id"] for line in doc["flights"]] == [seed.PUBLIC_FLIGHT]
+    # the JSON keeps its names for the server's count of games (PublicServer.games on the platform)
+    (server,) = doc["servers"]
+    assert (server["flights"], server["server_flights"]) == (1, 3)  # hers there, and every game there
 
 
 @pytest.mark.parametrize(

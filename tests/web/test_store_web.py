@@ -29,8 +29,8 @@ async def test_server_totals_follow_every_logged_flight(storage: Any) -> None:
     await log(storage, "f0000002", 1, "2026-11-01T20:00:00+00:00")  # logged later, flown earlier
     await log(storage, "f0000003", 2, "2026-11-03T20:00:00+00:00")
     servers = {s.guild_id: s for s in await storage.public_servers()}
-    assert (servers[1].flights, servers[1].last_flown) == (2, "2026-11-02T20:00:00+00:00")
-    assert (servers[2].flights, servers[2].last_flown) == (1, "2026-11-03T20:00:00+00:00")
+    assert (servers[1].games, servers[1].last_flown) == (2, "2026-11-02T20:00:00+00:00")
+    assert (servers[2].games, servers[2].last_flown) == (1, "2026-11-03T20:00:00+00:00")
     before = {m.guild_id: m for m in await storage.public_marks()}
     await log(storage, "f0000004", 1, "2026-11-04T20:00:00+00:00")
     after = {m.guild_id: m for m in await storage.public_marks()}
@@ -51,7 +51,7 @@ async def test_a_finished_elite_game_counts_and_changes_the_pages_marks(storage:
     before = ((await storage.public_marks())[0], await public.flight_mark("f0000001"))
     await EliteStore(storage).record(1, ELITE_ROW)
     (server,) = await storage.public_servers()
-    assert server.flights == 2 and server.last_flown > "2026-11-02T20:00:00+00:00"
+    assert server.games == 2 and server.last_flown > "2026-11-02T20:00:00+00:00"
     after = ((await storage.public_marks())[0], await public.flight_mark("f0000001"))
     assert after[0].latest_id == before[0].latest_id and after[0] != before[0] and after[1] != before[1]
     assert [tuple(r) for r in await storage.fetch("SELECT COUNT(*) FROM logbook WHERE guild_id = 1")] == [(1,)]
@@ -92,10 +92,10 @@ async def test_totals_of_flights_logged_before_the_migration(tmp_path: Path) -> 
     await after.open()
     try:
         (server,) = await after.public_servers()
-        assert (server.flights, server.last_flown) == (2, "2026-11-05T20:00:00+00:00")
+        assert (server.games, server.last_flown) == (2, "2026-11-05T20:00:00+00:00")
         (mark,) = await after.public_marks()
         assert mark.latest_id == 2
         await log(after, "f0000003", 1, "2026-11-06T20:00:00+00:00")
-        assert (await after.public_servers())[0].flights == 3
+        assert (await after.public_servers())[0].games == 3
     finally:
         await after.close()

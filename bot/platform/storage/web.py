@@ -25,10 +25,14 @@ NAME_SETTING = "public_name"
 
 @dataclass(frozen=True, slots=True)
 class PublicServer:
+    """A public server as its pages list it: its settings, and its count of finished games of every
+    kind and when the last one ended (guild_totals, kept by triggers).  The pages and their JSON
+    still call the count `flights` (bot/web/views.py), a name the platform does not use."""
+
     guild_id: int
     name: str | None
     language: str | None
-    flights: int
+    games: int
     last_flown: str | None
 
 
@@ -161,7 +165,7 @@ class WebReads:
         return await self._marks(f" AND p.guild_id IN ({', '.join('?' * len(wanted))})", wanted, result_games)
 
     async def public_servers(self) -> list[PublicServer]:
-        """Every server whose records are public, with its flight count and last flight."""
+        """Every server whose records are public, with its count of games and its last one."""
         return await self._servers("", [])
 
     async def public_server(self, guild_id: int) -> PublicServer | None:
