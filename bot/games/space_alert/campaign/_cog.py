@@ -16,6 +16,12 @@ work through the repository (`Campaigns.change`: load, pure change, save with a 
 so three members voting at the same instant are three stored votes.  Voters and crew are member
 ids (as strings in the engine's session); names live in `members` and are only rendered.  Who
 may do what is declared once below (`PERMISSIONS`) and checked by the platform.
+
+What a change makes due in the channel (the clock closing a vote or the repairs, the next
+mission's announcement, a scheduled campaign's first vote) is staged in the outbox in the change's
+own transaction and sent after it commits (posts.py): a crash in between loses none of it, and a
+restart posts none of it twice.  Answers to an interaction (the edited vote message, an ephemeral
+reply) are not staged: they belong to that interaction.
 """
 
 from __future__ import annotations
@@ -23,7 +29,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import re
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -49,6 +55,7 @@ from bot.games.space_alert.campaign.handoff import (
     follow_up,
     send_follow_up,
 )
+from bot.games.space_alert.campaign.posts import Staged, queue_of
 from bot.games.space_alert.campaign.storage import CampaignRecord, Campaigns
 from bot.platform.command_line import bare, command_line
 from bot.platform.components import handles
@@ -206,6 +213,25 @@ class CampaignCog(commands.Cog, name="Campaign"):
 
         return await self.campaigns.change(channel_id, change)
 
+    async def change_posting(
+        self,
+        channel_id: int,
+        step: Callable[[CampaignRecord, CampaignSession], bool],
+        posts: Callable[[CampaignRecord], Awaitable[list[dict[str, Any]]]],
+    ) -> tuple[CampaignRecord | None, Staged | None]:
+        """`change`, with the posts it makes due staged in the outbox in the same transaction:
+        `posts(record)` (after the step, in the transaction) says what to post (`follow_up`
+        payloads; none when the step changed nothing).  The caller sends them once it has
+        answered its interaction, if any (`Staged.send`); a crash before that loses nothing."""
+        staged: Staged | None = None
+        async with self.bot.storage.transaction():
+            record = await self.change(channel_id, step)
+            if record is not None:
+                staged = Staged(self.bot, queue_of(record.id), record.guild_id)
+                for payload in await posts(record):
+                    await staged.stage(payload)
+        return record, staged
+
     async def due_flight(self, channel_id: int) -> CampaignDue | None:
         """The campaign mission about to be flown in this channel (its recording, difficulties
         and `carried` block), or None when no campaign waits for a flight here.  The flight puts
@@ -252,12 +278,20 @@ class CampaignCog(commands.Cog, name="Campaign"):
         await interaction.response.send_message(embed=embed, view=view, allowed_mentions=NO_PINGS)
 
     async def open(
-        self, campaign_id: str, guild_id: int, channel_id: int, seats: list[tuple[int, str]], *, seed: int
+        self,
+        campaign_id: str,
+        guild_id: int,
+        channel_id: int,
+        seats: list[tuple[int, str]],
+        *,
+        seed: int,
+        staged: Staged | None = None,
     ) -> tuple[discord.Embed, discord.ui.View] | None:
         """Store a new campaign for `seats` (the host first) and return its first vote message;
         None when the channel already runs one (the store's unique index says so: a new campaign
         is an insert, never an upsert, so a repeated open cannot reset a running one).
-        `/campaign start` and a scheduled campaign night both open campaigns here."""
+        `/campaign start` and a scheduled campaign night both open campaigns here; with `staged`
+        (no interaction to answer) the vote message is staged with the insert, to be sent after."""
         lang = await self.lang(guild_id)
         members = {str(uid): name for uid, name in seats}
         crew = list(members)  # member ids: two members called "Ann" are two voters
@@ -265,11 +299,15 @@ class CampaignCog(commands.Cog, name="Campaign"):
         doc: dict[str, Any] = {"members": members, "host": seats[0][0], "keys": KEYS_BY_ID}
         record = CampaignRecord(campaign_id, guild_id, channel_id, doc, crew=[(int(u), n) for u, n in members.items()])
         put_session(record, session)
+        embed = vote_embed(lang, session)
         try:
-            await self.campaigns.save(record)
+            async with self.bot.storage.transaction():  # a busy channel rolls it all back
+                await self.campaigns.save(record)
+                if staged is not None:
+                    await staged.stage(follow_up(channel_id, lang, embed=embed, view="Campaign"))
         except ChannelBusy:
             return None
-        return vote_embed(lang, session), vote_view(lang, session, channel_id, CampaignButton)
+        return embed, vote_view(lang, session, channel_id, CampaignButton)
 
     async def open_scheduled(self, schedule: ScheduleRecord, channel: Any) -> None:
         """A scheduled campaign night's time has come: the campaign opens for its host, as if the
@@ -284,18 +322,20 @@ class CampaignCog(commands.Cog, name="Campaign"):
             member_id, member_name = int(entry[0]), str(entry[1])
             member = guild.get_member(member_id) if guild is not None else None
             seats.append((member_id, user_text(member.display_name) if member is not None else member_name))
+        campaign_id = f"schedule-{schedule.id}"
+        staged = Staged(self.bot, queue_of(campaign_id), schedule.guild_id)
         opened = await self.open(
-            f"schedule-{schedule.id}",
+            campaign_id,
             schedule.guild_id,
             schedule.channel_id,
             seats,
             seed=schedule.id or int(schedule.at),
+            staged=staged,
         )
-        if opened is None:
+        if opened is None:  # nothing changed: nothing staged, a plain answer
             await channel.send(tx(lang, "already"), allowed_mentions=NO_PINGS)
             return
-        embed, view = opened
-        await channel.send(embed=embed, view=view, allowed_mentions=NO_PINGS)
+        await staged.send()  # the first vote, staged with the campaign
 
     @campaign.command(name="status", description="The campaign of this channel so far")
     async def status(self, interaction: discord.Interaction) -> None:
@@ -458,8 +498,15 @@ class CampaignCog(commands.Cog, name="Campaign"):
             step = session.tick(now)
             return True
 
+        async def posts(record: CampaignRecord) -> list[dict[str, Any]]:
+            """The vote closed by this press: the next mission's announcement, in its transaction."""
+            if not isinstance(step, FlyNext):
+                return []
+            announcement = self._announcement(lang, CampaignSession.from_dict(record.state["session"]))
+            return [follow_up(channel_id, lang, content=announcement)] if announcement else []
+
         try:
-            record = await self.change(channel_id, press)
+            record, staged = await self.change_posting(channel_id, press, posts)
         except StaleWrite:  # the campaign kept changing under every attempt: ask for another press
             await interaction.response.send_message(t(lang, "error.busy"), ephemeral=True)
             return
@@ -475,8 +522,8 @@ class CampaignCog(commands.Cog, name="Campaign"):
         session = CampaignSession.from_dict(record.state["session"])
         embed, view = self._message(lang, record, session, channel_id, step)
         await interaction.response.edit_message(embed=embed, view=view)
-        if isinstance(step, FlyNext):
-            await self._announce(lang, interaction.channel, session, step)
+        if staged is not None:
+            await staged.send()  # after the answer: the interaction's 3 s are not spent on it
 
     def _message(
         self,
@@ -497,24 +544,21 @@ class CampaignCog(commands.Cog, name="Campaign"):
         embed.description = tx(lang, "vote.done")
         return embed, None
 
-    async def _announce(self, lang: str, channel: Any, session: CampaignSession, step: FlyNext) -> None:
-        if channel is None:
-            return
+    def _announcement(self, lang: str, session: CampaignSession) -> str | None:
+        """The due mission's announcement: what to fly and the command that flies it (None when
+        no mission is due)."""
         due = session.due()
         if due is None:
-            return
-        await channel.send(
-            t(
-                lang,
-                "evening.campaign.announce",
-                n=due.number,
-                mission=due.mission,
-                common=t(lang, f"difficulty.{due.common}"),
-                serious=t(lang, f"difficulty.{due.serious}"),
-                command=self.start_line(due),
-                change=command_line(self.bot.tree, "campaign change", mission="…"),
-            ),
-            allowed_mentions=NO_PINGS,
+            return None
+        return t(
+            lang,
+            "evening.campaign.announce",
+            n=due.number,
+            mission=due.mission,
+            common=t(lang, f"difficulty.{due.common}"),
+            serious=t(lang, f"difficulty.{due.serious}"),
+            command=self.start_line(due),
+            change=command_line(self.bot.tree, "campaign change", mission="…"),
         )
 
     # --- results and the clock -----------------------------------------------------------------
@@ -587,6 +631,9 @@ class CampaignCog(commands.Cog, name="Campaign"):
                 await self.tick_channel(record.guild_id, record.channel_id, now)
 
     async def tick_channel(self, guild_id: int, channel_id: int, now: float) -> None:
+        """The campaign's clock in one channel: a vote or a repair step whose time is up closes,
+        and what that makes due (the vote's outcome, the next mission's announcement, the next
+        vote, the final score) is staged with the change and sent after it commits."""
         step: FlyNext | Ended | None = None
         moved = False
 
@@ -597,15 +644,18 @@ class CampaignCog(commands.Cog, name="Campaign"):
             moved = session.phase != before or step is not None
             return moved
 
-        record = await self.change(channel_id, tick)
-        if record is None or not moved:
-            return
-        channel: Any = self.bot.get_channel(channel_id)
-        if channel is None:
-            return
-        lang = await self.lang(guild_id)
-        session = CampaignSession.from_dict(record.state["session"])
-        embed, view = self._message(lang, record, session, channel_id, step)
-        await channel.send(embed=embed, view=view, allowed_mentions=NO_PINGS)
-        if isinstance(step, FlyNext):
-            await self._announce(lang, channel, session, step)
+        async def posts(record: CampaignRecord) -> list[dict[str, Any]]:
+            if not moved:
+                return []
+            lang = await self.lang(guild_id)
+            session = CampaignSession.from_dict(record.state["session"])
+            embed, view = self._message(lang, record, session, channel_id, step)
+            made = [follow_up(channel_id, lang, embed=embed, view="Campaign" if view is not None else "")]
+            announcement = self._announcement(lang, session) if isinstance(step, FlyNext) else None
+            if announcement:
+                made.append(follow_up(channel_id, lang, content=announcement))
+            return made
+
+        _record, staged = await self.change_posting(channel_id, tick, posts)
+        if staged is not None:
+            await staged.send()

@@ -16,6 +16,7 @@ result, looked up in the channel first so none goes out twice (issue 25).
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -70,6 +71,7 @@ async def campaign_options(bot: Any, channel_id: int) -> dict[str, Any]:
 
 FOLLOW_UPS = "flight_follow_ups"  # the cog method the flight's finish asks for its follow-ups
 NO_PINGS = discord.AllowedMentions.none()
+VIEW_COG_WAIT_S = 10.0  # how long a restored follow-up waits for the cog drawing its buttons
 
 
 def follow_up(
@@ -88,11 +90,23 @@ def follow_up(
     }
 
 
+async def view_cog(bot: Any, name: str, wait: float = VIEW_COG_WAIT_S) -> Any:
+    """The cog that draws a follow-up's buttons.  A row left by a crash is queued at start-up by
+    the flights' extension, which loads before the campaign's: when it goes out before the
+    campaign's cog is there (a channel already known), it waits for it a little; without it
+    the post goes out without buttons rather than not at all."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + wait
+    while (cog := bot.get_cog(name)) is None and loop.time() < deadline:
+        await asyncio.sleep(0.05)
+    return cog
+
+
 async def send_follow_up(bot: Any, channel: Any, payload: dict[str, Any]) -> Any:
     """Send one `follow_up` payload in `channel`; the message."""
     embed = discord.Embed.from_dict(payload["embed"]) if payload.get("embed") else None
     view: Any = None
-    cog: Any = bot.get_cog(payload["view"]) if payload.get("view") else None
+    cog: Any = await view_cog(bot, str(payload["view"])) if payload.get("view") else None
     if cog is not None:
         view = await cog.follow_up_view(int(payload["channel_id"]), str(payload.get("language", "en")))
     kwargs: dict[str, Any] = {"allowed_mentions": NO_PINGS}

@@ -382,10 +382,12 @@ class ChannelPosts:
             task.cancel()
 
     async def restore(self) -> None:
-        """After a restart: queue the posts a shutdown stored, before anything new."""
+        """After a restart: queue the posts a shutdown stored, before anything new.  A queue is a
+        flight's, or a campaign's own (`campaign:<id>`, no flight: its rows carry their server)."""
         for row_id, flight_id, payload in await self.store.pending_posts():
             record = await self.store.peek(flight_id)
-            if record is not None and not self.bot.cluster.owns(record.guild_id):
+            guild_id = record.guild_id if record is not None else payload.get("guild_id")
+            if guild_id is not None and not self.bot.cluster.owns(int(guild_id)):
                 continue  # its channel is on another process's shard: that process sends it
             if payload.get("op") == "said" and record is not None:
                 payload = {**payload, "language": record.language}
