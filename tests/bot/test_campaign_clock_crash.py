@@ -22,6 +22,7 @@ import pytest
 from bot.games.space_alert.campaign._cog import CampaignButton
 from bot.games.space_alert.campaign.posts import queue_of
 from bot.games.space_alert.campaign.storage import Campaigns
+from bot.games.space_alert.mission.storage import Flights
 from engine.campaign.session import REPAIR_SECONDS, VOTE_SECONDS
 from tests.bot.helpers import World, custom_ids, new_bot, start_flight, stop_bot
 from tests.bot.storage_backends import bot_backend
@@ -107,7 +108,7 @@ async def campaign_flight(bot: Any, world: World) -> tuple[str, Any, Any]:
     def campaign_mission(record: Any) -> None:
         record.options.update(due.options)
 
-    await bot.storage.update_flight(fid, campaign_mission)
+    await Flights(bot.storage).update_flight(fid, campaign_mission)
     await bot.get_cog("Mission").flights.drain()
     return fid, ann, bob
 
