@@ -36,7 +36,6 @@ LANGUAGE_TABLES_ALLOWED = {
     # recording, the voice and the text), the captain's log and the school's lessons and hints
     # are built inside the rules package, in all four languages
     "engine/flight/phrases.py",
-    "engine/log_text/__init__.py",
     "engine/school/hints.py",
     "engine/school/lessons.py",
     # not words: each language's own name for itself, and the speech engines' voice ids
@@ -45,8 +44,19 @@ LANGUAGE_TABLES_ALLOWED = {
 }
 
 
+#: keys whose translation may leave out a placeholder English fills (never add one): Russian,
+#: Czech and Slovak say a threat went in "an explosion" where English names the card that exploded
+PLACEHOLDERS_MAY_DROP = frozenset({"captains_log.event.threat_destroyed.tail.exploded"})
+
+
 def placeholders(text: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+
+
+def same_placeholders(key: str, english: str, other: str) -> bool:
+    if key in PLACEHOLDERS_MAY_DROP:
+        return placeholders(other) <= placeholders(english)
+    return placeholders(other) == placeholders(english)
 
 
 def may_stay_the_same(key: str, text: str) -> bool:
@@ -61,7 +71,7 @@ def test_every_key_exists_in_every_language_with_the_same_placeholders(lang: str
     assert sorted(set(english) - set(other)) == [], f"missing in {lang}"
     assert sorted(set(other) - set(english)) == [], f"only in {lang}"
     for key, text in english.items():
-        assert placeholders(other[key]) == placeholders(text), (lang, key)
+        assert same_placeholders(key, text, other[key]), (lang, key)
 
 
 @pytest.mark.parametrize("lang", OTHERS)

@@ -6,9 +6,9 @@ from __future__ import annotations
 import re
 
 from bot.games.space_alert.threat_names import threat_name, threat_text
+from bot.platform.i18n import catalogue
 from bot.platform.settings import LANGUAGES, Settings
 from engine.flight.phrases import KINDS, LANGS, render
-from engine.log_text import TABLES
 from engine.threats.catalog import base_cards
 from voice.tts import ESPEAK_VOICES
 
@@ -21,7 +21,8 @@ def _sample(kind: str) -> str:
 
 
 def test_slovak_is_a_language_everywhere_a_flight_speaks() -> None:
-    assert "sk" in LANGUAGES and "sk" in LANGS and "sk" in TABLES and ESPEAK_VOICES["sk"] == "sk"
+    assert "sk" in LANGUAGES and "sk" in LANGS and ESPEAK_VOICES["sk"] == "sk"
+    assert "captains_log.event.attack" in catalogue("sk")
     assert Settings(default_language="sk").default_language == "sk"
 
 
