@@ -35,7 +35,6 @@ LANGUAGE_TABLES_ALLOWED = {
     # the engine is pure and imports nothing of the bot: the intercom's words (one source for the
     # recording, the voice and the text), the captain's log and the school's lessons and hints
     # are built inside the rules package, in all four languages
-    "engine/flight/phrases.py",
     "engine/school/hints.py",
     "engine/school/lessons.py",
     # not words: each language's own name for itself, and the speech engines' voice ids

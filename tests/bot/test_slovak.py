@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import re
 
+from bot.games.space_alert.intercom import render
 from bot.games.space_alert.threat_names import threat_name, threat_text
 from bot.platform.i18n import catalogue
 from bot.platform.settings import LANGUAGES, Settings
-from engine.flight.phrases import KINDS, LANGS, render
+from engine.flight.script import KINDS
 from engine.threats.catalog import base_cards
+from engine.vocab import LANGUAGES as LANGS
 from voice.tts import ESPEAK_VOICES
 
 ENGLISH = re.compile(r"\b(the|and|threat|zone|phase|data|transfer|repeat|operation|ends|mission)\b", re.I)
