@@ -26,24 +26,14 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from bot.platform.i18n import catalogue
-from engine.flight.script import Cue
+from engine.flight.script import KINDS, Cue
 from engine.flight.timeline_cli import main as timeline_main
 from engine.vocab import LANGUAGES
 
 PREFIX = "intercom.say."
-#: the lines that are one sentence with no parameters
-FIXED = frozenset(
-    {
-        "mission_start",
-        "incoming_data",
-        "data_transfer",
-        "transfer_countdown",
-        "transfer_complete",
-        "comm_down",
-        "comm_restored",
-        "operation_ended",
-    }
-)
+WARNINGS = frozenset({"one_minute_warning", "twenty_seconds_warning"})
+#: the lines whose words depend on parameters; every other kind is one fixed sentence
+WITH_PARAMETERS = frozenset({"threat", "count", "countdown", "phase_ended", "phase_begins"}) | WARNINGS
 
 
 class PhraseError(KeyError):
@@ -102,11 +92,11 @@ def render(kind: str, lang: str, **params: Any) -> str:
     """
     if lang not in LANGUAGES:
         raise PhraseError(f"unknown language {lang!r}: use one of {', '.join(LANGUAGES)}")
-    if kind in FIXED:
+    if kind in KINDS and kind not in WITH_PARAMETERS:
         return _say(lang, kind)
     if kind == "threat":
         return _threat(lang, params)
-    if kind in ("one_minute_warning", "twenty_seconds_warning", "countdown"):
+    if kind in WARNINGS or kind == "countdown":
         (phase,) = _need(params, "phase")
         return _say(lang, kind, subject=_subject(lang, phase, bool(params.get("last", False))))
     if kind == "count":
