@@ -169,7 +169,7 @@ def _render(words: _Words, event: Mapping[str, Any]) -> str:
 def describe(lang: str, entry: dict[str, Any]) -> str:
     """One log line in `lang` (an unknown language is rendered in English).
 
-    Every event the engine emits today renders (tests/engine/test_log_text.py enumerates them); a
+    Every event the engine emits today renders (tests/bot/test_captains_log_words.py enumerates them); a
     stored log written by an older engine may carry another shape, and then its own stored `text`
     is shown rather than nothing."""
     try:
