@@ -50,9 +50,9 @@ def is_language(value: object) -> bool:
     return value in LANGUAGES
 
 
-# --- resolution events (engine/resolution emits them; engine/log_text renders them) --------------
+# --- resolution events (engine/resolution emits them; the bot renders the captain's log) ---------
 # An event is a kind plus parameters: card ids, zones, stations, numbers and the codes below,
-# never a sentence.  Every language's table in engine/log_text renders every kind and code.
+# never a sentence.  The catalogue's `captains_log` area has words for every kind and code.
 EventKind: TypeAlias = Literal[
     "threat_appears",
     "move",

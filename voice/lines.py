@@ -1,8 +1,9 @@
 """From cues to playable lines.
 
 `voice` depends on a tiny protocol, not on the flight engine: anything with `at_s`, `kind`, `text`,
-`lang` and `effect` (and optionally `duration_s`) is a cue.  `engine.flight.script.Cue` fits, and so
-do the plain dataclasses the tests build.
+`lang` and `effect` (and optionally `duration_s`) is a cue.  `engine.flight.script.Cue` fits once
+the bot has filled in its words (`bot.games.space_alert.intercom.worded`: the engine's cues carry
+codes, the text comes from the one catalogue), and so do the plain dataclasses the tests build.
 
 Cue conventions (those of `engine.flight.script`):
 

@@ -5,7 +5,7 @@ Typical use (see `bot.platform.voicebridge`)::
     service = VoiceService(VoiceConfig.from_env())
     sink = DiscordVoiceSink(None, channel_resolver=...)      # joins in the background
     player = service.player(sink, on_problem=..., on_member_disconnect=...)
-    player.start(t0, intercom_script(timeline, lang))        # t0: the flight's start instant; returns at once
+    player.start(t0, worded(intercom_script(timeline, lang)))  # t0: the flight's start instant; returns at once
     ...
     player.finish()       # natural end: the last lines still play
     player.abort()        # abort: silence now

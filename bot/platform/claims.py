@@ -33,6 +33,7 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 from bot.platform.cluster import ShardPlan, compact, process_name
+from bot.platform.i18n import t
 from bot.platform.storage import claims as rows
 
 if TYPE_CHECKING:
@@ -313,8 +314,9 @@ class ShardClaims:
         await self.release()
 
 
-async def cluster_lines(claims: ShardClaims) -> list[str]:
-    """Who holds which shards, who stands by, the last takeover: for /about and the log."""
+async def cluster_lines(claims: ShardClaims, lang: str = "en") -> list[str]:
+    """Who holds which shards, who stands by, the last takeover: for /about (in the server's
+    language) and the log (English).  Process names and shard ids are data, shown as they are."""
     now = claims.clock()
     held: dict[str, list[int]] = {}
     for claim in await rows.claims(claims.storage):
@@ -323,14 +325,18 @@ async def cluster_lines(claims: ShardClaims) -> list[str]:
     standbys = [m.process for m in await rows.members(claims.storage, since=now - claims.ttl) if m.role == "standby"]
     last = await rows.last_takeover(claims.storage)
     holders = "; ".join(f"{holder} {compact(shards)}" for holder, shards in sorted(held.items()))
-    lines = [f"Shard claims: {holders or 'none'}", f"Standing by: {', '.join(standbys) or 'none'}"]
+    none = t(lang, "about.none")
+    lines = [
+        t(lang, "about.claims", holders=holders or none),
+        t(lang, "about.standing_by", processes=", ".join(standbys) or none),
+    ]
     if last is None:
-        lines.append("Last takeover: none")
+        lines.append(t(lang, "about.takeover.none"))
     else:
-        why = "its process was gone" if last.reason == "predecessor" else "its claim lapsed"
+        why = t(lang, "about.takeover.predecessor" if last.reason == "predecessor" else "about.takeover.lapsed")
+        ago = f"{max(0.0, now - last.at):.0f}"
         lines.append(
-            f"Last takeover: {last.taker} took shards {last.shards} from {last.previous} ({why}),"
-            f" {max(0.0, now - last.at):.0f} s ago"
+            t(lang, "about.takeover", taker=last.taker, shards=last.shards, previous=last.previous, why=why, ago=ago)
         )
     return lines
 

@@ -5,7 +5,8 @@ game, not by translators with tooling.  Every feature (ELITE, the campaign, host
 statistics, picture labels, ...) keeps its keys in an area of its own; a missing key falls back to
 English so a new button never shows a raw key, and tests check that every key exists in every
 language (tests/bot/test_one_catalogue.py).
-Intercom lines themselves come from engine.flight.phrases (one source for voice and text).
+The intercom's spoken lines, the captain's log and the school are areas of it too (`intercom`,
+`captains_log`, `school`): the engine emits codes and parameters, never words.
 """
 
 from __future__ import annotations

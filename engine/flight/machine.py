@@ -46,7 +46,6 @@ from engine.flight.commands import (
     parse_command,
 )
 from engine.flight.crew import Member, androids_needed, cards_per_phase
-from engine.flight.phrases import LANGS
 from engine.flight.schedule import Step, build_schedule
 from engine.flight.script import Cue
 from engine.flight.snapshot import SCHEMA_VERSION, SnapshotError, migrate, mission_clock
@@ -54,9 +53,7 @@ from engine.flight.timeline import TRANSFER_BEEP_AFTER_S, Timeline, load_officia
 from engine.flight.views import DeckView, StationView
 from engine.model import Game, PlayerPlan, Result, ThreatPlacement, Tracks
 from engine.threats.catalog import base_cards
-from engine.vocab import LANGUAGES, Difficulty, Language
-
-assert set(LANGS) == set(LANGUAGES)
+from engine.vocab import Difficulty, Language
 
 
 class FlightError(ValueError):

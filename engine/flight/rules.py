@@ -39,7 +39,6 @@ from engine.flight.commands import (
     TakeBack,
 )
 from engine.flight.crew import Member, Slot
-from engine.flight.phrases import render
 from engine.flight.script import Cue
 from engine.vocab import HALVES
 
@@ -307,7 +306,7 @@ def apply_agree(flight: Flight, player: Member, cmd: AgreeEnd, plan: None) -> li
         flight.ended_early = True
         flight.incoming = []
         flight.transfer = None
-        cue = Cue(flight.now_s, "operation_ended", render("operation_ended", flight.config.lang), flight.config.lang)
+        cue = Cue(flight.now_s, "operation_ended", flight.config.lang)
         events.append(flight.emit("round_ended", {"early": True}, cue))
     return events
 

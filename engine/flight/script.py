@@ -6,14 +6,18 @@ twenty seconds before each phase end, the countdown whose "one" falls exactly on
 the end of the giving window, and silence (apart from the failure lines themselves) while
 communications are down.  The voice scheduler and the flight machine both consume these cues, so a
 line is heard exactly when the rule it announces takes effect.
+
+A line is a kind plus parameters, never words: the bot fills in each line's words in the flight's
+language from the one text catalogue (bot/games/space_alert/intercom.py) before the voice speaks
+it or the text shows it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeAlias
 
-from engine.flight.phrases import render
 from engine.flight.timeline import (
     COUNTDOWN_INTRO_S,
     ONE_MINUTE_WARNING_S,
@@ -24,6 +28,28 @@ from engine.flight.timeline import (
 )
 
 EFFECTS = ("alert", "beep", "static_start", "static_end")
+
+#: every kind of spoken line (the catalogue's `intercom` area has words for each, in every language)
+KINDS: tuple[str, ...] = (
+    "mission_start",
+    "threat",
+    "incoming_data",
+    "data_transfer",
+    "transfer_countdown",
+    "transfer_complete",
+    "comm_down",
+    "comm_restored",
+    "one_minute_warning",
+    "twenty_seconds_warning",
+    "countdown",
+    "count",
+    "phase_ended",
+    "phase_begins",
+    "operation_ended",
+)
+
+#: what renders a line in words: (kind, language, parameters) -> text; the bot's, handed in
+Say: TypeAlias = Callable[[str, str, Mapping[str, Any]], str]
 
 # offsets inside a data-transfer announcement (seconds after its start)
 # "data transfer in" follows the short lead-in closely: spoken by espeak-ng the Russian intro
@@ -39,18 +65,19 @@ class Cue:
     """One spoken line.  `effect` is a sound played at `at_s` before the line (or alone if text is empty).
 
     `duration_s` is set where the line opens a span the audio must fill (the static of a
-    communications failure).  `params` are the phrase parameters, so any language can re-render it;
+    communications failure).  `params` are the phrase parameters, so any language can render it;
     `event_index` points at the Timeline event the line belongs to (None for derived lines).
+    `text` is the line's words: empty as the engine makes it, filled in by the bot's renderer.
     """
 
     at_s: float
     kind: str
-    text: str
     lang: str
     effect: str | None = None
     duration_s: float | None = None
     params: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
     event_index: int | None = None
+    text: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -78,7 +105,7 @@ def _cue(
     duration: float | None = None,
     **params: Any,
 ) -> Cue:
-    return Cue(float(at), kind, render(kind, lang, **params), lang, effect, duration, params, index)
+    return Cue(float(at), kind, lang, effect, duration, params, index)
 
 
 def intercom_script(timeline: Timeline, lang: str = "en") -> list[Cue]:
@@ -141,14 +168,23 @@ def _silenced(cue: Cue, timeline: Timeline) -> bool:
     return False
 
 
-def script_text(cues: list[Cue]) -> str:
-    """The script as readable lines ("m:ss  text"), countdown numbers joined onto their sentence."""
+def script_text(cues: list[Cue], say: Say | None = None) -> str:
+    """The script as readable lines ("m:ss  text"), countdown numbers joined onto their sentence.
+
+    The words are `say`'s (the bot's renderer); without one, a line's own `text`, else the line in
+    codes (`kind key=value ...`): the engine holds no words."""
     lines: list[str] = []
     for cue in cues:
         prefix = f"[{cue.effect}] " if cue.effect else ""
+        words = say(cue.kind, cue.lang, cue.params) if say is not None else cue.text or code_line(cue)
         if cue.kind == "count" and lines:
-            lines[-1] += " " + prefix + cue.text
+            lines[-1] += " " + prefix + words
             continue
         stamp = fmt_time(cue.at_s) if cue.at_s == int(cue.at_s) else f"{fmt_time(cue.at_s)}.{int(cue.at_s * 10) % 10}"
-        lines.append(f"{stamp}  {prefix}{cue.text}")
+        lines.append(f"{stamp}  {prefix}{words}")
     return "\n".join(lines)
+
+
+def code_line(cue: Cue) -> str:
+    """A line in codes: its kind and parameters (`threat turn=3 zone=red serious=True ...`)."""
+    return " ".join((cue.kind, *(f"{key}={value}" for key, value in cue.params.items())))

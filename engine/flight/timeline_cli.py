@@ -4,7 +4,9 @@
     timeline --file custom.json [--text]              validate a custom mission and print it
     timeline --generate --seed 42 [--preset mission] [--threat-level 8] [...] [--text]
 
-JSON goes to stdout.  Any bad argument or invalid mission file gives exit code 2 and exactly one
+JSON goes to stdout.  `--text` prints the script's lines in words when the caller hands `main` a
+renderer (the bot's, bot/games/space_alert/intercom.py: the engine holds no words), else in codes.
+Any bad argument or invalid mission file gives exit code 2 and exactly one
 line on stderr (no usage dump, no traceback), so a bot or a script can show it to a human as is.
 """
 
@@ -15,8 +17,7 @@ import sys
 from typing import Any, NoReturn
 
 from engine.flight.generator import PRESETS, GeneratorError, generate, preset_params
-from engine.flight.phrases import LANGS
-from engine.flight.script import intercom_script, script_text
+from engine.flight.script import Say, intercom_script, script_text
 from engine.flight.timeline import (
     TimelineError,
     dumps_timeline,
@@ -24,6 +25,7 @@ from engine.flight.timeline import (
     load_timeline_file,
     official_ids,
 )
+from engine.vocab import LANGUAGES
 
 
 class _UsageError(Exception):
@@ -47,7 +49,7 @@ def _parser() -> _Parser:
     p.add_argument("--min-internal-level", type=int, help="least internal units (0-6)")
     p.add_argument("--max-internal-level", type=int, help="most internal units (0-6)")
     p.add_argument("--max-serious-threats", type=int, help="cap on serious threats (0-4)")
-    p.add_argument("--lang", choices=LANGS, default="en", help="language of the spoken script")
+    p.add_argument("--lang", choices=LANGUAGES, default="en", help="language of the spoken script")
     p.add_argument("--text", action="store_true", help="print the spoken script instead of JSON")
     return p
 
@@ -61,7 +63,7 @@ _OVERRIDES = (
 )
 
 
-def _run(argv: list[str]) -> str:
+def _run(argv: list[str], say: Say | None) -> str:
     args = _parser().parse_args(argv)
     sources = sum(bool(x) for x in (args.mission, args.file, args.generate))
     if sources != 1:
@@ -78,14 +80,15 @@ def _run(argv: list[str]) -> str:
     else:
         timeline = load_official(args.mission)
     if args.text:
-        return script_text(intercom_script(timeline, args.lang))
+        return script_text(intercom_script(timeline, args.lang), say)
     return dumps_timeline(timeline.to_json_dict())
 
 
-def main(argv: list[str]) -> int:
-    """Entry point the engine CLI dispatches `timeline` to; returns the exit code."""
+def main(argv: list[str], say: Say | None = None) -> int:
+    """Entry point the engine CLI dispatches `timeline` to; returns the exit code.  `say`: what
+    renders a spoken line in words (without it `--text` prints each line in codes)."""
     try:
-        out = _run(argv)
+        out = _run(argv, say)
     except (_UsageError, TimelineError, GeneratorError) as err:
         text = " ".join(str(err).split())  # exactly one line
         print(f"timeline: error: {text}", file=sys.stderr)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import _random
 import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from collections.abc import Set as AbstractSet
 from operator import attrgetter
 from typing import Any, Literal, NamedTuple
@@ -304,6 +304,20 @@ def final_turn(m: Mission) -> None:
         m.emit("hyperspace_jump")
 
 
+def code_line(event: Mapping[str, Any]) -> str:
+    """An event as one line of codes, `kind key=value ...` (unset parameters left out): what the
+    command line shows of it, and what a reader without the catalogue can still follow."""
+    shown = (f"{key}={value}" for key, value in event.items() if key not in _LINE_SKIPS and _is_set(value))
+    return " ".join((str(event["kind"]), *shown))
+
+
+def _is_set(value: Any) -> bool:
+    return value is not None and value is not False
+
+
+_LINE_SKIPS = frozenset({"turn", "step", "kind"})
+
+
 def build_result(m: Mission, log: bool) -> Result:
     lost = m.lost
     outcomes = []
@@ -328,11 +342,10 @@ def build_result(m: Mission, log: bool) -> Result:
         outcomes.append(outcome)
     entries = None
     if log:
-        # The public log format carries an English `text` next to each event's code and
-        # parameters; the words come from the presentation package, which the rules never import.
-        from engine.log_text import describe
-
-        entries = [LogEntry(**e, text=describe("en", e)) for e in m.events]
+        # The public log format carries a `text` next to each event's code and parameters: the
+        # event in codes, one line (the engine holds no words; the bot renders the captain's log
+        # in the flight's language from the one text catalogue).
+        entries = [LogEntry(**e, text=code_line(e)) for e in m.events]
     knocked_out = []
     for p in m.crew:
         if p.knocked_out:

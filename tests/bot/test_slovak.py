@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import re
 
+from bot.games.space_alert.intercom import render
 from bot.games.space_alert.threat_names import threat_name, threat_text
+from bot.platform.i18n import catalogue
 from bot.platform.settings import LANGUAGES, Settings
-from engine.flight.phrases import KINDS, LANGS, render
-from engine.log_text import TABLES
+from engine.flight.script import KINDS
 from engine.threats.catalog import base_cards
+from engine.vocab import LANGUAGES as LANGS
 from voice.tts import ESPEAK_VOICES
 
 ENGLISH = re.compile(r"\b(the|and|threat|zone|phase|data|transfer|repeat|operation|ends|mission)\b", re.I)
@@ -21,7 +23,8 @@ def _sample(kind: str) -> str:
 
 
 def test_slovak_is_a_language_everywhere_a_flight_speaks() -> None:
-    assert "sk" in LANGUAGES and "sk" in LANGS and "sk" in TABLES and ESPEAK_VOICES["sk"] == "sk"
+    assert "sk" in LANGUAGES and "sk" in LANGS and ESPEAK_VOICES["sk"] == "sk"
+    assert "captains_log.event.attack" in catalogue("sk")
     assert Settings(default_language="sk").default_language == "sk"
 
 

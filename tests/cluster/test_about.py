@@ -37,6 +37,20 @@ async def test_about_names_process_shards_and_this_servers_shard(
     assert "box:77" in sent.content and "shards 2-3 of 4" in sent.content
     assert "This server is on shard 3" in sent.content
     assert sent.kwargs["allowed_mentions"].everyone is False
+    assert "Storage: SQLite (this process only)" in sent.content
+
+    # a Russian server reads it in Russian, from the catalogue like /help; the facts stay data
+    await storage.set_setting(world.guild.id, "language", "ru")
+    again = world.interaction(make_member("Bob", world.guild))
+    await about.about.callback(about, again)  # type: ignore[union-attr]
+    russian = again.log[-1].content
+    assert russian.splitlines() == [
+        "Процесс: box:77",
+        "Шарды: шарды 2-3 из 4",
+        "Этот сервер на шарде 3",
+        "Хранилище: SQLite (только этот процесс)",
+        "Часов полётов идёт здесь: 0",
+    ]
     for name in list(bot.cogs):
         await bot.remove_cog(name)
     await storage.close()

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.games.space_alert.intercom import say
 from engine.flight.generator import generate
 from engine.flight.timeline import load_official
 from engine.flight.timeline_cli import main
@@ -36,12 +37,14 @@ def test_official_json(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_spoken_script(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["S2-1", "--lang", "ru", "--text"]) == 0
+    assert main(["S2-1", "--lang", "ru", "--text"], say) == 0
     out = capsys.readouterr().out
     assert out.startswith("0:00  [alert] Обнаружена вражеская активность.")
     assert "3:38  Завершение первой фазы через пять, четыре, три, два, один." in out
-    assert main(["S1-2", "--text"]) == 0
+    assert main(["S1-2", "--text"], say) == 0
     assert "Begin second phase." in capsys.readouterr().out
+    assert main(["S1-2", "--text"]) == 0  # the engine alone: the lines in codes
+    assert "  phase_begins phase=2" in capsys.readouterr().out
 
 
 def test_generate(capsys: pytest.CaptureFixture[str]) -> None:

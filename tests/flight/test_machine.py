@@ -191,7 +191,10 @@ def test_config_rules() -> None:
     from engine.flight.timeline import load_official
 
     custom = Flight.start(FlightConfig(crew=["A", "B", "C", "D"], timeline=load_official("S1-4"), lang="cs"))
-    assert custom.timeline.id == "S1-4" and "Detekována" in custom.advance_to(0)[0].cue.text
+    from bot.games.space_alert.intercom import cue_text
+
+    first = custom.advance_to(0)[0].cue
+    assert custom.timeline.id == "S1-4" and first is not None and "Detekována" in cue_text(first)
 
 
 def test_tracks_and_threat_decks_are_seeded() -> None:

@@ -1,12 +1,13 @@
-"""The phrase catalogue and the spoken script derived from a timeline."""
+"""The intercom's words (the catalogue's `intercom` area) and the spoken script derived from a timeline."""
 
 from __future__ import annotations
 
 import pytest
 
-from engine.flight.phrases import KINDS, LANGS, PhraseError, render
-from engine.flight.script import Cue, intercom_script, script_text
+from bot.games.space_alert.intercom import PhraseError, render, say, worded
+from engine.flight.script import KINDS, Cue, intercom_script, script_text
 from engine.flight.timeline import TRANSFER_BEEP_AFTER_S, load_official, official_ids, parse_timeline
+from engine.vocab import LANGUAGES as LANGS
 
 _PARAMS = {
     "threat": {"turn": 3, "zone": "red", "serious": True, "internal": False, "unconfirmed": False},
@@ -81,7 +82,7 @@ def _at(cues: list[Cue], kind: str, **params: object) -> list[float]:
 @pytest.mark.parametrize("mission_id", official_ids())
 def test_derived_announcements_follow_phase_ends(mission_id: str) -> None:
     tl = load_official(mission_id)
-    cues = intercom_script(tl, "en")
+    cues = worded(intercom_script(tl, "en"))
     assert cues == sorted(cues, key=lambda c: c.at_s)
     assert cues[0].kind == "mission_start" and cues[0].at_s == 0 and cues[0].effect == "alert"
     for phase, end in enumerate(tl.phase_end_s, start=1):
@@ -143,7 +144,7 @@ def test_silenced_line_inside_a_failure_is_dropped() -> None:
 
 def test_two_phase_test_run_script() -> None:
     tl = load_official("S1-1")
-    cues = intercom_script(tl, "ru")
+    cues = worded(intercom_script(tl, "ru"))
     assert _at(cues, "phase_begins", phase=2) == [tl.phase_end_s[0] + 3]
     assert not _at(cues, "phase_begins", phase=3)
     assert cues[-1].text == "Задание завершено." and cues[-1].at_s == 421
@@ -155,8 +156,18 @@ def test_script_text_and_cue_round_trip() -> None:
         {"id": "x", "phases": 2, "phase_end_s": [220, 420], "events": [{"t": 100, "event": "data_transfer"}]}
     )
     cues = intercom_script(tl, "en")
-    text = script_text(cues)
+    text = script_text(cues, say)
+    assert script_text(worded(cues)) == text  # words filled in, or rendered as the text is made
     assert "1:41.4  Data transfer in five, four, three, two, one." in text
     assert "1:48  [beep] Data transfer complete." in text
     assert "6:53  Operation ends in five, four, three, two, one." in text
     assert all(Cue.from_dict(c.to_dict()) == c for c in cues)
+
+
+def test_the_engine_script_holds_codes_not_words() -> None:
+    cues = intercom_script(load_official("S1-1"), "sk")
+    assert all(cue.text == "" for cue in cues)  # the bot fills the words in (worded)
+    text = script_text(cues)
+    assert text.startswith("0:00  [alert] mission_start\n0:15  [alert] threat turn=1 zone=blue ")
+    assert not any(ord(ch) > 127 for ch in text)
+    assert worded(cues)[0].text == "Zistená nepriateľská aktivita, začína prvá fáza operácie."

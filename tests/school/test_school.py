@@ -1,4 +1,5 @@
-"""Flight school: the lesson path, hints from a flight's event log, a player's progress."""
+"""Flight school: the lesson path, hints from a flight's event log, a player's progress; the
+lessons' and hints' words in the catalogue's `school` area."""
 
 from __future__ import annotations
 
@@ -7,11 +8,14 @@ from pathlib import Path
 
 import pytest
 
+from bot.games.space_alert.campaign.school import hint_text, lesson_explanation, lesson_title
+from bot.platform.i18n import catalogue
 from engine.flight.generator import generate, preset_params
 from engine.resolution.mission import resolve
 from engine.school.hints import RULES, hints, hints_from_events
-from engine.school.lessons import LESSON_IDS, LESSONS, TEXT_LANGUAGES, lesson
+from engine.school.lessons import LESSON_IDS, LESSONS, lesson
 from engine.school.progress import SchoolProgress
+from engine.vocab import LANGUAGES as TEXT_LANGUAGES
 
 OFFICIAL = Path(__file__).resolve().parents[2] / "scenarios" / "official"
 
@@ -29,7 +33,7 @@ def test_lessons_follow_the_rulebook_order_in_every_language() -> None:
     assert [item.number for item in LESSONS] == list(range(1, 8))
     for item in LESSONS:
         for language in TEXT_LANGUAGES:  # all four, Slovak included: nobody reads a fallback
-            assert item.title[language].strip() and len(item.explanation[language]) > 40
+            assert lesson_title(language, item).strip() and len(lesson_explanation(language, item)) > 40
     assert [item.untimed for item in LESSONS] == [True] * 6 + [False]
 
 
@@ -37,7 +41,9 @@ def test_every_lesson_and_hint_text_exists_in_all_four_languages() -> None:
     """No reader gets a fallback: en, ru, cs and sk for every title, explanation and hint; the
     Slovak ones are Slovak (Czech-only letters only inside the quoted Czech announcements)."""
     assert TEXT_LANGUAGES == ("en", "ru", "cs", "sk")
-    texts = [t for item in LESSONS for t in (item.title, item.explanation)] + [r.text for r in RULES.values()]
+    keys = [f"school.lesson.{item.id}.{part}" for item in LESSONS for part in ("title", "explanation")]
+    keys += [f"school.hint.{kind}" for kind in RULES]
+    texts = [{language: catalogue(language)[key] for language in TEXT_LANGUAGES} for key in keys]
     for text in texts:
         assert set(text) == set(TEXT_LANGUAGES) and all(v.strip() for v in text.values())
         assert text["sk"] != text["en"]
@@ -85,7 +91,7 @@ def test_hints_name_each_mistake_once_with_its_rule() -> None:
     assert by_kind["shot_without_energy"].count >= 2
     assert by_kind["threat_reached_z"].subject == "E1-07"
     assert by_kind["computer_not_maintained"].count == 3
-    assert by_kind["computer_not_maintained"].text("ru").startswith("§3.5: ")
+    assert hint_text("ru", by_kind["computer_not_maintained"]).startswith("§3.5: Никто не обслужил компьютер")
 
 
 def test_a_clean_flight_has_no_hints_and_no_log_means_no_hints() -> None:
@@ -112,3 +118,13 @@ def test_progress_opens_lessons_in_order_and_survives_json() -> None:
     for item in LESSONS:
         again = again.record(item.id, "survived", 1)
     assert again.finished and again.next_lesson() is None
+
+
+def test_the_engine_school_holds_no_words() -> None:
+    """Lessons and hints are ids, numbers and rulebook sections; the words are the catalogue's."""
+    source = "".join(
+        path.read_text(encoding="utf-8")
+        for path in (Path(__file__).resolve().parents[2] / "engine/school").glob("*.py")
+    )
+    assert not re.search(r"[а-яёčřžšůáíéěťľňôä]", source, re.I)
+    assert lesson_title("sk", lesson("computer")) == "Palubný počítač"

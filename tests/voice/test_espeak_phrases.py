@@ -9,9 +9,10 @@ import itertools
 
 import pytest
 
-from engine.flight.phrases import LANGS, render
+from bot.games.space_alert.intercom import render, worded
 from engine.flight.script import intercom_script
 from engine.flight.timeline import load_official
+from engine.vocab import LANGUAGES as LANGS
 from tests.voice.fakes import FakeVoice, VirtualClock
 from voice.audio import FRAME_S, decode_opus, peak
 from voice.config import VoiceConfig
@@ -99,7 +100,7 @@ def s2_1_service(tmp_path_factory) -> VoiceService:
 
 @pytest.mark.parametrize("lang", LANGS)
 async def test_real_s2_1_script_renders_and_plays_on_time(s2_1_service, lang):
-    cues = intercom_script(load_official("S2-1"), lang)
+    cues = worded(intercom_script(load_official("S2-1"), lang))
     clock = VirtualClock()
     sink = FakeVoice(clock)
     player = s2_1_service.player(sink, clock=clock, sleep=clock.sleep)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot.games.space_alert.intercom import worded
 from engine.flight.script import intercom_script
 from engine.flight.timeline import load_official
 from tests.voice.fakes import FakeCue, FakeVoice, VirtualClock, tone_clip
@@ -40,7 +41,7 @@ def fake_speech(cues, lengths=FIT):
 
 
 def s2_1(effects):
-    cues = intercom_script(load_official("S2-1"), "en")
+    cues = worded(intercom_script(load_official("S2-1"), "en"))
     lines, problems = build_lines(cues, fake_speech(cues), effects)
     assert not problems
     return lines

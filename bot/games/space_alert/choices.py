@@ -22,6 +22,5 @@ def choice_name(lang: str, value: str) -> str | None:
         return t(lang, f"preset.{value}")
     if value in LESSON_IDS:
         item = lesson(value)
-        titles: dict[str, str] = {str(code): text for code, text in item.title.items()}
-        return f"{item.number}. {titles.get(lang) or titles['en']}"
+        return f"{item.number}. {t(lang, f'school.lesson.{item.id}.title')}"
     return None

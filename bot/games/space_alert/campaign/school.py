@@ -33,7 +33,7 @@ from bot.games.space_alert.storage import School
 from bot.platform.hosting.server_settings import server_language
 from bot.platform.i18n import t
 from engine.model import Result
-from engine.school.hints import hints
+from engine.school.hints import Hint, hints
 from engine.school.lessons import LESSON_IDS, LESSONS, Lesson, lesson
 from engine.school.progress import SchoolProgress
 
@@ -42,9 +42,18 @@ NO_PINGS = discord.AllowedMentions.none()
 SCHOOL_OPTION = "school"  # lobby option: the lesson id of a school flight
 
 
-def localised(texts: Mapping[Any, str], lang: str) -> str:
-    """A lesson or hint text in `lang`, else English (every text has all four: tests/school)."""
-    return texts.get(lang) or texts["en"]
+def lesson_title(lang: str, item: Lesson) -> str:
+    """A lesson's title in `lang` (the catalogue's `school` area; every lesson has all four)."""
+    return t(lang, f"school.lesson.{item.id}.title")
+
+
+def lesson_explanation(lang: str, item: Lesson) -> str:
+    return t(lang, f"school.lesson.{item.id}.explanation")
+
+
+def hint_text(lang: str, hint: Hint) -> str:
+    """A hint in words: the rulebook section, then what went wrong and how the rule helps."""
+    return f"{hint.rule.section}: {t(lang, f'school.hint.{hint.kind}')}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,8 +76,8 @@ def lesson_options(item: Lesson, untimed: bool) -> dict[str, Any]:
 
 def lesson_embed(lang: str, item: Lesson, progress: SchoolProgress | None, untimed: bool) -> discord.Embed:
     embed = discord.Embed(
-        title=tx(lang, "school.title", n=item.number, of=len(LESSONS), title=localised(item.title, lang)),
-        description=localised(item.explanation, lang),
+        title=tx(lang, "school.title", n=item.number, of=len(LESSONS), title=lesson_title(lang, item)),
+        description=lesson_explanation(lang, item),
     )
     mode = tx(lang, "school.untimed") + "\n" + t(lang, "flight.untimed_voice") if untimed else tx(lang, "school.timed")
     embed.add_field(name=tx(lang, "school.mode"), value=mode)
@@ -129,8 +138,7 @@ def hint_lines(lang: str, result: Result) -> list[str]:
         return [tx(lang, "school.no_hints")]
     lines = [f"**{tx(lang, 'school.hints')}**"]
     for hint in found:
-        text = f"{hint.rule.section}: {localised(hint.rule.text, lang)}"
-        lines.append("• " + tx(lang, "school.hint_line", text=text, turn=hint.turn, count=hint.count))
+        lines.append("• " + tx(lang, "school.hint_line", text=hint_text(lang, hint), turn=hint.turn, count=hint.count))
     return lines
 
 
@@ -180,7 +188,7 @@ class SchoolCog(commands.Cog, name="School"):
             tx(
                 lang,
                 "school.recorded",
-                title=localised(item.title, lang),
+                title=lesson_title(lang, item),
                 outcome=t(lang, f"outcome.{result.outcome}"),
                 names=", ".join(discord.utils.escape_mentions(n) for n in names) or "—",
             )

@@ -289,7 +289,10 @@ class MissionCog(commands.Cog, name="Mission"):
         untimed="Phases end when everyone has pressed Finish, not by the clock (default: the lesson's)",
     )
     @app_commands.choices(
-        lesson=[app_commands.Choice(name=f"{item.number}. {item.title['en']}", value=item.id) for item in LESSONS]
+        lesson=[
+            app_commands.Choice(name=f"{item.number}. {t('en', f'school.lesson.{item.id}.title')}", value=item.id)
+            for item in LESSONS
+        ]
     )
     async def mission_school(
         self, interaction: discord.Interaction, lesson: str | None = None, untimed: bool | None = None

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.games.space_alert.campaign.handoff import FOLLOW_UPS
+from bot.games.space_alert.intercom import cue_text
 from bot.games.space_alert.mission import _catchup
 from bot.games.space_alert.mission import ids as _ids
 from bot.games.space_alert.mission._catchup import with_summary
@@ -386,8 +387,8 @@ class FlightService:
             if ev.private_to is not None:
                 continue
             alert: str | None = None
-            if ev.kind == "intercom" and ev.cue is not None and ev.cue.text:
-                line = f"{t(lang, 'intercom.prefix')} {ev.cue.text}"
+            if ev.kind == "intercom" and ev.cue is not None and (words := cue_text(ev.cue)):
+                line = f"{t(lang, 'intercom.prefix')} {words}"
                 if (now_s - ev.at_s) / record.time_scale > MISSED_AFTER_S:
                     line = f"{t(lang, 'cluster.missed')} {line}"
                 items.append(["line", line])

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.games.space_alert.intercom import worded
 from bot.games.space_alert.mission import ids as _ids
 from bot.games.space_alert.mission._respond import Reply
 from bot.games.space_alert.mission.components import FlightButton, view_of
@@ -196,7 +197,7 @@ class VoiceLink:
         if vc_id is None:
             return reason_text(lang, "the host is not in a voice channel")
         try:
-            cues = intercom_script(timeline, lang)
+            cues = worded(intercom_script(timeline, lang))
             tts = (await load_settings(self.bot.storage, record.guild_id)).tts  # /settings, read per flight
             reason = await voice.prepare(record.id, record.guild_id, vc_id, record.host_id, lang, cues, tts=tts)
             if reason is None:
