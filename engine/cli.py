@@ -10,7 +10,7 @@ import argparse
 import json
 import sys
 import time
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 if TYPE_CHECKING:
     from engine.model import Game
@@ -55,9 +55,27 @@ def _resolve(args: argparse.Namespace) -> int:
     if game is None:
         return 2
     result = resolve(game, log=args.log)
-    json.dump(result.to_json_dict(with_log=args.log), sys.stdout, ensure_ascii=False)
+    data = result.to_json_dict(with_log=args.log)
+    if args.log:
+        _in_words(data["log"])
+    json.dump(data, sys.stdout, ensure_ascii=False)
     sys.stdout.write("\n")
     return 0
+
+
+def _in_words(log: list[dict[str, Any]]) -> None:
+    """Each entry's `text` in English words, as the command line has always printed it.
+
+    Why here: the engine holds no words (its `text` is the event in codes), but this command is how
+    players of the physical game read a resolution, so its output stays readable.  The words are the
+    catalogue's, rendered by the bot's captain's log; the command line is the one edge of the engine
+    allowed to look for them, and without the bot package installed it prints the codes."""
+    try:
+        from bot.games.space_alert.mission._log_i18n import describe
+    except ImportError:  # the engine alone: the codes are the text
+        return
+    for entry in log:
+        entry["text"] = describe("en", entry)
 
 
 def _hindsight(args: argparse.Namespace) -> int:

@@ -58,7 +58,7 @@ def test_resolve_stdin_with_log() -> None:
     assert out.returncode == 0, out.stderr
     log = json.loads(out.stdout)["log"]
     assert log and all({"turn", "step", "text"} <= set(e) for e in log)
-    assert any(e["text"].startswith("threat_appears threat=E1-07 ") for e in log)  # the event in codes
+    assert any("Skirmishers" in e["text"] for e in log)  # in words, from the catalogue
 
 
 def test_players_may_give_actions_as_a_list() -> None:
