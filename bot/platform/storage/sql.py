@@ -44,6 +44,7 @@ from bot.platform.storage.rows import (
     muted_of,
     now,
 )
+from bot.platform.storage.session_outbox import SessionOutboxReads, SessionOutboxWrites
 from bot.platform.storage.sessions import SessionReads, SessionWrites
 from bot.platform.storage.web import WebReads
 
@@ -73,7 +74,7 @@ def flight_of_row(row: Sequence[Any]) -> FlightRecord:
     return flight_from_row(columns, json.loads(muted) if muted else [])
 
 
-class SqlTransaction(PlatformWrites, SessionWrites, CareerWrites, ComparisonWrites):
+class SqlTransaction(PlatformWrites, SessionWrites, SessionOutboxWrites, CareerWrites, ComparisonWrites):
     """The statements of one unit of work; a backend subclass runs them on its connection."""
 
     dialect: Dialect
@@ -242,7 +243,7 @@ class SqlTransaction(PlatformWrites, SessionWrites, CareerWrites, ComparisonWrit
 CURRENT_TX: ContextVar[SqlTransaction | None] = ContextVar("storage_transaction", default=None)
 
 
-class SqlStorage(UnitsOfWork, PlatformReads, SessionReads, WebReads, ComparisonReads):
+class SqlStorage(UnitsOfWork, PlatformReads, SessionReads, SessionOutboxReads, WebReads, ComparisonReads):
     """The reads of `Storage` and the frame of a unit of work; a backend provides `_fetch`
     (committed data, or the caller's own transaction), `transaction()`, `open()` and `close()`."""
 
