@@ -42,6 +42,8 @@ log = logging.getLogger(__name__)
 # A game's renderer: (the stored session, None when it is gone; the payload) -> the send/edit's own
 # keyword arguments (content, view, file, embed, ...), overriding the payload's plain content.
 Render = Callable[["GameSession | None", dict[str, Any]], Awaitable[dict[str, Any]]]
+# (channel id, message id or None) -> a game's own message object (or channel, for None), or None
+Locate = Callable[[int, "int | None"], Any]
 
 LOOK_BACK = 25  # recent channel messages searched for a post that may have gone out before a crash
 EDIT_INTERVAL_S = 1.2  # Discord allows about 5 edits per 5 s in a channel: one edit of a post per interval
@@ -114,6 +116,7 @@ class SessionPosts:
     def __init__(self, bot: Any) -> None:
         self.bot = bot
         self.renderers: dict[str, Render] = {}
+        self.locators: dict[str, Locate] = {}
         self._locks: dict[str, asyncio.Lock] = {}
         self._attempted: set[int] = set()  # rows this process began to send (a retry looks first)
         self._waiting: dict[tuple[int, int], OutboxRow] = {}  # per (channel, message): the edit to send next
@@ -129,11 +132,17 @@ class SessionPosts:
         self.found = 0  # rows found already sent in the channel (not sent again)
 
     # -- wiring ----------------------------------------------------------------------------------------
-    def register(self, game: str, render: Render | None = None, *, resume: bool = True) -> None:
+    def register(
+        self, game: str, render: Render | None = None, *, resume: bool = True, locate: Locate | None = None
+    ) -> None:
         """A game's renderer; and, once the gateway is ready, the game's rows a previous process
-        committed but did not confirm sent go out (`resume`)."""
+        committed but did not confirm sent go out (`resume`).  `locate`: (channel id, message id)
+        -> the message object to edit, (channel id, None) -> the channel to post in, for a game
+        that holds its own objects (None: the bot's channel, a partial message)."""
         if render is not None:
             self.renderers[game] = render
+        if locate is not None:
+            self.locators[game] = locate
         cluster = getattr(self.bot, "cluster", None)
         if not self._watching and cluster is not None and hasattr(cluster, "watch"):
             self._watching = True
@@ -269,7 +278,9 @@ class SessionPosts:
         was found out, or queued), 0 when it was given up, None when it must wait for a retry."""
         if row.payload.get("op") == "edit":
             return await self._queue_edit(row, look=look)
-        channel = self._channel(int(row.payload["channel_id"]))
+        channel_id = int(row.payload["channel_id"])
+        locate = self.locators.get(row.game)
+        channel = (locate(channel_id, None) if locate is not None else None) or self._channel(channel_id)
 
         async def send() -> None:
             fields = await self._fields(row, session)
@@ -373,7 +384,7 @@ class SessionPosts:
         self._look.discard(row.id)
         await self._fault("before_send", row)
         self._attempted.add(row.id)
-        await self._channel(key[0]).get_partial_message(key[1]).edit(**fields)
+        await self._message(row.game, key).edit(**fields)
         await self._fault("after_send", row)
         await self.bot.storage.mark_session_post(row.id, key[1])
         self.sent += 1
@@ -426,6 +437,11 @@ class SessionPosts:
         except discord.HTTPException as exc:
             log.info("cannot read channel %s to look for a sent post (%s)", row.payload.get("channel_id"), exc)
         return None
+
+    def _message(self, game: str, key: tuple[int, int]) -> Any:
+        locate = self.locators.get(game)
+        found = locate(*key) if locate is not None else None
+        return found if found is not None else self._channel(key[0]).get_partial_message(key[1])
 
     def _channel(self, channel_id: int) -> Any:
         get = getattr(self.bot, "get_channel", None)
