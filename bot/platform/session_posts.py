@@ -418,13 +418,19 @@ class SessionPosts:
         return fields
 
     async def _look_up(self, channel: Any, row: OutboxRow, fields: dict[str, Any]) -> int | None:
-        """A message of the bot's in the channel since the row was staged that carries its marker
-        (a crash between the send and its record): its id, else None."""
-        marker = row.payload.get("marker") or fields.get("content") or ""
-        if not marker or not hasattr(channel, "history"):
+        """A message of the bot's in the channel, created since the row was staged, that is this
+        post (a crash between the send and its record): its id, else None.  It says exactly the
+        post's text, or carries its `marker`; a message another row is recorded as, or that an
+        edit targets (a status post that now shows the same words), is never taken."""
+        marker = row.payload.get("marker")
+        content = fields.get("content")
+        if not (marker or content) or not hasattr(channel, "history"):
             return None
         me = getattr(getattr(self.bot, "user", None), "id", None)
         claimed = await self.bot.storage.session_post_messages(row.session_id)  # another row's message
+        for other in await self.bot.storage.unsent_session_posts(session_id=row.session_id):
+            if other.payload.get("op") == "edit" and other.payload.get("message_id"):
+                claimed.add(int(other.payload["message_id"]))
         try:
             async for message in channel.history(limit=LOOK_BACK):
                 created = getattr(message, "created_at", None)
@@ -432,7 +438,8 @@ class SessionPosts:
                     continue
                 if (me is not None and getattr(message.author, "id", None) != me) or int(message.id) in claimed:
                     continue
-                if marker in (message.content or ""):
+                said = message.content or ""
+                if (marker and str(marker) in said) or (not marker and said == content):
                     return int(message.id)
         except discord.HTTPException as exc:
             log.info("cannot read channel %s to look for a sent post (%s)", row.payload.get("channel_id"), exc)

@@ -16,6 +16,7 @@ from datetime import UTC, datetime
 from types import SimpleNamespace
 from typing import Any
 
+import discord
 import pytest
 
 from bot.games.escape import _cog as escape_cog
@@ -26,8 +27,13 @@ from bot.platform import tables
 from bot.platform.session_posts import SessionPosts, edit, post, session_posts
 from bot.platform.sessions import GameSession
 from bot.platform.storage.session_outbox import OutboxRow
+from engine.common.clock import ManualClock
 from engine.escape.rules import Command
 from tests.bot.storage_backends import Opener, open_storage
+from tests.elite.test_cog import ix as elite_ix
+from tests.elite.test_cog import new_cog as new_elite_cog
+from tests.elite.test_cog import press as elite_press
+from tests.elite.test_cog import start_game as start_elite
 from tests.escape.test_adapter import game as escape_game
 from tests.legion.test_adapter import choose
 
@@ -48,8 +54,11 @@ class Message:
         self.created_at = datetime.now(UTC)
         self.edited_at: datetime | None = None
         self.edits: list[str] = []
+        self.view = fields.get("view")
 
     async def edit(self, **fields: Any) -> Message:
+        if "view" in fields:
+            self.view = fields["view"]
         if fields.get("content") is not None:
             self.content = str(fields["content"])
         self.edits.append(self.content)
@@ -350,3 +359,50 @@ async def test_an_escape_step_reaches_the_channel_once_across_a_crash(open_stora
     state = _doc.state_of(stored.state)
     assert station.content == escape_cog.station_text(stored.state, state)  # the station shows the step
     assert len(station.edits) == 1  # edited once, even when the crashed edit had gone out
+
+
+# -- Project: ELITE -------------------------------------------------------------------------------
+class TextChannel(Channel, discord.abc.Messageable):
+    """The recording channel as ELITE's interactions carry it (a Messageable, with its id)."""
+
+    id = CHANNEL
+
+    @property
+    def posted(self) -> list[Message]:
+        return self.messages
+
+
+def elite_cog(storage: Any, channel: TextChannel) -> Any:
+    cog = new_elite_cog(storage, ManualClock(1000.0))
+    cog.bot.get_channel = lambda _channel_id: channel
+    cog.bot.user = SimpleNamespace(id=BOT_ID)
+    session_posts(cog.bot).edit_interval_s = 0.0
+    return cog
+
+
+@pytest.mark.parametrize("where", ["before_send", "after_send"])
+async def test_an_elite_reveal_reaches_the_channel_once_across_a_crash(open_storage: Opener, where: str) -> None:
+    storage = await open_storage()
+    channel = TextChannel()
+    cog = elite_cog(storage, channel)
+    status = await start_elite(cog, channel, mission="exploration")
+    answer = await elite_press(cog, channel, "reveal")
+    picker = answer.response.calls[0][2]["view"]
+    cell = int(picker.select.options[0].value)
+    picker.select._values = [str(cell)]
+    posts1 = session_posts(cog.bot)
+    reached = hang_at(where, posts1)
+    await crash_during(picker._picked(elite_ix(channel)), reached, posts1)
+    rows = await storage.unsent_session_posts()
+    assert [r.payload["op"] for r in rows] == ["send", "edit"]  # the reveal's lines, the status edit
+    shown = str(rows[1].payload["content"])
+    await storage.close()
+
+    cog2 = elite_cog(await open_storage(), channel)
+    posts2 = session_posts(cog2.bot)
+    posts2.register("elite")  # what cog_load does: the resume
+    await posts2.drain()
+    assert await cog2.bot.storage.unsent_session_posts() == []
+    reveals = [m for m in channel.messages if m is not status and m.content.startswith(f"Cell {cell}:")]
+    assert len(reveals) == 1  # the reveal, once
+    assert status.content == shown and status.edits.count(shown) == 1  # the status, edited once
