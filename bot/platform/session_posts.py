@@ -44,6 +44,7 @@ log = logging.getLogger(__name__)
 Render = Callable[["GameSession | None", dict[str, Any]], Awaitable[dict[str, Any]]]
 # (channel id, message id or None) -> a game's own message object (or channel, for None), or None
 Locate = Callable[[int, "int | None"], Any]
+Sent = Callable[[dict[str, Any], Any], None]  # (payload, the message it became)
 
 LOOK_BACK = 25  # recent channel messages searched for a post that may have gone out before a crash
 EDIT_INTERVAL_S = 1.2  # Discord allows about 5 edits per 5 s in a channel: one edit of a post per interval
@@ -117,6 +118,7 @@ class SessionPosts:
         self.bot = bot
         self.renderers: dict[str, Render] = {}
         self.locators: dict[str, Locate] = {}
+        self.on_sent: dict[str, Sent] = {}
         self._locks: dict[str, asyncio.Lock] = {}
         self._attempted: set[int] = set()  # rows this process began to send (a retry looks first)
         self._waiting: dict[tuple[int, int], OutboxRow] = {}  # per (channel, message): the edit to send next
@@ -133,16 +135,25 @@ class SessionPosts:
 
     # -- wiring ----------------------------------------------------------------------------------------
     def register(
-        self, game: str, render: Render | None = None, *, resume: bool = True, locate: Locate | None = None
+        self,
+        game: str,
+        render: Render | None = None,
+        *,
+        resume: bool = True,
+        locate: Locate | None = None,
+        on_sent: Sent | None = None,
     ) -> None:
         """A game's renderer; and, once the gateway is ready, the game's rows a previous process
         committed but did not confirm sent go out (`resume`).  `locate`: (channel id, message id)
         -> the message object to edit, (channel id, None) -> the channel to post in, for a game
-        that holds its own objects (None: the bot's channel, a partial message)."""
+        that holds its own objects (None: the bot's channel, a partial message); `on_sent`: told
+        each new message a post of the game became (payload, message)."""
         if render is not None:
             self.renderers[game] = render
         if locate is not None:
             self.locators[game] = locate
+        if on_sent is not None:
+            self.on_sent[game] = on_sent
         cluster = getattr(self.bot, "cluster", None)
         if not self._watching and cluster is not None and hasattr(cluster, "watch"):
             self._watching = True
@@ -297,6 +308,9 @@ class SessionPosts:
             await self._fault("after_send", row)
             await self.bot.storage.mark_session_post(row.id, getattr(message, "id", None))
             self.sent += 1
+            told = self.on_sent.get(row.game)
+            if told is not None:
+                told(row.payload, message)
 
         return await self._guarded(row, send)
 

@@ -406,3 +406,32 @@ async def test_an_elite_reveal_reaches_the_channel_once_across_a_crash(open_stor
     reveals = [m for m in channel.messages if m is not status and m.content.startswith(f"Cell {cell}:")]
     assert len(reveals) == 1  # the reveal, once
     assert status.content == shown and status.edits.count(shown) == 1  # the status, edited once
+
+
+@pytest.mark.parametrize("where", ["before_send", "after_send"])
+async def test_an_elite_game_s_first_posts_go_out_once_across_a_crash(open_storage: Opener, where: str) -> None:
+    """The setup and the status message are committed with the game's first stored write; a crash
+    before or after the setup's send leaves one setup and one status message, the status found by
+    its head line and kept as the named post its edits target."""
+    storage = await open_storage()
+    channel = TextChannel()
+    cog = elite_cog(storage, channel)
+    first = elite_ix(channel)
+    await cog.start.callback(cog, first, map="crash_site", mission="recon", difficulty="easy", players=2)
+    picker = first.response.calls[0][2]["view"]
+    picker.select._values = ["kara", "gerid"]
+    posts1 = session_posts(cog.bot)
+    reached = hang_at(where, posts1)
+    await crash_during(picker._picked(elite_ix(channel)), reached, posts1)
+    await storage.close()
+
+    cog2 = elite_cog(await open_storage(), channel)
+    posts2 = session_posts(cog2.bot)
+    posts2.register("elite")
+    await posts2.drain()
+    assert await cog2.bot.storage.unsent_session_posts() == []
+    setups = [m for m in channel.messages if "Objective cells:" in m.content]
+    statuses = [m for m in channel.messages if m.content.startswith("**Project: ELITE")]
+    assert len(setups) == 1 and len(statuses) == 1, [m.content[:40] for m in channel.messages]
+    (session,) = await cog2.bot.storage.active_sessions("elite")
+    assert await cog2.bot.storage.session_slot_message(session.id, "status") == statuses[0].id

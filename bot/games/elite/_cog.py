@@ -346,7 +346,7 @@ class EliteCog(commands.Cog, name="ELITE"):
         # click's own answer; a crash before that leaves them to the next process's outbox resume).
         self._pending: dict[int, EliteGameRecord] = {}
         self.channels: dict[int, Any] = {}  # the game's text channel as its interactions carry it
-        session_posts(bot).register("elite", self.render, resume=False, locate=self._locate)
+        session_posts(bot).register("elite", self.render, resume=False, locate=self._locate, on_sent=self._sent)
 
     @property
     def store(self) -> EliteStore:
@@ -527,10 +527,20 @@ class EliteCog(commands.Cog, name="ELITE"):
         if not isinstance(channel, discord.abc.Messageable):
             return
         self.channels[channel_id] = channel
-        await channel.send(session.setup_text(), allowed_mentions=NO_PINGS)
-        status = await channel.send(session.status(), view=self.controls(session), allowed_mentions=NO_PINGS)
-        self.status_messages[channel_id] = status
-        await self.remember(channel_id, status_message_id=getattr(status, "id", None))
+        # The setup and the status message go through the outbox (issue 25): committed, then sent;
+        # a crash in between leaves them to the next process.  The status is a named post ("status"):
+        # its edits find it by the id its row records; its head line finds it after a crash.
+        status_text = session.status()
+        first = [
+            post(channel_id, session.setup_text()),
+            post(channel_id, status_text, slot="status", render="status", marker=status_text.split("\n", 1)[0]),
+        ]
+        with contextlib.suppress(EliteError, NotStored):
+            await self.change(channel_id, None, [], posts=first)
+        await self._flush(channel_id)
+        status = self.status_messages.get(channel_id)
+        if status is not None:
+            await self.remember(channel_id, status_message_id=getattr(status, "id", None))
         if self.use_voice:
             why = await self.voice.join(session, guild_id, member=interaction.user)
             if why is not None:
@@ -691,6 +701,7 @@ class EliteCog(commands.Cog, name="ELITE"):
         *,
         restart: bool = False,
         move: int | None = None,
+        posts: list[dict[str, Any]] | None = None,
         **meta: Any,
     ) -> list[str]:
         """Load the channel's stored game, apply `step` (None: none) and the `meta` fields, save it
@@ -741,6 +752,9 @@ class EliteCog(commands.Cog, name="ELITE"):
             for key, value in meta.items():
                 changed = changed or state.get(key) != value
                 state[key] = value
+            if posts:  # posts made due by the caller (the game's first posts), staged with this write
+                record.stage(*posts)
+                changed = True
             if current == "resume":
                 state["paused_at_restart"] = False
             elif current == "pause" and args == [RESTART]:  # a clean stop: the crew resumes when back
@@ -869,6 +883,11 @@ class EliteCog(commands.Cog, name="ELITE"):
         if not session.active:
             return {"view": None}
         return {"view": ControlView(self, session.channel_id, self._lang(state.get("lang")), stored_moves(state))}
+
+    def _sent(self, payload: dict[str, Any], message: Any) -> None:
+        """The status message this process posted: kept, so its edits and clicks find it."""
+        if payload.get("slot") == "status" and message is not None:
+            self.status_messages[int(payload["channel_id"])] = message
 
     def _locate(self, channel_id: int, message_id: int | None) -> Any:
         """The status message object this process posted, when the edit is of it; the channel the
