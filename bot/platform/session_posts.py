@@ -52,10 +52,6 @@ SWEEP_AFTER_S = 30.0  # a sweep takes up rows left unsent this long (a dead proc
 FAULT_ENV = "SESSION_POSTS_FAULT"  # e2e: "before_send" / "after_send" ends the process there (once: _FLAG)
 
 
-class Crash(BaseException):
-    """A test's fault: the process 'dies' here (not an Exception: nothing may catch it)."""
-
-
 def post(
     channel_id: int,
     content: str = "",
@@ -128,7 +124,7 @@ class SessionPosts:
         self.edit_interval_s = EDIT_INTERVAL_S
         self._tasks: set[asyncio.Task[None]] = set()
         self._watching = False
-        # Tests: awaited at "before_send" / "after_send" of each row; raising Crash there is a crash.
+        # Tests: awaited at "before_send" / "after_send" of each row; never returning there is a crash.
         self.fault: Callable[[str, OutboxRow], Awaitable[None]] | None = None
         self.sent = 0  # rows confirmed sent by this process (figures, tests)
         self.found = 0  # rows found already sent in the channel (not sent again)
@@ -204,16 +200,6 @@ class SessionPosts:
         if not session.staged:
             return 0  # the change staged nothing
         return await self._send(session.id, upto=max(session.staged), look=False)
-
-    def deliver_soon(self, session_id: str) -> None:
-        """`deliver` in the background (a caller that must not wait for Discord)."""
-        self._spawn(self._quietly(session_id))
-
-    async def _quietly(self, session_id: str) -> None:
-        try:
-            await self.deliver(session_id)
-        except Exception:
-            log.exception("session %s: sending its posts failed; the sweep tries again", session_id)
 
     async def resume(self, game: str | None = None) -> int:
         """Start-up or takeover: every row committed but not confirmed sent (of the servers this
