@@ -860,6 +860,7 @@ class EliteCog(commands.Cog, name="ELITE"):
                 slot="status",
                 content=session.status(),
                 render="status",
+                over=over,  # its buttons go with this text (a later state's would not match it)
             )
             posts.append(status)
         return posts
@@ -880,7 +881,7 @@ class EliteCog(commands.Cog, name="ELITE"):
         if payload.get("render") != "status" or session is None:
             return {}
         state = session.state
-        if not session.active:
+        if payload.get("over", not session.active):
             return {"view": None}
         return {"view": ControlView(self, session.channel_id, self._lang(state.get("lang")), stored_moves(state))}
 

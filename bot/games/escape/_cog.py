@@ -373,9 +373,11 @@ class EscapeCog(commands.Cog, name="Escape"):
         """An edit of the station post: this step's text, its buttons and picture drawn from the
         stored game when it is sent (of several pending edits only the newest goes: they coalesce)."""
         post_id = session.state.get("post_id")  # a game started before the outbox kept its post's id
-        text = station_text(session.state, _doc.state_of(session.state))
+        state = _doc.state_of(session.state)
+        text = station_text(session.state, state)
         target = int(post_id) if post_id else None
-        return edit(session.channel_id, message_id=target, slot="station", content=text, render="station")
+        over = state.over or session.status != "running"  # the buttons go with this text, not a later one
+        return edit(session.channel_id, message_id=target, slot="station", content=text, render="station", over=over)
 
     async def _deliver(self, session: GameSession | str) -> None:
         try:
@@ -395,7 +397,7 @@ class EscapeCog(commands.Cog, name="Escape"):
         if kind != "station" or doc.get("engine") is None:
             return {}
         state = _doc.state_of(doc)
-        over = state.over or session.status != "running"
+        over = bool(payload.get("over", state.over or session.status != "running"))
         fields: dict[str, Any] = {}
         if payload.get("content") is None:
             fields["content"] = station_text(doc, state)

@@ -480,7 +480,7 @@ class LegionCog(commands.Cog, name="Legion"):
         if session.status == "abandoned":
             return {"content": t(lang, "legion.stopped"), "view": None}
         state = play.load(doc, play.content_of(doc))
-        over = session.status != "running"
+        over = bool(payload.get("over", session.status != "running"))  # as when its text was staged
         fields: dict[str, Any] = {
             "view": None if over else bridge_view(session.id, lang),
             "attachments": [picture(doc, state)],
@@ -497,7 +497,8 @@ class LegionCog(commands.Cog, name="Legion"):
             return []
         doc = session.state
         text = None if session.status == "abandoned" else play.bridge_text(doc, play.load(doc, play.content_of(doc)))
-        return [edit(session.channel_id, message_id=int(bridge), content=text, render="bridge")]
+        over = session.status != "running"
+        return [edit(session.channel_id, message_id=int(bridge), content=text, render="bridge", over=over)]
 
     def _log(self, session: GameSession, lines: list[str]) -> list[dict[str, Any]]:
         """The voyage log thread (else the channel) gets each step's public lines."""
