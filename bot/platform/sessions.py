@@ -54,10 +54,20 @@ class GameSession:
     # that too, as ELITE does): `save_session` then also writes its `game_results` row in the same
     # unit of work (outcome, and per player {"user_id", "name", "won", "role"}).
     result: SessionResult | None = None
+    # The posts and edits this change makes due (bot/platform/session_posts.py builds them): plain
+    # JSON payloads, written to `session_outbox` in the change's own unit of work and sent by the
+    # platform after the commit.  Never stored in `state`; a fresh load starts with none.
+    posts: list[dict[str, Any]] = field(default_factory=list, compare=False, repr=False)
+    # The outbox rows the save wrote (what `SessionPosts.deliver` sends, up to the last of them).
+    staged: list[int] = field(default_factory=list, compare=False, repr=False)
 
     @property
     def active(self) -> bool:
         return self.status in ACTIVE
+
+    def stage(self, *payloads: dict[str, Any]) -> None:
+        """Make posts due with this change (they commit with it, or not at all)."""
+        self.posts.extend(payloads)
 
 
 @dataclass

@@ -7,6 +7,7 @@ small recording fakes; the timer task runs on a manual clock whose `sleep` moves
 from __future__ import annotations
 
 import asyncio
+import itertools
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,12 +29,16 @@ def no_pings(kw: dict[str, Any]) -> bool:
     return mentions is not None and mentions.to_dict() == discord.AllowedMentions.none().to_dict()
 
 
+_MESSAGE_IDS = itertools.count(9000)
+
+
 @dataclass
 class Msg:
     content: str
     view: Any = None
     edits: list[str] = field(default_factory=list)
     guild: Any = None
+    id: int = field(default_factory=lambda: next(_MESSAGE_IDS))  # the status edits the outbox sends target it
 
     async def edit(self, content: str | None = None, view: Any = discord.utils.MISSING, **kw: Any) -> None:
         if content is not None:
@@ -56,6 +61,11 @@ def make_channel() -> Any:
         return msg
 
     channel.send = send
+
+    def get_partial_message(message_id: int) -> Msg:  # a message posted here, by its id
+        return next(m for m in channel.posted if m.id == message_id)
+
+    channel.get_partial_message = get_partial_message
     return channel
 
 

@@ -83,6 +83,7 @@ from bot.platform.hosting.server_settings import server_language
 from bot.platform.i18n import t
 from bot.platform.locks import FlightLocks
 from bot.platform.permissions import Seats, guard
+from bot.platform.session_posts import edit, post, session_posts
 from bot.platform.storage.base import ChannelBusy
 from bot.platform.text import user_text
 from engine.elite.datapack import DataPack, PackError, load_pack, pack_json_schema
@@ -341,6 +342,11 @@ class EliteCog(commands.Cog, name="ELITE"):
         self.sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
         self.use_voice = True
         self.locks = FlightLocks()  # one per channel: this process's steps queue instead of retrying
+        # Per channel: the last stored change that staged public posts (sent by `_flush`, after the
+        # click's own answer; a crash before that leaves them to the next process's outbox resume).
+        self._pending: dict[int, EliteGameRecord] = {}
+        self.channels: dict[int, Any] = {}  # the game's text channel as its interactions carry it
+        session_posts(bot).register("elite", self.render, resume=False, locate=self._locate, on_sent=self._sent)
 
     @property
     def store(self) -> EliteStore:
@@ -358,6 +364,7 @@ class EliteCog(commands.Cog, name="ELITE"):
         cluster = getattr(self.bot, "cluster", None)
         if cluster is not None and hasattr(cluster, "watch"):
             cluster.watch(on_lost=self.lease_lost, on_sweep=self.sweep)
+        session_posts(self.bot).register("elite")  # what a previous process left unsent goes out
         await self.resume_stored()
 
     async def resume_stored(self) -> None:
@@ -519,10 +526,21 @@ class EliteCog(commands.Cog, name="ELITE"):
         await interaction.response.edit_message(content=text(lang, "ui.setup_posted"), view=None)
         if not isinstance(channel, discord.abc.Messageable):
             return
-        await channel.send(session.setup_text(), allowed_mentions=NO_PINGS)
-        status = await channel.send(session.status(), view=self.controls(session), allowed_mentions=NO_PINGS)
-        self.status_messages[channel_id] = status
-        await self.remember(channel_id, status_message_id=getattr(status, "id", None))
+        self.channels[channel_id] = channel
+        # The setup and the status message go through the outbox (issue 25): committed, then sent;
+        # a crash in between leaves them to the next process.  The status is a named post ("status"):
+        # its edits find it by the id its row records; its head line finds it after a crash.
+        status_text = session.status()
+        first = [
+            post(channel_id, session.setup_text()),
+            post(channel_id, status_text, slot="status", render="status", marker=status_text.split("\n", 1)[0]),
+        ]
+        with contextlib.suppress(EliteError, NotStored):
+            await self.change(channel_id, None, [], posts=first)
+        await self._flush(channel_id)
+        status = self.status_messages.get(channel_id)
+        if status is not None:
+            await self.remember(channel_id, status_message_id=getattr(status, "id", None))
         if self.use_voice:
             why = await self.voice.join(session, guild_id, member=interaction.user)
             if why is not None:
@@ -619,17 +637,14 @@ class EliteCog(commands.Cog, name="ELITE"):
             if action == "peek":
                 (private,) = await self.act(session, "peek", [cell, interaction.user.id])
                 await interaction.response.edit_message(content=private, view=None)  # only the peeker sees it
-                await self._refresh(session)
+                await self._flush(session.channel_id)
                 return
             lines = await self.act(session, "reveal", [cell])
         except (EliteError, NotStored) as exc:
             await interaction.response.edit_message(content=self.refusal(session.lang, exc), view=None)
             return
         await interaction.response.edit_message(content=text(session.lang, "ui.revealed"), view=None)
-        channel = interaction.channel
-        if isinstance(channel, discord.abc.Messageable):
-            await channel.send("\n".join(lines), allowed_mentions=NO_PINGS)
-        await self._after(session, lines, "reveal")
+        await self._after(session, lines, "reveal")  # the reveal's lines were staged with it (`_due`)
 
     async def on_defeat(
         self, interaction: discord.Interaction, channel_id: int, cause: DefeatCause, move: int | None = None
@@ -663,8 +678,8 @@ class EliteCog(commands.Cog, name="ELITE"):
             # `_start_timer` leaves a live task alone; a finished one left in `tasks` (the
             # channel's previous game, still speaking its last words) must not block this game's.
             await self._start_timer(session)
-        if action in ("reveal", "defeat"):  # answered in an ephemeral: the status message needs an edit
-            await self._refresh(session)
+        if action in ("reveal", "defeat"):  # answered in an ephemeral: the status message's edit was staged
+            await self._flush(session.channel_id)
         await self.voice.say(session, lines)
         if session.game.phase == "over":
             await self._finish(session)
@@ -686,6 +701,7 @@ class EliteCog(commands.Cog, name="ELITE"):
         *,
         restart: bool = False,
         move: int | None = None,
+        posts: list[dict[str, Any]] | None = None,
         **meta: Any,
     ) -> list[str]:
         """Load the channel's stored game, apply `step` (None: none) and the `meta` fields, save it
@@ -736,6 +752,9 @@ class EliteCog(commands.Cog, name="ELITE"):
             for key, value in meta.items():
                 changed = changed or state.get(key) != value
                 state[key] = value
+            if posts:  # posts made due by the caller (the game's first posts), staged with this write
+                record.stage(*posts)
+                changed = True
             if current == "resume":
                 state["paused_at_restart"] = False
             elif current == "pause" and args == [RESTART]:  # a clean stop: the crew resumes when back
@@ -747,6 +766,7 @@ class EliteCog(commands.Cog, name="ELITE"):
                     changed = True
             if changed:
                 write(state, session)
+                record.stage(*self._due(channel_id, state, session, current, lines))
             fresh, out = session, lines
             return changed
 
@@ -762,6 +782,8 @@ class EliteCog(commands.Cog, name="ELITE"):
                 self.docs.pop(channel_id, None)  # this process's copy stays: "game over", not "no game"
                 raise GameError("game_over")
             self._keep(record, fresh)
+            if record.staged:
+                self._pending[channel_id] = record
         return out
 
     async def _session(self, channel_id: int) -> Session | None:
@@ -819,7 +841,65 @@ class EliteCog(commands.Cog, name="ELITE"):
                 message = channel.get_partial_message(doc.status_message_id)
         return message
 
+    def _due(
+        self, channel_id: int, state: dict[str, Any], session: Session, step: str | None, lines: list[str]
+    ) -> list[dict[str, Any]]:
+        """The public posts a step makes due, staged with it (issue 25): a reveal's lines, and an
+        edit of the status message after a step not answered on it (a peek, a reveal, a defeat, a
+        timer call other than a countdown number, a roll that ended the game)."""
+        posts: list[dict[str, Any]] = []
+        if step == "reveal" and lines:
+            posts.append(post(channel_id, "\n".join(lines)))
+        over = session.game.phase == "over"
+        calls = step == "poll" and any(not w.isdigit() for w in lines)
+        if step in ("reveal", "defeat", "peek") or calls or (step == "roll" and over):
+            target = state.get("status_message_id")
+            status = edit(
+                channel_id,
+                message_id=int(target) if target else None,
+                slot="status",
+                content=session.status(),
+                render="status",
+                over=over,  # its buttons go with this text (a later state's would not match it)
+            )
+            posts.append(status)
+        return posts
+
+    async def _flush(self, channel_id: int) -> None:
+        """Send what the channel's last stored change staged (through the platform's outbox)."""
+        record = self._pending.pop(channel_id, None)
+        if record is None:
+            return
+        try:
+            await session_posts(self.bot).deliver(record)
+        except Exception:
+            log.exception("ELITE game in channel %s: its posts wait for the next delivery", channel_id)
+
+    async def render(self, session: Any, payload: dict[str, Any]) -> dict[str, Any]:
+        """The status message's buttons, drawn when its edit is sent: the stored move count (their
+        ids carry it), none once the game is over."""
+        if payload.get("render") != "status" or session is None:
+            return {}
+        state = session.state
+        if payload.get("over", not session.active):
+            return {"view": None}
+        return {"view": ControlView(self, session.channel_id, self._lang(state.get("lang")), stored_moves(state))}
+
+    def _sent(self, payload: dict[str, Any], message: Any) -> None:
+        """The status message this process posted: kept, so its edits and clicks find it."""
+        if payload.get("slot") == "status" and message is not None:
+            self.status_messages[int(payload["channel_id"])] = message
+
+    def _locate(self, channel_id: int, message_id: int | None) -> Any:
+        """The status message object this process posted, when the edit is of it; the channel the
+        game was played from (its interactions'), for a post."""
+        if message_id is None:
+            return self.channels.get(channel_id)
+        message = self.status_messages.get(channel_id)
+        return message if message is not None and getattr(message, "id", None) == message_id else None
+
     async def _refresh(self, session: Session) -> None:
+        """Redraw the status message as stored (after a restart: idempotent, so sent directly)."""
         message = self._status_message(session.channel_id)
         if message is None:
             return
@@ -892,8 +972,7 @@ class EliteCog(commands.Cog, name="ELITE"):
             if not words:
                 continue
             self.voice.sync(session)
-            if any(not w.isdigit() for w in words):
-                await self._refresh(session)
+            await self._flush(channel_id)  # the status edit a call other than a countdown staged
         if self.tasks.get(channel_id) is asyncio.current_task():
             del self.tasks[channel_id]
 
@@ -962,8 +1041,8 @@ class EliteCog(commands.Cog, name="ELITE"):
             await interaction.response.send_message(self.refusal(session.lang, exc), ephemeral=True)
             return
         await interaction.response.send_message("\n".join(lines), allowed_mentions=NO_PINGS)
+        await self._flush(session.channel_id)  # a roll that ended the game staged the status edit
         if session.game.phase == "over":
-            await self._refresh(session)
             await self._finish(session)
 
     @elite_admin.command(name="pack", description="Upload this server's ELITE data pack (JSON; Manage Server)")

@@ -29,7 +29,6 @@ records it in the same unit of work (_logbook.py).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import io
 import logging
 import secrets
@@ -63,9 +62,10 @@ from bot.platform.hosting.gate import may_start
 from bot.platform.hosting.server_settings import server_language
 from bot.platform.i18n import t
 from bot.platform.permissions import Seats, guard
+from bot.platform.session_posts import edit, post, session_posts
 from bot.platform.sessions import GameSession
 from bot.platform.storage.base import ChannelBusy
-from bot.platform.text import mention_users, no_mentions, user_text
+from bot.platform.text import no_mentions, user_text
 from engine.escape.content import Pack
 from engine.escape.pack import PackRefusal, load_pack
 from engine.escape.policy import actor
@@ -79,9 +79,6 @@ log = logging.getLogger(__name__)
 GAME = "escape"
 LANGUAGES = ("en", "ru", "cs", "sk")
 # Referee commands whose card numbers the crew types in (a modal asks for them).
-# Discord allows about 5 edits of a channel's messages per 5 s; one edit of the post per interval
-# (the newest state, coalesced) stays under it, so the library never has to hold a request back.
-EDIT_INTERVAL_S = 1.2
 PACK_SETTING = "escape_pack"  # the server's own content pack (raw JSON), loaded by /escape-admin pack
 MAX_PACK_BYTES = 256_000
 NUMBERED = {"ref_encounter": 5, "ref_gear": 9, "ref_damage": 1, "ref_guard": 2, "ref_hold_fight": 2}
@@ -208,17 +205,16 @@ class EscapeCog(commands.Cog, name="Escape"):
 
     def __init__(self, bot: Any) -> None:
         self.bot = bot
-        # Output only (never game state): station-post edits waiting to be sent, by post id.
-        self._edits: dict[int, tuple[int, dict[str, Any]]] = {}
-        self._editors: dict[int, asyncio.Task[None]] = {}
-        # Output only as well: the panel refresher of each game, and the step each panel token shows.
+        # Output only: the panel refresher of each game, and the step each panel token shows.
         self._refreshers: dict[str, asyncio.Task[None]] = {}
         self._refresh_again: set[str] = set()
         self._shown: dict[str, dict[str, int]] = {}
 
     async def cog_load(self) -> None:
         """Nothing to rebuild: every click reads its session from the store.  Count the games a
-        restart left running, for the log."""
+        restart left running, for the log.  Their posts a crash left unsent go out through the
+        platform's outbox (bot/platform/session_posts.py), drawn by `render`."""
+        session_posts(self.bot).register("escape", self.render)
         try:
             running = await self.bot.storage.active_sessions("escape")
             log.info("Escape: %d games in progress resume on their next click", len(running))
@@ -303,13 +299,14 @@ class EscapeCog(commands.Cog, name="Escape"):
                 return False
             s.status = "abandoned"
             s.state.pop("panels", None)  # the panels' tokens need not outlive the game
+            if s.state.get("engine") is not None:
+                s.stage(self._station_edit(s))  # its buttons go (drawn from the abandoned game)
             return True
 
-        await self.bot.storage.change_session(found.id, abandon)
+        stopped = await self.bot.storage.change_session(found.id, abandon)
         await interaction.response.send_message(t(lang, "escape.ui.stopped"), allowed_mentions=no_mentions())
-        post_id = found.state.get("post_id")
-        if post_id:
-            self._edit_post(interaction.channel_id or 0, int(post_id), view=None)
+        if stopped is not None:
+            await self._deliver(stopped)
 
     @escape.command(name="board", description="This server's Escape record, or a member's career")
     @app_commands.describe(member="Show this member's games and wins too")
@@ -348,6 +345,9 @@ class EscapeCog(commands.Cog, name="Escape"):
         """The host's Begin: deal the game into the document (pure; the table's unit of work).
         A refusal of our own is returned worded (the table shows a game's own text as it is)."""
         why = _doc.begin(session.state)
+        if why is None:  # the station post and the first ping commit with the deal (issue 25)
+            doc = session.state
+            session.stage(self._station_post(session), *self._ping(session, int(doc["actor"])))
         if why in tables.REFUSALS or why is None:
             return why
         return t(str(session.state["lang"]), f"escape.ui.refuse_{why}")
@@ -361,7 +361,8 @@ class EscapeCog(commands.Cog, name="Escape"):
             await interaction.response.edit_message(content=t(doc["lang"], "escape.ui.cancelled"), view=None)
         else:
             await interaction.response.edit_message(content=lobby_text(doc), view=None, allowed_mentions=no_mentions())
-            await self._post_station(interaction, session)
+            await self._deliver(session)  # the station post and the first ping `begin` staged
+            await self._say(session, [turn_line(doc, int(doc["actor"]))])
 
     async def on_press(
         self, interaction: discord.Interaction, session: GameSession, action: str, arg: str, values: list[str]
@@ -431,27 +432,54 @@ class EscapeCog(commands.Cog, name="Escape"):
             view = _trade_view(session.id, f"{rival}.{give}", options, t(lang, "escape.ui.trade_pick_ask"))
         await interaction.response.edit_message(content=content, view=view, allowed_mentions=no_mentions())
 
-    async def _post_station(self, interaction: discord.Interaction, session: Any) -> None:
-        """The game's one public post, then its id into the document, then the first ping."""
-        channel = interaction.channel
-        if not isinstance(channel, discord.abc.Messageable):
-            return
+    def _station_post(self, session: GameSession) -> dict[str, Any]:
+        """The game's one public post (a named post: later steps edit it), drawn when it is sent."""
+        text = station_text(session.state, _doc.state_of(session.state))
+        marker = text.split("\n", 1)[0]  # its title line: how a successor finds it after a crash
+        return post(session.channel_id, text, render="station", slot="station", marker=marker)
+
+    def _station_edit(self, session: GameSession) -> dict[str, Any]:
+        """An edit of the station post: this step's text, its buttons and picture drawn from the
+        stored game when it is sent (of several pending edits only the newest goes: they coalesce)."""
+        post_id = session.state.get("post_id")  # a game started before the outbox kept its post's id
+        state = _doc.state_of(session.state)
+        text = station_text(session.state, state)
+        target = int(post_id) if post_id else None
+        over = state.over or session.status != "running"  # the buttons go with this text, not a later one
+        return edit(session.channel_id, message_id=target, slot="station", content=text, render="station", over=over)
+
+    async def _deliver(self, session: GameSession | str) -> None:
+        try:
+            await session_posts(self.bot).deliver(session)
+        except Exception:
+            log.exception("Escape %s: its posts wait for the next delivery", getattr(session, "id", session))
+
+    async def render(self, session: GameSession | None, payload: dict[str, Any]) -> dict[str, Any]:
+        """What a staged post cannot carry as JSON: the station post (text, My panel, picture) and
+        the ping's My panel button, from the stored game."""
+        if session is None:
+            return {}
         doc = session.state
+        kind = payload.get("render")
+        if kind == "ping":
+            return {"view": _panel_button(session.id, doc["lang"])}
+        if kind != "station" or doc.get("engine") is None:
+            return {}
         state = _doc.state_of(doc)
-        message = await channel.send(
-            station_text(doc, state),
-            view=_panel_button(session.id, doc["lang"]),
-            allowed_mentions=no_mentions(),
-            **self._picture(doc, state),
-        )
-
-        def remember(s: Any) -> bool:
-            s.state["post_id"] = message.id
-            return True
-
-        await self.bot.storage.change_session(session.id, remember)
-        await self._ping(channel, session.id, doc, int(doc["actor"]))
-        await self._say(session, [turn_line(doc, int(doc["actor"]))])
+        over = bool(payload.get("over", state.over or session.status != "running"))
+        fields: dict[str, Any] = {}
+        if payload.get("content") is None:
+            fields["content"] = station_text(doc, state)
+        if payload.get("op") == "send":
+            if not over:
+                fields["view"] = _panel_button(session.id, doc["lang"])
+            fields.update(self._picture(doc, state))
+        else:
+            fields["view"] = None if over else _panel_button(session.id, doc["lang"])
+            picture = self._picture(doc, state)
+            if picture:
+                fields["attachments"] = [picture["file"]]
+        return fields
 
     def _picture(self, doc: dict[str, Any], state: State) -> dict[str, Any]:
         """The station picture (digital mode; the referee's board is on the table)."""
@@ -505,6 +533,7 @@ class EscapeCog(commands.Cog, name="Escape"):
                 refused.append(why)
             else:  # the modal's answer below is the seat's panel now
                 _doc.remember_panel(s.state, _doc.seat_of(s.state, uid), interaction.token, time.time())
+                s.stage(self._station_edit(s))
             return why is None
 
         session = await self.bot.storage.change_session(sid, change)
@@ -522,11 +551,7 @@ class EscapeCog(commands.Cog, name="Escape"):
             ephemeral=True,
             allowed_mentions=no_mentions(),
         )
-        post_id = doc.get("post_id")
-        if post_id:
-            self._edit_post(
-                interaction.channel_id or session.channel_id, int(post_id), content=station_text(doc, state)
-            )
+        await self._deliver(session)
 
     async def play(
         self, interaction: discord.Interaction, sid: str, command: Command, *, from_modal: bool = False
@@ -551,6 +576,14 @@ class EscapeCog(commands.Cog, name="Escape"):
             if step.over:
                 s.status = "finished"
                 s.result = session_result(s.state, _doc.state_of(s.state))  # recorded with this change
+            # The public half of the step commits with it (issue 25): the station post's edit, then
+            # the result or the ping of whoever moves next.
+            s.stage(self._station_edit(s))
+            if step.over:
+                s.stage(post(s.channel_id, result_text(s.state, _doc.state_of(s.state))))
+            elif step.actor_after != step.actor_before or any(e.code == "turn_started" for e in step.events):
+                offer_by = next((e.player for e in step.events if e.code == "trade_offered"), -1)
+                s.stage(*self._ping(s, step.actor_after, offer_by=offer_by))
             return True
 
         session = await self.bot.storage.change_session(sid, change)
@@ -578,54 +611,14 @@ class EscapeCog(commands.Cog, name="Escape"):
                 allowed_mentions=no_mentions(),
                 attachments=[own["file"]] if own else discord.utils.MISSING,
             )
-        channel_id = interaction.channel_id or session.channel_id
-        post_id = doc.get("post_id")
-        if post_id:
-            fields: dict[str, Any] = {"content": station_text(doc, state)}
-            if state.over:
-                fields["view"] = None
-            if doc["mode"] == "digital":
-                fields["picture"] = lambda: self._picture(doc, state)["file"]
-            self._edit_post(channel_id, int(post_id), **fields)
-        channel = interaction.channel
+        await self._deliver(session)
         spoken = spoken_lines(lang, doc, step.events)
-        if state.over:
-            await self._finish(channel, session, state)
-        elif step.actor_after != step.actor_before or any(e.code == "turn_started" for e in step.events):
-            offer_by = next((e.player for e in step.events if e.code == "trade_offered"), -1)
-            await self._ping(channel, sid, doc, step.actor_after, offer_by=offer_by)
+        if not state.over and (
+            step.actor_after != step.actor_before or any(e.code == "turn_started" for e in step.events)
+        ):
             spoken.append(turn_line(doc, step.actor_after))
         await self._say(session, spoken)
         self._refresh_panels(sid)
-
-    def _edit_post(self, channel_id: int, post_id: int, **fields: Any) -> None:
-        """Queue an edit of the station post.  Edits of one post are coalesced: while one is on
-        its way, later steps only replace the fields waiting (the newest wins), so a quick crew
-        never builds a backlog behind Discord's rate limit on edits, and edits are paced to stay
-        under it.  `picture`, if given, is a
-        callable that draws the picture when the edit is actually sent (only the last is drawn)."""
-        waiting = self._edits.setdefault(post_id, (channel_id, {}))[1]
-        waiting.update(fields)
-        task = self._editors.get(post_id)
-        if task is None or task.done():
-            self._editors[post_id] = asyncio.create_task(self._send_edits(post_id))
-
-    async def _send_edits(self, post_id: int) -> None:
-        while post_id in self._edits:
-            channel_id, fields = self._edits.pop(post_id)
-            channel = self.bot.get_channel(channel_id)
-            if channel is None or not hasattr(channel, "get_partial_message"):
-                log.warning("Escape: channel %s of a station post is not in the cache", channel_id)
-                continue
-            picture = fields.pop("picture", None)
-            if picture is not None:
-                fields["attachments"] = [picture()]
-            try:
-                await channel.get_partial_message(post_id).edit(allowed_mentions=no_mentions(), **fields)
-            except discord.HTTPException as exc:  # the game goes on; the next step edits it again
-                log.warning("Escape: the station post %s could not be edited: %s", post_id, exc)
-            await asyncio.sleep(EDIT_INTERVAL_S)  # never empty the edit bucket: steps wait here, coalesced
-        self._editors.pop(post_id, None)
 
     def _refresh_panels(self, sid: str) -> None:
         """Redraw the other seats' open panels after a step, in the background.  Coalesced per
@@ -730,26 +723,16 @@ class EscapeCog(commands.Cog, name="Escape"):
                 return int(channel.id)
         return None
 
-    async def _ping(self, channel: Any, sid: str, doc: dict[str, Any], seat: int, *, offer_by: int = -1) -> None:
+    def _ping(self, session: GameSession, seat: int, *, offer_by: int = -1) -> list[dict[str, Any]]:
         """Name the one member whose move it is (the only ping the game sends), with their panel;
         a rival offered a trade is told so (who offers, never the cards: those are in the panel)."""
-        if channel is None or not 0 <= seat < len(doc["seats"]):
-            return
+        doc = session.state
+        if not 0 <= seat < len(doc["seats"]):
+            return []
         member_id = int(doc["seats"][seat])
         mention = f"<@{member_id}>"
         if offer_by >= 0:
             text = t(doc["lang"], "escape.ui.trade_ping", mention=mention, name=_doc.name_of(doc, offer_by))
         else:
             text = t(doc["lang"], "escape.ui.ping", mention=mention)
-        with contextlib.suppress(discord.HTTPException):
-            await channel.send(
-                text,
-                view=_panel_button(sid, doc["lang"]),
-                allowed_mentions=mention_users([discord.Object(member_id)]),
-            )
-
-    async def _finish(self, channel: Any, session: Any, state: State) -> None:
-        """The result, in public (the record was written with the game's last change)."""
-        if channel is not None:
-            with contextlib.suppress(discord.HTTPException):
-                await channel.send(result_text(session.state, state), allowed_mentions=no_mentions())
+        return [post(session.channel_id, text, mentions=[member_id], render="ping")]

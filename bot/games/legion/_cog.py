@@ -40,8 +40,9 @@ from bot.platform.hosting.gate import may_start, serves
 from bot.platform.hosting.server_settings import server_language
 from bot.platform.i18n import t
 from bot.platform.permissions import guard
+from bot.platform.session_posts import edit, post, session_posts, split
 from bot.platform.storage.base import ChannelBusy
-from bot.platform.text import mention_users, no_mentions
+from bot.platform.text import no_mentions
 from engine.legion.pack import MAX_PACK_BYTES, PackRefusal, load_pack, pack_json_schema
 
 if TYPE_CHECKING:
@@ -110,6 +111,7 @@ class LegionCog(commands.Cog, name="Legion"):
         self._reminders: asyncio.Task[None] | None = None
 
     async def cog_load(self) -> None:
+        session_posts(self.bot).register(GAME, self.render)
         self._reminders = asyncio.create_task(self._remind_loop())
 
     async def cog_unload(self) -> None:
@@ -145,12 +147,13 @@ class LegionCog(commands.Cog, name="Legion"):
                 if s.version != seen or s.status != "running":
                     return False  # someone moved meanwhile: no reminder needed
                 s.state["reminded"] = seen + 1  # the version this write gives the document
+                s.stage(*self._ping(s, play.load(s.state, play.content_of(s.state)), reminder=True))
                 return True
 
             stored = await self.bot.storage.change_session(session.id, mark)
             if stored is None or stored.version == seen:
                 continue
-            await self._ping(stored, play.load(stored.state, play.content_of(stored.state)), reminder=True)
+            await self._deliver(stored)
             pinged += 1
         return pinged
 
@@ -222,11 +225,13 @@ class LegionCog(commands.Cog, name="Legion"):
             if s.status not in LIVE:
                 return False
             s.status = "abandoned"
+            s.stage(*self._bridge(s))  # drawn from the stored session: "stopped", no buttons
             return True
 
-        await self.bot.storage.change_session(session.id, abandon)
+        stored = await self.bot.storage.change_session(session.id, abandon)
         await interaction.response.send_message(t(lang, "legion.stopped"), allowed_mentions=no_mentions())
-        await self._edit_bridge(session, t(lang, "legion.stopped"), view=None)
+        if stored is not None:
+            await self._deliver(stored)
 
     @legion.command(name="board", description="Scarlet Legion records: crew and Legion wins per mission")
     async def board(self, interaction: discord.Interaction) -> None:
@@ -301,6 +306,8 @@ class LegionCog(commands.Cog, name="Legion"):
         """The host's Start: deal the voyage into the document (pure; inside the table's unit of
         work).  A refusal of our own is returned worded (the table shows a game's text as it is)."""
         why = play.begin(session.state, play.content_of(session.state))
+        if why is None:  # the first ping commits with the deal (sent by `on_lobby`, or a successor)
+            session.stage(*self._ping(session, play.load(session.state, play.content_of(session.state))))
         return None if why is None else t(str(session.state["lang"]), f"legion.lobby.{why}")
 
     async def on_lobby(self, interaction: discord.Interaction, session: GameSession, action: str) -> None:
@@ -334,11 +341,11 @@ class LegionCog(commands.Cog, name="Legion"):
 
         def remember(s: GameSession) -> bool:
             s.state["thread"] = thread_id
+            s.stage(*self._log(s, [t(lang, "legion.log.start"), *s.state["last"]]))
             return True
 
         stored = await self.bot.storage.change_session(session.id, remember) or session
-        await self._log(stored, [t(lang, "legion.log.start"), *doc["last"]])
-        await self._ping(stored, state)
+        await self._deliver(stored)  # the ping the deal staged, then the log's first lines
         await self._say(stored, [play.turn_line(doc, state)])
         await self._deal_privately(stored, state)
 
@@ -431,6 +438,13 @@ class LegionCog(commands.Cog, name="Legion"):
             if result.over:
                 s.status = "finished"
                 s.result = play.session_result(s.state, state)  # recorded in the same unit of work
+            # The public half of the step commits with it (issue 25): the bridge, the log, then
+            # the reveal or the next ping; sent after the commit, or by a successor after a crash.
+            s.stage(*self._bridge(s), *self._log(s, result.lines))
+            if result.over:
+                s.stage(*self._reveal(s, state))
+            elif pinged:
+                s.stage(*self._ping(s, state))
             return True
 
         stored = await self.bot.storage.change_session(session.id, change)
@@ -445,55 +459,60 @@ class LegionCog(commands.Cog, name="Legion"):
             view=panel_view(stored.id, lang, play.panel(doc, state, seat)),
             allowed_mentions=no_mentions(),
         )
-        await self._edit_bridge(
-            stored,
-            play.bridge_text(doc, state),
-            view=None if result.over else bridge_view(stored.id, lang),
-            attachments=[picture(doc, state)],
-        )
-        await self._log(stored, result.lines)
-        if result.over:
-            await self._finish(stored, state)
-        elif pinged:
-            await self._ping(stored, state)
+        await self._deliver(stored)
         await self._say(stored, [*result.spoken, *([play.turn_line(doc, state)] if pinged else [])])
 
-    # -- posting -------------------------------------------------------------------------------------
-    def _channel(self, channel_id: int) -> Any:
-        return self.bot.get_channel(channel_id) or self.bot.get_partial_messageable(channel_id)
+    # -- posting (staged with the change, sent by the platform: bot/platform/session_posts.py) --------
+    async def _deliver(self, session: GameSession | str) -> None:
+        """Send what the committed change staged (a failure leaves it to the platform's sweep)."""
+        try:
+            await session_posts(self.bot).deliver(session)
+        except Exception:
+            log.exception("voyage %s: its posts wait for the next delivery", getattr(session, "id", session))
 
-    async def _edit_bridge(
-        self, session: GameSession, content: str, *, view: Any, attachments: list[discord.File] | None = None
-    ) -> None:
+    async def render(self, session: GameSession | None, payload: dict[str, Any]) -> dict[str, Any]:
+        """What a staged post cannot carry as JSON, drawn from the stored session when it is sent:
+        the bridge (its text, My hand, its picture; "stopped" once abandoned)."""
+        if payload.get("render") != "bridge" or session is None:
+            return {}
+        doc = session.state
+        lang = doc["lang"]
+        if session.status == "abandoned":
+            return {"content": t(lang, "legion.stopped"), "view": None}
+        state = play.load(doc, play.content_of(doc))
+        over = bool(payload.get("over", session.status != "running"))  # as when its text was staged
+        fields: dict[str, Any] = {
+            "view": None if over else bridge_view(session.id, lang),
+            "attachments": [picture(doc, state)],
+        }
+        if payload.get("content") is None:
+            fields["content"] = play.bridge_text(doc, state)
+        return fields
+
+    def _bridge(self, session: GameSession) -> list[dict[str, Any]]:
+        """An edit of the bridge (the lobby post): this step's text, its buttons and picture drawn
+        at send time from the stored voyage; of several pending edits only the newest goes."""
         bridge = session.state.get("bridge") or 0
         if not bridge:
-            return
-        extra: dict[str, Any] = {"attachments": attachments} if attachments is not None else {}
-        try:
-            message = self._channel(session.channel_id).get_partial_message(bridge)
-            await message.edit(content=content, view=view, allowed_mentions=no_mentions(), **extra)
-        except discord.HTTPException as exc:
-            log.info("could not edit the bridge of voyage %s: %s", session.id, exc)
+            return []
+        doc = session.state
+        text = None if session.status == "abandoned" else play.bridge_text(doc, play.load(doc, play.content_of(doc)))
+        over = session.status != "running"
+        return [edit(session.channel_id, message_id=int(bridge), content=text, render="bridge", over=over)]
 
-    async def _log(self, session: GameSession, lines: list[str]) -> None:
+    def _log(self, session: GameSession, lines: list[str]) -> list[dict[str, Any]]:
         """The voyage log thread (else the channel) gets each step's public lines."""
         if not lines:
-            return
-        target = self._channel(session.state.get("thread") or session.channel_id)
-        text = "\n".join(lines)
-        try:
-            for start in range(0, len(text), 1900):
-                await target.send(text[start : start + 1900], allowed_mentions=no_mentions())
-        except discord.HTTPException as exc:
-            log.info("could not write the log of voyage %s: %s", session.id, exc)
+            return []
+        target = int(session.state.get("thread") or session.channel_id)
+        return [post(target, part) for part in split("\n".join(lines))]
 
-    async def _ping(self, session: GameSession, state: Any, *, reminder: bool = False) -> None:
+    def _ping(self, session: GameSession, state: Any, *, reminder: bool = False) -> list[dict[str, Any]]:
         """Name whose move it is; the message may mention only those members."""
         doc = session.state
-        seats = play.waiting_for(state)
-        users = [doc["seats"][s] for s in seats]
+        users = [int(doc["seats"][s]) for s in play.waiting_for(state)]
         if not users:
-            return
+            return []
         lang = doc["lang"]
         text = t(
             lang,
@@ -501,12 +520,11 @@ class LegionCog(commands.Cog, name="Legion"):
             who=" ".join(f"<@{u}>" for u in users),
             what=t(lang, f"legion.phase.{state.phase}"),
         )
-        try:
-            await self._channel(session.channel_id).send(
-                text, allowed_mentions=mention_users([discord.Object(id=u) for u in users])
-            )
-        except discord.HTTPException as exc:
-            log.info("could not ping in voyage %s: %s", session.id, exc)
+        return [post(session.channel_id, text, mentions=users)]
+
+    def _reveal(self, session: GameSession, state: Any) -> list[dict[str, Any]]:
+        """The reveal, posted publicly (the result row is stored with the same change)."""
+        return [post(session.channel_id, "\n".join(play.reveal_lines(session.state, state)))]
 
     async def _say(self, session: GameSession, lines: list[str]) -> None:
         """The bridge's announcements, spoken by the platform's voice (`say_now`) in the voice
@@ -537,10 +555,3 @@ class LegionCog(commands.Cog, name="Legion"):
             if channel is not None:
                 return int(channel.id)
         return None
-
-    async def _finish(self, session: GameSession, state: Any) -> None:
-        """The reveal, posted publicly (the result row was stored with the last change)."""
-        doc = session.state
-        lines = play.reveal_lines(doc, state)
-        with contextlib.suppress(discord.HTTPException):
-            await self._channel(session.channel_id).send("\n".join(lines), allowed_mentions=no_mentions())

@@ -14,6 +14,7 @@ from bot.platform.sessions import ACTIVE, STATUSES, GameSession, StoredResult, n
 from bot.platform.storage.base import ChannelBusy, StaleWrite, Undo
 from bot.platform.storage.platform import _doc, _for_update, unit_of_work
 from bot.platform.storage.rows import now
+from bot.platform.storage.session_outbox import stage_session_posts
 
 _COLUMNS = "id, game, guild_id, channel_id, host_id, status, state, version, created_at, updated_at"
 _ACTIVE_SQL = "status IN (" + ", ".join(f"'{s}'" for s in ACTIVE) + ")"  # the partial index's own words
@@ -119,6 +120,7 @@ class SessionWrites:
                         " ON CONFLICT (session_id, user_id) DO NOTHING",
                         (session.id, int(player["user_id"]), bool(player.get("won"))),
                     )
+        await stage_session_posts(self, session)  # the posts this change made due, in its unit of work
         self.undo.assign(session, version=session.version + 1, updated_at=stamp)
         return session
 

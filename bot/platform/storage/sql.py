@@ -23,6 +23,7 @@ from typing import Any
 from bot.platform.storage.base import Undo, UnitsOfWork
 from bot.platform.storage.platform import PlatformReads, PlatformWrites
 from bot.platform.storage.rows import now
+from bot.platform.storage.session_outbox import SessionOutboxReads, SessionOutboxWrites
 from bot.platform.storage.sessions import SessionReads, SessionWrites
 from bot.platform.storage.web import WebReads
 
@@ -40,7 +41,7 @@ class Dialect:
     unique_violation: tuple[type[BaseException], ...]
 
 
-class SqlTransaction(PlatformWrites, SessionWrites):
+class SqlTransaction(PlatformWrites, SessionWrites, SessionOutboxWrites):
     """The statements of one unit of work; a backend subclass runs them on its connection."""
 
     dialect: Dialect
@@ -99,7 +100,7 @@ class SqlTransaction(PlatformWrites, SessionWrites):
 CURRENT_TX: ContextVar[SqlTransaction | None] = ContextVar("storage_transaction", default=None)
 
 
-class SqlStorage(UnitsOfWork, PlatformReads, SessionReads, WebReads):
+class SqlStorage(UnitsOfWork, PlatformReads, SessionReads, SessionOutboxReads, WebReads):
     """The reads of `Storage` and the frame of a unit of work; a backend provides `_fetch`
     (committed data, or the caller's own transaction), `transaction()`, `open()` and `close()`."""
 
