@@ -126,8 +126,11 @@ async def test_the_cog_walks_the_picks_to_an_offer_pings_the_rival_and_refuses_s
     state = _doc.state_of(store.session.state)
     assert state.offer is not None and (state.offer.by, state.offer.to, state.offer.give) == (seat, rival, 0)
     assert t("en", "escape.ui.trade_mine", name=name, give="", ask="").split(":")[0] in offered["content"]
-    ping = offered["channel"].sent[-1]
-    assert f"<@{other}>" in ping and _doc.name_of(doc, seat) in ping and "Pistol" not in ping
+    # the ping is staged with the offer (the session outbox sends it after the commit)
+    ping = [p for p in store.session.posts if p.get("render") == "ping"][-1]
+    assert ping["mentions"] == [other]
+    assert f"<@{other}>" in ping["content"] and _doc.name_of(doc, seat) in ping["content"]
+    assert "Pistol" not in ping["content"]
     again = await press(mover, "pick_trade", f"{rival}.0", ["-1"])
     assert again["content"] == t("en", "escape.reject.trade_pending")
     await cog._refreshers["sid123456789"]
