@@ -304,9 +304,11 @@ class EscapeCog(commands.Cog, name="Escape"):
             return True
 
         stopped = await self.bot.storage.change_session(found.id, abandon)
-        await interaction.response.send_message(t(lang, "escape.ui.stopped"), allowed_mentions=no_mentions())
-        if stopped is not None:
-            await self._deliver(stopped)
+        try:
+            await interaction.response.send_message(t(lang, "escape.ui.stopped"), allowed_mentions=no_mentions())
+        finally:
+            if stopped is not None:
+                await self._deliver(stopped)
 
     @escape.command(name="board", description="This server's Escape record, or a member's career")
     @app_commands.describe(member="Show this member's games and wins too")
@@ -360,8 +362,12 @@ class EscapeCog(commands.Cog, name="Escape"):
         elif action == "cancel":
             await interaction.response.edit_message(content=t(doc["lang"], "escape.ui.cancelled"), view=None)
         else:
-            await interaction.response.edit_message(content=lobby_text(doc), view=None, allowed_mentions=no_mentions())
-            await self._deliver(session)  # the station post and the first ping `begin` staged
+            try:
+                await interaction.response.edit_message(
+                    content=lobby_text(doc), view=None, allowed_mentions=no_mentions()
+                )
+            finally:
+                await self._deliver(session)  # the station post and the first ping `begin` staged
             await self._say(session, [turn_line(doc, int(doc["actor"]))])
 
     async def on_press(
@@ -600,18 +606,20 @@ class EscapeCog(commands.Cog, name="Escape"):
         content = panel_text(doc, state, seat)
         view = None if state.over else _panel_view(sid, doc, state, seat)
         own = self._own_picture(doc, state, seat)
-        if from_modal:
-            await interaction.response.send_message(
-                content, view=view or discord.utils.MISSING, ephemeral=True, allowed_mentions=no_mentions(), **own
-            )
-        else:
-            await interaction.response.edit_message(
-                content=content,
-                view=view,
-                allowed_mentions=no_mentions(),
-                attachments=[own["file"]] if own else discord.utils.MISSING,
-            )
-        await self._deliver(session)
+        try:
+            if from_modal:
+                await interaction.response.send_message(
+                    content, view=view or discord.utils.MISSING, ephemeral=True, allowed_mentions=no_mentions(), **own
+                )
+            else:
+                await interaction.response.edit_message(
+                    content=content,
+                    view=view,
+                    allowed_mentions=no_mentions(),
+                    attachments=[own["file"]] if own else discord.utils.MISSING,
+                )
+        finally:  # the step is committed: its public posts go out even when this answer failed (late)
+            await self._deliver(session)
         spoken = spoken_lines(lang, doc, step.events)
         if not state.over and (
             step.actor_after != step.actor_before or any(e.code == "turn_started" for e in step.events)

@@ -229,9 +229,11 @@ class LegionCog(commands.Cog, name="Legion"):
             return True
 
         stored = await self.bot.storage.change_session(session.id, abandon)
-        await interaction.response.send_message(t(lang, "legion.stopped"), allowed_mentions=no_mentions())
-        if stored is not None:
-            await self._deliver(stored)
+        try:
+            await interaction.response.send_message(t(lang, "legion.stopped"), allowed_mentions=no_mentions())
+        finally:
+            if stored is not None:
+                await self._deliver(stored)
 
     @legion.command(name="board", description="Scarlet Legion records: crew and Legion wins per mission")
     async def board(self, interaction: discord.Interaction) -> None:
@@ -454,12 +456,14 @@ class LegionCog(commands.Cog, name="Legion"):
             return
         doc = stored.state
         state = play.load(doc, play.content_of(doc))
-        await interaction.response.edit_message(
-            content=play.panel_text(doc, state, seat),
-            view=panel_view(stored.id, lang, play.panel(doc, state, seat)),
-            allowed_mentions=no_mentions(),
-        )
-        await self._deliver(stored)
+        try:
+            await interaction.response.edit_message(
+                content=play.panel_text(doc, state, seat),
+                view=panel_view(stored.id, lang, play.panel(doc, state, seat)),
+                allowed_mentions=no_mentions(),
+            )
+        finally:  # the step is committed: its public posts go out even when this answer failed (late)
+            await self._deliver(stored)
         await self._say(stored, [*result.spoken, *([play.turn_line(doc, state)] if pinged else [])])
 
     # -- posting (staged with the change, sent by the platform: bot/platform/session_posts.py) --------
