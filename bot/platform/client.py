@@ -112,6 +112,13 @@ class SpaceAlertBot(commands.Bot):
     async def on_app_command_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
         await report_interaction_error(interaction, error)
 
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """A press or form no handler took (an expired private picker, a restart): answered, not
+        left to Discord's "This interaction failed" (bot/platform/unclaimed.py)."""
+        from bot.platform.unclaimed import answer_unclaimed
+
+        await answer_unclaimed(self, interaction, self.settings.default_language)
+
     async def setup_hook(self) -> None:
         from bot.platform.tables import TableButton, TableSelect
 
