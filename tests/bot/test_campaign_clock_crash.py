@@ -220,16 +220,23 @@ async def test_a_campaign_carries_on_to_its_repairs_and_next_mission_across_thre
     await stop_bot(bot4)
 
 
+async def campaign_voting(tmp_path: Path, clock: Any) -> tuple[Path, Any, World, Any, Any, Any]:
+    """A bot whose channel's new campaign (Ann and Bob) is voting on its first mission: the
+    database, the bot, the world, the two members and the /campaign start interaction."""
+    db = tmp_path / "sa.sqlite3"
+    bot = await new_bot(db, clock)
+    world = World(bot)
+    ann, bob = world.member("Ann"), world.member("Bob")
+    cog = bot.get_cog("Campaign")
+    start = world.interaction(ann)
+    await cog.start.callback(cog, start, p2=bob)
+    return db, bot, world, ann, bob, start
+
+
 async def test_the_announcement_of_a_vote_closed_by_a_press_survives_a_crash(
     tmp_path: Path, clock: Any, bot_backend: str
 ) -> None:
-    db = tmp_path / "sa.sqlite3"
-    bot1 = await new_bot(db, clock)
-    world = World(bot1)
-    ann, bob = world.member("Ann"), world.member("Bob")
-    cog = bot1.get_cog("Campaign")
-    start = world.interaction(ann)
-    await cog.start.callback(cog, start, p2=bob)
+    db, bot1, world, ann, bob, start = await campaign_voting(tmp_path, clock)
     buttons = custom_ids(start.log[0].view)
     white = {what: next(c for c in buttons if f":{what}:white" in c) for what in ("common", "serious")}
     await CampaignButton(white["common"]).callback(world.interaction(ann, custom_id=white["common"]))
@@ -250,12 +257,8 @@ async def test_the_announcement_of_a_vote_closed_by_a_press_survives_a_crash(
 async def test_a_clock_post_sent_but_not_recorded_is_not_sent_again(
     tmp_path: Path, clock: Any, bot_backend: str
 ) -> None:
-    db = tmp_path / "sa.sqlite3"
-    bot1 = await new_bot(db, clock)
-    world = World(bot1)
-    ann, bob = world.member("Ann"), world.member("Bob")
+    db, bot1, world, _ann, _bob, _start = await campaign_voting(tmp_path, clock)
     cog = bot1.get_cog("Campaign")
-    await cog.start.callback(cog, world.interaction(ann), p2=bob)
     before = len(world.channel.sent)
 
     async def lost(_row: int) -> None:  # the process dies between the sends and the rows' deletion
