@@ -16,6 +16,7 @@ from typing import Any
 
 from bot.games.space_alert.logbook import COLUMNS, LOGBOOK_COLUMNS, Logbook, LogbookEntry
 from bot.games.space_alert.mission.storage import FlightRecord, Flights
+from bot.games.space_alert.stats.storage import crew_names
 from bot.platform.storage.careers import PUBLIC_GUILDS, PUBLIC_SETTING, PUBLIC_VALUE
 from bot.platform.storage.web import NAME_SETTING, text_value
 
@@ -63,18 +64,7 @@ class PublicLogbook:
 
     async def _crews(self, table: str, key: str, ids: Sequence[Any]) -> dict[Any, list[str]]:
         """The human crew's names per line (`key` -> names in seat order)."""
-        if not ids:
-            return {}
-        marks = ",".join("?" * len(ids))
-        found = await self.storage.fetch(
-            f"SELECT {key}, name FROM {table} WHERE {key} IN ({marks}) AND user_id IS NOT NULL"
-            f" ORDER BY {key}, position",
-            ids,
-        )
-        out: dict[Any, list[str]] = {}
-        for owner, name in found:
-            out.setdefault(owner, []).append(name)
-        return out
+        return await crew_names(self.storage.fetch, table, key, ids)
 
     async def server_boards(self, guild_id: int, *, per_board: int = 3) -> list[BoardLine]:
         """The best `per_board` surviving single flights of every mission and difficulty pair

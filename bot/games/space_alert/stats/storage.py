@@ -15,7 +15,7 @@ player looking at their own career privately); a guild id is what that server ma
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -49,6 +49,27 @@ SQL_KILLER = (
 )
 _CAREER_FROM = " FROM logbook_crew c JOIN logbook l ON l.id = c.logbook_id WHERE c.user_id = ?"
 SQL_HISTORY = "SELECT l.flown_at, l.total, l.outcome" + _CAREER_FROM + "{scope} ORDER BY c.logbook_id DESC LIMIT ?"
+
+
+async def crew_names(
+    fetch: Callable[[str, Sequence[Any]], Awaitable[Sequence[Sequence[Any]]]],
+    table: str,
+    key: str,
+    ids: Sequence[Any],
+) -> dict[Any, list[str]]:
+    """The human crew's names per board or logbook line (`key` -> names in seat order), one query
+    for all the lines: the boards, careers and the web's lists all name crews this way."""
+    if not ids:
+        return {}
+    marks = ",".join("?" * len(ids))
+    found = await fetch(
+        f"SELECT {key}, name FROM {table} WHERE {key} IN ({marks}) AND user_id IS NOT NULL ORDER BY {key}, position",
+        ids,
+    )
+    out: dict[Any, list[str]] = {}
+    for owner, name in found:
+        out.setdefault(owner, []).append(name)
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,18 +147,7 @@ class Careers:
         )
 
     async def _crews(self, table: str, key: str, ids: Sequence[Any]) -> dict[Any, list[str]]:
-        if not ids:
-            return {}
-        marks = ",".join("?" * len(ids))
-        found = await self._fetch(
-            f"SELECT {key}, name FROM {table} WHERE {key} IN ({marks}) AND user_id IS NOT NULL"
-            f" ORDER BY {key}, position",
-            ids,
-        )
-        out: dict[Any, list[str]] = {}
-        for owner, name in found:
-            out.setdefault(owner, []).append(name)
-        return out
+        return await crew_names(self._fetch, table, key, ids)
 
     async def _board(
         self, table: str, crew: tuple[str, str], columns: str, where: str, params: list[Any], page: int, size: int
