@@ -48,6 +48,7 @@ Sent = Callable[[dict[str, Any], Any], None]  # (payload, the message it became)
 
 LOOK_BACK = 25  # recent channel messages searched for a post that may have gone out before a crash
 EDIT_INTERVAL_S = 1.2  # Discord allows about 5 edits per 5 s in a channel: one edit of a post per interval
+KEEP_SENT_S = 7 * 86400.0  # sent rows of ended games are kept a week (diagnostics), then pruned at start-up
 SWEEP_AFTER_S = 30.0  # a sweep takes up rows left unsent this long (a dead process's, or a failed send)
 FAULT_ENV = "SESSION_POSTS_FAULT"  # e2e: "before_send" / "after_send" ends the process there (once: _FLAG)
 
@@ -205,7 +206,11 @@ class SessionPosts:
         """Start-up or takeover: every row committed but not confirmed sent (of the servers this
         process serves), looked up in its channel before a new message is sent again."""
         rows = await self.bot.storage.unsent_session_posts(game=game)
-        return await self._send_all(rows)
+        sent = await self._send_all(rows)
+        pruned = await self.bot.storage.prune_session_posts(time.time() - KEEP_SENT_S)
+        if pruned:
+            log.info("session posts: %d sent row(s) of ended games forgotten", pruned)
+        return sent
 
     async def sweep(self) -> None:
         """The cluster keeper's sweep: rows left unsent for a while (their process died, or a send

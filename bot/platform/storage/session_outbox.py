@@ -1,7 +1,7 @@
 """The game sessions' outbox (issue 25): the posts a committed session change made due, one row
 each, written in the change's unit of work and marked sent (with the message each became) by the
 platform's dispatcher (bot/platform/session_posts.py).  One SQL text for SQLite and PostgreSQL;
-table: migrations sqlite/0011, postgres/0010.  Mixed into `SqlTransaction` (`SessionOutboxWrites`)
+table: migrations sqlite/0013, postgres/0012.  Mixed into `SqlTransaction` (`SessionOutboxWrites`)
 and `SqlStorage` (`SessionOutboxReads`); `save_session` calls `stage_session_posts`."""
 
 from __future__ import annotations
@@ -134,3 +134,18 @@ class SessionOutboxReads:
         async with self.transaction() as tx:
             done: bool = await tx.mark_session_post(row_id, message_id)
             return done
+
+    async def prune_session_posts(self, sent_before: float) -> int:
+        """Forget rows sent before `sent_before` of sessions that have ended; how many.
+
+        Why only ended sessions: a running session's sent rows are what its later edits target
+        (a named post's message) and what a look-up after a crash must not claim twice; once the
+        session has ended nothing is staged for it any more, so its sent rows only grow the table.
+        An unsent row is never pruned."""
+        async with self.transaction() as tx:
+            pruned: int = await tx.run(
+                "DELETE FROM session_outbox WHERE sent_at IS NOT NULL AND sent_at < ? AND session_id IN"
+                " (SELECT id FROM game_sessions WHERE status NOT IN ('lobby', 'running'))",
+                (sent_before,),
+            )
+            return pruned
