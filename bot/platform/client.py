@@ -120,7 +120,10 @@ class SpaceAlertBot(commands.Bot):
         await answer_unclaimed(self, interaction, self.settings.default_language)
 
     async def setup_hook(self) -> None:
+        from bot.platform import discord_fixes
         from bot.platform.tables import TableButton, TableSelect
+
+        discord_fixes.apply()  # a voice reconnect must not leave discord.py's waits pending
 
         self.add_dynamic_items(TableButton, TableSelect)  # every session game's clicks (tables.py)
         if self.voice is None:
