@@ -248,10 +248,16 @@ async def test_a_scheduled_campaign_night_opens_the_campaign_once_across_restart
     clock.advance(3600)
     bot = await new_bot(db, clock, world=world)
     fired: list[Any] = []
-    bot.dispatch = lambda event, *args: fired.append(args[0]) if event == "scheduled_flight" else None
+    opening = bot.extra_events["on_scheduled_flight"][0]  # the Mission cog's, awaited by the runner
+
+    async def on_scheduled_flight(row: Any) -> None:
+        fired.append(row)
+        await opening(row)
+
+    bot.extra_events["on_scheduled_flight"] = [on_scheduled_flight]
     assert [action for _, action in await run_schedules(bot, clock())] == ["open"]
-    assert await run_schedules(bot, clock()) == []  # marked done before it fired: once
-    await bot.get_cog("Mission").on_scheduled_flight(fired[0])
+    assert await run_schedules(bot, clock()) == []  # claimed and settled: once
+    assert len(fired) == 1
     running = await Campaigns(bot.storage).running(world.channel.id)
     assert running is not None and running.state["host"] == ann.id
     # the crew named when it was scheduled, each once, the host included once

@@ -61,6 +61,7 @@ async def test_a_flight_a_minute_away_promises_no_reminder_and_a_campaign_night_
     text = night.log[0].content
     assert record is not None and "votes on its first mission" in text and "reminder goes out" in text
     assert "S1-1" not in text and "first," not in text  # the vote chooses; no "S1-1 first"
+
     async def no_game(_row: Any) -> None:
         return None
 
