@@ -16,6 +16,7 @@ from bot.games.space_alert.mission import ids as _ids
 from bot.games.space_alert.mission.storage import Flights
 from bot.games.space_alert.storage import School
 from bot.platform.hosting.scheduler import run_schedules
+from bot.platform.storage.platform import ScheduleRecord
 from tests.bot.helpers import FakeClock, World, click, find_id, last, new_bot, stop_bot, tick
 
 
@@ -152,14 +153,22 @@ async def test_a_scheduled_flight_opens_its_lobby_for_the_host(bot: Any, world: 
     assert in_russian.log[-1].ephemeral and in_russian.log[-1].content != unknown.log[-1].content
     assert "nope" in in_russian.log[-1].content  # the server's language, not the bot's default
     await bot.storage.set_setting(world.guild.id, "language", "en")
-    fired: list[Any] = []
-    bot.dispatch = lambda event, *args: fired.append(args[0]) if event == "scheduled_flight" else None
     clock.advance(3600)
-    await run_schedules(bot, clock())
-    await cog.on_scheduled_flight(fired[0])
+    opened = await run_schedules(bot, clock())  # the Mission cog's opening is awaited, not detached
+    assert [action for _id, action in opened] == ["open"]
     record = await Flights(bot.storage).active_flight_in_channel(world.channel.id)
     assert record is not None and record.host_id == ann.id and record.options["mission"] == "S1-2"
     assert world.channel.sent[-1].embed is not None and record.lobby_message_id is not None
+    assert await bot.storage.owed_schedules() == []  # settled once the lobby is open
+    posts = len(world.channel.sent)
+    assert await bot.storage.pending_schedules() == []
+    retry = ScheduleRecord(
+        world.guild.id, world.channel.id, ann.id, clock(), "S1-2", id=opened[0][0], owed="open", retry=True
+    )
+    await cog.on_scheduled_flight(retry)  # a retry after a crash: the lobby is there, nothing is said
+    assert len(world.channel.sent) == posts
+    again = await Flights(bot.storage).active_flight_in_channel(world.channel.id)
+    assert again is not None and again.id == record.id
 
 
 async def test_an_untimed_school_flight_ends_its_phases_on_everyone_s_finish(tmp_path: Path, clock: FakeClock) -> None:
@@ -239,10 +248,16 @@ async def test_a_scheduled_campaign_night_opens_the_campaign_once_across_restart
     clock.advance(3600)
     bot = await new_bot(db, clock, world=world)
     fired: list[Any] = []
-    bot.dispatch = lambda event, *args: fired.append(args[0]) if event == "scheduled_flight" else None
+    opening = bot.extra_events["on_scheduled_flight"][0]  # the Mission cog's, awaited by the runner
+
+    async def on_scheduled_flight(row: Any) -> None:
+        fired.append(row)
+        await opening(row)
+
+    bot.extra_events["on_scheduled_flight"] = [on_scheduled_flight]
     assert [action for _, action in await run_schedules(bot, clock())] == ["open"]
-    assert await run_schedules(bot, clock()) == []  # marked done before it fired: once
-    await bot.get_cog("Mission").on_scheduled_flight(fired[0])
+    assert await run_schedules(bot, clock()) == []  # claimed and settled: once
+    assert len(fired) == 1
     running = await Campaigns(bot.storage).running(world.channel.id)
     assert running is not None and running.state["host"] == ann.id
     # the crew named when it was scheduled, each once, the host included once

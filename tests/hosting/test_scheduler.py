@@ -27,7 +27,11 @@ async def test_schedule_announce_remind_open_across_a_restart(bot: Any, world: A
 
     again = await new_bot(tmp_path / "sa.sqlite3", bot.clock, world=world)  # a restart: only the rows remain
     opened: list[Any] = []
-    again.dispatch = lambda event, *args: opened.append((event, *args))
+
+    async def on_scheduled_flight(row: Any) -> None:  # the game's opening, awaited by the runner
+        opened.append(("scheduled_flight", row))
+
+    again.extra_events["on_scheduled_flight"] = [on_scheduled_flight]
     try:
         bot.clock.advance(2)
         assert await run_schedules(again, bot.clock()) == [(record.id, "remind")]
@@ -57,7 +61,11 @@ async def test_a_flight_a_minute_away_promises_no_reminder_and_a_campaign_night_
     text = night.log[0].content
     assert record is not None and "votes on its first mission" in text and "reminder goes out" in text
     assert "S1-1" not in text and "first," not in text  # the vote chooses; no "S1-1 first"
-    bot.dispatch = lambda *args: None
+
+    async def no_game(_row: Any) -> None:
+        return None
+
+    bot.extra_events["on_scheduled_flight"] = [no_game]
     bot.clock.advance(7200)
     await run_schedules(bot, bot.clock())
     opened = world.channel.sent[-1].content

@@ -54,6 +54,12 @@ class HostingCog(commands.Cog, name="Hosting"):
         except Exception:  # retried on the next round; the rows say what is still to do
             log.exception("scheduled flights: a round failed")
 
+    @schedules.before_loop
+    async def _gateway_ready(self) -> None:
+        """The first round finishes what a previous process claimed but did not confirm posted
+        (issue 25): it needs the channels, so it waits for the gateway."""
+        await self.bot.wait_until_ready()
+
     async def _lang(self, interaction: discord.Interaction) -> str:
         stored = await self.bot.storage.get_setting(interaction.guild_id or 0, "language")
         return str(stored) if stored else self.bot.settings.default_language

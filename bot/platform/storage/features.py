@@ -24,8 +24,19 @@ class FeatureTransaction(Protocol):
     async def add_schedule(self, record: ScheduleRecord) -> int: ...
 
     async def mark_schedule(
-        self, schedule_id: int, *, reminded: bool, done: bool, was_reminded: bool | None = None
+        self,
+        schedule_id: int,
+        *,
+        reminded: bool,
+        done: bool,
+        was_reminded: bool | None = None,
+        owed: str | None = None,
+        owed_at: float | None = None,
     ) -> bool: ...
+
+    async def note_schedule_post(self, schedule_id: int, message_id: int) -> None: ...
+
+    async def settle_schedule(self, schedule_id: int, owed: str) -> bool: ...
 
 
 class FeatureStorage(Protocol):
@@ -39,8 +50,23 @@ class FeatureStorage(Protocol):
     # -- schedules --------------------------------------------------------------------------------------
     async def pending_schedules(self, guild_id: int | None = None) -> list[ScheduleRecord]: ...
 
+    async def owed_schedules(self) -> list[ScheduleRecord]:
+        """Claimed rows whose post or opening is not confirmed done (issue 25)."""
+        ...
+
     async def add_schedule(self, record: ScheduleRecord) -> int: ...
 
     async def mark_schedule(
-        self, schedule_id: int, *, reminded: bool, done: bool, was_reminded: bool | None = None
+        self,
+        schedule_id: int,
+        *,
+        reminded: bool,
+        done: bool,
+        was_reminded: bool | None = None,
+        owed: str | None = None,
+        owed_at: float | None = None,
     ) -> bool: ...
+
+    async def note_schedule_post(self, schedule_id: int, message_id: int) -> None: ...
+
+    async def settle_schedule(self, schedule_id: int, owed: str) -> bool: ...

@@ -36,9 +36,20 @@ class ScheduleRecord:
     done: bool = False
     options: dict[str, Any] = field(default_factory=dict)
     id: int | None = None
+    # what the claimed row still owes its channel (issue 25): "remind" / "drop" / "open", None:
+    # nothing; since when (unix time of the claim); the message its post became, once known
+    owed: str | None = None
+    owed_at: float | None = None
+    posted_message_id: int | None = None
+    # not stored: this process is finishing a row an earlier attempt (maybe a dead process) began,
+    # so a game's opening may find its lobby or vote already open and then says nothing
+    retry: bool = False
 
 
-_SCHEDULE_COLUMNS = "id, guild_id, channel_id, host_id, at, mission, campaign, reminded, done, options"
+_SCHEDULE_COLUMNS = (
+    "id, guild_id, channel_id, host_id, at, mission, campaign, reminded, done, options,"
+    " owed, owed_at, posted_message_id"
+)
 
 
 def _doc(value: Any) -> Any:
@@ -57,6 +68,9 @@ def _schedule_of(row: Sequence[Any]) -> ScheduleRecord:
         reminded=bool(row[7]),
         done=bool(row[8]),
         options=_doc(row[9]) or {},
+        owed=None if row[10] is None else str(row[10]),
+        owed_at=None if row[11] is None else float(row[11]),
+        posted_message_id=None if row[12] is None else int(row[12]),
     )
 
 
@@ -147,17 +161,40 @@ class PlatformWrites:
         return record.id
 
     async def mark_schedule(
-        self, schedule_id: int, *, reminded: bool, done: bool, was_reminded: bool | None = None
+        self,
+        schedule_id: int,
+        *,
+        reminded: bool,
+        done: bool,
+        was_reminded: bool | None = None,
+        owed: str | None = None,
+        owed_at: float | None = None,
     ) -> bool:
         """Record that the reminder went out / the lobby opened (or the row was dropped).  With
         `was_reminded` it is a claim: only a row still open and in that state changes, so of
-        several processes acting on one row exactly one gets True."""
-        sql = "UPDATE schedules SET reminded = ?, done = ? WHERE id = ?"
-        params: tuple[Any, ...] = (int(reminded), int(done), schedule_id)
+        several processes acting on one row exactly one gets True.  With `owed` the same statement
+        records what the claim now owes the channel (sent after the commit, `settle_schedule`)."""
+        sql = "UPDATE schedules SET reminded = ?, done = ?"
+        params: tuple[Any, ...] = (int(reminded), int(done))
+        if owed is not None:
+            sql += ", owed = ?, owed_at = ?, posted_message_id = NULL"
+            params += (owed, None if owed_at is None else float(owed_at))
+        sql += " WHERE id = ?"
+        params += (schedule_id,)
         if was_reminded is not None:
             sql += " AND done = 0 AND reminded = ?"
             params += (int(was_reminded),)
         count = await self.run(sql, params)
+        return count > 0
+
+    async def note_schedule_post(self, schedule_id: int, message_id: int) -> None:
+        """The message an owed post became (sent, or found in the channel): never sent again."""
+        await self.run("UPDATE schedules SET posted_message_id = ? WHERE id = ?", (int(message_id), schedule_id))
+
+    async def settle_schedule(self, schedule_id: int, owed: str) -> bool:
+        """The row owes nothing any more (its post is out, its opening done, or given up); only
+        when it still owes `owed` (a newer claim's debt is not cleared by an older one's end)."""
+        count = await self.run("UPDATE schedules SET owed = NULL WHERE id = ? AND owed = ?", (schedule_id, owed))
         return count > 0
 
 
@@ -183,14 +220,37 @@ class PlatformReads:
         found = await self._fetch(f"SELECT {_SCHEDULE_COLUMNS} FROM schedules WHERE {where} ORDER BY at, id", params)
         return [_schedule_of(r) for r in found]
 
+    async def owed_schedules(self) -> list[ScheduleRecord]:
+        """Rows claimed whose post or opening is not confirmed done (index schedules_owed), by id."""
+        found = await self._fetch(f"SELECT {_SCHEDULE_COLUMNS} FROM schedules WHERE owed IS NOT NULL ORDER BY id")
+        return [_schedule_of(r) for r in found]
+
     async def add_schedule(self, record: ScheduleRecord) -> int:
         async with self.transaction() as tx:
             schedule_id: int = await tx.add_schedule(record)
             return schedule_id
 
     async def mark_schedule(
-        self, schedule_id: int, *, reminded: bool, done: bool, was_reminded: bool | None = None
+        self,
+        schedule_id: int,
+        *,
+        reminded: bool,
+        done: bool,
+        was_reminded: bool | None = None,
+        owed: str | None = None,
+        owed_at: float | None = None,
     ) -> bool:
         async with self.transaction() as tx:
-            changed: bool = await tx.mark_schedule(schedule_id, reminded=reminded, done=done, was_reminded=was_reminded)
+            changed: bool = await tx.mark_schedule(
+                schedule_id, reminded=reminded, done=done, was_reminded=was_reminded, owed=owed, owed_at=owed_at
+            )
             return changed
+
+    async def note_schedule_post(self, schedule_id: int, message_id: int) -> None:
+        async with self.transaction() as tx:
+            await tx.note_schedule_post(schedule_id, message_id)
+
+    async def settle_schedule(self, schedule_id: int, owed: str) -> bool:
+        async with self.transaction() as tx:
+            settled: bool = await tx.settle_schedule(schedule_id, owed)
+            return settled

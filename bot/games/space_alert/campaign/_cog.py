@@ -311,8 +311,8 @@ class CampaignCog(commands.Cog, name="Campaign"):
 
     async def open_scheduled(self, schedule: ScheduleRecord, channel: Any) -> None:
         """A scheduled campaign night's time has come: the campaign opens for its host, as if the
-        host had run `/campaign start` in the channel with the crew named when it was scheduled (the row is marked done
-        before this runs, so it opens once, restarts included)."""
+        host had run `/campaign start` in the channel with the crew named when it was scheduled (keyed by
+        the row, so the scheduler's retry after a crash finds it open rather than opening another)."""
         guild = getattr(channel, "guild", None)
         host = guild.get_member(schedule.host_id) if guild is not None else None
         name = user_text(host.display_name) if host is not None else str(schedule.host_id)
@@ -333,7 +333,8 @@ class CampaignCog(commands.Cog, name="Campaign"):
             staged=staged,
         )
         if opened is None:  # nothing changed: nothing staged, a plain answer
-            await channel.send(tx(lang, "already"), allowed_mentions=NO_PINGS)
+            if not schedule.retry:  # (a retry after a crash finds its own campaign open: quiet)
+                await channel.send(tx(lang, "already"), allowed_mentions=NO_PINGS)
             return
         await staged.send()  # the first vote, staged with the campaign
 

@@ -406,8 +406,17 @@ class MissionCog(commands.Cog, name="Mission"):
         try:
             await self.flights.store.create(record)
         except ChannelBusy:
-            await channel.send(t(lang, "error.channel_busy"))
-            return
+            if not schedule.retry:
+                await channel.send(t(lang, "error.channel_busy"))
+                return
+            # the scheduler finishing an opening a crash interrupted: the lobby it opened is kept
+            # (one flight per channel), and posted only if its post was never recorded
+            found = await self.flights.store.active_in_channel(schedule.channel_id)
+            if found is None or found.status != "lobby" or found.host_id != schedule.host_id:
+                return
+            if found.lobby_message_id is not None:
+                return
+            record = found
         message = await channel.send(embed=self._lobby_embed(record), view=self.lobby_view(record))
         await self._lobby_posted(record, message.id)
 
