@@ -152,29 +152,16 @@ def _panel_view(sid: str, doc: dict[str, Any], state: State, seat: int) -> Compo
     for label, value, enabled in buttons:
         row = 0 if value.startswith("move.") else 1
         view.add_item(tables.button(GAME, sid, "do", value, label=label, disabled=not enabled, row=row))
-    if options:
-        view.add_item(
-            tables.select(
-                GAME,
-                sid,
-                "pick_act",
-                [(value, label) for label, value in options],
-                placeholder=t(lang, "escape.ui.actions"),
-                row=2,
-            )
-        )
-    enemies = enemy_options(doc, state, seat)
-    if enemies:  # referee mode: the enemy card picked from the pack, beside typing its numbers
-        view.add_item(
-            tables.select(
-                GAME,
-                sid,
-                "pick_enemy",
-                [(value, label) for label, value in enemies],
-                placeholder=t(lang, "escape.ui.pick_enemy"),
-                row=3,
-            )
-        )
+    # The other legal actions, then (referee mode) the enemy card picked from the pack, beside
+    # typing its numbers: each a select of its own row when there is anything to pick.
+    picks = (
+        ("pick_act", options, "escape.ui.actions", 2),
+        ("pick_enemy", enemy_options(doc, state, seat), "escape.ui.pick_enemy", 3),
+    )
+    for action, choices, placeholder, row in picks:
+        if choices:
+            entries = [(value, label) for label, value in choices]
+            view.add_item(tables.select(GAME, sid, action, entries, placeholder=t(lang, placeholder), row=row))
     return view
 
 
